@@ -1,0 +1,52 @@
+import type { Finding } from './findings';
+
+/** Stable error codes of {@link AgentCardError}. */
+export type AgentCardErrorCode =
+  /** The card (or a dynamic variant of it) has validation errors. */
+  | 'ERR_AGENT_CARD_INVALID'
+  /** Middleware, signing or discovery options are wrong. */
+  | 'ERR_AGENT_CARD_OPTIONS'
+  /** `agent-card.json` / `package.json` could not be found or read. */
+  | 'ERR_AGENT_CARD_CONFIG'
+  /** Signing or verification failed. */
+  | 'ERR_AGENT_CARD_SIGNATURE'
+  /** A card could not be fetched or discovered. */
+  | 'ERR_AGENT_CARD_DISCOVERY';
+
+/** Options of {@link AgentCardError}. */
+export interface AgentCardErrorOptions {
+  /** The findings behind the error, when it comes from validation. */
+  findings?: readonly Finding[];
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type the library throws. `code` is stable; `message` reads
+ * `where: what is wrong (value). How to fix.`, one line per problem.
+ *
+ * @example
+ * try { defineAgentCard(input) } catch (e) {
+ *   if (e instanceof AgentCardError && e.code === 'ERR_AGENT_CARD_INVALID') console.error(e.findings)
+ * }
+ */
+export class AgentCardError extends Error {
+  override readonly name = 'AgentCardError';
+  /** Stable, machine-readable error code. */
+  readonly code: AgentCardErrorCode;
+  /** Every finding that made this error, errors first. Empty when not from validation. */
+  readonly findings: readonly Finding[];
+
+  constructor(code: AgentCardErrorCode, message: string, options: AgentCardErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.findings = options.findings ?? [];
+  }
+}
+
+/** Formats findings as the lines of an error message: `path: message Hint.` */
+export function formatFindings(findings: readonly Finding[]): string {
+  return findings
+    .map((f) => `  - [${f.rule}] ${f.path || '/'}: ${f.message}${f.hint ? ` ${f.hint}` : ''}`)
+    .join('\n');
+}

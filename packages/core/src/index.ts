@@ -1,0 +1,4 @@
+export * from './model';
+export * from './findings';
+export { AgentCardError, formatFindings } from './errors';
+export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';

@@ -1,0 +1,35 @@
+import type { Finding, Severity, ValidationProfile } from '../findings';
+import { toPointer } from '../findings';
+
+/** The card generation a document looks like (rule `card-shape-detected`). */
+export type CardShape = 'v1.0' | 'v0.3' | 'v0.2' | 'mixed' | 'unknown';
+
+/** A JSON object as read from untrusted input: never trust its prototype or its types. */
+export type JsonObject = Record<string, unknown>;
+
+/** What every rule receives besides the card. */
+export interface RuleContext {
+  readonly profile: ValidationProfile;
+  readonly shape: CardShape;
+  /**
+   * Records a finding. `path` is a list of segments (turned into a JSON Pointer).
+   * `message` reads `where: what is wrong (value).`; `hint` says how to fix it.
+   */
+  report(rule: string, severity: Severity, path: readonly (string | number)[], message: string, hint: string): void;
+}
+
+/** A rule module: inspects the raw card and reports findings. Must never throw. */
+export type RuleCheck = (card: JsonObject, ctx: RuleContext) => void;
+
+/** Collects findings; used by the validator. */
+export function createRuleContext(profile: ValidationProfile, shape: CardShape): RuleContext & { findings: Finding[] } {
+  const findings: Finding[] = [];
+  return {
+    profile,
+    shape,
+    findings,
+    report(rule, severity, path, message, hint) {
+      findings.push({ rule, severity, path: toPointer(path), message, hint });
+    },
+  };
+}
