@@ -1,0 +1,139 @@
+import type { AgentCard, AgentSkill } from '../model';
+import type { ValidationProfile } from '../findings';
+
+/**
+ * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
+ * headers as arrays.
+ */
+export type AgentCardRequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * What an adapter hands to {@link AgentCardResponder.respond}: a framework-neutral view of one
+ * request.
+ */
+export interface AgentCardRequest<Req = unknown> {
+  /** The HTTP method, upper case. */
+  method: string;
+  /**
+   * The request path relative to where the middleware is mounted, with its query string if any
+   * (Express `req.url` inside `app.use('/base', …)`, Koa `ctx.url`).
+   */
+  path: string;
+  /** Request headers (lower-case names). */
+  headers: AgentCardRequestHeaders;
+  /**
+   * The framework's own request object. Passed through, untouched, to `authenticate` and to a
+   * dynamic `card` function; core never reads it.
+   */
+  raw?: Req;
+  /** Whether the connection itself is TLS (used for the origin only when no proxy is trusted). */
+  encrypted?: boolean;
+}
+
+/**
+ * What {@link AgentCardResponder.respond} answers. Adapters write it as is: `status`, every
+ * header in `headers`, then `body` (absent for HEAD, 204, 304).
+ *
+ * For the public card the `headers` object is computed once per card variant and shared between
+ * requests: adapters must not mutate it.
+ */
+export interface AgentCardResponse {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body?: Uint8Array;
+}
+
+/** The context a dynamic card function receives. */
+export interface AgentCardContext<Req = unknown> {
+  /**
+   * `scheme://host` the client used. Taken from `X-Forwarded-Proto`/`X-Forwarded-Host` only when
+   * `trustProxy` is set; otherwise from the `Host` header and the connection.
+   */
+  origin: string;
+  /** The tenant, when `tenant` option resolves one for this request. */
+  tenant?: string;
+  /** Request headers (lower-case names). */
+  headers: AgentCardRequestHeaders;
+  /** The framework's request object. */
+  raw?: Req;
+}
+
+/**
+ * The principal `authenticate` returns: anything truthy identifies the caller; `undefined`,
+ * `null` or `false` means "not authenticated".
+ */
+export type Principal = NonNullable<unknown>;
+
+/** Extended card settings (spec §3.1.11, §13.3). */
+export interface ExtendedAgentCardOptions<Req = unknown, P extends Principal = Principal> {
+  /**
+   * Decides who may read the extended card. Return a principal, or nothing for 401.
+   * Runs for every extended-card request (it is not cached).
+   */
+  authenticate: (request: Req) => P | undefined | null | false | Promise<P | undefined | null | false>;
+  /**
+   * What the extended card adds for this principal: extra skills, or a partial card merged over
+   * the public one.
+   */
+  card?:
+    | Partial<AgentCard>
+    | readonly AgentSkill[]
+    | ((principal: P) => Partial<AgentCard> | readonly AgentSkill[] | Promise<Partial<AgentCard> | readonly AgentSkill[]>);
+  /**
+   * Path (relative to the mount point) of the REST `GetExtendedAgentCard` endpoint.
+   * @default the path of the card's HTTP+JSON interface + `/extendedAgentCard`
+   */
+  path?: string | false;
+}
+
+/** Options shared by every adapter (`agentCard(options)`) and {@link createAgentCardResponder}. */
+export interface AgentCardOptions<Req = unknown> {
+  /**
+   * The card, or a function of the request that returns it (sync or async). Functions are
+   * called once per distinct variant and cached (see `cacheKey`, `maxVariants`).
+   * @default `loadAgentCardConfig()` — `agent-card.json` plus `package.json` from the cwd
+   */
+  card?: AgentCard | ((ctx: AgentCardContext<Req>) => AgentCard | Promise<AgentCard>);
+  /** Validation profile. @default `production` when NODE_ENV=production, else `development` */
+  profile?: ValidationProfile;
+  /** @default `application/a2a+json` */
+  contentType?: string;
+  /** `Cache-Control` of the public card; `false` sends none. @default `public, max-age=3600` */
+  cacheControl?: string | false;
+  /**
+   * CORS: `*` (default), a list of allowed origins (echoed, with `Vary: Origin`), or `false`.
+   * @default '*'
+   */
+  cors?: '*' | readonly string[] | false;
+  /**
+   * `/.well-known/agent.json`: `true` serves a byte-identical alias, `'v0.3'` serves a
+   * v0.3-compatible superset card, `false` leaves the path to the app.
+   * @default true
+   */
+  legacy?: boolean | 'v0.3';
+  /** Extended card, when `capabilities.extendedAgentCard` is true. */
+  extended?: ExtendedAgentCardOptions<Req, any>;
+  /** Trust `X-Forwarded-Proto` / `X-Forwarded-Host` for the origin of dynamic cards. @default false */
+  trustProxy?: boolean;
+  /** For dynamic cards: the variant key. @default the origin (+ tenant) */
+  cacheKey?: (ctx: AgentCardContext<Req>) => string;
+  /** Maximum cached variants of a dynamic card (least recently used are dropped). @default 100 */
+  maxVariants?: number;
+  /** Serve the last good bytes of a variant when its provider throws. @default false */
+  staleIfError?: boolean;
+  /** `Retry-After` seconds on 503. @default 30 */
+  retryAfter?: number;
+  /** Called with provider and authenticate errors (never with a request's secrets). */
+  onError?: (error: unknown) => void;
+  /** Where warnings found at start-up go. @default console */
+  logger?: Pick<Console, 'warn'>;
+}
+
+/** Answers requests for the card; built once by {@link createAgentCardResponder}. */
+export interface AgentCardResponder<Req = unknown> {
+  /**
+   * Answers one request, or returns `undefined` when the request is not for the card (the
+   * adapter then passes it on to the app). Synchronous for a static card.
+   */
+  respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
+}
