@@ -4,3 +4,4 @@ export { AgentCardError, formatFindings } from './errors';
 export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
+export * from './discover';

@@ -1,0 +1,318 @@
+/**
+ * Public types of the discovery client ({@link discoverAgentCard}).
+ *
+ * @see RULES.md §6.4 (rules 42–56)
+ * @packageDocumentation
+ */
+import type { AgentCard } from '../model';
+import type { Finding, ValidationProfile } from '../findings';
+import type { CardShape } from '../validate/context';
+
+/** The two well-known paths a discovery run fetches. */
+export type DiscoveryPath = '/.well-known/agent-card.json' | '/.well-known/agent.json';
+
+/**
+ * The `fetch` the client uses. Node's global `fetch` by default; inject another one for proxies,
+ * custom TLS trust or tests. It is always called with `redirect: 'manual'` and a `signal`, and
+ * must return the 3xx response itself (Node's fetch does).
+ */
+export type DiscoveryFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Keys for the signature status of a discovered card (handed to `verifyAgentCard`). */
+export interface DiscoveryKeyOptions {
+  /** Public keys (`KeyObject`, `CryptoKey` or public JWK). */
+  keys?: readonly unknown[];
+  /** A JSON Web Key Set (`{ keys: [...] }`). */
+  jwks?: { keys: readonly unknown[] };
+  /** An https URL of a JSON Web Key Set. */
+  jwksUrl?: string;
+}
+
+/**
+ * Options of {@link discoverAgentCard}.
+ *
+ * @example
+ * await discoverAgentCard('acme.io', { timeoutMs: 5_000, profile: 'strict' })
+ */
+export interface DiscoveryOptions extends DiscoveryKeyOptions {
+  /**
+   * Time budget of one logical request (connection, headers, redirects and body). Requests run
+   * concurrently; the conditional replay waits for its GET, so a run ends within about
+   * `2 × timeoutMs`.
+   * @default 10_000
+   */
+  timeoutMs?: number;
+  /**
+   * Hard cap on the bytes read from one body. Reading stops (and the connection is dropped) as
+   * soon as the cap is passed, whatever `Content-Length` says.
+   * @default 1_048_576 (1 MiB, the `discovery-size` error threshold)
+   */
+  maxBytes?: number;
+  /**
+   * Same-origin `https → https` redirects followed per request. Any other redirect is recorded
+   * and ends the chain.
+   * @default 3
+   */
+  maxRedirects?: number;
+  /** Validation profile for the served card. @default 'production' */
+  profile?: ValidationProfile;
+  /**
+   * Accept an `http://` origin (local development, tests against `127.0.0.1`): `discovery-https`
+   * becomes info, and same-origin `http → http` redirects are followed like `https → https`.
+   * Without it an `http://` input is checked at its `https://` origin.
+   * @default false
+   */
+  allowHttp?: boolean;
+  /**
+   * For an `https://` origin, also GET the `http://` discovery URL once to check that it
+   * redirects to https or is refused (`discovery-https`). Limited to 3 s.
+   * @default true
+   */
+  probeHttp?: boolean;
+  /**
+   * `Origin` sent with the `A2A-Version: 1.0` GET and the CORS preflight.
+   * @default 'https://example.org'
+   */
+  corsOrigin?: string;
+  /** Extra request headers sent with every request (e.g. `User-Agent`, `Authorization`). */
+  headers?: Readonly<Record<string, string>>;
+  /** The fetch implementation. @default globalThis.fetch */
+  fetch?: DiscoveryFetch;
+  /** Aborts the whole run; pending requests end with an `aborted` failure. */
+  signal?: AbortSignal;
+}
+
+/** One response on a redirect chain. */
+export interface DiscoveryRedirect {
+  /** The URL that answered with a redirect. */
+  url: string;
+  /** Its 3xx status. */
+  status: number;
+  /** `Location`, resolved against `url`; absent when the header is missing or malformed. */
+  location?: string;
+  /** Whether `location` has the origin of `url`. */
+  sameOrigin: boolean;
+  /** Set when the redirect changes the scheme, e.g. `https->http` (a downgrade). */
+  schemeChange?: `${string}->${string}`;
+  /** Whether the client followed it (same-origin, https, within `maxRedirects`, no loop). */
+  followed: boolean;
+}
+
+/** Why a request produced no (complete) response. */
+export type DiscoveryFailureKind =
+  /** Nothing (or not the whole body) arrived within `timeoutMs`. */
+  | 'timeout'
+  /** The body passed `maxBytes`; reading stopped there. */
+  | 'too-large'
+  /** The host name does not resolve. */
+  | 'dns'
+  /** Nothing listens on the port. */
+  | 'refused'
+  /** The TLS handshake failed or the certificate does not validate. */
+  | 'tls'
+  /** The server closed the connection before the response was complete. */
+  | 'reset'
+  /** {@link DiscoveryOptions.signal} aborted the run. */
+  | 'aborted'
+  /** Any other network error. */
+  | 'network';
+
+/** A request that failed below HTTP (or whose body was cut). */
+export interface DiscoveryFailure {
+  kind: DiscoveryFailureKind;
+  /** Readable reason, e.g. `getaddrinfo ENOTFOUND acme.invalid`. */
+  message: string;
+  /** The system or undici error code when there is one (`ECONNREFUSED`, `UND_ERR_SOCKET`...). */
+  code?: string;
+}
+
+/** The response headers the report keeps (lower-case names). */
+export type DiscoveryHeaderName =
+  | 'content-type'
+  | 'content-length'
+  | 'content-encoding'
+  | 'cache-control'
+  | 'etag'
+  | 'last-modified'
+  | 'vary'
+  | 'x-content-type-options'
+  | 'access-control-allow-origin'
+  | 'access-control-allow-credentials'
+  | 'access-control-allow-methods'
+  | 'access-control-allow-headers'
+  | 'access-control-expose-headers'
+  | 'access-control-max-age'
+  | 'allow'
+  | 'link'
+  | 'location'
+  | 'www-authenticate';
+
+/** Headers of interest of one response; only those present. */
+export type DiscoveryHeaders = Partial<Record<DiscoveryHeaderName, string>>;
+
+/** The `If-None-Match` replay of a GET (rule `discovery-conditional-get`). */
+export interface DiscoveryConditional {
+  /** The ETag sent in `If-None-Match`. */
+  ifNoneMatch: string;
+  /** Final status (304 expected); absent when the request failed. */
+  status?: number;
+  /** Whether the replay's ETag equals the GET's. */
+  sameEtag: boolean;
+  /** Whether the replay's body was empty. */
+  bodyEmpty: boolean;
+  headers: DiscoveryHeaders;
+  failure?: DiscoveryFailure;
+}
+
+/** The HEAD request (rule `discovery-methods`). */
+export interface DiscoveryHead {
+  status?: number;
+  headers: DiscoveryHeaders;
+  /** Headers whose value differs from the GET (`content-type`, `etag`, `cache-control`...). */
+  differs: DiscoveryHeaderName[];
+  /** Whether the server sent body bytes for HEAD. */
+  bodyEmpty: boolean;
+  failure?: DiscoveryFailure;
+}
+
+/** The CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method: GET`. */
+export interface DiscoveryPreflight {
+  status?: number;
+  headers: DiscoveryHeaders;
+  /** 2xx with `Access-Control-Allow-Methods` including GET (or `*`). */
+  ok: boolean;
+  failure?: DiscoveryFailure;
+}
+
+/** The GET with `A2A-Version: 1.0` (and `Origin`), compared with the header-less GET. */
+export interface DiscoveryVersioned {
+  status?: number;
+  headers: DiscoveryHeaders;
+  bytes: number;
+  /** Whether the body is byte-identical to the header-less GET's. */
+  sameBody: boolean;
+  /** The card generation of this body, when it is a JSON object. */
+  shape?: CardShape;
+  failure?: DiscoveryFailure;
+}
+
+/** Signature status of a discovered card, when keys were given. */
+export interface DiscoverySignature {
+  /**
+   * - `verified`: at least one signature verified with one of the keys;
+   * - `failed`: the card is signed and no signature verified;
+   * - `unsigned`: the card has no `signatures`;
+   * - `unavailable`: no verifier could run (e.g. the JWKS URL failed).
+   */
+  status: 'verified' | 'failed' | 'unsigned' | 'unavailable';
+  /** One line per signature: which key verified it, or why it failed. */
+  details: string[];
+  /** The verifier's full result. */
+  result?: unknown;
+}
+
+/** Everything learned about one well-known path. */
+export interface DiscoveryPathReport {
+  path: DiscoveryPath;
+  /** The URL requested first. */
+  url: string;
+  /** The URL that gave the final response (after followed redirects). */
+  finalUrl: string;
+  /** Final status; absent when no response arrived (see `failure`). */
+  status?: number;
+  /** The final response's `Content-Type`, as sent. */
+  contentType?: string;
+  /** Every 3xx on the way, followed or not. */
+  redirects: DiscoveryRedirect[];
+  /** Body bytes read (at most `maxBytes` + one chunk). */
+  bytes: number;
+  /** Whether reading stopped before the end of the body (cap, timeout, reset). */
+  truncated: boolean;
+  /** Milliseconds from the first request to the last body byte (or the failure). */
+  timeMs: number;
+  /** Headers of interest of the final response. */
+  headers: DiscoveryHeaders;
+  /** SHA-256 of the body bytes, lower-case hex; absent without a complete body. */
+  sha256?: string;
+  /** Set when the request failed below HTTP or the body was cut. */
+  failure?: DiscoveryFailure;
+  /** The parsed JSON body, whatever its shape; absent when the body is not JSON. */
+  document?: unknown;
+  /** The body as a validated card; absent when validation found errors. */
+  card?: AgentCard;
+  /** The card generation of `document`. */
+  shape?: CardShape;
+  /** Whether `document` validated without errors under the profile. */
+  valid: boolean;
+  /** `card-json-parse` and `validateAgentCard` findings of this body. */
+  findings: Finding[];
+  /** The GET with `A2A-Version: 1.0`. */
+  versioned?: DiscoveryVersioned;
+  /** The `If-None-Match` replay; absent when the GET gave no 200 with an ETag. */
+  conditional?: DiscoveryConditional;
+  head?: DiscoveryHead;
+  preflight?: DiscoveryPreflight;
+  /** Present when keys were given and the body is a card. */
+  signature?: DiscoverySignature;
+}
+
+/** A finding of a discovery run: a {@link Finding} plus the URL it is about. */
+export interface DiscoveryFinding extends Finding {
+  /** The URL the finding is about (the well-known URL, or the URL that served the card). */
+  url?: string;
+}
+
+/** How the two paths compare (rule `discovery-paths-consistent`). */
+export interface DiscoveryConsistency {
+  /** RFC 8785 (JCS) canonical JSON equal; byte equality when a body is not JSON. */
+  sameDocument: boolean;
+  sameBytes: boolean;
+  /** Absent when either response has no ETag. */
+  sameEtag?: boolean;
+  method: 'jcs' | 'bytes';
+}
+
+/** The http:// probe of an https origin (rule `discovery-https`). */
+export interface DiscoveryHttpProbe {
+  url: string;
+  status?: number;
+  location?: string;
+  /** `redirects-to-https`, `refused` (connection failed), or `serves` (answered without redirecting). */
+  outcome: 'redirects-to-https' | 'refused' | 'serves' | 'redirects-elsewhere';
+  failure?: DiscoveryFailure;
+}
+
+/** The result of {@link discoverAgentCard}. */
+export interface DiscoveryReport {
+  /** The argument as given. */
+  input: string;
+  /** The origin checked, e.g. `https://acme.io`. */
+  origin: string;
+  profile: ValidationProfile;
+  /** `/.well-known/agent-card.json`. */
+  primary: DiscoveryPathReport;
+  /** `/.well-known/agent.json` (legacy path, spec ≤ 0.2). */
+  legacy: DiscoveryPathReport;
+  /** The http:// probe, when the origin is https and `probeHttp` is on. */
+  httpProbe?: DiscoveryHttpProbe;
+  /** The parsed card clients get: the primary path's document, else the legacy path's. */
+  document?: unknown;
+  /** `document` as a validated card; absent when it has validation errors. */
+  card?: AgentCard;
+  /** The URL that served `document`. */
+  cardUrl?: string;
+  /** Both paths answered 200 with the same document and, if both sent one, the same ETag. */
+  pathsConsistent?: boolean;
+  consistency?: DiscoveryConsistency;
+  /**
+   * Discovery findings (rules 42–56) plus the validation findings of `document`; each names
+   * the URL it is about. Sorted errors first.
+   */
+  findings: DiscoveryFinding[];
+  /** No finding with severity `error`. */
+  ok: boolean;
+  /** HTTP requests sent (each redirect hop counts). */
+  requests: number;
+  /** Wall time of the run in milliseconds. */
+  timeMs: number;
+}
