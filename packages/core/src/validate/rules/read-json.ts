@@ -1,0 +1,63 @@
+/**
+ * Defensive readers for untrusted card JSON, shared by the cross-field and publishing rules.
+ * Own properties only: an input may carry `__proto__`, `constructor` or `toString` keys, or have
+ * no prototype at all.
+ */
+import type { JsonObject } from '../context';
+
+/** Path segments as passed to `RuleContext.report`. */
+export type Segments = readonly (string | number)[];
+
+/** A plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An own property of an object, or `undefined`. Never reads through the prototype chain. */
+export function own(obj: unknown, key: string): unknown {
+  return isObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** An own property if it is an object. */
+export function ownObject(obj: unknown, key: string): JsonObject | undefined {
+  const value = own(obj, key);
+  return isObject(value) ? value : undefined;
+}
+
+/** An own property if it is an array. */
+export function ownArray(obj: unknown, key: string): readonly unknown[] | undefined {
+  const value = own(obj, key);
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** An own property if it is a non-blank string. */
+export function ownString(obj: unknown, key: string): string | undefined {
+  const value = own(obj, key);
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Own enumerable keys of an object (including `__proto__` when it is an own key). */
+export function keysOf(obj: JsonObject): string[] {
+  return Object.keys(obj);
+}
+
+/**
+ * A readable location for messages: `supportedInterfaces[0].url`, `securitySchemes["my scheme"]`.
+ * The empty path reads `card`.
+ */
+export function where(path: Segments): string {
+  if (path.length === 0) return 'card';
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/** A value quoted for a message, shortened so a huge string cannot flood the report. */
+export function quote(value: string, max = 80): string {
+  const short = value.length > max ? `${value.slice(0, max - 1)}…` : value;
+  return JSON.stringify(short);
+}
