@@ -5,3 +5,4 @@ export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
 export * from './discover';
+export * from './http';

@@ -84,6 +84,13 @@ export interface ExtendedAgentCardOptions<Req = unknown, P extends Principal = P
    * @default the path of the card's HTTP+JSON interface + `/extendedAgentCard`
    */
   path?: string | false;
+  /**
+   * The `realm` of the `WWW-Authenticate` challenges sent with a 401.
+   * @default the card's `name` (printable ASCII only)
+   */
+  realm?: string;
+  /** Distinct extended cards kept prepared (validated, serialised, hashed). @default 100 */
+  maxVariants?: number;
 }
 
 /** Options shared by every adapter (`agentCard(options)`) and {@link createAgentCardResponder}. */
@@ -115,11 +122,25 @@ export interface AgentCardOptions<Req = unknown> {
   extended?: ExtendedAgentCardOptions<Req, any>;
   /** Trust `X-Forwarded-Proto` / `X-Forwarded-Host` for the origin of dynamic cards. @default false */
   trustProxy?: boolean;
+  /**
+   * For dynamic cards: resolves the tenant of a request (e.g. from a header or the raw
+   * request); it is passed to `card` as `ctx.tenant` and is part of the default variant key.
+   */
+  tenant?: (request: AgentCardRequest<Req>) => string | undefined;
   /** For dynamic cards: the variant key. @default the origin (+ tenant) */
   cacheKey?: (ctx: AgentCardContext<Req>) => string;
   /** Maximum cached variants of a dynamic card (least recently used are dropped). @default 100 */
   maxVariants?: number;
-  /** Serve the last good bytes of a variant when its provider throws. @default false */
+  /**
+   * For dynamic cards: seconds after which a variant is rebuilt by calling `card` again
+   * (on the next request for it). @default variants are kept until evicted
+   */
+  variantMaxAge?: number;
+  /**
+   * For dynamic cards: when rebuilding a variant fails (provider throws or returns an invalid
+   * card), keep serving its last good bytes and retry after `retryAfter` seconds. Pairs with
+   * `variantMaxAge`. @default false
+   */
   staleIfError?: boolean;
   /** `Retry-After` seconds on 503. @default 30 */
   retryAfter?: number;

@@ -1,0 +1,195 @@
+import type { AgentCardRequestHeaders, AgentCardResponse } from './types';
+import { computeEtag } from './etag';
+import { encodeJson } from './encode';
+
+/** Normalised CORS setting. */
+export type CorsSetting = { readonly mode: 'any' } | { readonly mode: 'off' } | { readonly mode: 'list'; readonly origins: readonly string[] };
+
+/** `Access-Control-Allow-Methods` and `Allow` of every card resource. */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** How long browsers may cache a preflight answer (Chromium caps it at 2 hours). */
+const PREFLIGHT_MAX_AGE = '7200';
+/** Request headers a browser may send to a card resource. */
+const BASE_ALLOW_HEADERS = ['Accept', 'If-None-Match', 'A2A-Version', 'A2A-Extensions'];
+
+/**
+ * A value prepared once per CORS outcome: `any` when the request's `Origin` is not in the list
+ * (or CORS is `*`/off), `byOrigin` for each listed origin. Selecting one is a Map lookup.
+ */
+export interface CorsVariants<T> {
+  readonly any: T;
+  readonly byOrigin?: ReadonlyMap<string, T>;
+}
+
+/** Picks the value prepared for this request's `Origin`. */
+export function selectCors<T>(variants: CorsVariants<T>, headers: AgentCardRequestHeaders): T {
+  const byOrigin = variants.byOrigin;
+  if (byOrigin === undefined) return variants.any;
+  const origin = headers.origin;
+  return (typeof origin === 'string' && byOrigin.get(origin)) || variants.any;
+}
+
+/** Builds a value for each CORS outcome; `cors` holds the CORS headers to add. */
+export function buildCorsVariants<T>(setting: CorsSetting, build: (cors: Record<string, string>) => T): CorsVariants<T> {
+  if (setting.mode === 'off') return { any: build({}) };
+  if (setting.mode === 'any') return { any: build({ 'access-control-allow-origin': '*' }) };
+  const byOrigin = new Map<string, T>();
+  for (const origin of setting.origins) byOrigin.set(origin, build({ 'access-control-allow-origin': origin }));
+  return { any: build({}), byOrigin };
+}
+
+function freeze(status: number, headers: Record<string, string>, body?: Uint8Array): AgentCardResponse {
+  Object.freeze(headers);
+  return Object.freeze(body === undefined ? { status, headers } : { status, headers, body });
+}
+
+function joinVary(setting: CorsSetting, vary: readonly string[]): string | undefined {
+  const all = setting.mode === 'list' ? ['Origin', ...vary] : [...vary];
+  return all.length > 0 ? all.join(', ') : undefined;
+}
+
+/** The answers for one resource and one CORS outcome, all built before the first request. */
+export interface ResponseSet {
+  /** 200 with the body. */
+  readonly ok: AgentCardResponse;
+  /** 200 without the body (HEAD). */
+  readonly head: AgentCardResponse;
+  /** 304 for a matching `If-None-Match`. */
+  readonly notModified: AgentCardResponse;
+  /** 204 for OPTIONS (CORS preflight or plain OPTIONS). */
+  readonly preflight: AgentCardResponse;
+  /** 405 for any other method. */
+  readonly methodNotAllowed: AgentCardResponse;
+}
+
+/** A served document: its bytes, its ETag and every answer about it. */
+export interface PreparedDocument {
+  readonly bytes: Uint8Array;
+  readonly etag: string;
+  readonly responses: CorsVariants<ResponseSet>;
+}
+
+/** How a document's headers are made. */
+export interface DocumentHeaderSettings {
+  contentType: string;
+  cacheControl: string | false;
+  cors: CorsSetting;
+  /** A `Link` header (the legacy alias points to the canonical path). */
+  link?: string;
+  /** Extra `Vary` members besides `Origin` (e.g. `Authorization` for the extended card). */
+  vary?: readonly string[];
+  /** Extra request headers a preflight may allow (e.g. an API-key header). */
+  allowHeaders?: readonly string[];
+}
+
+const METHOD_NOT_ALLOWED_BODY = encodeJson({
+  error: { code: 405, status: 'METHOD_NOT_ALLOWED', message: 'Method not allowed. Use GET, HEAD or OPTIONS.' },
+});
+
+/** 405 answers for every CORS outcome (shared by documents and error resources). */
+function methodNotAllowed(cors: Record<string, string>, vary: string | undefined): AgentCardResponse {
+  const headers: Record<string, string> = {
+    allow: ALLOWED_METHODS,
+    'content-type': 'application/json',
+    'content-length': String(METHOD_NOT_ALLOWED_BODY.byteLength),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...cors,
+  };
+  if (vary) headers.vary = vary;
+  return freeze(405, headers, METHOD_NOT_ALLOWED_BODY);
+}
+
+function preflight(cors: Record<string, string>, vary: string | undefined, allowHeaders: readonly string[]): AgentCardResponse {
+  const headers: Record<string, string> = { allow: ALLOWED_METHODS, ...cors };
+  if (cors['access-control-allow-origin'] !== undefined) {
+    headers['access-control-allow-methods'] = ALLOWED_METHODS;
+    headers['access-control-allow-headers'] = [...BASE_ALLOW_HEADERS, ...allowHeaders].join(', ');
+    headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;
+  }
+  if (vary) headers.vary = vary;
+  return freeze(204, headers);
+}
+
+/**
+ * Serialises nothing and hashes once: takes the exact bytes of a document and prepares its ETag
+ * and every response object (200, HEAD, 304, 204, 405) for every CORS outcome. The per-request
+ * path only picks one of them.
+ */
+export function prepareDocument(bytes: Uint8Array, settings: DocumentHeaderSettings): PreparedDocument {
+  const etag = computeEtag(bytes);
+  const vary = joinVary(settings.cors, settings.vary ?? []);
+  const allowHeaders = settings.allowHeaders ?? [];
+  const responses = buildCorsVariants(settings.cors, (cors): ResponseSet => {
+    const common: Record<string, string> = { etag };
+    if (settings.cacheControl !== false) common['cache-control'] = settings.cacheControl;
+    if (vary) common.vary = vary;
+    if (settings.link) common.link = settings.link;
+    Object.assign(common, cors);
+    const full: Record<string, string> = {
+      'content-type': settings.contentType,
+      'content-length': String(bytes.byteLength),
+      'x-content-type-options': 'nosniff',
+      ...common,
+    };
+    return Object.freeze({
+      ok: freeze(200, { ...full }, bytes),
+      head: freeze(200, { ...full }),
+      // RFC 9110 §15.4.5: a 304 repeats the ETag, Cache-Control and Vary a 200 would carry.
+      notModified: freeze(304, { ...common }),
+      preflight: preflight(cors, vary, allowHeaders),
+      methodNotAllowed: methodNotAllowed(cors, vary),
+    });
+  });
+  return { bytes, etag, responses };
+}
+
+/** A fixed error resource (400, 401, 503…): the same answer for GET/HEAD, plus 204 and 405. */
+export interface ErrorResponseSet {
+  readonly get: AgentCardResponse;
+  readonly head: AgentCardResponse;
+  readonly preflight: AgentCardResponse;
+  readonly methodNotAllowed: AgentCardResponse;
+}
+
+/** Settings of {@link prepareErrorResponses}. */
+export interface ErrorResponseSettings {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  cors: CorsSetting;
+  headers?: Record<string, string>;
+  vary?: readonly string[];
+  allowHeaders?: readonly string[];
+}
+
+/** Prepares a fixed JSON error answer for every CORS outcome. */
+export function prepareErrorResponses(settings: ErrorResponseSettings): CorsVariants<ErrorResponseSet> {
+  const bytes = encodeJson(settings.body);
+  const vary = joinVary(settings.cors, settings.vary ?? []);
+  return buildCorsVariants(settings.cors, (cors): ErrorResponseSet => {
+    const headers: Record<string, string> = {
+      'content-type': settings.contentType ?? 'application/json',
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...settings.headers,
+      ...cors,
+    };
+    if (vary) headers.vary = vary;
+    return Object.freeze({
+      get: freeze(settings.status, { ...headers }, bytes),
+      head: freeze(settings.status, { ...headers }),
+      preflight: preflight(cors, vary, settings.allowHeaders ?? []),
+      methodNotAllowed: methodNotAllowed(cors, vary),
+    });
+  });
+}
+
+/** Answers a request to an error resource by method. */
+export function answerError(set: ErrorResponseSet, method: string): AgentCardResponse {
+  if (method === 'GET') return set.get;
+  if (method === 'HEAD') return set.head;
+  if (method === 'OPTIONS') return set.preflight;
+  return set.methodNotAllowed;
+}

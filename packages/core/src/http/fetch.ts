@@ -1,0 +1,73 @@
+import { createAgentCardResponder } from './responder';
+import type { AgentCardOptions, AgentCardRequestHeaders } from './types';
+
+/** Settings of the fetch handler itself (not of the card). */
+export interface AgentCardFetchHandlerSettings {
+  /**
+   * A path prefix to strip before matching, for hosts that hand over the full URL of a request
+   * routed to a sub-path (e.g. `'/api'` serves `/api/.well-known/agent-card.json`). Requests
+   * outside the prefix fall through.
+   * @default '' (paths are matched from the root)
+   */
+  basePath?: string;
+}
+
+/** A web-standard request handler: a `Response`, or `undefined` when the request is not for the card. */
+export type AgentCardFetchHandler = (request: Request) => Promise<Response | undefined>;
+
+/** Path + query of an absolute URL, without building a URL object. */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
+  if (slash === -1) return '/';
+  const hash = url.indexOf('#', slash);
+  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+function hostOf(url: string): string | undefined {
+  const scheme = url.indexOf('://');
+  if (scheme === -1) return undefined;
+  const end = url.slice(scheme + 3).search(/[/?#]/);
+  const authority = end === -1 ? url.slice(scheme + 3) : url.slice(scheme + 3, scheme + 3 + end);
+  return authority.slice(authority.lastIndexOf('@') + 1) || undefined;
+}
+
+/**
+ * The responder as a `fetch`-style handler, for web-standard hosts (Hono, Bun, Deno, Next.js
+ * route handlers, Cloudflare Workers). Same options, same answers as every adapter; `raw` (what
+ * `authenticate` and a dynamic `card` receive) is the `Request`.
+ *
+ * @example
+ * const cardHandler = createAgentCardFetchHandler({ card })
+ * Bun.serve({ fetch: async (req) => (await cardHandler(req)) ?? app.fetch(req) })
+ */
+export function createAgentCardFetchHandler(options?: AgentCardOptions<Request>, settings: AgentCardFetchHandlerSettings = {}): AgentCardFetchHandler {
+  const responder = createAgentCardResponder<Request>(options);
+  let base = settings.basePath ?? '';
+  if (base.endsWith('/')) base = base.slice(0, -1);
+  return async (request) => {
+    let path = pathOf(request.url);
+    if (base !== '') {
+      if (!path.startsWith(base) || (path.length > base.length && path[base.length] !== '/' && path[base.length] !== '?')) return undefined;
+      path = path.slice(base.length) || '/';
+    }
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    // Some hosts keep the authority only in the URL; the origin of a dynamic card needs it.
+    if (headers.host === undefined) {
+      const host = hostOf(request.url);
+      if (host !== undefined) headers.host = host;
+    }
+    const res = await responder.respond({
+      method: request.method,
+      path,
+      headers: headers as AgentCardRequestHeaders,
+      raw: request,
+      encrypted: request.url.startsWith('https:'),
+    });
+    if (res === undefined) return undefined;
+    return new Response(request.method === 'HEAD' ? null : (res.body ?? null), { status: res.status, headers: res.headers });
+  };
+}

@@ -1,0 +1,272 @@
+import { AgentCardError, formatFindings } from '../errors';
+import type { Finding } from '../findings';
+import type { AgentCard } from '../model';
+import { answerError, prepareErrorResponses, selectCors, type CorsVariants, type ErrorResponseSet, type PreparedDocument } from './documents';
+import { ifNoneMatchMatches } from './etag';
+import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
+import { LruCache } from './lru';
+import { resolveOptions, type ResolvedAgentCardOptions } from './options';
+import { requestOrigin } from './origin';
+import { AGENT_CARD_PATH, comparablePath, endsWithExtendedSuffix, LEGACY_AGENT_CARD_PATH } from './paths';
+import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from './protocol-errors';
+import type { AgentCardContext, AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+import { prepareVariant, type PreparedVariant } from './variant';
+
+/** What a responder keeps for {@link getExtendedAgentCard}. */
+interface ResponderInternals {
+  extended(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
+}
+
+const internals = new WeakMap<object, ResponderInternals>();
+
+/** Answers a GET/HEAD/OPTIONS/other request for a prepared document. */
+function answerDocument(doc: PreparedDocument, request: AgentCardRequest<unknown>): AgentCardResponse {
+  const set = selectCors(doc.responses, request.headers);
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') {
+    const inm = request.headers['if-none-match'];
+    if (inm !== undefined && ifNoneMatchMatches(inm, doc.etag)) return set.notModified;
+    return method === 'GET' ? set.ok : set.head;
+  }
+  return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
+}
+
+/** Logs each distinct warning text once (a bounded set, so dynamic cards cannot grow it forever). */
+function createWarner(options: ResolvedAgentCardOptions<any>): (findings: Finding[]) => void {
+  const seen = new Set<string>();
+  return (findings) => {
+    const text = formatFindings(findings);
+    if (seen.has(text)) return;
+    if (seen.size < 1000) seen.add(text);
+    options.logger.warn(`agent card: ${findings.length} warning(s):\n${text}`);
+  };
+}
+
+function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: ResolvedAgentCardOptions<any>): void {
+  const declared = card.capabilities.extendedAgentCard === true;
+  if (declared && options.extended === undefined) {
+    options.logger.warn(
+      'agent card: capabilities.extendedAgentCard is true but no `extended` option is set; GetExtendedAgentCard answers ExtendedAgentCardNotConfiguredError. Add extended: { authenticate, card }.',
+    );
+  } else if (!declared && options.extended !== undefined) {
+    options.logger.warn(
+      'agent card: the `extended` option is set but the card does not declare capabilities.extendedAgentCard: true; GetExtendedAgentCard answers UnsupportedOperationError. Set capabilities.extendedAgentCard to true.',
+    );
+  } else if (declared && variant.extended.path === undefined && options.extended?.path !== false) {
+    options.logger.warn(
+      'agent card: the card has no HTTP+JSON interface, so the REST GET …/extendedAgentCard endpoint is not served; use getExtendedAgentCard() from your JSON-RPC handler, or set extended.path.',
+    );
+  }
+}
+
+function loadDefaultCard(): never {
+  throw new AgentCardError(
+    'ERR_AGENT_CARD_OPTIONS',
+    'options.card: no card given. Pass { card } (an Agent Card object or (ctx) => card).',
+  );
+}
+
+/**
+ * Builds the framework-neutral responder every adapter uses. Options are validated and the
+ * static card is validated, serialised and hashed here, once; `respond` then only compares the
+ * path, reads the method and `If-None-Match`, and returns a prebuilt, frozen response.
+ *
+ * Answers (see the HTTP behaviour table in the README):
+ * `GET|HEAD /.well-known/agent-card.json` → 200 (304 on a matching `If-None-Match`),
+ * `OPTIONS` → 204, other methods → 405; `/.well-known/agent.json` → the same bytes and ETag plus
+ * `Link: rel="canonical"` (or the v0.3 superset card with `legacy: 'v0.3'`); the REST extended
+ * card when the card declares it; anything else → `undefined` (the adapter passes it on).
+ *
+ * @throws AgentCardError `ERR_AGENT_CARD_OPTIONS` listing every bad option;
+ *   `ERR_AGENT_CARD_INVALID` listing every validation error of a static card.
+ * @example
+ * const responder = createAgentCardResponder({ card })
+ * const res = responder.respond({ method: 'GET', path: '/.well-known/agent-card.json', headers: {} })
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
+  const o = resolveOptions(options);
+  const warn = createWarner(o);
+  const card = o.card ?? loadDefaultCard();
+  const responder = typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
+  return responder;
+}
+
+function createStaticResponder<Req>(o: ResolvedAgentCardOptions<Req>, card: AgentCard, warn: (f: Finding[]) => void): AgentCardResponder<Req> {
+  const variant = prepareVariant(card, o, warn);
+  warnAboutExtended(card, variant, o);
+  const main = variant.main;
+  const legacy = variant.legacy;
+  const extended = variant.extended;
+  const extendedPath = extended.path;
+  const responder: AgentCardResponder<Req> = {
+    respond(request) {
+      const path = request.path;
+      // The exact path is by far the most common request; skip normalisation for it.
+      if (path === AGENT_CARD_PATH) return answerDocument(main, request);
+      const p = comparablePath(path);
+      if (p === AGENT_CARD_PATH) return answerDocument(main, request);
+      if (p === LEGACY_AGENT_CARD_PATH) return legacy === undefined ? undefined : answerDocument(legacy, request);
+      if (p === extendedPath) return extended.handle(request);
+      return undefined;
+    },
+  };
+  internals.set(responder, { extended: (request) => extended.resolve(request) });
+  return Object.freeze(responder);
+}
+
+interface VariantEntry {
+  variant: PreparedVariant;
+  /** When the variant must be rebuilt (ms since epoch); Infinity without `variantMaxAge`. */
+  expiresAt: number;
+}
+
+type Route = 'main' | 'legacy' | 'extended' | 'maybe-extended';
+
+function createDynamicResponder<Req>(
+  o: ResolvedAgentCardOptions<Req>,
+  provider: (ctx: AgentCardContext<Req>) => AgentCard | Promise<AgentCard>,
+  warn: (f: Finding[]) => void,
+): AgentCardResponder<Req> {
+  const cache = new LruCache<string, VariantEntry>(o.maxVariants);
+  const inflight = new Map<string, Promise<VariantEntry>>();
+  const maxAgeMs = o.variantMaxAge === undefined ? Infinity : o.variantMaxAge * 1000;
+  const explicitExtendedPath = o.extended?.path;
+
+  const badHost: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
+    status: 400,
+    body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Missing or invalid Host header.' } },
+    cors: o.cors,
+  });
+  const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
+    status: 503,
+    body: { error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' } },
+    headers: { 'retry-after': String(o.retryAfter) },
+    cors: o.cors,
+  });
+
+  const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry> => {
+    let pending = inflight.get(key);
+    if (pending === undefined) {
+      pending = (async () => {
+        try {
+          const card = await provider(ctx);
+          const entry: VariantEntry = { variant: prepareVariant(card, o, warn), expiresAt: Date.now() + maxAgeMs };
+          cache.set(key, entry);
+          return entry;
+        } finally {
+          inflight.delete(key);
+        }
+      })();
+      inflight.set(key, pending);
+    }
+    return pending;
+  };
+
+  const routeOf = (path: string): { route: Route; p: string } | undefined => {
+    const p = comparablePath(path);
+    if (p === AGENT_CARD_PATH) return { route: 'main', p };
+    if (p === LEGACY_AGENT_CARD_PATH) return o.legacy === false ? undefined : { route: 'legacy', p };
+    if (typeof explicitExtendedPath === 'string') return p === explicitExtendedPath ? { route: 'extended', p } : undefined;
+    // Without an explicit path the REST path comes from each variant's HTTP+JSON interface.
+    if (explicitExtendedPath !== false && endsWithExtendedSuffix(p)) return { route: 'maybe-extended', p };
+    return undefined;
+  };
+
+  const serve = (entry: VariantEntry, route: Route, p: string, request: AgentCardRequest<Req>) => {
+    const v = entry.variant;
+    if (route === 'main') return answerDocument(v.main, request);
+    if (route === 'legacy') return v.legacy === undefined ? undefined : answerDocument(v.legacy, request);
+    if (route === 'maybe-extended' && v.extended.path !== p) return undefined;
+    return v.extended.handle(request);
+  };
+
+  /** Finds (or builds) the variant of a request; `undefined` when it cannot be had. */
+  const variantFor = (
+    request: AgentCardRequest<Req>,
+  ): VariantEntry | Promise<VariantEntry | 'unavailable'> | 'bad-host' | 'unavailable' => {
+    const origin = requestOrigin(request, o.trustProxy);
+    if (origin === undefined) return 'bad-host';
+    let key: string;
+    let ctx: AgentCardContext<Req>;
+    try {
+      const tenant = o.tenant?.(request);
+      ctx = tenant === undefined ? { origin, headers: request.headers, raw: request.raw } : { origin, tenant, headers: request.headers, raw: request.raw };
+      key = o.cacheKey ? String(o.cacheKey(ctx)) : tenant === undefined ? origin : `${origin}\n${tenant}`;
+    } catch (error) {
+      o.onError(error);
+      return 'unavailable';
+    }
+    const entry = cache.get(key);
+    if (entry !== undefined && entry.expiresAt > Date.now()) return entry;
+    return build(key, ctx).catch((error: unknown) => {
+      o.onError(error);
+      if (entry !== undefined && o.staleIfError) {
+        // Serve the last good bytes and leave the provider alone for retryAfter seconds.
+        entry.expiresAt = Date.now() + o.retryAfter * 1000;
+        cache.set(key, entry);
+        return entry;
+      }
+      if (entry !== undefined) cache.delete(key);
+      return 'unavailable' as const;
+    });
+  };
+
+  const responder: AgentCardResponder<Req> = {
+    respond(request) {
+      const r = routeOf(request.path);
+      if (r === undefined) return undefined;
+      const found = variantFor(request);
+      const fail = (what: 'bad-host' | 'unavailable') =>
+        // A path that is only possibly ours (an app's own …/extendedAgentCard) is left to the app.
+        r.route === 'maybe-extended' ? undefined : answerError(selectCors(what === 'bad-host' ? badHost : unavailable, request.headers), request.method);
+      if (found === 'bad-host' || found === 'unavailable') return fail(found);
+      if (!(found instanceof Promise)) return serve(found, r.route, r.p, request);
+      return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, r.route, r.p, request)));
+    },
+  };
+  internals.set(responder, {
+    async extended(request) {
+      const found = await variantFor({ method: 'GET', path: AGENT_CARD_PATH, ...(request as ExtendedCardRequest<Req>) });
+      if (found === 'bad-host' || found === 'unavailable') {
+        return { error: toJsonRpcError(EXTENDED_CARD_UNAVAILABLE), status: EXTENDED_CARD_UNAVAILABLE.httpStatus, headers: { 'retry-after': String(o.retryAfter) } };
+      }
+      return found.variant.extended.resolve(request);
+    },
+  });
+  return Object.freeze(responder);
+}
+
+const responders = new WeakMap<object, AgentCardResponder<any>>();
+
+/**
+ * The extended card for a JSON-RPC `GetExtendedAgentCard` handler (spec §3.1.11, §9.4.8): runs
+ * `authenticate` on `request.raw` and returns `{ card }`, or `{ error, status, headers }` where
+ * `error` is the JSON-RPC error object to send (`-32004` UnsupportedOperationError, `-32007`
+ * ExtendedAgentCardNotConfiguredError, `-32000` unauthenticated with status 401 and a
+ * `WWW-Authenticate` header to set).
+ *
+ * Pass the responder the adapter uses, or the same options object (a responder is then built
+ * once per options object).
+ *
+ * @example
+ * const result = await getExtendedAgentCard(responder, { headers: req.headers, raw: req })
+ * if (result.error) res.status(result.status).set(result.headers).json({ jsonrpc: '2.0', id, error: result.error })
+ * else res.json({ jsonrpc: '2.0', id, result: result.card })
+ * @see https://a2a-protocol.org/latest/specification/#3111-get-extended-agent-card
+ */
+export async function getExtendedAgentCard<Req = unknown>(
+  source: AgentCardResponder<Req> | AgentCardOptions<Req>,
+  request: ExtendedCardRequest<Req>,
+): Promise<GetExtendedAgentCardResult> {
+  let found = internals.get(source);
+  if (found === undefined) {
+    let responder = responders.get(source);
+    if (responder === undefined) {
+      responder = createAgentCardResponder(source as AgentCardOptions<Req>);
+      responders.set(source, responder);
+    }
+    found = internals.get(responder)!;
+  }
+  return found.extended(request as ExtendedCardRequest<unknown>);
+}

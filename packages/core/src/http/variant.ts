@@ -1,0 +1,40 @@
+import type { Finding } from '../findings';
+import type { AgentCard } from '../model';
+import { validateVariant } from './card-validation';
+import { prepareDocument, type PreparedDocument } from './documents';
+import { encodeCard } from './encode';
+import { createExtendedEndpoint, type ExtendedEndpoint } from './extended';
+import { toLegacyV03Card } from './legacy-v03';
+import type { ResolvedAgentCardOptions } from './options';
+import { AGENT_CARD_PATH } from './paths';
+
+/** One card variant, ready to serve: every document and answer computed once. */
+export interface PreparedVariant {
+  readonly card: AgentCard;
+  readonly main: PreparedDocument;
+  /** `undefined` when the legacy path is off. */
+  readonly legacy: PreparedDocument | undefined;
+  readonly extended: ExtendedEndpoint;
+}
+
+/** The `Link` header of the legacy alias (RFC 8288: the canonical document). */
+export const CANONICAL_LINK = `<${AGENT_CARD_PATH}>; rel="canonical"`;
+
+/**
+ * Validates, serialises, hashes and prepares every answer of one card variant. Runs once per
+ * variant (at start-up for a static card), never per request.
+ */
+export function prepareVariant(input: unknown, options: ResolvedAgentCardOptions<any>, warn: (findings: Finding[]) => void): PreparedVariant {
+  const card = validateVariant(input, options, warn);
+  const bytes = encodeCard(card);
+  const headerSettings = { contentType: options.contentType, cacheControl: options.cacheControl, cors: options.cors };
+  const main = prepareDocument(bytes, headerSettings);
+  let legacy: PreparedDocument | undefined;
+  if (options.legacy === true) {
+    legacy = prepareDocument(bytes, { ...headerSettings, link: CANONICAL_LINK });
+  } else if (options.legacy === 'v0.3') {
+    legacy = prepareDocument(encodeCard(toLegacyV03Card(card)), { ...headerSettings, link: CANONICAL_LINK });
+  }
+  const extended = createExtendedEndpoint(card, options, warn);
+  return { card, main, legacy, extended };
+}
