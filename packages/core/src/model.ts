@@ -21,6 +21,34 @@ const requiredArray = <T extends z.ZodType>(item: T) => z.array(item).min(1);
 const StructSchema = z.record(z.string(), z.unknown());
 
 /**
+ * A proto `map<string, V>`. zod's record never reads a `__proto__` key (so that it cannot replace
+ * the output's prototype), but `JSON.parse` keeps it as an ordinary key and JSON Schema checks its
+ * value like any other. The record's parser is wrapped so that value is checked too; like zod, it
+ * stays out of the parsed output. Without this, `{"securitySchemes": {"__proto__": {}}}` would pass.
+ */
+function mapOf<T extends z.ZodType>(value: T) {
+  const schema = z.record(z.string(), value);
+  const parse = schema._zod.parse;
+  const wrapped: typeof parse = (payload, ctx) => {
+    const input: unknown = payload.value;
+    const own =
+      input !== null && typeof input === 'object' && !Array.isArray(input)
+        ? Object.getOwnPropertyDescriptor(input, '__proto__')
+        : undefined;
+    const result = parse(payload, ctx);
+    if (own === undefined || result instanceof Promise) return result;
+    const checked = value._zod.run({ value: own.value, issues: [] }, ctx);
+    if (checked instanceof Promise) return result;
+    for (const issue of checked.issues) result.issues.push({ ...issue, path: ['__proto__', ...(issue.path ?? [])] });
+    return result;
+  };
+  // A schema without checks runs its parser directly (`run` is a copy of `parse`): replace both.
+  if (schema._zod.run === parse) schema._zod.run = wrapped;
+  schema._zod.parse = wrapped;
+  return schema;
+}
+
+/**
  * The three protocol bindings the spec defines. Custom bindings SHOULD be identified by an
  * absolute URI (§5.8).
  */
@@ -115,7 +143,7 @@ export const AgentCapabilitiesSchema = z
 export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
 
 /** OAuth scopes: scope name to a short description. */
-const ScopesSchema = z.record(z.string(), z.string());
+const ScopesSchema = mapOf(z.string());
 
 /** @see proto `AuthorizationCodeOAuthFlow` */
 export const AuthorizationCodeOAuthFlowSchema = z.strictObject({
@@ -296,7 +324,7 @@ export type StringList = z.infer<typeof StringListSchema>;
  */
 export const SecurityRequirementSchema = z.strictObject({
   /** Scheme name (a key of `securitySchemes`) to required scopes. */
-  schemes: z.record(z.string(), StringListSchema).optional(),
+  schemes: mapOf(StringListSchema).optional(),
 });
 export type SecurityRequirement = z.infer<typeof SecurityRequirementSchema>;
 
@@ -359,7 +387,7 @@ export const AgentCardSchema = z.strictObject({
   /** Optional protocol features. */
   capabilities: AgentCapabilitiesSchema,
   /** Named security schemes, referenced by `securityRequirements`. */
-  securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
+  securitySchemes: mapOf(SecuritySchemeSchema).optional(),
   /** Security needed to contact the agent. */
   securityRequirements: z.array(SecurityRequirementSchema).optional(),
   /** Input media types supported across all skills. @example ["text/plain"] */
