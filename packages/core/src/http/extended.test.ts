@@ -1,0 +1,197 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { AgentCard } from '../model';
+import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from '../testing/cards';
+import { createAgentCardResponder, getExtendedAgentCard } from './responder';
+import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from './types';
+
+const quiet = { warn: () => {} };
+type Raw = { headers: Record<string, string | undefined> };
+
+const authenticate = (raw: unknown) => {
+  const auth = (raw as Raw | undefined)?.headers.authorization;
+  return auth === `Bearer ${CONFORMANCE_TOKEN}` ? { sub: 'tester' } : undefined;
+};
+
+function responderWith(options: Partial<AgentCardOptions> = {}) {
+  return createAgentCardResponder({
+    card: CONFORMANCE_CARD,
+    logger: quiet,
+    extended: { authenticate, card: [EXTENDED_ONLY_SKILL] },
+    ...options,
+  });
+}
+
+async function call(options: Partial<AgentCardOptions>, request: Partial<AgentCardRequest>): Promise<AgentCardResponse | undefined> {
+  const headers = request.headers ?? {};
+  return responderWith(options).respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers, raw: { headers }, ...request });
+}
+
+const json = (res: AgentCardResponse | undefined) => JSON.parse(new TextDecoder().decode(res!.body!));
+const authorized = { authorization: `Bearer ${CONFORMANCE_TOKEN}` };
+
+describe('REST GetExtendedAgentCard', () => {
+  it('401 with WWW-Authenticate from every declared scheme and a google.rpc.Status body', async () => {
+    const res = await call({}, {});
+    expect(res?.status).toBe(401);
+    expect(res?.headers['www-authenticate']).toBe(
+      'Bearer realm="Conformance Agent", ApiKey realm="Conformance Agent", in="header", name="X-API-Key"',
+    );
+    expect(res?.headers['cache-control']).toBe('no-store');
+    expect(res?.headers.vary).toBe('Authorization, X-API-Key');
+    expect(json(res)).toEqual({
+      error: {
+        code: 401,
+        status: 'UNAUTHENTICATED',
+        message: 'Authentication is required to read the extended agent card.',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }],
+      },
+    });
+  });
+
+  it('200 with the extended skills, private caching and Vary: Authorization', async () => {
+    const res = await call({}, { headers: authorized });
+    expect(res?.status).toBe(200);
+    expect(res?.headers).toMatchObject({
+      'content-type': 'application/a2a+json',
+      'cache-control': 'private, no-store',
+      vary: 'Authorization, X-API-Key',
+    });
+    expect(json(res).skills.map((s: { id: string }) => s.id)).toEqual(['public-answer', 'private-audit']);
+    const again = await call({}, { headers: { ...authorized, 'if-none-match': res!.headers.etag! } });
+    expect(again?.status).toBe(304);
+    expect(again?.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('the extended card may depend on the principal; each is validated', async () => {
+    const onError = vi.fn();
+    const responder = responderWith({
+      onError,
+      extended: {
+        authenticate: (raw) => (raw as Raw).headers.authorization?.slice(7) || undefined,
+        card: (who: string) => (who === 'bad' ? [{ id: '', name: '', description: '', tags: [] }] : { description: `Extended card for ${who}.` }),
+      },
+    });
+    const get = (token: string) =>
+      responder.respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers: {}, raw: { headers: { authorization: `Bearer ${token}` } } });
+    expect(json(await get('alice')).description).toBe('Extended card for alice.');
+    expect(json(await get('bob')).description).toBe('Extended card for bob.');
+    const bad = await get('bad');
+    expect(bad?.status).toBe(503);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'ERR_AGENT_CARD_INVALID' }));
+    expect(new TextDecoder().decode(bad!.body!)).not.toMatch(/at |Error:/);
+  });
+
+  it.each([
+    ['not declared', { ...CONFORMANCE_CARD, capabilities: {} }, { extended: { authenticate } }, 400, 'UNSUPPORTED_OPERATION'],
+    ['declared, not configured', CONFORMANCE_CARD, { extended: undefined }, 400, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
+  ])('%s → %i %s', async (_name, card, options, status, reason) => {
+    const res = await call({ card: card as AgentCard, ...options }, { headers: authorized });
+    expect(res?.status).toBe(status);
+    expect(json(res).error.details[0].reason).toBe(reason);
+  });
+
+  it('neither declared nor configured: the path belongs to the app', async () => {
+    const res = await call({ card: { ...CONFORMANCE_CARD, capabilities: {} }, extended: undefined }, { headers: authorized });
+    expect(res).toBeUndefined();
+  });
+
+  it.each([
+    ['POST', 405],
+    ['OPTIONS', 204],
+    ['HEAD', 401],
+  ])('%s → %i', async (method, status) => {
+    expect((await call({}, { method }))?.status).toBe(status);
+  });
+
+  it('extended.path moves the endpoint; false turns it off', async () => {
+    expect((await call({ extended: { authenticate, path: '/private/card' } }, { path: '/private/card' }))?.status).toBe(401);
+    expect(await call({ extended: { authenticate, path: '/private/card' } }, {})).toBeUndefined();
+    expect(await call({ extended: { authenticate, path: false } }, {})).toBeUndefined();
+  });
+
+  it('an authenticate that throws is a 401, and the error goes to onError', async () => {
+    const onError = vi.fn();
+    const boom = new Error('db down');
+    const res = await call({ onError, extended: { authenticate: () => Promise.reject(boom), card: [EXTENDED_ONLY_SKILL] } }, { headers: authorized });
+    expect(res?.status).toBe(401);
+    expect(onError).toHaveBeenCalledWith(boom);
+  });
+});
+
+describe('getExtendedAgentCard (JSON-RPC)', () => {
+  it('returns the card for an authenticated request', async () => {
+    const responder = responderWith();
+    const result = await getExtendedAgentCard(responder, { headers: {}, raw: { headers: authorized } });
+    expect(result.error).toBeUndefined();
+    expect(result.card?.skills.map((s) => s.id)).toContain('private-audit');
+  });
+
+  it.each([
+    ['unauthenticated', {}, { headers: {} }, -32000, 401, 'UNAUTHENTICATED'],
+    ['not declared', { card: { ...CONFORMANCE_CARD, capabilities: {} } }, { headers: authorized }, -32004, 400, 'UNSUPPORTED_OPERATION'],
+    ['not configured', { extended: undefined }, { headers: authorized }, -32007, 400, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
+  ])('%s → %i', async (_name, options, raw, code, status, reason) => {
+    const result = await getExtendedAgentCard(responderWith(options as Partial<AgentCardOptions>), { headers: {}, raw });
+    expect(result.card).toBeUndefined();
+    expect(result.error?.code).toBe(code);
+    expect(result.error?.data[0]?.reason).toBe(reason);
+    if (result.error) expect(result.status).toBe(status);
+  });
+
+  it('401 result carries the WWW-Authenticate header', async () => {
+    const result = await getExtendedAgentCard(responderWith(), { headers: {}, raw: { headers: {} } });
+    expect(result.error && result.headers['www-authenticate']).toMatch(/^Bearer realm=/);
+  });
+
+  it('accepts the options object instead of a responder', async () => {
+    const options: AgentCardOptions = { card: CONFORMANCE_CARD, logger: quiet, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } };
+    const result = await getExtendedAgentCard(options, { headers: {}, raw: { headers: authorized } });
+    expect(result.card?.skills).toHaveLength(2);
+  });
+});
+
+describe('property: a rejected principal never sees an extended-only skill', () => {
+  const rejections = fc.oneof(
+    fc.constantFrom(undefined, null, false, 0, '', 0n, Number.NaN).map((v) => ({ kind: 'value' as const, v })),
+    fc.anything().map((v) => ({ kind: 'throw' as const, v })),
+  );
+  const requests = fc.record({
+    method: fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'X'),
+    path: fc.constantFrom(
+      CONFORMANCE_EXTENDED_PATH,
+      `${CONFORMANCE_EXTENDED_PATH}/`,
+      `${CONFORMANCE_EXTENDED_PATH}?x=1`,
+      '/.well-known/agent-card.json',
+      '/.well-known/agent.json',
+      '/a2a/rest/extendedagentcard',
+    ),
+    headers: fc.dictionary(fc.constantFrom('authorization', 'x-api-key', 'if-none-match', 'origin', 'cookie'), fc.string()),
+  });
+
+  it('holds for any falsy or throwing authenticate, any method, path and headers', async () => {
+    await fc.assert(
+      fc.asyncProperty(rejections, requests, fc.constantFrom(true, 'v0.3' as const), async (rejection, request, legacy) => {
+        const responder = createAgentCardResponder({
+          card: CONFORMANCE_CARD,
+          logger: quiet,
+          legacy,
+          onError: () => {},
+          extended: {
+            authenticate: () => {
+              if (rejection.kind === 'throw') throw rejection.v;
+              return rejection.v as undefined;
+            },
+            card: (principal: unknown) => [EXTENDED_ONLY_SKILL, { ...EXTENDED_ONLY_SKILL, id: `private-${String(principal)}` }],
+          },
+        });
+        const res = await responder.respond({ ...request, raw: request });
+        const seen = res === undefined ? '' : JSON.stringify(res.headers) + (res.body ? new TextDecoder().decode(res.body) : '');
+        expect(seen).not.toContain(EXTENDED_ONLY_SKILL.id);
+        const rpc = await getExtendedAgentCard(responder, { headers: request.headers, raw: request });
+        expect(JSON.stringify(rpc)).not.toContain(EXTENDED_ONLY_SKILL.id);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
