@@ -1,0 +1,750 @@
+/**
+ * Structure rules 4–18 of the catalogue: required fields, types, non-empty arrays, the shape of
+ * interfaces, skills, provider, security schemes, OAuth flows, requirements, signatures and
+ * extensions, camelCase keys and unknown fields.
+ *
+ * Field names, optionality, types and non-empty constraints come from the zod model; this file
+ * only says which rule owns which part of the card and how to word the findings.
+ *
+ * @packageDocumentation
+ */
+import type { Severity } from '../../findings';
+import {
+  APIKeySecuritySchemeSchema,
+  AgentCapabilitiesSchema,
+  AgentCardSchema,
+  AgentCardSignatureSchema,
+  AgentExtensionSchema,
+  AgentInterfaceSchema,
+  AgentProviderSchema,
+  AgentSkillSchema,
+  AuthorizationCodeOAuthFlowSchema,
+  ClientCredentialsOAuthFlowSchema,
+  DeviceCodeOAuthFlowSchema,
+  HTTPAuthSecuritySchemeSchema,
+  ImplicitOAuthFlowSchema,
+  MutualTlsSecuritySchemeSchema,
+  OAuth2SecuritySchemeSchema,
+  OAuthFlowsSchema,
+  OpenIdConnectSecuritySchemeSchema,
+  PasswordOAuthFlowSchema,
+  SECURITY_SCHEME_KINDS,
+  SecurityRequirementSchema,
+  SecuritySchemeSchema,
+  StringListSchema,
+} from '../../model';
+import type { CardShape, JsonObject, RuleContext } from '../context';
+import {
+  LEGACY_CARD_KEYS,
+  describePath,
+  enumValuesOf,
+  fieldsOf,
+  has,
+  isObject,
+  itemOf,
+  json,
+  kindOf,
+  own,
+  preview,
+  requiresNonEmpty,
+  snakeCase,
+  typeName,
+  unwrap,
+  type ModelSchema,
+} from '../shape';
+
+type Path = (string | number)[];
+
+/** Options of the structure rules. */
+export interface StructureOptions {
+  /** Severity of `skills-non-empty` outside the `strict` profile. @default 'error' */
+  skillsNonEmpty?: 'error' | 'warning';
+}
+
+const m = (schema: unknown) => schema as ModelSchema;
+
+const CARD = m(AgentCardSchema);
+const SKILL = m(AgentSkillSchema);
+const SCHEME = m(SecuritySchemeSchema);
+const FLOWS = m(OAuthFlowsSchema);
+const REQUIREMENT = m(SecurityRequirementSchema);
+
+/** Message names, for "X has no such field" hints. */
+const MESSAGE_NAMES = new Map<ModelSchema, string>([
+  [CARD, 'AgentCard'],
+  [m(AgentInterfaceSchema), 'AgentInterface'],
+  [m(AgentProviderSchema), 'AgentProvider'],
+  [m(AgentCapabilitiesSchema), 'AgentCapabilities'],
+  [m(AgentExtensionSchema), 'AgentExtension'],
+  [SKILL, 'AgentSkill'],
+  [SCHEME, 'SecurityScheme'],
+  [m(APIKeySecuritySchemeSchema), 'APIKeySecurityScheme'],
+  [m(HTTPAuthSecuritySchemeSchema), 'HTTPAuthSecurityScheme'],
+  [m(OAuth2SecuritySchemeSchema), 'OAuth2SecurityScheme'],
+  [m(OpenIdConnectSecuritySchemeSchema), 'OpenIdConnectSecurityScheme'],
+  [m(MutualTlsSecuritySchemeSchema), 'MutualTlsSecurityScheme'],
+  [FLOWS, 'OAuthFlows'],
+  [m(AuthorizationCodeOAuthFlowSchema), 'AuthorizationCodeOAuthFlow'],
+  [m(ClientCredentialsOAuthFlowSchema), 'ClientCredentialsOAuthFlow'],
+  [m(DeviceCodeOAuthFlowSchema), 'DeviceCodeOAuthFlow'],
+  [m(ImplicitOAuthFlowSchema), 'ImplicitOAuthFlow'],
+  [m(PasswordOAuthFlowSchema), 'PasswordOAuthFlow'],
+  [REQUIREMENT, 'SecurityRequirement'],
+  [m(StringListSchema), 'StringList'],
+  [m(AgentCardSignatureSchema), 'AgentCardSignature'],
+]);
+
+/** The rule that owns everything inside a message (types, presence, blanks). */
+const MESSAGE_OWNER = new Map<ModelSchema, string>([
+  [m(AgentInterfaceSchema), 'interface-required-fields'],
+  [m(AgentProviderSchema), 'provider-required-fields'],
+  [SCHEME, 'security-scheme-shape'],
+  [m(APIKeySecuritySchemeSchema), 'security-scheme-shape'],
+  [m(HTTPAuthSecuritySchemeSchema), 'security-scheme-shape'],
+  [m(OAuth2SecuritySchemeSchema), 'security-scheme-shape'],
+  [m(OpenIdConnectSecuritySchemeSchema), 'security-scheme-shape'],
+  [m(MutualTlsSecuritySchemeSchema), 'security-scheme-shape'],
+  [FLOWS, 'oauth-flow-shape'],
+  [m(AuthorizationCodeOAuthFlowSchema), 'oauth-flow-shape'],
+  [m(ClientCredentialsOAuthFlowSchema), 'oauth-flow-shape'],
+  [m(DeviceCodeOAuthFlowSchema), 'oauth-flow-shape'],
+  [m(ImplicitOAuthFlowSchema), 'oauth-flow-shape'],
+  [m(PasswordOAuthFlowSchema), 'oauth-flow-shape'],
+  [REQUIREMENT, 'security-requirement-shape'],
+  [m(StringListSchema), 'security-requirement-shape'],
+  [m(AgentCardSignatureSchema), 'signature-format'],
+  [m(AgentExtensionSchema), 'extension-uri-required'],
+]);
+
+/** Rules owning one field of a message (the field and everything inside it). */
+const FIELD_OWNER = new Map<ModelSchema, Record<string, string>>([
+  [
+    CARD,
+    {
+      provider: 'provider-required-fields',
+      securitySchemes: 'security-scheme-shape',
+      securityRequirements: 'security-requirement-shape',
+      signatures: 'signature-format',
+    },
+  ],
+  [
+    SKILL,
+    {
+      id: 'skill-required-fields',
+      name: 'skill-required-fields',
+      description: 'skill-required-fields',
+      tags: 'skill-tags-required',
+      securityRequirements: 'security-requirement-shape',
+    },
+  ],
+  [m(AgentCapabilitiesSchema), { extensions: 'extension-uri-required' }],
+  [m(OAuth2SecuritySchemeSchema), { flows: 'oauth-flow-shape' }],
+]);
+
+/** Example values for hints, per message and field. */
+const EXAMPLES = new Map<ModelSchema, Record<string, string>>([
+  [
+    CARD,
+    {
+      name: '"Recipe Agent"',
+      description: '"Plans weekly menus from the ingredients you have."',
+      supportedInterfaces: '[{"url": "https://agent.your-company.com/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]',
+      version: '"1.0.0"',
+      capabilities: '{"streaming": false}',
+      defaultInputModes: '["text/plain"]',
+      defaultOutputModes: '["text/plain"]',
+      skills: '[{"id": "plan-menu", "name": "Plan a menu", "description": "Plans a weekly menu.", "tags": ["cooking"]}]',
+      provider: '{"organization": "Your Company", "url": "https://your-company.com"}',
+      documentationUrl: '"https://docs.your-company.com/agent"',
+      iconUrl: '"https://your-company.com/icon.png"',
+      securitySchemes: '{"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}',
+      securityRequirements: '[{"schemes": {"bearer": {"list": []}}}]',
+      signatures: '[{"protected": "<base64url header>", "signature": "<base64url signature>"}]',
+      url: '"https://agent.your-company.com/a2a/v1"',
+      protocolVersion: '"0.3.0"',
+    },
+  ],
+  [m(AgentInterfaceSchema), { url: '"https://agent.your-company.com/a2a/v1"', protocolBinding: '"JSONRPC"', protocolVersion: '"1.0"', tenant: '"acme"' }],
+  [m(AgentProviderSchema), { organization: '"Your Company"', url: '"https://your-company.com"' }],
+  [SKILL, { id: '"plan-menu"', name: '"Plan a menu"', description: '"Plans a weekly menu from the ingredients you have."', tags: '["cooking"]', examples: '["Plan dinners for next week"]', inputModes: '["text/plain"]', outputModes: '["text/plain"]' }],
+  [m(APIKeySecuritySchemeSchema), { location: '"header"', name: '"X-API-Key"' }],
+  [m(HTTPAuthSecuritySchemeSchema), { scheme: '"Bearer"', bearerFormat: '"JWT"' }],
+  [m(OAuth2SecuritySchemeSchema), { flows: '{"clientCredentials": {"tokenUrl": "https://auth.your-company.com/token", "scopes": {}}}' }],
+  [m(OpenIdConnectSecuritySchemeSchema), { openIdConnectUrl: '"https://auth.your-company.com/.well-known/openid-configuration"' }],
+  [m(AuthorizationCodeOAuthFlowSchema), { authorizationUrl: '"https://auth.your-company.com/authorize"', tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
+  [m(ClientCredentialsOAuthFlowSchema), { tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
+  [m(DeviceCodeOAuthFlowSchema), { deviceAuthorizationUrl: '"https://auth.your-company.com/device"', tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
+  [REQUIREMENT, { schemes: '{"oauth": {"list": ["read"]}}' }],
+  [m(StringListSchema), { list: '["read"]' }],
+  [m(AgentCardSignatureSchema), { protected: '"<base64url JWS header>"', signature: '"<base64url signature>"' }],
+  [m(AgentExtensionSchema), { uri: '"https://your-company.com/extensions/audit/v1"' }],
+]);
+
+/** "at least one …" nouns for required arrays. */
+const NOUNS: Record<string, string> = {
+  supportedInterfaces: 'interface',
+  defaultInputModes: 'media type',
+  defaultOutputModes: 'media type',
+  skills: 'skill',
+  tags: 'tag',
+};
+
+/** Required top-level fields per card generation (rule 4). */
+function requiredTopLevel(shape: CardShape): string[] {
+  if (shape === 'v0.3' || shape === 'v0.2') {
+    const legacy = ['protocolVersion', 'name', 'description', 'url', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'];
+    // ≤0.2 cards had no protocolVersion; asking for one would not help them reach v1.0.
+    return shape === 'v0.2' ? legacy.filter((k) => k !== 'protocolVersion') : legacy;
+  }
+  return Object.entries(fieldsOf(CARD))
+    .filter(([, s]) => !unwrap(s).optional)
+    .map(([k]) => k);
+}
+
+const WRAPPERS: readonly string[] = SECURITY_SCHEME_KINDS;
+const FLOW_KEYS = Object.keys(fieldsOf(FLOWS));
+const DEPRECATED_FLOWS = new Set(['implicit', 'password']);
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+function expectedText(kind: string): string {
+  switch (kind) {
+    case 'string':
+    case 'enum':
+      return 'a string';
+    case 'boolean':
+      return 'a boolean (true or false)';
+    case 'array':
+      return 'an array';
+    case 'object':
+    case 'record':
+      return 'an object';
+    default:
+      return article(kind);
+  }
+}
+
+function matchesKind(value: unknown, kind: string): boolean {
+  switch (kind) {
+    case 'string':
+    case 'enum':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+    case 'record':
+      return isObject(value);
+    default:
+      return true;
+  }
+}
+
+function levenshtein(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** A known field the unknown key was probably meant to be. */
+function closest(key: string, known: string[]): string | undefined {
+  const lower = key.toLowerCase().replace(/[-_]/g, '');
+  return (
+    known.find((k) => k.toLowerCase() === lower) ??
+    (key.length > 3 ? known.find((k) => levenshtein(k.toLowerCase(), key.toLowerCase()) <= 2) : undefined)
+  );
+}
+
+/** A v0.3 security scheme entry: a `type` discriminator (reported by the legacy rules). */
+export function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
+  return isObject(entry) && has(entry, 'type');
+}
+
+/** A v0.3 requirement `{name: [scopes]}` inside `securityRequirements` (no `schemes` key). */
+function isLegacyRequirement(entry: unknown): entry is JsonObject {
+  return isObject(entry) && !has(entry, 'schemes') && Object.keys(entry).length > 0 && Object.values(entry).every(Array.isArray);
+}
+
+class StructureWalker {
+  private readonly unknownSeverity: Severity;
+  private readonly skillsSeverity: Severity;
+
+  constructor(
+    private readonly ctx: RuleContext,
+    options: StructureOptions,
+  ) {
+    const strict = ctx.profile === 'strict';
+    this.unknownSeverity = strict ? 'error' : 'warning';
+    this.skillsSeverity = strict ? 'error' : (options.skillsNonEmpty ?? 'error');
+  }
+
+  run(card: JsonObject): void {
+    this.requiredFields(card);
+    this.object(card, CARD, [], 'field-types');
+  }
+
+  /** Rule 4. */
+  private requiredFields(card: JsonObject): void {
+    const fields = fieldsOf(CARD);
+    for (const key of requiredTopLevel(this.ctx.shape)) {
+      const value = own(card, key);
+      if (value !== undefined && value !== null) continue;
+      const alias = snakeCase(key);
+      const found = alias !== key && has(card, alias) ? `; found snake_case "${alias}"` : '';
+      const noun = NOUNS[key];
+      const schema = fields[key];
+      const rule = noun && schema && requiresNonEmpty(schema) ? `required, at least one ${noun}` : 'required';
+      this.ctx.report(
+        'required-fields',
+        'error',
+        [key],
+        `${key}: missing (${rule}${found})${value === null ? ' (null)' : ''}.`,
+        found ? `Rename "${alias}" to "${key}".` : `Add "${key}": ${EXAMPLES.get(CARD)?.[key] ?? '…'}.`,
+      );
+    }
+  }
+
+  private ownerOf(container: ModelSchema, key: string, child: ModelSchema, containerOwner: string): string {
+    return FIELD_OWNER.get(container)?.[key] ?? MESSAGE_OWNER.get(unwrap(child).schema) ?? containerOwner;
+  }
+
+  private example(container: ModelSchema, key: string): string | undefined {
+    return EXAMPLES.get(container)?.[key];
+  }
+
+  /** Type check plus descent, for a value expected to match `schema`. */
+  private value(value: unknown, schema: ModelSchema, path: Path, owner: string, container: ModelSchema | undefined, key: string | undefined): void {
+    const kind = kindOf(schema);
+    if (!matchesKind(value, kind)) {
+      const example = container && key ? this.example(container, key) : undefined;
+      const wrapHint =
+        kind === 'object' && Array.isArray(value) && unwrap(schema).schema === m(StringListSchema)
+          ? ` Wrap the scopes: {"list": ${json(value, 200)}}.`
+          : '';
+      this.ctx.report(
+        owner,
+        'error',
+        path,
+        `${describePath(path)}: expected ${expectedText(kind)}, got ${typeName(value)} (${preview(value)}).`,
+        `Use ${expectedText(kind)}${example ? `, e.g. ${example}` : ''}.${wrapHint}`,
+      );
+      return;
+    }
+    const inner = unwrap(schema).schema;
+    if (kind === 'array') {
+      const item = itemOf(inner);
+      if (!item) return;
+      const itemOwner = MESSAGE_OWNER.get(unwrap(item).schema) ?? owner;
+      (value as unknown[]).forEach((v, i) => this.value(v, item, [...path, i], itemOwner, undefined, undefined));
+      if (container === SKILL && key === 'tags') this.tags(value as unknown[], path);
+      return;
+    }
+    if (kind === 'record') {
+      const item = itemOf(inner);
+      if (!item) return;
+      const itemOwner = MESSAGE_OWNER.get(unwrap(item).schema) ?? owner;
+      for (const k of Object.keys(value as JsonObject)) {
+        this.value((value as JsonObject)[k], item, [...path, k], itemOwner, undefined, undefined);
+      }
+      return;
+    }
+    if (kind === 'object') this.object(value as JsonObject, inner, path, owner);
+  }
+
+  /** Walks one message: known fields, presence, blanks, empties, unknown and snake_case keys. */
+  private object(obj: JsonObject, schema: ModelSchema, path: Path, owner: string): void {
+    const fields = fieldsOf(schema);
+    const known = Object.keys(fields);
+    const isCard = schema === CARD;
+    if (schema === REQUIREMENT && isLegacyRequirement(obj)) {
+      this.legacyRequirement(obj, path);
+      return;
+    }
+    const skip = this.skippedKeys(obj, schema);
+    if (skip === 'all') return;
+
+    if (schema === SCHEME) this.schemeOneOf(obj, path);
+    if (schema === FLOWS) this.flowsOneOf(obj, path);
+
+    for (const key of Object.keys(obj)) {
+      const value = obj[key];
+      const fieldSchema = has(fields, key) ? fields[key] : undefined;
+      if (fieldSchema) {
+        const required = !unwrap(fieldSchema).optional;
+        const fieldOwner = this.ownerOf(schema, key, fieldSchema, owner);
+        if (value === null && required) {
+          if (!isCard) this.missing(schema, key, path, fieldOwner, true);
+          continue;
+        }
+        this.value(value, fieldSchema, [...path, key], fieldOwner, schema, key);
+        this.nonEmpty(value, fieldSchema, schema, key, path, fieldOwner, isCard);
+        continue;
+      }
+      if (skip.has(key)) continue;
+      this.unknownKey(obj, key, value, known, schema, path);
+    }
+
+    if (!isCard) {
+      for (const [key, fieldSchema] of Object.entries(fields)) {
+        if (unwrap(fieldSchema).optional || has(obj, key)) continue;
+        this.missing(schema, key, path, this.ownerOf(schema, key, fieldSchema, owner), false, obj);
+      }
+    }
+
+    if (schema === m(AgentExtensionSchema)) this.extension(obj, path);
+    if (schema === m(AgentCardSignatureSchema)) this.signature(obj, path);
+    if (schema === m(APIKeySecuritySchemeSchema)) this.apiKeyLocation(obj, path);
+  }
+
+  /** Keys the legacy rules report, so they are not also unknown fields. */
+  private skippedKeys(obj: JsonObject, schema: ModelSchema): Set<string> | 'all' {
+    if (schema === CARD) return new Set(LEGACY_CARD_KEYS);
+    if (schema === SKILL) return new Set(['security']);
+    if (schema === SCHEME && isLegacySchemeEntry(obj)) {
+      const wrappers = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
+      return wrappers.length === 0 ? 'all' : new Set(Object.keys(obj).filter((k) => !WRAPPERS.includes(k)));
+    }
+    return new Set();
+  }
+
+  private missing(schema: ModelSchema, key: string, path: Path, rule: string, isNull: boolean, obj?: JsonObject): void {
+    const where = describePath([...path, key]);
+    const noun = NOUNS[key];
+    const fieldSchema = fieldsOf(schema)[key];
+    const what = noun && fieldSchema && requiresNonEmpty(fieldSchema) ? `required, at least one ${noun}` : 'required';
+    const alias = snakeCase(key);
+    const found = obj && alias !== key && has(obj, alias) ? `; found snake_case "${alias}"` : '';
+    const example = this.example(schema, key);
+    this.ctx.report(
+      rule,
+      'error',
+      [...path, key],
+      `${where}: missing (${what}${found})${isNull ? ' (null)' : ''}.`,
+      found ? `Rename "${alias}" to "${key}".` : `Add "${key}"${example ? `: ${example}` : ''} to ${describePath(path)}.`,
+    );
+  }
+
+  /** Blank REQUIRED strings and empty REQUIRED arrays. */
+  private nonEmpty(value: unknown, fieldSchema: ModelSchema, schema: ModelSchema, key: string, path: Path, owner: string, isCard: boolean): void {
+    if (!requiresNonEmpty(fieldSchema) && !(schema === m(AgentExtensionSchema) && key === 'uri')) return;
+    const where = describePath([...path, key]);
+    const example = this.example(schema, key);
+    if (typeof value === 'string' && value.trim() === '') {
+      if (schema === m(AgentExtensionSchema)) return; // reported with the URI check
+      this.ctx.report(
+        isCard ? 'field-types' : owner,
+        'error',
+        [...path, key],
+        `${where}: blank (required, must be set) (${preview(value)}).`,
+        `Set ${key} to a non-blank value${example ? `, e.g. ${example}` : ''}.`,
+      );
+    } else if (Array.isArray(value) && value.length === 0) {
+      const noun = NOUNS[key] ?? 'entry';
+      let rule = owner;
+      let severity: Severity = 'error';
+      if (isCard) {
+        rule = key === 'skills' ? 'skills-non-empty' : 'required-arrays-non-empty';
+        if (key === 'skills') severity = this.skillsSeverity;
+      }
+      this.ctx.report(
+        rule,
+        severity,
+        [...path, key],
+        `${where}: empty (required, at least one ${noun}).`,
+        `Add at least one ${noun}${example ? `, e.g. "${key}": ${example}` : ''}.`,
+      );
+    }
+  }
+
+  /** Rules 17 and 18. */
+  private unknownKey(obj: JsonObject, key: string, value: unknown, known: string[], schema: ModelSchema, path: Path): void {
+    const where = describePath([...path, key]);
+    const camel = known.find((k) => k !== snakeCase(k) && snakeCase(k) === key);
+    if (camel) {
+      const both = has(obj, camel);
+      this.ctx.report(
+        'json-camelcase',
+        this.unknownSeverity,
+        [...path, key],
+        `${where}: snake_case key; A2A JSON uses camelCase (spec §5.5)${both ? `, and "${camel}" is also present` : ''}.`,
+        both ? `Remove "${key}"; keep "${camel}".` : `Rename "${key}" to "${camel}".`,
+      );
+      return;
+    }
+    const name = MESSAGE_NAMES.get(schema) ?? 'this message';
+    if (schema === m(AgentCapabilitiesSchema) && key === 'stateTransitionHistory') {
+      this.ctx.report(
+        'unknown-field',
+        this.unknownSeverity,
+        [...path, key],
+        `${where}: removed in A2A v1.0 (${preview(value)}).`,
+        'Delete it: v1.0 has no stateTransitionHistory capability (removed before v1.0.0, A2A #1396).',
+      );
+      return;
+    }
+    const guess = closest(key, known);
+    this.ctx.report(
+      'unknown-field',
+      this.unknownSeverity,
+      [...path, key],
+      `${where}: unknown field (${preview(value)}).`,
+      guess
+        ? `Did you mean "${guess}"? ${name} has no field "${key}".`
+        : `Remove it: ${name} has no field "${key}" (known: ${known.join(', ')}). Consumers ignore it and strict schemas reject it.`,
+    );
+  }
+
+  /** Rule 14: a v0.3 requirement `{name: [scopes]}` inside `securityRequirements`. */
+  private legacyRequirement(obj: JsonObject, path: Path): void {
+    const schemes: JsonObject = {};
+    for (const name of Object.keys(obj)) {
+      const list = obj[name];
+      Object.defineProperty(schemes, name, { value: { list }, enumerable: true, writable: true, configurable: true });
+    }
+    this.ctx.report(
+      'security-requirement-shape',
+      'error',
+      path,
+      `${describePath(path)}: v0.3 requirement shape {name: [scopes]} (${preview(json(obj, 200))}).`,
+      `Use ${json({ schemes }, 1000)}.`,
+    );
+  }
+
+  /** Rule 10: every tag is a non-blank string. */
+  private tags(tags: unknown[], path: Path): void {
+    tags.forEach((tag, i) => {
+      if (typeof tag === 'string' && tag.trim() === '') {
+        this.ctx.report(
+          'skill-tags-required',
+          'error',
+          [...path, i],
+          `${describePath([...path, i])}: blank tag (${preview(tag)}).`,
+          'Use a keyword such as "billing", or remove the entry.',
+        );
+      }
+    });
+  }
+
+  /** Rule 12: exactly one wrapper. */
+  private schemeOneOf(obj: JsonObject, path: Path): void {
+    if (isLegacySchemeEntry(obj) && !Object.keys(obj).some((k) => WRAPPERS.includes(k))) return;
+    const present = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
+    if (present.length === 1) return;
+    const where = describePath(path);
+    if (present.length === 0) {
+      this.ctx.report(
+        'security-scheme-shape',
+        'error',
+        path,
+        `${where}: no security scheme (${preview(obj)}).`,
+        `Use exactly one of ${WRAPPERS.join(', ')}, e.g. {"httpAuthSecurityScheme": {"scheme": "Bearer"}}.`,
+      );
+    } else {
+      this.ctx.report(
+        'security-scheme-shape',
+        'error',
+        path,
+        `${where}: ${present.length} schemes in one entry (${present.join(', ')}).`,
+        `Keep one wrapper per entry; declare ${present.slice(1).join(', ')} under a name of its own in securitySchemes.`,
+      );
+    }
+  }
+
+  /** Rule 12: apiKey location. */
+  private apiKeyLocation(obj: JsonObject, path: Path): void {
+    const location = own(obj, 'location');
+    const allowed = enumValuesOf(fieldsOf(m(APIKeySecuritySchemeSchema)).location!);
+    if (typeof location === 'string' && !allowed.includes(location)) {
+      const fix = allowed.find((a) => a === location.trim().toLowerCase());
+      this.ctx.report(
+        'security-scheme-shape',
+        'error',
+        [...path, 'location'],
+        `${describePath([...path, 'location'])}: must be ${allowed.join(', ')} (${preview(location)}).`,
+        fix ? `Use "${fix}".` : `Use one of ${allowed.map((a) => `"${a}"`).join(', ')}.`,
+      );
+    }
+  }
+
+  /** Rule 13: exactly one flow; deprecated flows warn. */
+  private flowsOneOf(obj: JsonObject, path: Path): void {
+    const present = Object.keys(obj).filter((k) => FLOW_KEYS.includes(k));
+    const where = describePath(path);
+    if (present.length === 0) {
+      this.ctx.report(
+        'oauth-flow-shape',
+        'error',
+        path,
+        `${where}: no OAuth flow (${preview(obj)}).`,
+        'Use exactly one of authorizationCode, clientCredentials or deviceCode, e.g. {"clientCredentials": {"tokenUrl": "https://auth.your-company.com/token", "scopes": {}}}.',
+      );
+    } else if (present.length > 1) {
+      this.ctx.report(
+        'oauth-flow-shape',
+        'error',
+        path,
+        `${where}: ${present.length} flows in one scheme (${present.join(', ')}).`,
+        `A2A v1.0 allows exactly one flow per scheme: keep ${present[0]} here and declare ${present.slice(1).join(', ')} as separate securitySchemes entries.`,
+      );
+    }
+    for (const flow of present) {
+      if (!DEPRECATED_FLOWS.has(flow)) continue;
+      this.ctx.report(
+        'oauth-flow-shape',
+        'warning',
+        [...path, flow],
+        `${describePath([...path, flow])}: deprecated OAuth flow.`,
+        flow === 'implicit'
+          ? 'Use authorizationCode with "pkceRequired": true instead.'
+          : 'Use authorizationCode with PKCE, or deviceCode, instead.',
+      );
+    }
+  }
+
+  /** Rule 15 beyond presence: base64url and the protected header's content. */
+  private signature(obj: JsonObject, path: Path): void {
+    for (const key of ['protected', 'signature'] as const) {
+      const v = own(obj, key);
+      if (typeof v === 'string' && v.trim() !== '' && !BASE64URL.test(v)) {
+        this.ctx.report(
+          'signature-format',
+          'error',
+          [...path, key],
+          `${describePath([...path, key])}: not base64url (${preview(v, 40)}).`,
+          'Use unpadded base64url (RFC 7515 §2): letters, digits, "-" and "_" only.',
+        );
+      }
+    }
+    const header = own(obj, 'protected');
+    if (typeof header !== 'string' || !BASE64URL.test(header)) return;
+    const where = describePath([...path, 'protected']);
+    const decoded = decodeHeader(header);
+    if (!isObject(decoded)) {
+      this.ctx.report(
+        'signature-format',
+        'error',
+        [...path, 'protected'],
+        `${where}: does not decode to a JSON object (${preview(header, 40)}).`,
+        'Encode the JWS protected header, e.g. {"alg": "ES256", "typ": "JOSE", "kid": "key-1"}, as base64url.',
+      );
+      return;
+    }
+    for (const member of ['alg', 'kid'] as const) {
+      const v = own(decoded, member);
+      if (typeof v !== 'string' || v.trim() === '') {
+        this.ctx.report(
+          'signature-format',
+          'error',
+          [...path, 'protected'],
+          `${where}: header has no "${member}" (${preview(decoded)}).`,
+          member === 'alg'
+            ? 'Add "alg", e.g. "ES256", to the protected header and sign again (spec §8.4.2).'
+            : 'Add "kid" naming the signing key to the protected header and sign again (spec §8.4.2).',
+        );
+      }
+    }
+    const typ = own(decoded, 'typ');
+    if (typ !== 'JOSE') {
+      this.ctx.report(
+        'signature-format',
+        'warning',
+        [...path, 'protected'],
+        `${where}: header "typ" should be "JOSE" (${preview(typ)}).`,
+        'Set "typ": "JOSE" in the protected header (spec §8.4.2); the JS SDK rejects signatures without typ.',
+      );
+    }
+    if (has(decoded, 'jku')) {
+      const jku = own(decoded, 'jku');
+      if (typeof jku !== 'string' || !isHttpsUrl(jku)) {
+        this.ctx.report(
+          'signature-format',
+          'error',
+          [...path, 'protected'],
+          `${where}: header "jku" is not an https URL (${preview(jku)}).`,
+          'Publish the JWKS over https and put that URL in "jku" (spec §8.4.3), or leave jku out.',
+        );
+      }
+    }
+  }
+
+  /** Rule 16 beyond types: a non-blank absolute URI. */
+  private extension(obj: JsonObject, path: Path): void {
+    const uri = own(obj, 'uri');
+    if (uri !== undefined && typeof uri !== 'string') return; // type finding already made
+    const where = describePath([...path, 'uri']);
+    if (uri === undefined || uri.trim() === '') {
+      this.ctx.report(
+        'extension-uri-required',
+        'error',
+        [...path, 'uri'],
+        `${where}: ${uri === undefined ? 'missing' : 'blank'} (required, the extension's URI)${uri === undefined ? '' : ` (${preview(uri)})`}.`,
+        'Add "uri" with the absolute URI that identifies the extension, e.g. "https://your-company.com/extensions/audit/v1".',
+      );
+    } else if (!isAbsoluteUri(uri)) {
+      this.ctx.report(
+        'extension-uri-required',
+        'error',
+        [...path, 'uri'],
+        `${where}: not an absolute URI (${preview(uri)}).`,
+        'Use an absolute URI with a scheme, e.g. "https://your-company.com/extensions/audit/v1" (spec §4.6).',
+      );
+    }
+  }
+}
+
+function isAbsoluteUri(value: string): boolean {
+  if (!ABSOLUTE_URI.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** base64url → JSON value, or `undefined` when it is not UTF-8 JSON. */
+function decodeHeader(b64url: string): unknown {
+  try {
+    const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/');
+    const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs rules 4–18 on a card (already copied into plain JSON) and reports every problem found.
+ *
+ * @param card - the card, as plain JSON.
+ * @param ctx - profile, detected shape and the finding sink.
+ * @param options - `skillsNonEmpty` severity.
+ */
+export function checkStructure(card: JsonObject, ctx: RuleContext, options: StructureOptions = {}): void {
+  const walker = new StructureWalker(ctx, options);
+  walker.run(card);
+}

@@ -1,0 +1,396 @@
+/**
+ * Card shape detection (rule `card-shape-detected`) and the JSON helpers every structure rule
+ * shares: reading untrusted objects safely, naming paths, previewing values.
+ *
+ * @packageDocumentation
+ */
+import type { CardShape, JsonObject, RuleContext } from './context';
+
+/** Top-level keys of v0.3 / ≤0.2 cards that v1.0 removed or moved. */
+export const LEGACY_CARD_KEYS = [
+  'url',
+  'preferredTransport',
+  'additionalInterfaces',
+  'protocolVersion',
+  'security',
+  'supportsAuthenticatedExtendedCard',
+  'authentication',
+] as const;
+
+/** A non-null, non-array object. Untrusted: read it with {@link own} only. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Own-property presence; never consults the prototype chain (`__proto__`, `constructor`...). */
+export function has(obj: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** Own-property read: `undefined` unless `key` is an own property. */
+export function own(obj: JsonObject, key: string): unknown {
+  return has(obj, key) ? obj[key] : undefined;
+}
+
+/** Sets an own data property, even for keys such as `__proto__`. */
+export function setOwn(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A fresh object without a prototype, so no key of untrusted input can reach `Object.prototype`. */
+export function emptyObject(): JsonObject {
+  return Object.create(null) as JsonObject;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Human-readable location for messages: `skills[2].tags`, `securitySchemes["my scheme"]`; the
+ * root is `card`.
+ */
+export function describePath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out === '' ? 'card' : out;
+}
+
+/** Short JSON rendering of a value for a message, cut to `max` characters. */
+export function preview(value: unknown, max = 80): string {
+  let text: string;
+  try {
+    if (typeof value === 'string') text = JSON.stringify(value.length > max ? value.slice(0, max) : value);
+    else if (Array.isArray(value)) text = value.length === 0 ? '[]' : `array of ${value.length}`;
+    else if (isObject(value)) {
+      const keys = Object.keys(value);
+      text = keys.length === 0 ? '{}' : `object with ${keys.slice(0, 4).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 4 ? ', …' : ''}`;
+    } else text = String(JSON.stringify(value) ?? String(value));
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Compact JSON for hints; very large values are cut so a hint stays readable. */
+export function json(value: unknown, max = 4000): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'null';
+  } catch {
+    text = 'null';
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** JSON type name as people say it: `string`, `array`, `object`, `null`... */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * Classifies a card by generation (rule 3):
+ * - `v1.0`: has `supportedInterfaces` and no v0.3 keys;
+ * - `mixed`: has `supportedInterfaces` and v0.3 keys (a "superset" card);
+ * - `v0.3`: top-level `url` with `protocolVersion` or `preferredTransport`, or other v0.3-only keys;
+ * - `v0.2`: top-level `url` and neither `protocolVersion` nor `preferredTransport`;
+ * - `unknown`: none of these (checked against v1.0).
+ */
+export function detectCardShape(card: JsonObject): CardShape {
+  const legacy = LEGACY_CARD_KEYS.filter((k) => has(card, k));
+  if (has(card, 'supportedInterfaces')) return legacy.length > 0 ? 'mixed' : 'v1.0';
+  if (has(card, 'url')) {
+    return has(card, 'protocolVersion') || has(card, 'preferredTransport') ? 'v0.3' : 'v0.2';
+  }
+  if (legacy.length === 1 && legacy[0] === 'authentication') return 'v0.2';
+  return legacy.length > 0 ? 'v0.3' : 'unknown';
+}
+
+const SHAPE_TEXT: Record<CardShape, string> = {
+  'v1.0': 'an A2A v1.0 card (supportedInterfaces)',
+  mixed: 'an A2A v1.0 card that also carries v0.3 fields (a "superset" card)',
+  'v0.3': 'an A2A v0.3 card (top-level url and protocolVersion/preferredTransport)',
+  'v0.2': 'an A2A v0.2 or older card (top-level url, no protocolVersion)',
+  unknown: 'neither a v1.0 nor a v0.3 card (no supportedInterfaces and no url)',
+};
+
+const SHAPE_HINT: Record<CardShape, string> = {
+  'v1.0': 'Checked against the A2A v1.0 rules.',
+  mixed:
+    'Checked against the v1.0 rules; the v0.3 fields are reported as legacy-fields-present. Run `agent-card migrate` for a plain v1.0 card.',
+  'v0.3':
+    'Checked against the v0.3 required fields; each legacy field has a finding with its v1.0 replacement. Run `agent-card migrate` to rewrite the whole card.',
+  'v0.2':
+    'Checked against the v0.3 required fields (without protocolVersion); each legacy field has a finding with its v1.0 replacement. Run `agent-card migrate` to rewrite the whole card.',
+  unknown: 'Checked against the A2A v1.0 rules: add "supportedInterfaces" and the other required fields.',
+};
+
+/** Rule 3 `card-shape-detected` (info): says which generation the card looks like. */
+export function checkShape(card: JsonObject, ctx: RuleContext): void {
+  const legacy = LEGACY_CARD_KEYS.filter((k) => has(card, k));
+  const detail = legacy.length > 0 ? ` (v0.3 keys: ${legacy.join(', ')})` : '';
+  ctx.report(
+    'card-shape-detected',
+    'info',
+    [],
+    `card: looks like ${SHAPE_TEXT[ctx.shape]}${ctx.shape === 'mixed' || ctx.shape === 'v0.3' || ctx.shape === 'v0.2' ? detail : ''}.`,
+    SHAPE_HINT[ctx.shape],
+  );
+}
+
+/** Deepest nesting accepted; real cards stay under 10 levels (extension `params` included). */
+export const MAX_DEPTH = 64;
+/** Most values copied from one input; guards against object graphs that share references. */
+export const MAX_NODES = 1_000_000;
+
+/** A problem met while copying a programmatic value into plain JSON. */
+export interface TreeProblem {
+  path: (string | number)[];
+  message: string;
+  hint: string;
+}
+
+/**
+ * Copies an untrusted value into plain JSON made of prototype-less objects, arrays, strings,
+ * finite numbers, booleans and null, the way `JSON.stringify` would see it. Never throws:
+ * cycles, over-deep nesting, throwing getters or proxies, `bigint`, `NaN` and the like become
+ * `null` plus a {@link TreeProblem}; `undefined`, functions and symbols are left out as JSON does.
+ */
+export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[] } {
+  const problems: TreeProblem[] = [];
+  const ancestors = new Set<object>();
+  let nodes = 0;
+  let budgetReported = false;
+  const omit = Symbol('omit');
+
+  const copy = (input: unknown, path: (string | number)[], depth: number): unknown => {
+    nodes += 1;
+    if (nodes > MAX_NODES) {
+      if (!budgetReported) {
+        budgetReported = true;
+        problems.push({
+          path,
+          message: `${describePath(path)}: the value has more than ${MAX_NODES} nested values (shared references?).`,
+          hint: 'Pass a plain JSON card; a card has at most a few thousand values.',
+        });
+      }
+      return null;
+    }
+    switch (typeof input) {
+      case 'string':
+      case 'boolean':
+        return input;
+      case 'number':
+        if (Number.isFinite(input)) return input;
+        problems.push({
+          path,
+          message: `${describePath(path)}: not representable in JSON (${String(input)}).`,
+          hint: 'Use a finite number, or a string.',
+        });
+        return null;
+      case 'bigint':
+        problems.push({
+          path,
+          message: `${describePath(path)}: not representable in JSON (bigint ${String(input)}).`,
+          hint: 'Use a number or a string.',
+        });
+        return null;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return omit;
+      default:
+        break;
+    }
+    if (input === null) return null;
+    const obj = input as object;
+    if (ancestors.has(obj)) {
+      problems.push({
+        path,
+        message: `${describePath(path)}: circular reference (the value contains itself).`,
+        hint: 'Pass a tree: JSON cannot represent cycles.',
+      });
+      return null;
+    }
+    if (depth >= MAX_DEPTH) {
+      problems.push({
+        path,
+        message: `${describePath(path)}: nested deeper than ${MAX_DEPTH} levels.`,
+        hint: `Flatten the value; an Agent Card needs fewer than ${MAX_DEPTH} levels.`,
+      });
+      return null;
+    }
+    ancestors.add(obj);
+    try {
+      if (Array.isArray(obj)) {
+        const out: unknown[] = [];
+        const length = obj.length;
+        for (let i = 0; i < length && nodes <= MAX_NODES; i++) {
+          const item = copy(readItem(obj, i, path, problems), [...path, i], depth + 1);
+          out.push(item === omit ? null : item);
+        }
+        return out;
+      }
+      const toJSON = readProperty(obj, 'toJSON');
+      if (typeof toJSON === 'function' && !(obj instanceof Uint8Array)) {
+        let converted: unknown;
+        try {
+          converted = (toJSON as (key: string) => unknown).call(obj, '');
+        } catch (error) {
+          problems.push({
+            path,
+            message: `${describePath(path)}: toJSON() threw (${errorText(error)}).`,
+            hint: 'Pass plain JSON data.',
+          });
+          return null;
+        }
+        if (converted !== obj) return copy(converted, path, depth + 1);
+      }
+      const out = emptyObject();
+      let keys: string[];
+      try {
+        keys = Object.keys(obj);
+      } catch (error) {
+        problems.push({
+          path,
+          message: `${describePath(path)}: its keys cannot be listed (${errorText(error)}).`,
+          hint: 'Pass plain JSON data, not a proxy.',
+        });
+        return null;
+      }
+      for (const key of keys) {
+        if (nodes > MAX_NODES) break;
+        let raw: unknown;
+        try {
+          raw = (obj as Record<string, unknown>)[key];
+        } catch (error) {
+          problems.push({
+            path: [...path, key],
+            message: `${describePath([...path, key])}: reading the value threw (${errorText(error)}).`,
+            hint: 'Pass plain JSON data: replace the getter by its value.',
+          });
+          continue;
+        }
+        const item = copy(raw, [...path, key], depth + 1);
+        if (item !== omit) setOwn(out, key, item);
+      }
+      return out;
+    } finally {
+      ancestors.delete(obj);
+    }
+  };
+
+  let tree: unknown;
+  try {
+    tree = copy(value, [], 0);
+  } catch (error) {
+    // Only reachable through exotic host objects; the caller reports it like any other problem.
+    problems.push({ path: [], message: `card: cannot be read (${errorText(error)}).`, hint: 'Pass plain JSON data.' });
+    tree = null;
+  }
+  return { tree: tree === omit ? undefined : tree, problems };
+}
+
+function readItem(arr: unknown[], index: number, path: (string | number)[], problems: TreeProblem[]): unknown {
+  try {
+    return arr[index];
+  } catch (error) {
+    problems.push({
+      path: [...path, index],
+      message: `${describePath([...path, index])}: reading the value threw (${errorText(error)}).`,
+      hint: 'Pass plain JSON data.',
+    });
+    return null;
+  }
+}
+
+function readProperty(obj: object, key: string): unknown {
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message of anything thrown, without trusting it to be an Error. */
+export function errorText(error: unknown): string {
+  try {
+    const text = error instanceof Error ? error.message : String(error);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return 'unknown error';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the zod model: the structure rules and the migration take field names, optionality,
+// types and non-empty constraints from `model.ts` instead of restating them.
+
+/** The zod 4 definition fields this module reads. */
+interface SchemaDef {
+  type: string;
+  innerType?: ModelSchema;
+  element?: ModelSchema;
+  valueType?: ModelSchema;
+  shape?: Record<string, ModelSchema>;
+  entries?: Record<string, string>;
+}
+
+/** A schema from `model.ts`, seen through its zod definition. */
+export interface ModelSchema {
+  _zod: { def: SchemaDef };
+  safeParse(value: unknown): { success: boolean };
+}
+
+/** The schema without its `.optional()` wrapper, and whether it had one. */
+export function unwrap(schema: ModelSchema): { schema: ModelSchema; optional: boolean } {
+  let current = schema;
+  let optional = false;
+  while (current._zod.def.type === 'optional' && current._zod.def.innerType) {
+    optional = true;
+    current = current._zod.def.innerType;
+  }
+  return { schema: current, optional };
+}
+
+/** The zod kind after unwrapping: `string`, `boolean`, `enum`, `array`, `object`, `record`, `unknown`... */
+export function kindOf(schema: ModelSchema): string {
+  return unwrap(schema).schema._zod.def.type;
+}
+
+/** Field schemas of an object message, in declaration (and so output) order. */
+export function fieldsOf(schema: ModelSchema): Record<string, ModelSchema> {
+  return unwrap(schema).schema._zod.def.shape ?? {};
+}
+
+/** Item schema of an array, value schema of a record. */
+export function itemOf(schema: ModelSchema): ModelSchema | undefined {
+  const def = unwrap(schema).schema._zod.def;
+  return def.element ?? def.valueType;
+}
+
+/** Allowed values of an enum field. */
+export function enumValuesOf(schema: ModelSchema): string[] {
+  return Object.values(unwrap(schema).schema._zod.def.entries ?? {});
+}
+
+const nonEmptyCache = new WeakMap<object, boolean>();
+/** Whether the model requires a set value: a non-empty string or an array with ≥1 element. */
+export function requiresNonEmpty(schema: ModelSchema): boolean {
+  const inner = unwrap(schema).schema;
+  const cached = nonEmptyCache.get(inner);
+  if (cached !== undefined) return cached;
+  const kind = inner._zod.def.type;
+  const result = kind === 'string' ? !inner.safeParse('').success : kind === 'array' ? !inner.safeParse([]).success : false;
+  nonEmptyCache.set(inner, result);
+  return result;
+}
+
+/** `defaultInputModes` → `default_input_modes`: the proto field name ProtoJSON parsers also accept. */
+export function snakeCase(camel: string): string {
+  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

@@ -1,0 +1,279 @@
+/**
+ * The validator entry point: decodes the input, classifies the card and runs every rule of the
+ * catalogue (structure, legacy, semantics, publishing readiness).
+ *
+ * @packageDocumentation
+ */
+import type { Finding, Severity, ValidationProfile } from '../findings';
+import { toPointer } from '../findings';
+import { AgentCardSchema, type AgentCard } from '../model';
+import { createRuleContext, type CardShape, type JsonObject, type RuleCheck, type RuleContext } from './context';
+import { checkLegacy } from './rules/legacy';
+import { checkPublishing } from './rules/publishing';
+import { checkSemantics } from './rules/semantics';
+import { checkStructure } from './rules/structure';
+import { checkShape, detectCardShape, errorText, isObject, preview, toJsonTree, typeName } from './shape';
+
+export type { CardShape } from './context';
+
+/** Options of {@link validateAgentCard}. */
+export interface ValidationOptions {
+  /**
+   * Which rule set and severities to apply.
+   * @default 'production' when `process.env.NODE_ENV === 'production'`, else 'development'
+   */
+  profile?: ValidationProfile;
+  /**
+   * Severity of `skills-non-empty` (an empty `skills` array). Ignored by the `strict` profile,
+   * where it stays an error.
+   * @default 'error'
+   */
+  skillsNonEmpty?: 'error' | 'warning';
+}
+
+/** What {@link validateAgentCard} returns. */
+export interface ValidationResult {
+  /** `true` when no finding has severity `error`. */
+  valid: boolean;
+  /**
+   * The parsed card, typed. Present only when there is no error finding and the card matches
+   * {@link AgentCardSchema} exactly (so not when unknown or legacy fields were reported).
+   */
+  card?: AgentCard;
+  /** The generation the card looks like (rule `card-shape-detected`). */
+  shape: CardShape;
+  /** Every finding: errors first, then warnings, then infos; each group in document order. */
+  findings: Finding[];
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Profile used when none is given. */
+export function defaultProfile(): ValidationProfile {
+  try {
+    if (typeof process !== 'undefined' && process.env?.NODE_ENV === 'production') return 'production';
+  } catch {
+    // A sandbox without `process.env` behaves like development.
+  }
+  return 'development';
+}
+
+type Decoded = { ok: true; value: unknown } | { ok: false };
+
+/** Rule 1: bytes and text are JSON; a BOM is a warning. */
+function decode(input: unknown, ctx: RuleContext): Decoded {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      ctx.report(
+        'card-json-parse',
+        'error',
+        [],
+        'card: not valid UTF-8.',
+        'Save and serve the card as UTF-8 (spec §14.1: UTF-8 MUST be used).',
+      );
+      return { ok: false };
+    }
+  } else return { ok: true, value: input };
+
+  if (text.charCodeAt(0) === 0xfeff) {
+    ctx.report(
+      'card-json-parse',
+      'warning',
+      [],
+      'card: starts with a byte order mark (U+FEFF).',
+      'Save the file as UTF-8 without BOM; RFC 8259 §8.1 forbids adding one and some parsers reject it.',
+    );
+    text = text.slice(1);
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const reason = errorText(error);
+    const position = /position (\d+)/.exec(reason);
+    let where = '';
+    if (position) {
+      const offset = Number(position[1]);
+      const before = text.slice(0, offset);
+      const line = before.split('\n').length;
+      const column = offset - before.lastIndexOf('\n');
+      where = ` at line ${line}, column ${column}`;
+    }
+    const trimmed = text.trimStart();
+    const html = trimmed.startsWith('<');
+    ctx.report(
+      'card-json-parse',
+      'error',
+      [],
+      `card: not valid JSON${where} (${reason}).`,
+      html
+        ? 'The body is HTML, not JSON: serve the card file itself (check for a login page or an SPA fallback).'
+        : trimmed === ''
+          ? 'The body is empty: serve the card JSON.'
+          : `Fix the JSON syntax${where}; JSON allows no comments, trailing commas or single quotes.`,
+    );
+    return { ok: false };
+  }
+}
+
+/** Runs a rule module, turning an exception into a finding instead of a crash. */
+function runRule(rule: RuleCheck, name: string, card: JsonObject, ctx: RuleContext): void {
+  try {
+    rule(card, ctx);
+  } catch (error) {
+    ctx.report(
+      'internal-error',
+      'error',
+      [],
+      `card: the ${name} rules stopped on this card (${errorText(error)}).`,
+      'This is a bug in the validator; please report it with the card. The card was not fully checked.',
+    );
+  }
+}
+
+/** Pre-order position of every node, for sorting findings in document order. */
+function documentOrder(tree: unknown): Map<string, number> {
+  const order = new Map<string, number>();
+  const stack: [unknown, string][] = [[tree, '']];
+  while (stack.length > 0 && order.size < 200_000) {
+    const [node, pointer] = stack.pop()!;
+    order.set(pointer, order.size);
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${pointer}/${i}`]);
+    } else if (isObject(node)) {
+      const keys = Object.keys(node);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        stack.push([node[key], toPointer([...pointerSegments(pointer), key])]);
+      }
+    }
+  }
+  return order;
+}
+
+function pointerSegments(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function positionOf(order: Map<string, number>, pointer: string): number {
+  let current = pointer;
+  for (;;) {
+    const found = order.get(current);
+    if (found !== undefined) return found;
+    if (current === '') return Number.MAX_SAFE_INTEGER;
+    current = current.slice(0, current.lastIndexOf('/'));
+  }
+}
+
+function sortFindings(findings: Finding[], tree: unknown): Finding[] {
+  const order = documentOrder(tree);
+  return findings
+    .map((finding, index) => ({ finding, index, position: positionOf(order, finding.path) }))
+    .sort(
+      (a, b) =>
+        SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
+        a.position - b.position ||
+        a.index - b.index,
+    )
+    .map((x) => x.finding);
+}
+
+/**
+ * Validates an A2A Agent Card against the rule catalogue and returns every finding at once.
+ * It never throws, whatever the input: JSON text, bytes, or any JavaScript value (cycles,
+ * throwing getters, `__proto__` keys and 100 000-level nesting included).
+ *
+ * - A string is parsed as JSON, a `Uint8Array`/`Buffer` is decoded as UTF-8 first
+ *   (`card-json-parse`); the root must be an object (`card-root-object`).
+ * - The card is classified (`card-shape-detected`): v0.3 and ≤0.2 cards get findings with the
+ *   exact v1.0 JSON to use instead (the same conversion as {@link migrateAgentCard}).
+ * - Structure (rules 4–18), legacy (31–32), cross-field (19–30) and publishing (33–41) rules run
+ *   with the profile's severities.
+ *
+ * @param value - the card: JSON text, UTF-8 bytes, or a parsed value.
+ * @param options - profile and `skills-non-empty` severity.
+ * @returns `valid` (no error), the typed `card` when it matches the model exactly, the detected
+ *   `shape`, and the findings sorted by severity then document order.
+ * @example
+ * ```ts
+ * import { validateAgentCard, formatFindings } from '@agent-card/core';
+ *
+ * const result = validateAgentCard(await readFile('agent-card.json'), { profile: 'production' });
+ * if (!result.valid) console.error(formatFindings(result.findings));
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#441-agentcard
+ */
+export function validateAgentCard(value: unknown, options: ValidationOptions = {}): ValidationResult {
+  let profile: ValidationProfile = 'development';
+  let shape: CardShape = 'unknown';
+  let tree: unknown;
+  let ctx = createRuleContext(profile, shape);
+  try {
+    const requested = isObject(options) ? options.profile : undefined;
+    profile = requested === 'development' || requested === 'production' || requested === 'strict' ? requested : defaultProfile();
+    const skillsNonEmpty = isObject(options) && options.skillsNonEmpty === 'warning' ? 'warning' : 'error';
+
+    const intake = createRuleContext(profile, shape);
+    const decoded = decode(value, intake);
+    if (!decoded.ok) return finish(intake.findings, undefined, shape, undefined);
+
+    const copied = toJsonTree(decoded.value);
+    tree = copied.tree;
+    if (!isObject(tree)) {
+      intake.report(
+        'card-root-object',
+        'error',
+        [],
+        `card: expected a JSON object, got ${typeName(tree)} (${preview(tree)}).`,
+        'The card is one JSON object: {"name": …, "supportedInterfaces": […], …}.',
+      );
+      return finish(intake.findings, undefined, shape, tree);
+    }
+    for (const problem of copied.problems) {
+      intake.report('card-json-parse', 'error', problem.path, problem.message, problem.hint);
+    }
+
+    shape = detectCardShape(tree);
+    ctx = createRuleContext(profile, shape);
+    ctx.findings.push(...intake.findings);
+    const card = tree;
+    runRule(checkShape, 'shape', card, ctx);
+    runRule((c, x) => checkStructure(c, x, { skillsNonEmpty }), 'structure', card, ctx);
+    runRule(checkLegacy, 'legacy', card, ctx);
+    runRule(checkSemantics, 'cross-field', card, ctx);
+    runRule(checkPublishing, 'publishing', card, ctx);
+    return finish(ctx.findings, card, shape, tree);
+  } catch (error) {
+    ctx.report(
+      'internal-error',
+      'error',
+      [],
+      `card: validation stopped (${errorText(error)}).`,
+      'This is a bug in the validator; please report it with the card.',
+    );
+    return finish(ctx.findings, undefined, shape, tree);
+  }
+}
+
+function finish(findings: Finding[], card: JsonObject | undefined, shape: CardShape, tree: unknown): ValidationResult {
+  let sorted: Finding[];
+  try {
+    sorted = sortFindings(findings, tree);
+  } catch {
+    sorted = findings;
+  }
+  const valid = !sorted.some((f) => f.severity === 'error');
+  const result: ValidationResult = { valid, shape, findings: sorted };
+  if (valid && card) {
+    try {
+      const parsed = AgentCardSchema.safeParse(card);
+      if (parsed.success) result.card = parsed.data;
+    } catch {
+      // A card zod cannot read is simply not returned typed.
+    }
+  }
+  return result;
+}
