@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Severity, ValidationProfile } from '../../findings';
 import type { CardShape } from '../context';
 import { baseCard, cardWith, protectedHeader, runCheck, specSampleCard } from '../test-cards';
+import { validateAgentCard } from '../validate';
 import { checkPublishing, createPublishingCheck, placeholderReason } from './publishing';
 
 type Edit = (card: any) => void;
@@ -260,5 +261,61 @@ describe('placeholderReason', () => {
     ['Returns <em>fast</em>', undefined],
   ])('%s', (value, reason) => {
     expect(placeholderReason(value)).toBe(reason);
+  });
+});
+
+describe('publishing rules through validateAgentCard', () => {
+  const httpCard = JSON.stringify(cardWith(iface('http://localhost:3000/a2a')));
+
+  it.each<[ValidationProfile, boolean, Severity]>([
+    ['development', true, 'info'],
+    ['production', false, 'error'],
+    ['strict', false, 'error'],
+  ])('an http://localhost interface under %s: valid=%s, url-https is %s', (profile, valid, severity) => {
+    const result = validateAgentCard(httpCard, { profile });
+    expect(result.valid).toBe(valid);
+    const mine = result.findings.filter((f) => f.rule === 'url-https' || f.rule === 'url-localhost');
+    expect(mine.map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['url-https', severity, '/supportedInterfaces/0/url'],
+      ['url-localhost', severity, '/supportedInterfaces/0/url'],
+    ]);
+  });
+
+  it('rejects an http token endpoint even in development', () => {
+    const card = cardWith((c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://auth.acme.io/token'));
+    const result = validateAgentCard(card, { profile: 'development' });
+    expect(result.valid).toBe(false);
+    expect(result.findings.find((f) => f.severity === 'error')).toMatchObject({ rule: 'url-https', path: TOKEN_URL });
+  });
+
+  it('rejects a card that carries a secret, without echoing it', () => {
+    const result = validateAgentCard(cardWith(withParams({ apiKey: RANDOM })), { profile: 'production' });
+    expect(result.valid).toBe(false);
+    const finding = result.findings.find((f) => f.rule === 'secrets-in-card');
+    expect(finding?.path).toBe('/capabilities/extensions/0/params/apiKey');
+    expect(JSON.stringify(result)).not.toContain(RANDOM);
+  });
+
+  it('accepts the clean card in production with no publishing finding', () => {
+    const result = validateAgentCard(baseCard(), { profile: 'production' });
+    expect(result.valid).toBe(true);
+    expect(result.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+
+  it('keeps the spec sample valid in production, with placeholder warnings', () => {
+    const result = validateAgentCard(JSON.stringify(specSampleCard()), { profile: 'production' });
+    expect(result.valid).toBe(true);
+    expect(result.findings.filter((f) => f.severity === 'warning').every((f) => f.rule === 'url-placeholder')).toBe(true);
+  });
+
+  it('never trips the validator\'s internal-error guard on arbitrary field values', () => {
+    const fields = ['supportedInterfaces', 'securitySchemes', 'signatures', 'provider', 'skills', 'capabilities', 'documentationUrl', 'name'];
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.oneof(fc.anything(), fc.json().map((s) => JSON.parse(s))), (field, value) => {
+        const result = validateAgentCard(cardWith((c) => (c[field] = value)), { profile: 'production' });
+        expect(result.findings.filter((f) => f.rule === 'internal-error')).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

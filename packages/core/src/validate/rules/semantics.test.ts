@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Severity } from '../../findings';
 import { baseCard, cardWith, runCheck, specSampleCard } from '../test-cards';
+import { validateAgentCard } from '../validate';
 import { bindingInfo, checkSemantics } from './semantics';
 
 type Edit = (card: any) => void;
@@ -165,5 +166,24 @@ describe('bindingInfo', () => {
     ['__proto__', { exact: false, uri: false }],
   ])('%s', (value, expected) => {
     expect(bindingInfo(value)).toEqual(expected);
+  });
+});
+
+describe('cross-field rules through validateAgentCard', () => {
+  it.each<[string, Edit, string, string]>([
+    ['a duplicate skill id', (c) => (c.skills[1].id = 'order-status'), 'skill-id-unique', '/skills/1/id'],
+    ['an undefined scheme reference', (c) => (c.securityRequirements[0].schemes = { bearer: { list: [] } }), 'security-scheme-reference', '/securityRequirements/0/schemes/bearer'],
+    ['an extended card without security', noSecurity, 'extended-card-requires-security', '/capabilities/extendedAgentCard'],
+    ['a relative interface URL', (c) => (c.supportedInterfaces[0].url = '/a2a'), 'interface-url-format', '/supportedInterfaces/0/url'],
+  ])('makes a card with %s invalid', (_title, edit, rule, path) => {
+    const result = validateAgentCard(JSON.stringify(cardWith(edit)), { profile: 'development' });
+    expect(result.valid).toBe(false);
+    expect(result.findings).toContainEqual(expect.objectContaining({ rule, path, severity: 'error' }));
+  });
+
+  it('reports warnings without making the card invalid', () => {
+    const result = validateAgentCard(cardWith((c) => (c.defaultInputModes = ['text'])), { profile: 'production' });
+    expect(result.valid).toBe(true);
+    expect(result.findings).toContainEqual(expect.objectContaining({ rule: 'mode-media-type', severity: 'warning', path: '/defaultInputModes/0' }));
   });
 });
