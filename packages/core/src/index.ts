@@ -10,3 +10,13 @@ export { validateAgentCard } from './validate/validate';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';
 export type { MigrationResult, MigrationChange } from './migrate';
+export { defineAgentCard, defineAgentCardWithFindings } from './define';
+export type {
+  AgentCardDefinition,
+  AgentInterfaceDefinition,
+  AgentCardLogger,
+  DefineAgentCardOptions,
+  DefinedAgentCard,
+} from './define';
+export { loadAgentCardConfig, readAgentCardConfig, AGENT_CARD_CONFIG_FILE } from './config';
+export type { LoadAgentCardConfigOptions, AgentCardConfig } from './config';

@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AgentCardError, loadAgentCardConfig, readAgentCardConfig } from '@agent-card/core';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'agent-card-config-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const write = (path: string, content: unknown) => {
+  const file = join(root, path);
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return file;
+};
+
+const cardFile = {
+  url: 'https://assistant.fernhill-market.co.uk/a2a/v1',
+  binding: 'HTTP+JSON',
+  provider: { organization: 'Fernhill Market plc', url: 'https://www.fernhill-market.co.uk' },
+  documentationUrl: 'https://partners.fernhill-market.co.uk/docs/shopping-assistant',
+  skills: [
+    {
+      id: 'product-search',
+      name: 'Product search',
+      description: 'Searches the catalogue by name, brand or dietary need.',
+      tags: ['catalogue'],
+      examples: ['Gluten-free pasta under 2 pounds.'],
+    },
+  ],
+};
+const pkg = {
+  name: 'fernhill-shopping-assistant',
+  description: 'Helps shoppers find groceries in the Fernhill Market catalogue and builds a basket.',
+  version: '1.8.0',
+};
+
+const configError = (fn: () => unknown): AgentCardError => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentCardError);
+    return error as AgentCardError;
+  }
+  throw new Error('expected an AgentCardError');
+};
+
+describe('loadAgentCardConfig', () => {
+  it('reads agent-card.json and fills name, description and version from package.json', () => {
+    write('agent-card.json', cardFile);
+    write('package.json', pkg);
+    const card = loadAgentCardConfig({ cwd: root, profile: 'production' });
+    expect(card.name).toBe('fernhill-shopping-assistant');
+    expect(card.description).toBe(pkg.description);
+    expect(card.version).toBe('1.8.0');
+    expect(card.supportedInterfaces[0]).toEqual({
+      url: 'https://assistant.fernhill-market.co.uk/a2a/v1',
+      protocolBinding: 'HTTP+JSON',
+      protocolVersion: '1.0',
+    });
+    expect(Object.isFrozen(card)).toBe(true);
+  });
+
+  it('lets agent-card.json win over package.json', () => {
+    write('agent-card.json', { ...cardFile, name: 'Fernhill Market Shopping Assistant', version: '2.0.0' });
+    write('package.json', pkg);
+    const card = loadAgentCardConfig({ cwd: root, profile: 'production' });
+    expect(card.name).toBe('Fernhill Market Shopping Assistant');
+    expect(card.version).toBe('2.0.0');
+    expect(card.description).toBe(pkg.description);
+  });
+
+  it('uses the nearest package.json, walking up from a nested folder', () => {
+    write('package.json', { ...pkg, version: '9.9.9' });
+    write('services/shop/package.json', pkg);
+    write('services/shop/src/agent-card.json', cardFile);
+    const { definition, packageJson } = readAgentCardConfig({ cwd: join(root, 'services/shop/src') });
+    expect(packageJson).toBe(join(root, 'services/shop/package.json'));
+    expect(definition.version).toBe('1.8.0');
+  });
+
+  it('reads a file given relative to cwd and ignores its $schema key', () => {
+    write('config/card.json', { $schema: './node_modules/@agent-card/core/agent-card.schema.json', ...cardFile, ...pkg });
+    const card = loadAgentCardConfig({ cwd: root, file: 'config/card.json', profile: 'production' });
+    expect(card).not.toHaveProperty('$schema');
+    expect(card.name).toBe(pkg.name);
+  });
+
+  it('accepts a file saved with a byte order mark', () => {
+    write('agent-card.json', `\uFEFF${JSON.stringify({ ...cardFile, ...pkg })}`);
+    expect(loadAgentCardConfig({ cwd: root, profile: 'production' }).name).toBe(pkg.name);
+  });
+
+  it('says what to create, and mentions init, when neither file exists', () => {
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain(join(root, 'agent-card.json'));
+    expect(error.message).toMatch(/Create agent-card\.json with at least url, binding and skills/);
+    expect(error.message).toContain('no package.json was found either');
+    expect(error.message).toContain('`npx agent-card init`');
+  });
+
+  it('names the package.json it found when only agent-card.json is missing', () => {
+    write('package.json', pkg);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain(`name, description and version can come from ${join(root, 'package.json')}`);
+  });
+
+  it.each([
+    ['a trailing comma', '{\n  "url": "https://a.fernhill-market.co.uk",\n  "binding": "JSONRPC",\n}\n', 4, 1],
+    ['a comment', '{\n  // the card\n  "url": "x"\n}', 2, 3],
+    ['a single-quoted string', "{\n  \"skills\": [\n    {'id': 'a'}\n  ]\n}", 3, 6],
+    ['a truncated file', '{\n  "url": "https://a.fernhill-market.co.uk"', 2, 43],
+  ])('points at the line and column of %s', (_what, text, line, column) => {
+    write('agent-card.json', text);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain(`${join(root, 'agent-card.json')}: invalid JSON at line ${line}, column ${column} (`);
+    expect(error.message).toContain('no comments, no trailing commas');
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it('reports invalid JSON in package.json with its own path', () => {
+    write('agent-card.json', cardFile);
+    write('package.json', '{ "name": "x", }');
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain(`${join(root, 'package.json')}: invalid JSON at line 1, column 16 (unexpected "}")`);
+  });
+
+  it.each([
+    ['an array', '[]'],
+    ['null', 'null'],
+    ['a string', '"card"'],
+  ])('rejects a file whose top level is %s', (what, text) => {
+    write('agent-card.json', text);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain(`the top level is ${what}, not an object`);
+  });
+
+  it('names the file when the card it holds is invalid', () => {
+    write('agent-card.json', { ...cardFile, url: 'http://localhost:8080/a2a' });
+    write('package.json', pkg);
+    const error = configError(() => loadAgentCardConfig({ cwd: root, profile: 'production' }));
+    expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+    expect(error.message.startsWith(`${join(root, 'agent-card.json')}: the agent card has`)).toBe(true);
+    expect(error.findings.some((f) => f.rule === 'url-localhost' && f.path === '/url')).toBe(true);
+  });
+
+  it('fails on a card without name when package.json cannot supply one', () => {
+    write('agent-card.json', cardFile);
+    write('package.json', { private: true });
+    const error = configError(() => loadAgentCardConfig({ cwd: root, profile: 'production' }));
+    expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+    expect(error.findings.map((f) => f.path)).toEqual(expect.arrayContaining(['/name', '/description', '/version']));
+  });
+
+  it('reports a folder in place of the file as unreadable', () => {
+    mkdirSync(join(root, 'agent-card.json'));
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toContain('cannot be read (EISDIR)');
+  });
+});

@@ -1,0 +1,281 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
+import { AgentCardError } from './errors';
+import type { ValidationProfile } from './findings';
+import type { AgentCard } from './model';
+
+/** The file name {@link loadAgentCardConfig} looks for. */
+export const AGENT_CARD_CONFIG_FILE = 'agent-card.json';
+
+/** Options of {@link loadAgentCardConfig} and {@link readAgentCardConfig}. */
+export interface LoadAgentCardConfigOptions {
+  /**
+   * The directory to start from.
+   * @default process.cwd()
+   */
+  cwd?: string;
+  /**
+   * The card definition file, relative to `cwd` or absolute.
+   * @default "agent-card.json"
+   */
+  file?: string;
+  /**
+   * The validation profile (only {@link loadAgentCardConfig} validates).
+   * @default the default of `validateAgentCard`
+   */
+  profile?: ValidationProfile;
+  /** Receives one line per warning (only {@link loadAgentCardConfig}). */
+  logger?: AgentCardLogger;
+}
+
+/** What {@link readAgentCardConfig} found. */
+export interface AgentCardConfig {
+  /** The definition: the file's content, with `name`, `description`, `version` filled in. */
+  definition: AgentCardDefinition;
+  /** Absolute path of the definition file. */
+  file: string;
+  /** Absolute path of the `package.json` used to fill fields, if one was found. */
+  packageJson?: string;
+}
+
+/** The fields a `package.json` can fill in. */
+const FROM_PACKAGE_JSON = ['name', 'description', 'version'] as const;
+
+/**
+ * Reads `agent-card.json` and builds the validated card from it: zero-config for services that
+ * keep their card next to their code.
+ *
+ * The file holds an {@link AgentCardDefinition} (a full card, or the friendly form with the
+ * `url` + `binding` shorthand). `name`, `description` and `version` that the file leaves out are
+ * taken from the nearest `package.json` (searched from the file's folder upwards). A `$schema` key
+ * is ignored, so the file can point an editor at the card's JSON Schema.
+ *
+ * @returns The validated, frozen card (see `defineAgentCard`).
+ * @throws AgentCardError `ERR_AGENT_CARD_CONFIG` when the file is missing, unreadable or not
+ *   valid JSON (the message names the file, line and column); `ERR_AGENT_CARD_INVALID` when the
+ *   card has errors (the message names the file and lists every error).
+ * @example
+ * // agent-card.json: { "url": "https://support.acme-corp.io/a2a/v1", "binding": "JSONRPC", "skills": [...] }
+ * // package.json:    { "name": "acme-support", "description": "...", "version": "2.3.0" }
+ * const card = loadAgentCardConfig({ profile: 'production', logger: console });
+ */
+export function loadAgentCardConfig(options: LoadAgentCardConfigOptions = {}): AgentCard {
+  const { definition, file } = readAgentCardConfig(options);
+  try {
+    return defineAgentCard(definition, {
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+  } catch (error) {
+    if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') {
+      throw new AgentCardError('ERR_AGENT_CARD_INVALID', error.message.replace(/^defineAgentCard:/, `${file}:`), {
+        findings: error.findings,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads `agent-card.json` and fills `name`, `description` and `version` from the nearest
+ * `package.json`, without validating: for callers that add to the definition first (for example
+ * skills collected from code) and then call `defineAgentCard`.
+ *
+ * @throws AgentCardError `ERR_AGENT_CARD_CONFIG` when the file is missing, unreadable or not a
+ *   JSON object.
+ * @example
+ * const { definition } = readAgentCardConfig();
+ * const card = defineAgentCard({ ...definition, skills: [...definition.skills ?? [], ...collected] });
+ */
+export function readAgentCardConfig(options: Omit<LoadAgentCardConfigOptions, 'profile' | 'logger'> = {}): AgentCardConfig {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const file = resolve(cwd, options.file ?? AGENT_CARD_CONFIG_FILE);
+  const packageJson = findUp(dirname(file), 'package.json');
+
+  if (!existsSync(file)) {
+    const found = packageJson
+      ? `name, description and version can come from ${packageJson}`
+      : 'no package.json was found either, so the file must also set name, description and version';
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: the agent card definition is missing. Create ${AGENT_CARD_CONFIG_FILE} with at least ` +
+        `url, binding and skills (${found}), or run \`npx agent-card init\` to write a starter file.`,
+    );
+  }
+
+  const content = readJson(file);
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: the top level is ${Array.isArray(content) ? 'an array' : content === null ? 'null' : `a ${typeof content}`}, not an object. ` +
+        'Write the card as one JSON object: { "url": ..., "binding": ..., "skills": [...] }.',
+    );
+  }
+
+  const definition: Record<string, unknown> = { ...(content as Record<string, unknown>) };
+  // `$schema` only serves editors; it is not a card field.
+  delete definition.$schema;
+  if (packageJson) {
+    const pkg = readJson(packageJson);
+    if (pkg !== null && typeof pkg === 'object' && !Array.isArray(pkg)) {
+      for (const key of FROM_PACKAGE_JSON) {
+        const value = (pkg as Record<string, unknown>)[key];
+        if (definition[key] === undefined && typeof value === 'string' && value.trim() !== '') definition[key] = value;
+      }
+    }
+  }
+  return {
+    definition: definition as unknown as AgentCardDefinition,
+    file,
+    ...(packageJson === undefined ? {} : { packageJson }),
+  };
+}
+
+function findUp(from: string, name: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, name);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', `${file}: cannot be read (${reason}). Check that it is a readable file.`, {
+      cause,
+    });
+  }
+  // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const offset = jsonErrorOffset(text);
+    const { line, column } = lineAndColumn(text, offset);
+    const near = text.slice(offset, offset + 20).split(/\r?\n/)[0] ?? '';
+    const what = offset >= text.length ? 'unexpected end of file' : `unexpected ${JSON.stringify(near)}`;
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: invalid JSON at line ${line}, column ${column} (${what}). ` +
+        'Fix the syntax there: JSON has no comments, no trailing commas and only double-quoted strings.',
+      { cause },
+    );
+  }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+/**
+ * The offset of the first JSON syntax error in `text` (RFC 8259 grammar). `JSON.parse` on
+ * Node 20 does not always report a position, and a config error must say where to look.
+ */
+function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw new JsonSyntaxAt(i);
+  };
+  const space = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const string = () => {
+    i++;
+    while (i < text.length) {
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) {
+        i++;
+        return;
+      }
+      if (ch === 0x5c) {
+        const next = text[i + 1];
+        if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2;
+        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
+        else fail();
+        continue;
+      }
+      if (ch < 0x20) fail();
+      i++;
+    }
+    fail();
+  };
+  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const value = (): void => {
+    space();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      space();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        space();
+        if (text[i] !== '"') fail();
+        string();
+        space();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') {
+          i++;
+          return;
+        } else fail();
+      }
+    }
+    if (ch === '[') {
+      i++;
+      space();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') {
+          i++;
+          return;
+        } else fail();
+      }
+    }
+    if (ch === '"') return string();
+    for (const literal of ['true', 'false', 'null']) {
+      if (text.startsWith(literal, i)) {
+        i += literal.length;
+        return;
+      }
+    }
+    NUMBER.lastIndex = i;
+    if (NUMBER.test(text)) {
+      i = NUMBER.lastIndex;
+      return;
+    }
+    fail();
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+    return text.length;
+  } catch (error) {
+    if (error instanceof JsonSyntaxAt) return error.offset;
+    // Nesting deeper than the stack: point at the start rather than nowhere.
+    return 0;
+  }
+}
+
+class JsonSyntaxAt {
+  constructor(readonly offset: number) {}
+}

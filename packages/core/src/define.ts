@@ -1,0 +1,394 @@
+import type { z } from 'zod';
+import { AgentCardError, formatFindings } from './errors';
+import type { Finding, ValidationProfile } from './findings';
+import {
+  AgentCardSchema,
+  type AgentCapabilities,
+  type AgentCard,
+  type AgentCardSignature,
+  type AgentInterface,
+  type AgentProvider,
+  type AgentSkill,
+  type ProtocolBinding,
+  type SecurityRequirement,
+  type SecurityScheme,
+} from './model';
+import { validateAgentCard } from './validate/validate';
+
+/** The A2A protocol version the shorthand interfaces declare when none is given. */
+const DEFAULT_PROTOCOL_VERSION = '1.0';
+/** The media type that every A2A client understands. */
+const DEFAULT_MODES: readonly string[] = ['text/plain'];
+
+/** One entry of {@link AgentCardDefinition.supportedInterfaces}: `protocolVersion` may be left out. */
+export type AgentInterfaceDefinition = Omit<AgentInterface, 'protocolVersion'> & {
+  /**
+   * The A2A protocol version served at this interface, `Major.Minor`.
+   * @default "1.0"
+   */
+  protocolVersion?: string;
+};
+
+/**
+ * The friendly input of {@link defineAgentCard}: an {@link AgentCard} where everything with an
+ * obvious default may be left out, plus a shorthand for a card with a single interface.
+ *
+ * A complete v1.0 card is also a valid definition and comes out unchanged (keys in proto order).
+ *
+ * @example
+ * const definition: AgentCardDefinition = {
+ *   name: 'Acme Support',
+ *   description: 'Answers questions about Acme orders, invoices and returns.',
+ *   version: '2.3.0',
+ *   url: 'https://support.acme-corp.io/a2a/v1',
+ *   binding: 'JSONRPC',
+ *   skills: [{ id: 'order-status', name: 'Order status', description: 'Looks up an order.', tags: ['orders'] }],
+ * };
+ */
+export interface AgentCardDefinition {
+  /** A human-readable name for the agent. */
+  name: string;
+  /** What the agent does, for people and for other agents choosing it. */
+  description: string;
+  /** The agent's own version (not the protocol's), e.g. `"1.4.0"`. */
+  version: string;
+  /**
+   * Shorthand for a single interface: its URL. Needs {@link AgentCardDefinition.binding}; use
+   * {@link AgentCardDefinition.supportedInterfaces} instead for several interfaces.
+   */
+  url?: string;
+  /**
+   * Shorthand for a single interface: `JSONRPC`, `HTTP+JSON`, `GRPC` or a custom binding URI.
+   * Required with {@link AgentCardDefinition.url}; there is no default because a wrong binding
+   * makes every client call fail.
+   */
+  binding?: ProtocolBinding;
+  /**
+   * Shorthand for a single interface: the A2A protocol version served at `url`.
+   * @default "1.0"
+   */
+  protocolVersion?: string;
+  /** Shorthand for a single interface: the tenant to send in requests. */
+  tenant?: string;
+  /** Every interface, the preferred one first (§8.3.1). Use this or the `url` shorthand. */
+  supportedInterfaces?: AgentInterfaceDefinition[];
+  /** The organisation that runs the agent. */
+  provider?: AgentProvider;
+  /** A URL with more documentation. */
+  documentationUrl?: string;
+  /** A URL to an icon for the agent. */
+  iconUrl?: string;
+  /**
+   * Optional protocol features.
+   * @default {}
+   */
+  capabilities?: AgentCapabilities;
+  /** Named security schemes, referenced by `securityRequirements`. */
+  securitySchemes?: Record<string, SecurityScheme>;
+  /** Security needed to contact the agent. */
+  securityRequirements?: SecurityRequirement[];
+  /**
+   * Input media types supported across all skills.
+   * @default ["text/plain"]
+   */
+  defaultInputModes?: string[];
+  /**
+   * Output media types supported across all skills.
+   * @default ["text/plain"]
+   */
+  defaultOutputModes?: string[];
+  /** What the agent can do. Each skill needs `tags`: they are never made up for you. */
+  skills: AgentSkill[];
+  /** JWS signatures; usually added later by `signAgentCard`. */
+  signatures?: AgentCardSignature[];
+}
+
+/** Where {@link defineAgentCard} reports warnings. `console` fits. */
+export interface AgentCardLogger {
+  warn(message: string): void;
+}
+
+/** Options of {@link defineAgentCard} and {@link defineAgentCardWithFindings}. */
+export interface DefineAgentCardOptions {
+  /**
+   * The validation profile.
+   * @default the default of `validateAgentCard` (`production` when `NODE_ENV=production`)
+   */
+  profile?: ValidationProfile;
+  /**
+   * Receives one line per warning (`defineAgentCard` only). Without a logger, warnings are not
+   * printed; call {@link defineAgentCardWithFindings} to get them as data.
+   */
+  logger?: AgentCardLogger;
+}
+
+/** What {@link defineAgentCardWithFindings} returns. */
+export interface DefinedAgentCard {
+  /** The validated, deep-frozen card. */
+  card: AgentCard;
+  /** The warnings and notes about the card (never errors: those are thrown). */
+  findings: readonly Finding[];
+}
+
+/**
+ * Builds a validated A2A v1.0 Agent Card from a friendly definition.
+ *
+ * Fills the defaults (`protocolVersion: "1.0"` for the `url` + `binding` shorthand,
+ * `defaultInputModes`/`defaultOutputModes: ["text/plain"]`, `capabilities: {}`), validates the
+ * result with every rule of `validateAgentCard`, and returns the card deep-frozen with its keys
+ * in proto field order. The same definition always gives the same card.
+ *
+ * Errors throw one {@link AgentCardError} with code `ERR_AGENT_CARD_INVALID`: its message lists
+ * every error finding and `error.findings` holds all findings, errors first. Warnings are not
+ * thrown: pass `logger` to print them, or use {@link defineAgentCardWithFindings} to get them.
+ *
+ * @param input - The card definition. Skills must carry `tags`.
+ * @param options - Validation profile and an optional logger for warnings.
+ * @returns The frozen card.
+ * @throws AgentCardError `ERR_AGENT_CARD_INVALID` when the card has errors.
+ * @example
+ * export const card = defineAgentCard({
+ *   name: 'Acme Support',
+ *   description: 'Answers questions about Acme orders, invoices and returns.',
+ *   version: '2.3.0',
+ *   url: 'https://support.acme-corp.io/a2a/v1',
+ *   binding: 'JSONRPC',
+ *   provider: { organization: 'Acme Corp', url: 'https://acme-corp.io' },
+ *   skills: [{ id: 'order-status', name: 'Order status', description: 'Looks up an order.', tags: ['orders'] }],
+ * }, { profile: 'production', logger: console });
+ * @see https://a2a-protocol.org/latest/specification/#55-agentcard-object-structure
+ */
+export function defineAgentCard(input: AgentCardDefinition, options: DefineAgentCardOptions = {}): AgentCard {
+  const { card, findings } = defineAgentCardWithFindings(input, options);
+  if (options.logger) {
+    for (const finding of findings) {
+      if (finding.severity === 'warning') options.logger.warn(`agent-card: ${formatFindings([finding]).trim().slice(2)}`);
+    }
+  }
+  return card;
+}
+
+/**
+ * Like {@link defineAgentCard}, but also returns the warnings and notes about the card, so a
+ * caller can show or test them. Never logs.
+ *
+ * @returns `{ card, findings }`, where `findings` holds warnings and infos only.
+ * @throws AgentCardError `ERR_AGENT_CARD_INVALID` when the card has errors.
+ * @example
+ * const { card, findings } = defineAgentCardWithFindings(definition, { profile: 'production' });
+ * for (const f of findings) if (f.severity === 'warning') console.warn(f.rule, f.path, f.message);
+ */
+export function defineAgentCardWithFindings(
+  input: AgentCardDefinition,
+  options: Omit<DefineAgentCardOptions, 'logger'> = {},
+): DefinedAgentCard {
+  if (!isRecord(input)) {
+    const finding: Finding = {
+      rule: 'card-root-object',
+      severity: 'error',
+      path: '',
+      message: `card: the definition is not an object (${describe(input)}).`,
+      hint: 'Pass an object with name, description, version, url, binding and skills.',
+    };
+    throw invalid([finding]);
+  }
+
+  const { raw, own, shorthand } = build(input);
+  const result = validateAgentCard(raw, options.profile === undefined ? {} : { profile: options.profile });
+  // Our own findings speak about the definition the caller wrote; drop the validator's finding
+  // on the same spot so each problem is listed once.
+  const covered = new Set(own.map((f) => f.path));
+  const findings = [
+    ...own,
+    ...result.findings
+      .map((f) => (shorthand ? toShorthandPath(f) : f))
+      .filter((f) => !(f.severity === 'error' && covered.has(f.path))),
+  ];
+
+  const errors = findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) throw invalid([...errors, ...findings.filter((f) => f.severity !== 'error')]);
+
+  const card = deepFreeze(inSchemaOrder(AgentCardSchema, raw)) as AgentCard;
+  return { card, findings: Object.freeze(findings) };
+}
+
+/** Keys of the definition that are not card fields; everything else is copied as it is. */
+const SHORTHAND_KEYS = ['url', 'binding', 'protocolVersion', 'tenant'] as const;
+/** Where a shorthand key ends up in the card. */
+const SHORTHAND_TARGET: Record<string, string> = {
+  url: 'url',
+  protocolBinding: 'binding',
+  protocolVersion: 'protocolVersion',
+  tenant: 'tenant',
+};
+
+function build(input: Record<string, unknown>): {
+  raw: Record<string, unknown>;
+  own: Finding[];
+  shorthand: boolean;
+} {
+  const own: Finding[] = [];
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if ((SHORTHAND_KEYS as readonly string[]).includes(key)) continue;
+    setOwn(raw, key, input[key]);
+  }
+
+  const shorthand = input.url !== undefined || input.binding !== undefined;
+  if (shorthand && input.supportedInterfaces !== undefined) {
+    own.push(
+      error(
+        'interface-required-fields',
+        '/url',
+        `url: set together with supportedInterfaces (${describe(input.url)}).`,
+        'Use url + binding for one interface, or list every interface in supportedInterfaces, not both.',
+      ),
+    );
+  } else if (shorthand) {
+    if (input.url === undefined) {
+      own.push(
+        error(
+          'interface-required-fields',
+          '/url',
+          `url: missing, but binding is set (${describe(input.binding)}).`,
+          "Add url: the endpoint of the agent, e.g. url: 'https://agents.acme-corp.io/a2a/v1'.",
+        ),
+      );
+    }
+    if (input.binding === undefined) {
+      own.push(
+        error(
+          'interface-required-fields',
+          '/binding',
+          `binding: missing for url (${describe(input.url)}).`,
+          "Add binding: 'JSONRPC', 'HTTP+JSON', 'GRPC' or a custom binding URI, whichever the endpoint speaks.",
+        ),
+      );
+    }
+    const iface: Record<string, unknown> = {};
+    if (input.url !== undefined) iface.url = input.url;
+    if (input.binding !== undefined) iface.protocolBinding = input.binding;
+    iface.protocolVersion = input.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+    if (input.tenant !== undefined) iface.tenant = input.tenant;
+    raw.supportedInterfaces = [iface];
+  } else if (input.supportedInterfaces === undefined) {
+    own.push(
+      error(
+        'required-fields',
+        '/supportedInterfaces',
+        'supportedInterfaces: missing (neither url nor supportedInterfaces is set).',
+        "Add url and binding, e.g. url: 'https://agents.acme-corp.io/a2a/v1', binding: 'JSONRPC'.",
+      ),
+    );
+  } else if (Array.isArray(input.supportedInterfaces)) {
+    raw.supportedInterfaces = input.supportedInterfaces.map((entry: unknown) =>
+      isRecord(entry) && entry.protocolVersion === undefined
+        ? { ...entry, protocolVersion: DEFAULT_PROTOCOL_VERSION }
+        : entry,
+    );
+  }
+  if (!shorthand) {
+    // A v0.3 card also has top-level protocolVersion/tenant-like keys; keep them so the
+    // validator can name them (legacy-fields-present) instead of dropping them silently.
+    for (const key of ['protocolVersion', 'tenant'] as const) {
+      if (input[key] !== undefined) setOwn(raw, key, input[key]);
+    }
+  }
+
+  raw.capabilities ??= {};
+  raw.defaultInputModes ??= [...DEFAULT_MODES];
+  raw.defaultOutputModes ??= [...DEFAULT_MODES];
+
+  if (Array.isArray(input.skills)) {
+    input.skills.forEach((skill: unknown, index) => {
+      if (isRecord(skill) && skill.tags === undefined) {
+        const id = typeof skill.id === 'string' ? ` (${JSON.stringify(skill.id)})` : '';
+        own.push(
+          error(
+            'skill-tags-required',
+            `/skills/${index}/tags`,
+            `skills[${index}]${id}: tags are missing.`,
+            'Add tags: keywords clients search for, e.g. tags: ["billing", "invoices"]. They are never made up for you.',
+          ),
+        );
+      }
+    });
+  }
+  return { raw, own, shorthand };
+}
+
+/** Points a finding about the built interface back at the shorthand key the caller wrote. */
+function toShorthandPath(finding: Finding): Finding {
+  const match = /^\/supportedInterfaces\/0\/([^/]+)(.*)$/.exec(finding.path);
+  const target = match ? SHORTHAND_TARGET[match[1]!] : undefined;
+  return target === undefined ? finding : { ...finding, path: `/${target}${match![2]}` };
+}
+
+/**
+ * A deep copy of `value` whose objects list the schema's keys in schema (= proto field) order,
+ * followed by any keys the schema does not know, in input order. Keys are defined, never
+ * assigned, so a `__proto__` key stays a plain key.
+ */
+function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown): unknown {
+  const def = schema?._zod.def as
+    | { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> }
+    | undefined;
+  if (def && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {
+    return inSchemaOrder(def.innerType, value);
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => inSchemaOrder(def?.type === 'array' ? def.element : undefined, item));
+  }
+  if (!isRecord(value)) return value;
+
+  const out: Record<string, unknown> = {};
+  if (def?.type === 'object' && def.shape) {
+    for (const key of Object.keys(def.shape)) {
+      if (Object.hasOwn(value, key)) setOwn(out, key, inSchemaOrder(def.shape[key], value[key]));
+    }
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(def.shape, key)) setOwn(out, key, inSchemaOrder(undefined, value[key]));
+    }
+    return out;
+  }
+  const item = def?.type === 'record' ? def.valueType : undefined;
+  for (const key of Object.keys(value)) setOwn(out, key, inSchemaOrder(item, value[key]));
+  return out;
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function error(rule: string, path: string, message: string, hint: string): Finding {
+  return { rule, severity: 'error', path, message, hint };
+}
+
+function invalid(findings: Finding[]): AgentCardError {
+  const errors = findings.filter((f) => f.severity === 'error');
+  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  return new AgentCardError(
+    'ERR_AGENT_CARD_INVALID',
+    `defineAgentCard: the agent card has ${count}. Fix each one below.\n${formatFindings(errors)}`,
+    { findings },
+  );
+}
