@@ -1,0 +1,113 @@
+import { FlattenedSign } from 'jose';
+import { AgentCardError } from '../errors';
+import type { AgentCard, AgentCardSignature } from '../model';
+import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
+import { canonicalizeAgentCard } from './canonicalize';
+import { type AgentCardPrivateKey, toPrivateKey } from './keys';
+import { checkKeySetUrl } from './jwks';
+
+/** Options of {@link signAgentCard}. */
+export interface SignAgentCardOptions {
+  /**
+   * The private key: a Node `KeyObject`, a WebCrypto `CryptoKey`, a private JWK, or a PEM string
+   * (PKCS#8; PKCS#1 RSA and SEC1 EC PEMs are read too). It must fit `alg`.
+   */
+  privateKey: AgentCardPrivateKey;
+  /** The key id verifiers look the public key up by (protected header `kid`). Required by the spec. */
+  kid: string;
+  /**
+   * The JWS algorithm: `ES256`, `ES384`, `ES512`, `RS256`, `RS384`, `RS512`, `PS256`, `PS384`,
+   * `PS512`, `EdDSA` or `Ed25519`. `none` and HMAC (`HS*`) are refused.
+   */
+  alg: AgentCardSigningAlgorithm;
+  /**
+   * Where the public JWKS lives (protected header `jku`). Must be an `https:` URL. Verifiers
+   * should not fetch it blindly (the card names it, so the card's author controls it); see
+   * `verifyAgentCard`'s `allowJkuHosts`.
+   */
+  jku?: string | URL;
+}
+
+/**
+ * Checks sign options once, so that middleware can refuse them at start-up. Returns the
+ * protected header and the key to sign with.
+ */
+export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentCard') {
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: options are missing. Pass { privateKey, kid, alg }.`);
+  }
+  const refused = refuseAlgorithm(options.alg);
+  if (refused) {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: ${refused}. Use one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`,
+    );
+  }
+  if (typeof options.kid !== 'string' || options.kid.trim() === '') {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: kid is missing or empty (${JSON.stringify(options.kid)}). Pass the key id verifiers will find the public key under, e.g. "card-key-2025".`,
+    );
+  }
+  const header: { alg: AgentCardSigningAlgorithm; typ: 'JOSE'; kid: string; jku?: string } = {
+    alg: options.alg,
+    typ: 'JOSE',
+    kid: options.kid,
+  };
+  if (options.jku !== undefined) {
+    const problem = checkKeySetUrl(options.jku, false);
+    if (typeof problem === 'string') {
+      throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: jku ${problem}. Publish the JWKS at an https:// URL.`);
+    }
+    header.jku = problem.href;
+  }
+  const key = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
+  return {
+    header,
+    async sign(card: AgentCard): Promise<AgentCardSignature> {
+      const payload = new TextEncoder().encode(canonicalizeAgentCard(card));
+      try {
+        const jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(key);
+        return { protected: jws.protected as string, signature: jws.signature };
+      } catch (error) {
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_SIGNATURE',
+          `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm (RSA keys need 2048 bits or more).`,
+          { cause: error },
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Signs an Agent Card: a JWS (RFC 7515, flattened JSON serialization, detached payload) over
+ * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`.
+ * Returns a copy of the card with the signature appended to `signatures`; existing signatures
+ * are kept (key rotation) and the input is never changed.
+ *
+ * The result is deterministic for `EdDSA`/`Ed25519` and `RS*`; `ES*` and `PS*` signatures are
+ * randomized by their algorithms. Verifies with `@a2a-js/sdk`'s `verifyAgentCardSignature`.
+ *
+ * Empty values (`""`, `[]`, `{}`) and fields outside the v1.0 model are not covered by the
+ * signature (see {@link canonicalizeAgentCard}).
+ *
+ * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a refused `alg` (`none`, `HS*`, …), a
+ *   missing `kid`, a non-https `jku`, a key that is public, secret, unreadable or does not fit
+ *   `alg`, or a card RFC 8785 cannot serialize.
+ * @example
+ * import { readFileSync } from 'node:fs'
+ * const signed = await signAgentCard(card, {
+ *   privateKey: readFileSync('card-key.pem', 'utf8'),
+ *   kid: 'card-key-1',
+ *   alg: 'ES256',
+ *   jku: 'https://agent.example.com/.well-known/jwks.json',
+ * })
+ * @see spec §8.4.2, RFC 7515 Appendix F (detached content)
+ */
+export async function signAgentCard(card: AgentCard, options: SignAgentCardOptions): Promise<AgentCard> {
+  const signer = prepareSigner(options);
+  const signature = await signer.sign(card);
+  const copy = structuredClone(card);
+  return { ...copy, signatures: [...(copy.signatures ?? []), signature] };
+}

@@ -1,0 +1,288 @@
+import { type KeyObject, createHmac, createSecretKey, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FlattenedSign, base64url } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentCardError } from '../errors';
+import type { AgentCard, AgentCardSignature } from '../model';
+import { canonicalizeAgentCard } from './canonicalize';
+import { signAgentCard } from './sign';
+import { type VerifyAgentCardOptions, verifyAgentCard } from './verify';
+
+const card: AgentCard = {
+  name: 'Recipe Agent',
+  description: 'Finds recipes.',
+  supportedInterfaces: [{ url: 'https://recipes.example.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  version: '1.0.0',
+  capabilities: { streaming: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'find', name: 'Find', description: 'Finds a recipe.', tags: ['cooking'] }],
+};
+
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ed = generateKeyPairSync('ed25519');
+const publicJwk = (key: KeyObject, extra: Record<string, string> = {}) => ({ ...key.export({ format: 'jwk' }), ...extra });
+const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }) as string;
+const b64 = (value: unknown) => base64url.encode(typeof value === 'string' ? value : JSON.stringify(value));
+const payload = () => new TextEncoder().encode(canonicalizeAgentCard(card));
+
+/** A signature with any protected header, made with jose directly (our signer refuses bad headers). */
+async function signWithHeader(header: Record<string, unknown>, key: KeyObject = ec.privateKey): Promise<AgentCardSignature> {
+  const jws = await new FlattenedSign(payload()).setProtectedHeader(header as never).sign(key);
+  return { protected: jws.protected!, signature: jws.signature };
+}
+
+/** A signature over any header, even one jose would refuse to produce. */
+function signRaw(header: Record<string, unknown>): AgentCardSignature {
+  const encoded = b64(header);
+  const input = `${encoded}.${base64url.encode(payload())}`;
+  const signature = sign('sha256', Buffer.from(input), { key: ec.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+  return { protected: encoded, signature };
+}
+
+const withSignatures = (...signatures: unknown[]) => ({ ...card, signatures }) as AgentCard;
+
+async function expectOptionsError(options: VerifyAgentCardOptions, message: RegExp) {
+  const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+  const error = await verifyAgentCard(signed, options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AgentCardError);
+  expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_SIGNATURE');
+  expect((error as AgentCardError).message).toMatch(message);
+}
+
+describe('verifyAgentCard: keys', () => {
+  it.each([
+    ['an SPKI PEM', () => spki(ec.publicKey)],
+    ['a public JWK', () => publicJwk(ec.publicKey)],
+    ['a KeyObject', () => ec.publicKey],
+    ['a private KeyObject (its public half is used)', () => ec.privateKey],
+    ['a CryptoKey', () => webcrypto.subtle.importKey('jwk', publicJwk(ec.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify'])],
+  ])('verifies with the key given as %s and names it', async (_, key) => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const result = await verifyAgentCard(signed, { keys: { k: (await key()) as never } });
+    expect(result).toEqual({ valid: true, signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: true, key: 'keys["k"]' }] });
+  });
+
+  it('verifies with a JWKS, matching by kid', async () => {
+    const signed = await signAgentCard(card, { privateKey: rsa.privateKey, kid: 'rsa-1', alg: 'RS256' });
+    const jwks = { keys: [publicJwk(ec.publicKey, { kid: 'ec-1' }), publicJwk(rsa.publicKey, { kid: 'rsa-1', use: 'sig', alg: 'RS256' })] };
+    expect(await verifyAgentCard(signed, { jwks })).toMatchObject({ valid: true, signatures: [{ valid: true, key: 'jwks["rsa-1"]' }] });
+  });
+
+  it('says which signature verified and why each other one failed', async () => {
+    const signed = await signAgentCard(card, { privateKey: ed.privateKey, kid: 'retired', alg: 'EdDSA' });
+    const twice = await signAgentCard(signed, { privateKey: ec.privateKey, kid: 'current', alg: 'ES256' });
+    const result = await verifyAgentCard(twice, { keys: { current: ec.publicKey } });
+    expect(result.valid).toBe(true);
+    expect(result.signatures).toEqual([
+      { index: 0, kid: 'retired', alg: 'EdDSA', valid: false, reason: 'unknown kid "retired": no trusted key has this kid' },
+      { index: 1, kid: 'current', alg: 'ES256', valid: true, key: 'keys["current"]' },
+    ]);
+  });
+
+  it('is invalid, with a reason, for a card without signatures', async () => {
+    expect(await verifyAgentCard(card, { keys: { k: ec.publicKey } })).toEqual({ valid: false, signatures: [], reason: 'the card has no signatures' });
+    expect(await verifyAgentCard(withSignatures(), { keys: { k: ec.publicKey } })).toEqual({ valid: false, signatures: [], reason: 'the card has no signatures' });
+    expect(await verifyAgentCard({ ...card, signatures: 'x' } as never, { keys: { k: ec.publicKey } })).toMatchObject({ valid: false, reason: '"signatures" is not an array' });
+    expect(await verifyAgentCard(null as never, { keys: { k: ec.publicKey } })).toMatchObject({ valid: false, reason: 'the card is not a JSON object' });
+  });
+
+  it('reports a card that cannot be canonicalized on every signature', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const result = await verifyAgentCard({ ...signed, skills: [null] } as never, { keys: { k: ec.publicKey } });
+    expect(result.valid).toBe(false);
+    expect(result.reason).toMatch(/^the card cannot be canonicalized: canonicalizeAgentCard: \/skills\/0 is null/);
+    expect(result.signatures[0]!.reason).toBe(result.reason);
+  });
+});
+
+describe('verifyAgentCard: refusals', () => {
+  const hmacConfusion = (() => {
+    // The classic attack: HMAC keyed with the verifier's public key, which is public.
+    const header = b64({ alg: 'HS256', typ: 'JOSE', kid: 'k' });
+    const signature = createHmac('sha256', spki(ec.publicKey)).update(`${header}.${base64url.encode(payload())}`).digest('base64url');
+    return { protected: header, signature };
+  })();
+
+  it.each<[string, () => Promise<unknown> | unknown, RegExp, VerifyAgentCardOptions?]>([
+    ['alg none', () => ({ protected: b64({ alg: 'none', typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg "none" means an unsigned card and is never accepted$/],
+    ['HMAC signed with the public key (key/alg confusion)', () => hmacConfusion, /^alg "HS256" is HMAC, .*\(key\/alg confusion\)$/],
+    ['an alg outside the allowlist', () => ({ protected: b64({ alg: 'ES256K', typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg "ES256K" is not an allowed Agent Card signing algorithm$/],
+    ['an alg the caller did not allow', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^alg "ES256" is not in the algorithms this verifier accepts \(EdDSA\)$/, { keys: { k: ec.publicKey }, algorithms: ['EdDSA'] }],
+    ['an unknown kid', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'other' }), /^unknown kid "other": no trusted key has this kid$/],
+    ['a missing kid', () => signWithHeader({ alg: 'ES256', typ: 'JOSE' }), /^the protected header has no "kid", so no trusted key can be chosen$/],
+    ['a missing typ', () => signWithHeader({ alg: 'ES256', kid: 'k' }), /^the protected header has no "typ" \(spec §8\.4\.2: "JOSE"\)$/],
+    ['a missing alg', () => ({ protected: b64({ typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg is missing \(undefined\)$/],
+    ['an http jku', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'http://keys.example.com/jwks.json' }), /^jku is not https \(http:\/\/keys\.example\.com\/jwks\.json\): keys must come over https/],
+    ['a jku that is not a URL', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'jwks.json' }), /^jku is not an absolute URL/],
+    ['protected not base64url', () => ({ protected: 'eyJ+YWxn', signature: 'AA' }), /^malformed signature: "protected" is not base64url \(RFC 7515 §2\)$/],
+    ['signature not base64url', () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), signature: 'AA==' }), /^malformed signature: "signature" is not base64url/],
+    ['a header that is not JSON', () => ({ protected: b64('{alg:'), signature: 'AA' }), /^malformed signature: "protected" does not decode to JSON/],
+    ['a header that is not an object', () => ({ protected: b64('["ES256"]'), signature: 'AA' }), /^malformed signature: "protected" does not decode to a JSON object$/],
+    ['a header that is not UTF-8', () => ({ protected: base64url.encode(new Uint8Array([0xff, 0xfe])), signature: 'AA' }), /^malformed signature: "protected" does not decode to JSON/],
+    ['an entry without signature', () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }) }), /^malformed signature: "signature" is missing or not a string$/],
+    ['an entry that is not an object', () => 'sig', /^malformed signature: the entry is not an object$/],
+    ['a key of another type (RSA key, ES256 signature)', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^keys\["k"\]: alg "ES256" needs an EC P-256 key but the key is a public rsa 2048-bit key \(key\/alg confusion\)$/, { keys: { k: rsa.publicKey } }],
+    ['a JWK published for another alg', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^jwks\["k"\] is for alg "ES384", the signature uses "ES256"$/, { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', alg: 'ES384' })] } }],
+    ['a JWK for encryption', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^unknown kid "k": no trusted key has this kid \(jwks\["k"\] is for "use": "enc", not signatures\)$/, { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', use: 'enc' })] } }],
+    ['an oct JWK in the JWKS', () => hmacConfusion, /^alg "HS256" is HMAC/, { jwks: { keys: [{ kty: 'oct', kid: 'k', k: 'c2VjcmV0' }] } }],
+    ['a signature by another key', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey), /^keys\["k"\]: the signature does not match the card: the card changed after signing, or another key signed it$/],
+    ['an unknown critical header', () => signRaw({ alg: 'ES256', typ: 'JOSE', kid: 'k', crit: ['exp'], exp: 1 }), /^keys\["k"\]: not supported: Extension Header Parameter "exp" is not recognized$/],
+  ])('fails on %s, with a clear reason', async (_, entry, reason, options = { keys: { k: ec.publicKey } }) => {
+    const result = await verifyAgentCard(withSignatures(await entry()), options);
+    expect(result.valid).toBe(false);
+    expect(result.signatures).toHaveLength(1);
+    expect(result.signatures[0]!.valid).toBe(false);
+    expect(result.signatures[0]!.reason).toMatch(reason);
+  });
+
+  it('fails when one byte of the card changes, naming the signature', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const result = await verifyAgentCard({ ...signed, version: '1.0.1' }, { keys: { k: ec.publicKey } });
+    expect(result).toEqual({
+      valid: false,
+      signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: false, reason: 'keys["k"]: the signature does not match the card: the card changed after signing, or another key signed it' }],
+    });
+  });
+
+  it('still verifies when only values outside the signature change (empties, unknown fields)', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const changed = { ...signed, iconUrl: '', skills: [{ ...signed.skills[0]!, examples: [] }], url: 'https://legacy.example.com' } as AgentCard;
+    expect((await verifyAgentCard(changed, { keys: { k: ec.publicKey } })).valid).toBe(true);
+  });
+
+  it.each<[string, VerifyAgentCardOptions, RegExp]>([
+    ['no key source', {}, /^verifyAgentCard: no trusted key source\. Pass keys \(by kid\), jwks, jwksUrl, or allowJkuHosts\.$/],
+    ['HMAC in algorithms', { keys: { k: ec.publicKey }, algorithms: ['HS256' as never] }, /^verifyAgentCard: algorithms: alg "HS256" is HMAC.*\. Use only ES256, /],
+    ['none in algorithms', { keys: { k: ec.publicKey }, algorithms: ['none' as never] }, /^verifyAgentCard: algorithms: alg "none" means an unsigned card/],
+    ['an empty algorithms list', { keys: { k: ec.publicKey }, algorithms: [] }, /^verifyAgentCard: algorithms is empty\. /],
+    ['a secret KeyObject', { keys: { k: createSecretKey(Buffer.alloc(32)) } }, /^verifyAgentCard: keys\["k"\]: a secret \(symmetric\) key cannot verify Agent Card signatures\. HMAC is refused/],
+    ['an oct JWK', { keys: { k: { kty: 'oct', k: 'AAAA' } } }, /^verifyAgentCard: keys\["k"\]: the JWK is a symmetric "oct" key\. /],
+    ['a string that is not PEM', { keys: { k: 'key.pub' } }, /^verifyAgentCard: keys\["k"\]: a string key must be a PEM document/],
+    ['an http jwksUrl', { jwksUrl: 'http://keys.example.com/jwks.json' }, /^verifyAgentCard: jwksUrl is not https \(http:\/\/keys\.example\.com\/jwks\.json\)\. Use https \(allowInsecureJwksUrl admits http to 127\.0\.0\.1 for tests\)\.$/],
+    ['an http jwksUrl to a non-loopback host even when insecure URLs are allowed', { jwksUrl: 'http://keys.example.com/jwks.json', allowInsecureJwksUrl: true }, /^verifyAgentCard: jwksUrl is not https .*only admits http to 127\.0\.0\.1/],
+    ['a jwks without keys', { jwks: {} as never }, /^verifyAgentCard: jwks has no "keys" array\. /],
+  ])('throws ERR_AGENT_CARD_SIGNATURE for %s', async (_, options, message) => {
+    await expectOptionsError(options, message);
+  });
+});
+
+describe('verifyAgentCard: JWKS URLs and jku', () => {
+  let server: Server;
+  let base: string;
+  const hits: string[] = [];
+  const jwks = JSON.stringify({ keys: [publicJwk(ec.publicKey, { kid: 'k', use: 'sig' })] });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits.push(req.url!);
+      if (req.url === '/jwks.json') res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
+      else if (req.url === '/redirect') res.writeHead(302, { location: '/jwks.json' }).end();
+      else if (req.url === '/html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>');
+      else if (req.url === '/empty') res.writeHead(200).end('{"keys":"none"}');
+      else if (req.url === '/huge') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 64 && res.write(chunk)) sent++;
+          if (sent < 64) res.once('drain', pump);
+          else res.end();
+        };
+        pump();
+      } else if (req.url === '/slow') res.writeHead(200).write('{"keys":[');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('fetches jwksUrl once per call, whatever the number of signatures', async () => {
+    hits.length = 0;
+    const once = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const twice = await signAgentCard(once, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const result = await verifyAgentCard(twice, { jwksUrl: `${base}/jwks.json`, allowInsecureJwksUrl: true });
+    expect(result.signatures.map((s) => [s.valid, s.key])).toEqual([
+      [true, `${base}/jwks.json#k`],
+      [true, `${base}/jwks.json#k`],
+    ]);
+    expect(hits).toEqual(['/jwks.json']);
+  });
+
+  it.each([
+    ['/redirect', /redirects \(302\); configure the final URL/],
+    ['/html', /is not JSON/],
+    ['/empty', /has no "keys" array of JWK objects/],
+    ['/missing', /answered HTTP 404/],
+    ['/huge', /is larger than 262144 bytes/],
+  ])('reports a JWKS at %s that cannot be used', async (path, reason) => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const result = await verifyAgentCard(signed, { jwksUrl: `${base}${path}`, allowInsecureJwksUrl: true });
+    expect(result.valid).toBe(false);
+    expect(result.signatures[0]!.reason).toMatch(/^unknown kid "k": no trusted key has this kid \(JWKS http:\/\/127\.0\.0\.1:\d+\//);
+    expect(result.signatures[0]!.reason).toMatch(reason);
+  });
+
+  it('gives up on a JWKS that never finishes within timeoutMs', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const started = performance.now();
+    const result = await verifyAgentCard(signed, { jwksUrl: `${base}/slow`, allowInsecureJwksUrl: true, timeoutMs: 300 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.signatures[0]!.reason).toMatch(/did not answer within 300 ms/);
+  });
+
+  it('gives up within timeoutMs even when a custom fetch ignores the abort signal', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const never = (() => new Promise<Response>(() => undefined)) as typeof fetch;
+    const result = await verifyAgentCard(signed, { jwksUrl: 'https://keys.example.com/jwks.json', fetch: never, timeoutMs: 100 });
+    expect(result.signatures[0]!.reason).toMatch(/JWKS https:\/\/keys\.example\.com\/jwks\.json did not answer within 100 ms/);
+  });
+
+  describe('jku policy', () => {
+    const jku = 'https://keys.example.com/.well-known/jwks.json';
+    const requested: string[] = [];
+    const fakeFetch = (async (url: URL | string) => {
+      requested.push(String(url));
+      return new Response(jwks, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+
+    it('never fetches a jku whose host is not allowed: the key must come from the caller', async () => {
+      requested.length = 0;
+      const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku });
+      const result = await verifyAgentCard(signed, { keys: { other: ed.publicKey }, fetch: fakeFetch });
+      expect(result.signatures[0]).toMatchObject({ valid: false, jku, reason: 'unknown kid "k": no trusted key has this kid' });
+      expect(requested).toEqual([]);
+      expect((await verifyAgentCard(signed, { keys: { k: ec.publicKey }, fetch: fakeFetch })).valid).toBe(true);
+      expect(requested).toEqual([]);
+    });
+
+    it('fetches a jku whose host the caller allowed', async () => {
+      requested.length = 0;
+      const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku });
+      const result = await verifyAgentCard(signed, { allowJkuHosts: ['keys.example.com'], fetch: fakeFetch });
+      expect(result.signatures[0]).toMatchObject({ valid: true, key: `${jku}#k` });
+      expect(requested).toEqual([jku]);
+    });
+
+    it('fails a signature whose jku differs from the trusted jwksUrl', async () => {
+      requested.length = 0;
+      const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'https://evil.example.net/jwks.json' });
+      const result = await verifyAgentCard(signed, { jwksUrl: jku, fetch: fakeFetch });
+      expect(result.signatures[0]!.reason).toBe(
+        `jku https://evil.example.net/jwks.json differs from the trusted jwksUrl ${jku}; add its host to allowJkuHosts if both are yours`,
+      );
+      expect(requested).toEqual([]);
+      const same = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku });
+      expect((await verifyAgentCard(same, { jwksUrl: jku, fetch: fakeFetch })).valid).toBe(true);
+    });
+  });
+});
