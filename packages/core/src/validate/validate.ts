@@ -147,15 +147,11 @@ function documentOrder(tree: unknown): Map<string, number> {
       const keys = Object.keys(node);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
-        stack.push([node[key], toPointer([...pointerSegments(pointer), key])]);
+        stack.push([node[key], pointer + toPointer([key])]);
       }
     }
   }
   return order;
-}
-
-function pointerSegments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function positionOf(order: Map<string, number>, pointer: string): number {

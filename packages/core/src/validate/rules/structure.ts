@@ -265,7 +265,7 @@ function closest(key: string, known: string[]): string | undefined {
   const lower = key.toLowerCase().replace(/[-_]/g, '');
   return (
     known.find((k) => k.toLowerCase() === lower) ??
-    (key.length > 3 ? known.find((k) => levenshtein(k.toLowerCase(), key.toLowerCase()) <= 2) : undefined)
+    (key.length >= 3 ? known.find((k) => levenshtein(k.toLowerCase(), key.toLowerCase()) <= 2) : undefined)
   );
 }
 
