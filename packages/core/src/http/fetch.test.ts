@@ -43,6 +43,6 @@ describe('createAgentCardFetchHandler', () => {
       logger: quiet,
     });
     const res = await dyn(new Request('https://tenant.example.org/.well-known/agent-card.json'));
-    expect((await res?.json()).supportedInterfaces[0].url).toBe('https://tenant.example.org/a2a');
+    expect(((await res?.json()) as { supportedInterfaces: { url: string }[] }).supportedInterfaces[0]?.url).toBe('https://tenant.example.org/a2a');
   });
 });

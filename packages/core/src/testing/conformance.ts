@@ -1,0 +1,377 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AgentCard } from '../model';
+import { computeEtag } from '../http/etag';
+import type { AgentCardContext, AgentCardOptions } from '../http/types';
+import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
+
+/** A running app under test. */
+export interface ConformanceServer {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the framework's app with the card middleware built from `options`, plus two ordinary
+ * routes: `GET /api/ping` → 200 `pong` and `GET /.well-known/other` → 200 `other`.
+ */
+export type StartConformanceServer = (options: AgentCardOptions<any>) => Promise<ConformanceServer>;
+
+/** Settings of {@link runAgentCardConformanceSuite}. */
+export interface AgentCardConformanceOptions {
+  /** Shown in the test names, e.g. `express 4`. */
+  name: string;
+  /** Starts the app for one set of options (called once per configuration, lazily). */
+  start: StartConformanceServer;
+}
+
+/**
+ * Reads a request header from whatever `raw` request object a host hands to `authenticate`:
+ * Node `IncomingMessage` / Express `req` (`headers` object), Koa `ctx` (`headers` or
+ * `request.headers`), or a web `Request` (`headers.get`).
+ */
+export function readRequestHeader(raw: unknown, name: string): string | undefined {
+  const r = raw as { headers?: unknown; request?: { headers?: unknown }; req?: { headers?: unknown } } | undefined;
+  const sources = [r?.headers, r?.request?.headers, r?.req?.headers];
+  for (const headers of sources) {
+    if (headers === undefined || headers === null) continue;
+    if (typeof (headers as Headers).get === 'function') {
+      const v = (headers as Headers).get(name);
+      if (v !== null) return v;
+      continue;
+    }
+    const v = (headers as Record<string, unknown>)[name.toLowerCase()];
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
+  }
+  return undefined;
+}
+
+interface Got {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  text: string;
+}
+
+const CARD_PATH = '/.well-known/agent-card.json';
+const LEGACY_PATH = '/.well-known/agent.json';
+const CARD_BYTES = new TextEncoder().encode(JSON.stringify(CONFORMANCE_CARD));
+const CARD_ETAG = computeEtag(CARD_BYTES);
+const quiet = { warn: () => {} };
+const ignore = () => {};
+
+const authenticate = (raw: unknown) => (readRequestHeader(raw, 'authorization') === `Bearer ${CONFORMANCE_TOKEN}` ? { sub: 'conformance' } : undefined);
+
+function cardFor(ctx: AgentCardContext): AgentCard {
+  return {
+    ...CONFORMANCE_CARD,
+    supportedInterfaces: [{ url: `${ctx.origin}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
+  };
+}
+
+/** The headers the table requires on a 200 (and HEAD) of the public card. */
+const CARD_HEADERS = ['content-type', 'content-length', 'etag', 'cache-control', 'x-content-type-options', 'access-control-allow-origin'];
+
+/**
+ * Runs the shared HTTP conformance suite (the behaviour table of the README) against an adapter,
+ * over real sockets with `fetch`. Every adapter must pass it unchanged; it needs vitest.
+ */
+export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions): void {
+  const started = new Map<string, Promise<ConformanceServer>>();
+  const providerState = { fail: false };
+
+  const configurations: Record<string, () => AgentCardOptions<any>> = {
+    default: () => ({ card: CONFORMANCE_CARD }),
+    custom: () => ({ card: CONFORMANCE_CARD, contentType: 'application/json', cacheControl: 'public, max-age=60, must-revalidate' }),
+    noCache: () => ({ card: CONFORMANCE_CARD, cacheControl: false }),
+    corsList: () => ({ card: CONFORMANCE_CARD, cors: ['https://app.conformance.dev', 'http://localhost:5173'] }),
+    corsOff: () => ({ card: CONFORMANCE_CARD, cors: false }),
+    legacyOff: () => ({ card: CONFORMANCE_CARD, legacy: false }),
+    legacyV03: () => ({ card: CONFORMANCE_CARD, legacy: 'v0.3' }),
+    extended: () => ({ card: CONFORMANCE_CARD, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
+    dynamic: () => ({ card: cardFor, trustProxy: true, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
+    failing: () => ({
+      card: () => {
+        throw new Error('provider failure with a secret detail');
+      },
+      retryAfter: 17,
+    }),
+    stale: () => ({
+      card: (ctx: AgentCardContext) => {
+        if (providerState.fail) throw new Error('provider failure');
+        return cardFor(ctx);
+      },
+      staleIfError: true,
+      variantMaxAge: 0.05,
+    }),
+  };
+
+  const server = (name: keyof typeof configurations): Promise<ConformanceServer> => {
+    let s = started.get(name);
+    if (s === undefined) {
+      s = config.start({ logger: quiet, onError: ignore, ...configurations[name]!() });
+      started.set(name, s);
+    }
+    return s;
+  };
+
+  const get = async (name: keyof typeof configurations, path: string, init: RequestInit = {}): Promise<Got> => {
+    const { url } = await server(name);
+    const res = await fetch(url + path, { redirect: 'manual', ...init });
+    const body = new Uint8Array(await res.arrayBuffer());
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    return { status: res.status, headers, body, text: new TextDecoder().decode(body) };
+  };
+
+  describe(`${config.name}: agent card conformance`, () => {
+    afterAll(async () => {
+      const all = await Promise.allSettled([...started.values()]);
+      await Promise.all(all.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
+    });
+
+    describe('public card', () => {
+      it('GET → 200, the exact bytes, and every required header', async () => {
+        const res = await get('default', CARD_PATH);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(res.body).equals(Buffer.from(CARD_BYTES))).toBe(true);
+        expect(res.headers).toMatchObject({
+          'content-type': 'application/a2a+json',
+          'content-length': String(CARD_BYTES.byteLength),
+          etag: CARD_ETAG,
+          'cache-control': 'public, max-age=3600',
+          'x-content-type-options': 'nosniff',
+          'access-control-allow-origin': '*',
+        });
+      });
+
+      it('HEAD → 200, the same card headers, no body', async () => {
+        const [g, h] = [await get('default', CARD_PATH), await get('default', CARD_PATH, { method: 'HEAD' })];
+        expect(h.status).toBe(200);
+        expect(h.body.byteLength).toBe(0);
+        for (const name of CARD_HEADERS) expect(h.headers[name], name).toBe(g.headers[name]);
+      });
+
+      it.each([
+        ['the ETag', CARD_ETAG, 304],
+        ['the weak form', `W/${CARD_ETAG}`, 304],
+        ['*', '*', 304],
+        ['a list containing it', `"nope", ${CARD_ETAG}, "other"`, 304],
+        ['another tag', '"nope"', 200],
+        ['a malformed value', 'garbage"', 200],
+        ['an unterminated tag', `"${CARD_ETAG.slice(1, -1)}`, 200],
+        ['a huge list', `${'"x", '.repeat(2000)}"y"`, 200],
+      ])('If-None-Match with %s → %i', async (_what, value, status) => {
+        const res = await get('default', CARD_PATH, { headers: { 'if-none-match': value } });
+        expect(res.status).toBe(status);
+        if (status === 304) {
+          expect(res.body.byteLength).toBe(0);
+          expect(res.headers.etag).toBe(CARD_ETAG);
+          expect(res.headers['cache-control']).toBe('public, max-age=3600');
+          expect(res.headers['access-control-allow-origin']).toBe('*');
+        }
+      });
+
+      it('HEAD with a matching If-None-Match → 304', async () => {
+        expect((await get('default', CARD_PATH, { method: 'HEAD', headers: { 'if-none-match': CARD_ETAG } })).status).toBe(304);
+      });
+
+      it('OPTIONS (CORS preflight) → 204 with the allowed methods', async () => {
+        const res = await get('default', CARD_PATH, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://browser.conformance.dev', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+        });
+        expect(res.status).toBe(204);
+        expect(res.body.byteLength).toBe(0);
+        expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+        expect(res.headers['access-control-allow-origin']).toBe('*');
+        expect(res.headers['access-control-allow-headers']?.toLowerCase()).toContain('if-none-match');
+        expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
+      });
+
+      it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s → 405 with Allow and a JSON error body', async (method) => {
+        const res = await get('default', CARD_PATH, { method, body: method === 'DELETE' ? undefined : '{}', headers: { 'content-type': 'application/json' } });
+        expect(res.status).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+        expect(JSON.parse(res.text)).toMatchObject({ error: { code: 405 } });
+      });
+
+      it.each([`${CARD_PATH}?x=1`, `${CARD_PATH}/`, `${CARD_PATH}/?a=b&c`])('%s is the card too', async (path) => {
+        const res = await get('default', path);
+        expect(res.status).toBe(200);
+        expect(res.headers.etag).toBe(CARD_ETAG);
+      });
+
+      it('custom contentType and cacheControl', async () => {
+        const res = await get('custom', CARD_PATH);
+        expect(res.headers['content-type']).toBe('application/json');
+        expect(res.headers['cache-control']).toBe('public, max-age=60, must-revalidate');
+        expect((await get('noCache', CARD_PATH)).headers['cache-control']).toBeUndefined();
+      });
+    });
+
+    describe('legacy path', () => {
+      it('/.well-known/agent.json is a byte-identical alias with the same ETag and a canonical Link', async () => {
+        const res = await get('default', LEGACY_PATH);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(res.body).equals(Buffer.from(CARD_BYTES))).toBe(true);
+        expect(res.headers.etag).toBe(CARD_ETAG);
+        expect(res.headers.link).toBe('</.well-known/agent-card.json>; rel="canonical"');
+        expect((await get('default', LEGACY_PATH, { headers: { 'if-none-match': CARD_ETAG } })).status).toBe(304);
+      });
+
+      it('legacy: false leaves /.well-known/agent.json to the app (404)', async () => {
+        const res = await get('legacyOff', LEGACY_PATH);
+        expect(res.status).toBe(404);
+        expect(res.headers.etag).not.toBe(CARD_ETAG);
+        expect((await get('legacyOff', CARD_PATH)).status).toBe(200);
+      });
+
+      it("legacy: 'v0.3' serves the v0.3-compatible superset card", async () => {
+        const res = await get('legacyV03', LEGACY_PATH);
+        expect(res.status).toBe(200);
+        const card = JSON.parse(res.text);
+        expect(card).toMatchObject({
+          name: CONFORMANCE_CARD.name,
+          url: 'https://agent.conformance.dev/a2a/jsonrpc',
+          preferredTransport: 'JSONRPC',
+          protocolVersion: '0.3.0',
+          supportsAuthenticatedExtendedCard: true,
+          supportedInterfaces: CONFORMANCE_CARD.supportedInterfaces,
+          security: [{ bearer: [] }, { apiKey: [] }],
+          securitySchemes: { bearer: { type: 'http', scheme: 'Bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        });
+        expect(card.additionalInterfaces).toHaveLength(2);
+        expect(res.headers.etag).toBe(computeEtag(res.body));
+        expect((await get('legacyV03', CARD_PATH)).headers.etag).toBe(CARD_ETAG);
+      });
+    });
+
+    describe('fall-through', () => {
+      it('the app routes still answer', async () => {
+        const ping = await get('default', '/api/ping');
+        expect(ping.status).toBe(200);
+        expect(ping.text).toBe('pong');
+        const other = await get('default', '/.well-known/other');
+        expect(other.status).toBe(200);
+        expect(other.text).toBe('other');
+      });
+
+      it.each(['/.well-known/%61gent-card.json', '/.well-known/agent-card.jsonx', '/.well-known/agent-card.json/x', '/.WELL-KNOWN/agent-card.json', '/nope'])(
+        '%s is not the card',
+        async (path) => {
+          const res = await get('default', path);
+          expect(res.status).toBe(404);
+          expect(res.headers.etag).not.toBe(CARD_ETAG);
+        },
+      );
+    });
+
+    describe('CORS', () => {
+      it.each([
+        ['https://app.conformance.dev', 'https://app.conformance.dev'],
+        ['http://localhost:5173', 'http://localhost:5173'],
+        ['https://evil.conformance.dev', undefined],
+      ])('origin list: Origin %s → Access-Control-Allow-Origin %s, Vary: Origin', async (origin, allowed) => {
+        const res = await get('corsList', CARD_PATH, { headers: { origin } });
+        expect(res.status).toBe(200);
+        expect(res.headers['access-control-allow-origin']).toBe(allowed);
+        expect(res.headers.vary).toMatch(/\bOrigin\b/);
+      });
+
+      it('304 keeps the CORS and Vary headers', async () => {
+        const res = await get('corsList', CARD_PATH, { headers: { origin: 'https://app.conformance.dev', 'if-none-match': CARD_ETAG } });
+        expect(res.status).toBe(304);
+        expect(res.headers['access-control-allow-origin']).toBe('https://app.conformance.dev');
+        expect(res.headers.vary).toMatch(/\bOrigin\b/);
+      });
+
+      it('cors: false sends no CORS headers', async () => {
+        const res = await get('corsOff', CARD_PATH, { headers: { origin: 'https://app.conformance.dev' } });
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      });
+    });
+
+    describe('extended card', () => {
+      it('no credentials → 401 with WWW-Authenticate and a google.rpc.Status body', async () => {
+        const res = await get('extended', CONFORMANCE_EXTENDED_PATH);
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="Conformance Agent"/);
+        const body = JSON.parse(res.text);
+        expect(body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
+        expect(body.error.details[0]).toMatchObject({ reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' });
+        expect(res.text).not.toContain(EXTENDED_ONLY_SKILL.id);
+      });
+
+      it('a wrong token → 401 and no extended skill', async () => {
+        const res = await get('extended', CONFORMANCE_EXTENDED_PATH, { headers: { authorization: 'Bearer wrong' } });
+        expect(res.status).toBe(401);
+        expect(res.text).not.toContain(EXTENDED_ONLY_SKILL.id);
+      });
+
+      it('the right token → 200 with the extended skills, private caching, Vary: Authorization', async () => {
+        const res = await get('extended', CONFORMANCE_EXTENDED_PATH, { headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toBe('application/a2a+json');
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(res.headers.vary).toMatch(/\bAuthorization\b/);
+        const ids = JSON.parse(res.text).skills.map((s: { id: string }) => s.id);
+        expect(ids).toEqual(['public-answer', EXTENDED_ONLY_SKILL.id]);
+        expect((await get('extended', CARD_PATH)).text).not.toContain(EXTENDED_ONLY_SKILL.id);
+      });
+
+      it('declared but not configured → 400 EXTENDED_AGENT_CARD_NOT_CONFIGURED', async () => {
+        const res = await get('default', CONFORMANCE_EXTENDED_PATH, { headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        expect(res.status).toBe(400);
+        expect(JSON.parse(res.text).error.details[0].reason).toBe('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      });
+    });
+
+    describe('dynamic card', () => {
+      it('builds a card per origin (X-Forwarded-* with trustProxy)', async () => {
+        const a = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' } });
+        const b = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' } });
+        expect(JSON.parse(a.text).supportedInterfaces[0].url).toBe('https://a.conformance.dev/a2a/rest');
+        expect(JSON.parse(b.text).supportedInterfaces[0].url).toBe('https://b.conformance.dev/a2a/rest');
+        expect(a.headers.etag).not.toBe(b.headers.etag);
+        const again = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev', 'if-none-match': a.headers.etag! } });
+        expect(again.status).toBe(304);
+      });
+
+      it('extended card of a dynamic variant', async () => {
+        const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' };
+        expect((await get('dynamic', CONFORMANCE_EXTENDED_PATH, { headers })).status).toBe(401);
+        const ok = await get('dynamic', CONFORMANCE_EXTENDED_PATH, { headers: { ...headers, authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        expect(ok.status).toBe(200);
+        expect(ok.text).toContain(EXTENDED_ONLY_SKILL.id);
+      });
+
+      it('a failing provider → 503 with Retry-After and a fixed body, no stack trace', async () => {
+        const res = await get('failing', CARD_PATH);
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('17');
+        expect(JSON.parse(res.text)).toEqual({ error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' } });
+        expect(res.text).not.toMatch(/secret|Error|\bat\b/);
+        expect((await get('failing', '/api/ping')).text).toBe('pong');
+      });
+
+      it('staleIfError serves the last good bytes when the provider fails', async () => {
+        providerState.fail = false;
+        const good = await get('stale', CARD_PATH);
+        expect(good.status).toBe(200);
+        providerState.fail = true;
+        await new Promise((r) => setTimeout(r, 80));
+        const stale = await get('stale', CARD_PATH);
+        providerState.fail = false;
+        expect(stale.status).toBe(200);
+        expect(stale.headers.etag).toBe(good.headers.etag);
+        expect(Buffer.from(stale.body).equals(Buffer.from(good.body))).toBe(true);
+      });
+    });
+  });
+}
