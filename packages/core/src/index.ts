@@ -20,3 +20,4 @@ export type {
 } from './define';
 export { loadAgentCardConfig, readAgentCardConfig, AGENT_CARD_CONFIG_FILE } from './config';
 export type { LoadAgentCardConfigOptions, AgentCardConfig } from './config';
+export * from './sign';
