@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { validateAgentCard } from './validate';
+import { describePath, detectCardShape, toJsonTree } from './shape';
+
+describe('detectCardShape (rule 3)', () => {
+  it.each([
+    ['v1.0', { supportedInterfaces: [] }],
+    ['mixed', { supportedInterfaces: [], url: 'https://a.com' }],
+    ['mixed', { supportedInterfaces: [], security: [] }],
+    ['v0.3', { url: 'https://a.com', protocolVersion: '0.3.0' }],
+    ['v0.3', { url: 'https://a.com', preferredTransport: 'JSONRPC' }],
+    ['v0.3', { additionalInterfaces: [] }],
+    ['v0.2', { url: 'https://a.com', authentication: { schemes: ['Bearer'] } }],
+    ['v0.2', { url: 'https://a.com' }],
+    ['unknown', { name: 'x' }],
+    ['unknown', {}],
+  ] as const)('%s: %j', (shape, card) => {
+    expect(detectCardShape(card as Record<string, unknown>)).toBe(shape);
+  });
+
+  it.each([
+    [{ supportedInterfaces: [] }, 'v1.0', 'card: looks like an A2A v1.0 card'],
+    [{ supportedInterfaces: [], url: 'x' }, 'mixed', 'also carries v0.3 fields (a "superset" card) (v0.3 keys: url)'],
+    [{ url: 'https://a.com', protocolVersion: '0.3.0' }, 'v0.3', 'an A2A v0.3 card'],
+    [{ url: 'https://a.com' }, 'v0.2', 'v0.2 or older'],
+    [{ name: 'x' }, 'unknown', 'neither a v1.0 nor a v0.3 card'],
+  ])('reports card-shape-detected as info for %j', (card, shape, message) => {
+    const result = validateAgentCard(card);
+    expect(result.shape).toBe(shape);
+    const hit = result.findings.filter((f) => f.rule === 'card-shape-detected');
+    expect(hit).toHaveLength(1);
+    expect(hit[0]).toMatchObject({ severity: 'info', path: '' });
+    expect(hit[0]!.message).toContain(message);
+  });
+
+  it('is not reported when the input is not an object', () => {
+    expect(validateAgentCard('[]').findings.some((f) => f.rule === 'card-shape-detected')).toBe(false);
+  });
+});
+
+describe('helpers', () => {
+  it.each([
+    [[], 'card'],
+    [['skills', 2, 'tags'], 'skills[2].tags'],
+    [['securitySchemes', 'my scheme'], 'securitySchemes["my scheme"]'],
+    [['__proto__'], '__proto__'],
+  ] as const)('describePath(%j) is %s', (path, text) => {
+    expect(describePath(path)).toBe(text);
+  });
+
+  it('copies values the way JSON.stringify sees them', () => {
+    const date = new Date(0);
+    const { tree, problems } = toJsonTree({ a: undefined, b: () => 1, c: [undefined, 1], d: date });
+    expect(JSON.stringify(tree)).toBe(JSON.stringify({ c: [null, 1], d: date }));
+    expect(problems).toEqual([]);
+  });
+});
