@@ -1,0 +1,176 @@
+import {
+  AgentCardError,
+  defineAgentCardWithFindings,
+  formatFindings,
+  type AgentCard,
+  type AgentCardDefinition,
+  type Finding,
+  type ValidationProfile,
+} from '@agent-card/core';
+import type { AgentCardBuild } from './agent-card.options';
+import type { SkillSource } from './skill-source';
+
+/** Input of {@link buildAgentCard}. */
+export interface BuildAgentCardInput {
+  /** Every card field except `skills`. */
+  definition: Omit<AgentCardDefinition, 'skills'>;
+  /** Static skills first, then decorated ones, in the order they are published. */
+  sources: readonly SkillSource[];
+  /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
+  canAuthenticate: boolean;
+  profile?: ValidationProfile;
+  logger?: { warn(message: string): void };
+}
+
+const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
+const show = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value) ?? String(value));
+
+/**
+ * Builds the public card and the extended skills from the collected skills, validating through
+ * core. Throws one `AgentCardError` (`ERR_AGENT_CARD_INVALID`) that lists every problem, each
+ * naming the `Controller#method` (or option) that declared it and the decorator to fix.
+ */
+export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
+  const { definition, sources } = input;
+  // The extended card lists the public skills first, then the extended ones.
+  const ordered = [...sources.filter((s) => !s.extended), ...sources.filter((s) => s.extended)];
+  const publicCount = sources.filter((s) => !s.extended).length;
+  const own = checkSources(ordered);
+
+  const extendedWanted = ordered.length > publicCount || input.canAuthenticate;
+  const declared = definition.capabilities?.extendedAgentCard;
+  if (extendedWanted && declared === false && ordered.length > publicCount) {
+    const first = ordered[publicCount]!;
+    own.push({
+      rule: 'extended-card-disabled',
+      severity: 'error',
+      path: '/capabilities/extendedAgentCard',
+      message: `AgentCardModule: ${first.origin} is extended: true but capabilities.extendedAgentCard is false.`,
+      hint: 'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
+    });
+  }
+  const capabilities = {
+    ...definition.capabilities,
+    ...(extendedWanted && declared === undefined ? { extendedAgentCard: true } : {}),
+  };
+  if (ordered.length > publicCount && !input.canAuthenticate) {
+    own.push({
+      rule: 'extended-card-authentication',
+      severity: 'error',
+      path: '/capabilities/extendedAgentCard',
+      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
+      hint: 'Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
+    });
+  }
+
+  // Validate the largest card (public + extended skills) once, so every skill is checked at start-up.
+  const full = attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
+  const covered = new Set(own.map((f) => f.path));
+  const findings = [
+    ...own,
+    ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered)),
+  ];
+  const errors = findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) throw invalid(errors, findings);
+
+  let card: AgentCard;
+  if (ordered.length === publicCount) {
+    card = full.card!;
+  } else {
+    const pub = attempt({ ...definition, capabilities, skills: ordered.slice(0, publicCount).map((s) => s.skill) }, input.profile);
+    if (!pub.card) {
+      const pubErrors = pub.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) =>
+          f.path === '/skills'
+            ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
+            : f,
+        );
+      throw invalid(pubErrors, pub.findings);
+    }
+    card = pub.card;
+  }
+  for (const f of findings) {
+    if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
+  }
+  return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill) };
+}
+
+function attempt(definition: AgentCardDefinition, profile: ValidationProfile | undefined): { card?: AgentCard; findings: readonly Finding[] } {
+  try {
+    return defineAgentCardWithFindings(definition, profile === undefined ? {} : { profile });
+  } catch (error) {
+    if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') return { findings: error.findings };
+    throw error;
+  }
+}
+
+/** The Nest-level checks: they name the decorator to fix, which core cannot know. */
+function checkSources(ordered: readonly SkillSource[]): Finding[] {
+  const findings: Finding[] = [];
+  const seen = new Map<string, SkillSource>();
+  ordered.forEach((source, index) => {
+    const { skill, origin, declaredBy } = source;
+    const label = typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
+    if (isBlank(skill.id)) {
+      findings.push({
+        rule: 'skill-required-fields',
+        severity: 'error',
+        path: `/skills/${index}/id`,
+        message: `${origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
+        hint: `Give ${declaredBy} an id such as 'create-order'.`,
+      });
+    }
+    if (isBlank(skill.description)) {
+      findings.push({
+        rule: 'skill-required-fields',
+        severity: 'error',
+        path: `/skills/${index}/description`,
+        message: `${origin}: the skill has no description${label}.`,
+        hint: `Add description: 'What the skill does' to ${declaredBy}.`,
+      });
+    }
+    if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
+      const where = source.controller ? `${declaredBy}, or to @AgentSkills() on ${source.controller}` : declaredBy;
+      findings.push({
+        rule: 'skill-tags-required',
+        severity: 'error',
+        path: `/skills/${index}/tags`,
+        message: `${origin}: the skill has no tags${label}.`,
+        hint: `Add tags: ['keyword'] to ${where}.`,
+      });
+    }
+    if (typeof skill.id === 'string') {
+      const first = seen.get(skill.id);
+      if (first) {
+        findings.push({
+          rule: 'skill-id-unique',
+          severity: 'error',
+          path: `/skills/${index}/id`,
+          message: `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${origin}.`,
+          hint: `Give one of them another id, e.g. ${declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${declaredBy}`}.`,
+        });
+      } else {
+        seen.set(skill.id, source);
+      }
+    }
+  });
+  return findings;
+}
+
+/** Prefixes a core finding about `/skills/N/...` with the skill's origin. */
+function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
+  const match = /^\/skills\/(\d+)(?:\/|$)/.exec(finding.path);
+  const source = match ? ordered[Number(match[1])] : undefined;
+  if (!source) return finding;
+  return { ...finding, message: `${source.origin}: ${finding.message}`, hint: `${finding.hint} (declared by ${source.declaredBy})`.trim() };
+}
+
+function invalid(errors: readonly Finding[], findings: readonly Finding[]): AgentCardError {
+  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  return new AgentCardError(
+    'ERR_AGENT_CARD_INVALID',
+    `AgentCardModule: the agent card built from the module options and @Skill() decorators has ${count}. Fix each one below.\n${formatFindings(errors)}`,
+    { findings: [...errors, ...findings.filter((f) => f.severity !== 'error')] },
+  );
+}

@@ -1,0 +1,67 @@
+import type { CanActivate, ExecutionContext, Type } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
+
+/**
+ * The smallest `ExecutionContext` a guard needs for an HTTP request: `switchToHttp()` gives the
+ * request and response, `getType()` is `'http'`. `getClass()` / `getHandler()` point at the
+ * given class and method so `Reflector` look-ups in guards return `undefined` instead of failing.
+ */
+export function createHttpExecutionContext(
+  request: unknown,
+  response: unknown,
+  owner: Type<unknown>,
+  handler: Function,
+): ExecutionContext {
+  const args = [request, response, undefined];
+  const http = {
+    getRequest: <T>() => request as T,
+    getResponse: <T>() => response as T,
+    getNext: <T>() => undefined as T,
+  };
+  const unsupported = (kind: string) => () => {
+    throw new Error(`AgentCardModule: a guard asked for the ${kind} context of an HTTP extended-card request.`);
+  };
+  return {
+    getClass: <T>() => owner as Type<T>,
+    getHandler: () => handler,
+    getArgs: <T extends unknown[]>() => args as T,
+    getArgByIndex: <T>(index: number) => args[index] as T,
+    getType: <T extends string>() => 'http' as T,
+    switchToHttp: () => http,
+    switchToRpc: unsupported('RPC') as ExecutionContext['switchToRpc'],
+    switchToWs: unsupported('WebSocket') as ExecutionContext['switchToWs'],
+  };
+}
+
+interface Subscribable<T> {
+  subscribe(observer: { next(value: T): void; error(error: unknown): void; complete(): void }): unknown;
+}
+
+function isSubscribable(value: unknown): value is Subscribable<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { subscribe?: unknown }).subscribe === 'function';
+}
+
+/** Like Nest's guard consumer: an Observable result counts by its last value. */
+function settle(value: unknown): Promise<unknown> {
+  if (!isSubscribable(value)) return Promise.resolve(value);
+  return new Promise((resolve, reject) => {
+    let last: unknown = false;
+    value.subscribe({ next: (v) => (last = v), error: reject, complete: () => resolve(last) });
+  });
+}
+
+/**
+ * Runs every guard in order and tells whether all passed. A guard that throws an
+ * `HttpException` (401, 403, …) counts as "not passed"; any other error propagates.
+ */
+export async function runGuards(guards: readonly CanActivate[], context: ExecutionContext): Promise<boolean> {
+  for (const guard of guards) {
+    try {
+      if (!(await settle(guard.canActivate(context)))) return false;
+    } catch (error) {
+      if (error instanceof HttpException) return false;
+      throw error;
+    }
+  }
+  return true;
+}

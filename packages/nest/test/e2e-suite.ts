@@ -1,0 +1,321 @@
+/*
+ * The end-to-end suite of @agent-card/nest, shared by the Nest 12 run (packages/nest) and the
+ * Nest 11 run (test/nest11): each passes its own copy of the Nest packages and of this library.
+ */
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import type * as NestCommon from '@nestjs/common';
+import type * as NestCore from '@nestjs/core';
+import type * as NestTesting from '@nestjs/testing';
+import type * as AgentCardNest from '../src/index';
+import { AgentCardError, type AgentCard } from '@agent-card/core';
+import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
+
+export interface Platform {
+  name: 'express' | 'fastify';
+  adapter: () => NestCore.AbstractHttpAdapter;
+}
+
+export interface SuiteDeps {
+  common: typeof NestCommon;
+  core: typeof NestCore;
+  testing: typeof NestTesting;
+  lib: typeof AgentCardNest;
+  platforms: Platform[];
+  /** The major version of @nestjs/core this run must use. */
+  major: number;
+  /** The version of @nestjs/core the library resolved. */
+  nestVersion: string;
+  /** Runs the core conformance suite against a base URL, when it exists. */
+  conformance?: (baseUrl: () => string) => void;
+}
+
+type App = NestCommon.INestApplication;
+
+export function agentCardE2E(deps: SuiteDeps): void {
+  const { common, testing, lib, platforms } = deps;
+  const fx = createFixture({ common, lib });
+  const { Controller, Get, Inject, Injectable, Module } = common;
+  const { AgentCardModule, AgentCardService, AgentSkills, Skill } = lib;
+
+  async function start(module: NestCommon.Type<unknown>, platform: Platform, prefix = 'api'): Promise<{ app: App; base: string }> {
+    const ref = await testing.Test.createTestingModule({ imports: [module] }).compile();
+    const app = ref.createNestApplication(platform.adapter(), { logger: false });
+    if (prefix) app.setGlobalPrefix(prefix);
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address() as { port: number };
+    return { app, base: `http://127.0.0.1:${address.port}` };
+  }
+
+  async function boot(module: NestCommon.Type<unknown>, platform = platforms[0]!): Promise<App> {
+    const ref = await testing.Test.createTestingModule({ imports: [module] }).compile();
+    const app = ref.createNestApplication(platform.adapter(), { logger: false });
+    try {
+      await app.init();
+    } catch (error) {
+      await app.close().catch(() => {});
+      throw error;
+    }
+    return app;
+  }
+
+  async function bootError(module: NestCommon.Type<unknown>): Promise<AgentCardError> {
+    const error = await boot(module).then(
+      async (app) => {
+        await app.close();
+        return undefined;
+      },
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AgentCardError);
+    return error as AgentCardError;
+  }
+
+  it(`runs on Nest ${deps.major}`, () => {
+    expect(Number(deps.nestVersion.split('.')[0])).toBe(deps.major);
+  });
+
+  describe.each(platforms)('on platform-$name with global prefix /api', (platform) => {
+    let app: App;
+    let base = '';
+    let invoicesBefore = 0;
+    beforeAll(async () => {
+      invoicesBefore = fx.InvoicesController.instances;
+      ({ app, base } = await start(fx.appModule(), platform));
+    });
+    afterAll(() => app?.close());
+
+    deps.conformance?.(() => base);
+
+    it('serves the card built from the decorators, in module and declaration order', async () => {
+      const res = await fetch(`${base}/.well-known/agent-card.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/a2a+json');
+      const card = (await res.json()) as AgentCard;
+      expect(card.skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(card.skills[0]).toEqual({
+        id: 'list-orders',
+        name: 'List orders',
+        description: 'Lists the orders of the current customer.',
+        tags: ['orders', 'history'],
+        outputModes: ['application/json'],
+      });
+      expect(card.skills[1]).toMatchObject({ id: 'place-order', name: 'Place order', tags: ['orders'], examples: ['Order two blue mugs'] });
+      expect(card.skills[2]).toEqual({
+        id: 'get-invoice',
+        name: 'Get invoice',
+        description: 'Fetches an invoice by its number.',
+        tags: ['billing', 'invoices'],
+      });
+      expect(card.capabilities.extendedAgentCard).toBe(true);
+      expect(card).toEqual(JSON.parse(JSON.stringify(app.get(AgentCardService).getCard())));
+    });
+
+    it('keeps the well-known path at the root while routes live under the prefix', async () => {
+      const orders = await fetch(`${base}/api/orders`);
+      expect(orders.status).toBe(200);
+      expect(await orders.json()).toEqual([{ id: 'o-1' }]);
+      expect((await fetch(`${base}/api/.well-known/agent-card.json`)).status).toBe(404);
+      expect((await fetch(`${base}/orders`)).status).toBe(404);
+      const legacy = await fetch(`${base}/.well-known/agent.json`);
+      expect(legacy.status).toBe(200);
+      expect(legacy.headers.get('link')).toContain('/.well-known/agent-card.json');
+    });
+
+    it('answers HEAD, conditional GET and other methods through the core responder', async () => {
+      const get = await fetch(`${base}/.well-known/agent-card.json`);
+      const body = new Uint8Array(await get.arrayBuffer());
+      const etag = get.headers.get('etag')!;
+      const head = await fetch(`${base}/.well-known/agent-card.json`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(body.byteLength));
+      expect(head.headers.get('etag')).toBe(etag);
+      const notModified = await fetch(`${base}/.well-known/agent-card.json?x=1`, { headers: { 'if-none-match': etag } });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get('etag')).toBe(etag);
+      const post = await fetch(`${base}/.well-known/agent-card.json`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    });
+
+    it('leaves other paths to the application (its 404)', async () => {
+      // Outside the global prefix the app's own 404 answers (Express' HTML page, Fastify's JSON).
+      const res = await fetch(`${base}/.well-known/security.txt`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('etag')).toBeNull();
+      expect(res.headers.get('content-type')).not.toContain('a2a');
+      const prefixed = await fetch(`${base}/api/nothing-here`);
+      expect(prefixed.status).toBe(404);
+      expect(await prefixed.json()).toMatchObject({ statusCode: 404 });
+    });
+
+    it('hides extended skills from the public card and shows them behind the guard', async () => {
+      const url = `${base}/a2a/extendedAgentCard`;
+      const anonymous = await fetch(url);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toContain('ApiKey');
+      expect((await fetch(url, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+      const ok = await fetch(url, { headers: { 'x-api-key': API_KEY } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('cache-control')).toBe('private, no-store');
+      const card = (await ok.json()) as AgentCard;
+      expect(card.skills.map((s) => s.id)).toEqual([...publicSkillIds, 'export-all']);
+      expect(card.skills[3]).toMatchObject({ tags: ['orders'], outputModes: ['text/csv'] });
+      const service = app.get(AgentCardService);
+      expect((await service.getExtendedCard({ id: 'ops-team' })).skills.map((s) => s.id)).toEqual(card.skills.map((s) => s.id));
+    });
+
+    it('counts request-scoped controllers without instantiating them', () => {
+      expect(fx.InvoicesController.instances).toBe(invoicesBefore);
+    });
+  });
+
+  describe('start-up errors', () => {
+    it('names both origins of a duplicate id', async () => {
+      @Controller('alpha')
+      class AlphaController {
+        @Get() @Skill('lookup', { description: 'Looks things up.', tags: ['a'] }) run() {}
+      }
+      @Controller('beta')
+      class BetaController {
+        @Get() @Skill('lookup', { description: 'Looks other things up.', tags: ['b'] }) go() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [AlphaController, BetaController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+      expect(error.message).toContain('Duplicate skill id "lookup": declared by AlphaController#run and by BetaController#go.');
+      expect(error.findings.map((f) => f.rule)).toContain('skill-id-unique');
+    });
+
+    it('names a static skill that clashes with a decorated one', async () => {
+      const error = await bootError(
+        fx.appModule({ skills: [{ id: 'get-invoice', name: 'Invoice', description: 'Old invoice lookup.', tags: ['billing'] }] }),
+      );
+      expect(error.message).toContain('Duplicate skill id "get-invoice": declared by AgentCardModule skills[0] and by InvoicesController#getInvoice.');
+    });
+
+    it('names the decorator to fix when a description or tags are missing, listing every problem at once', async () => {
+      @Controller('lonely')
+      class LonelyController {
+        @Get() @Skill('ping') handle() {}
+        @Get('x') @Skill({ description: 'Says hello.' }) greet() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [LonelyController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toContain('has 3 errors');
+      expect(error.message).toContain(
+        'LonelyController#handle: the skill has no description (skill "ping"). Add description: \'What the skill does\' to @Skill() on LonelyController#handle.',
+      );
+      expect(error.message).toContain(
+        "LonelyController#greet: the skill has no tags (skill \"greet\"). Add tags: ['keyword'] to @Skill() on LonelyController#greet, or to @AgentSkills() on LonelyController.",
+      );
+      expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path])).toEqual([
+        ['skill-required-fields', '/skills/0/description'],
+        ['skill-tags-required', '/skills/0/tags'],
+        ['skill-tags-required', '/skills/1/tags'],
+      ]);
+    });
+
+    it("prefixes core's findings about a skill with its Controller#method", async () => {
+      @AgentSkills({ tags: ['reports'] })
+      @Controller('reports')
+      class ReportsController {
+        @Get()
+        @Skill({ description: 'Builds a report.', securityRequirements: [{ schemes: { oauth: { list: ['reports:read'] } } }] })
+        build() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [ReportsController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      const finding = error.findings.find((f) => f.rule === 'security-scheme-reference' && f.severity === 'error');
+      expect(finding?.message).toMatch(/^ReportsController#build: /);
+      expect(error.message).toContain('ReportsController#build: ');
+    });
+
+    it('refuses an extended skill that nothing can authenticate', async () => {
+      @Controller('admin')
+      class AdminController {
+        @Get() @Skill({ description: 'Purges caches.', tags: ['ops'], extended: true }) purge() {}
+        @Get('s') @Skill({ description: 'Shows status.', tags: ['ops'] }) status() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [AdminController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toContain('AdminController#purge is extended: true but nothing authenticates extended-card requests.');
+      expect(error.message).toContain('Add guards: [YourAuthGuard] or extended: { authenticate }');
+    });
+  });
+
+  describe('configuration', () => {
+    const CONFIG = Symbol('CONFIG');
+    @Module({ providers: [{ provide: CONFIG, useValue: { publicUrl: 'https://orders.acme-corp.io/a2a' } }], exports: [CONFIG] })
+    class ConfigLikeModule {}
+
+    it('forRootAsync({ imports, inject, useFactory }) reads the public URL from a provider', async () => {
+      @Module({
+        imports: [
+          AgentCardModule.forRootAsync({
+            imports: [ConfigLikeModule],
+            inject: [CONFIG],
+            useFactory: (config: { publicUrl: string }) => ({ ...baseOptions, url: config.publicUrl, guards: [fx.ApiKeyGuard] }),
+          }),
+          fx.OrdersModule,
+        ],
+      })
+      class AppModule {}
+      const app = await boot(AppModule);
+      const card = app.get(AgentCardService).getCard();
+      expect(card.supportedInterfaces[0]!.url).toBe('https://orders.acme-corp.io/a2a');
+      expect(card.skills.map((s) => s.id)).toEqual(['list-orders', 'place-order']);
+      await app.close();
+    });
+
+    it('forRootAsync({ useClass }) and isGlobal make the service injectable everywhere', async () => {
+      @Injectable()
+      class CardOptionsFactory {
+        createAgentCardOptions() {
+          return { ...baseOptions, skills: [{ id: 'static', name: 'Static', description: 'A skill no controller implements.', tags: ['misc'] }] };
+        }
+      }
+      @Injectable()
+      class Consumer {
+        constructor(@Inject(AgentCardService) readonly cards: InstanceType<typeof AgentCardService>) {}
+      }
+      @Module({ providers: [Consumer] })
+      class FeatureModule {}
+      @Module({ imports: [AgentCardModule.forRootAsync({ useClass: CardOptionsFactory, isGlobal: true }), FeatureModule, fx.BillingModule] })
+      class AppModule {}
+      const app = await boot(AppModule);
+      expect(app.get(Consumer).cards.getCard().skills.map((s) => s.id)).toEqual(['static', 'get-invoice']);
+      await app.close();
+    });
+
+    it('instantiates a guard that is not a provider, and accepts an Observable result', async () => {
+      const { of } = await import('rxjs');
+      @Injectable()
+      class HeaderGuard {
+        canActivate(context: NestCommon.ExecutionContext) {
+          return of(context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-team'] === 'ops');
+        }
+      }
+      const app = await boot(fx.appModule({ guards: [HeaderGuard], extended: { authenticate: () => ({ team: 'ops' }) } }));
+      const service = app.get(AgentCardService);
+      expect(await service.authenticate({ headers: { 'x-team': 'ops' } })).toEqual({ team: 'ops' });
+      expect(await service.authenticate({ headers: {} })).toBeUndefined();
+      const denied = await service.getExtendedAgentCard({ headers: {}, raw: { headers: {} } });
+      expect(denied.error).toBeDefined();
+      expect(denied.card).toBeUndefined();
+      const allowed = await service.getExtendedAgentCard({ headers: { 'x-team': 'ops' }, raw: { headers: { 'x-team': 'ops' } } });
+      expect(allowed.card?.skills.map((s) => s.id)).toContain('export-all');
+      await app.close();
+    });
+
+    it('serve: false leaves the HTTP adapter alone', async () => {
+      const { app, base } = await start(fx.appModule({ serve: false }), platforms[0]!, '');
+      expect((await fetch(`${base}/.well-known/agent-card.json`)).status).toBe(404);
+      expect(app.get(AgentCardService).getCard().skills.map((s) => s.id)).toEqual(publicSkillIds);
+      await app.close();
+    });
+  });
+}
