@@ -19,3 +19,4 @@ export type {
   DiscoverySignature,
   DiscoveryVersioned,
 } from './types';
+export { discoverAgentCard } from './discover';

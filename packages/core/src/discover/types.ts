@@ -7,6 +7,7 @@
 import type { AgentCard } from '../model';
 import type { Finding, ValidationProfile } from '../findings';
 import type { CardShape } from '../validate/context';
+import type { VerifyAgentCardOptions, VerifyAgentCardResult } from '../sign/verify';
 
 /** The two well-known paths a discovery run fetches. */
 export type DiscoveryPath = '/.well-known/agent-card.json' | '/.well-known/agent.json';
@@ -18,15 +19,14 @@ export type DiscoveryPath = '/.well-known/agent-card.json' | '/.well-known/agent
  */
 export type DiscoveryFetch = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Keys for the signature status of a discovered card (handed to `verifyAgentCard`). */
-export interface DiscoveryKeyOptions {
-  /** Public keys (`KeyObject`, `CryptoKey` or public JWK). */
-  keys?: readonly unknown[];
-  /** A JSON Web Key Set (`{ keys: [...] }`). */
-  jwks?: { keys: readonly unknown[] };
-  /** An https URL of a JSON Web Key Set. */
-  jwksUrl?: string;
-}
+/**
+ * Trusted keys for the signature status of a discovered card, passed to `verifyAgentCard` as
+ * they are. Giving any of `keys`, `jwks` or `jwksUrl` turns the check on.
+ */
+export type DiscoveryKeyOptions = Pick<
+  VerifyAgentCardOptions,
+  'keys' | 'jwks' | 'jwksUrl' | 'allowJkuHosts' | 'algorithms' | 'allowInsecureJwksUrl'
+>;
 
 /**
  * Options of {@link discoverAgentCard}.
@@ -208,7 +208,7 @@ export interface DiscoverySignature {
   /** One line per signature: which key verified it, or why it failed. */
   details: string[];
   /** The verifier's full result. */
-  result?: unknown;
+  result?: VerifyAgentCardResult;
 }
 
 /** Everything learned about one well-known path. */

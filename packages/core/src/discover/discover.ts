@@ -1,0 +1,435 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Severity, ValidationProfile } from '../findings';
+import { verifyAgentCard } from '../sign';
+import { validateAgentCard } from '../validate/validate';
+import type { ParsedBody } from './body';
+import { headerTokens, parseBody } from './body';
+import { type Exchange, type ExchangeSpec, exchange } from './request';
+import { type PathRun, discoveryFindings, equalBytes } from './rules';
+import { DISCOVERY_DEFAULTS, type DiscoverySettings, WELL_KNOWN_PATHS, resolveOrigin, resolveSettings } from './target';
+import type {
+  DiscoveryConsistency,
+  DiscoveryFinding,
+  DiscoveryHeaderName,
+  DiscoveryHeaders,
+  DiscoveryHttpProbe,
+  DiscoveryKeyOptions,
+  DiscoveryOptions,
+  DiscoveryPath,
+  DiscoveryPathReport,
+  DiscoveryReport,
+  DiscoverySignature,
+} from './types';
+
+const INTERESTING: readonly DiscoveryHeaderName[] = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'vary',
+  'x-content-type-options',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-max-age',
+  'allow',
+  'link',
+  'location',
+  'www-authenticate',
+];
+
+/** Headers HEAD must repeat from GET (RFC 9110 §9.3.2); length may legitimately be absent. */
+const HEAD_COMPARED: readonly DiscoveryHeaderName[] = ['content-type', 'etag', 'cache-control', 'vary', 'access-control-allow-origin'];
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * Checks what a domain really serves as its Agent Card: fetches `/.well-known/agent-card.json`
+ * and `/.well-known/agent.json` the way clients do, and reports per path the status, content
+ * type, every redirect hop, size, timing, caching and CORS headers, the `If-None-Match` replay,
+ * HEAD and preflight answers, whether both paths serve the same document, the parsed card with
+ * its validation findings, and its signature status when keys are given.
+ *
+ * Requests: per path a header-less GET (`Accept: application/json`, as the TCK sends), a GET
+ * with `A2A-Version: 1.0` and `Origin`, a HEAD, a CORS preflight and, after the GET, a
+ * conditional GET — all concurrent except the last — plus one `http://` probe. Redirects are
+ * followed only same-origin over https, at most `maxRedirects` times, every hop recorded.
+ * Each request has `timeoutMs` for headers and body together and reads at most `maxBytes`, so a
+ * run always ends, within about `2 × timeoutMs`, whatever the server does.
+ *
+ * Never rejects because of the server: network errors, timeouts, huge or endless bodies,
+ * invalid UTF-8 and HTML pages become findings (rules 42–56 of the catalogue, `card-json-parse`,
+ * the validator's rules, and `discovery-signature` when keys are given). `ok` is false when any
+ * finding is an error.
+ *
+ * @param urlOrDomain - `acme.io`, `https://acme.io`, or any URL on the origin (e.g. the card URL).
+ * @throws {AgentCardError} `ERR_AGENT_CARD_OPTIONS` when the input is not a domain or http(s)
+ *   URL, or an option is invalid. Nothing else throws.
+ * @example
+ * const report = await discoverAgentCard('acme.io')
+ * for (const f of report.findings) console.log(f.severity, f.rule, f.message)
+ * process.exitCode = report.ok ? 0 : 1
+ * @see spec §8.2 (well-known URI), §8.6 (caching); RULES.md §6.4
+ */
+export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryOptions = {}): Promise<DiscoveryReport> {
+  const settings = resolveSettings(options);
+  const origin = resolveOrigin(urlOrDomain, settings.allowHttp);
+  const keys = keyOptions(options);
+  const started = performance.now();
+  let requests = 0;
+  const onRequest = (): void => {
+    requests += 1;
+  };
+
+  const [primary, legacy, probe] = await Promise.all([
+    runPath(origin, WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json', settings, onRequest),
+    runPath(origin, WELL_KNOWN_PATHS[1] ?? '/.well-known/agent.json', settings, onRequest),
+    origin.startsWith('https:') && settings.probeHttp ? probeHttp(origin, settings, onRequest) : Promise.resolve(undefined),
+  ]);
+
+  const consistency = compare(primary, legacy);
+  const source = primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
+  if (source && keys) source.report.signature = await signatureStatus(source.report.document, keys);
+
+  const findings: DiscoveryFinding[] = discoveryFindings({
+    origin,
+    allowHttp: settings.allowHttp,
+    timeoutMs: settings.timeoutMs,
+    maxBytes: settings.maxBytes,
+    maxRedirects: settings.maxRedirects,
+    corsOrigin: settings.corsOrigin,
+    primary,
+    legacy,
+    ...(probe ? { probe } : {}),
+    ...(consistency ? { consistency } : {}),
+  });
+  // The primary path's parse and validation findings always count; the legacy path's only when
+  // its document is the one clients would end up with.
+  for (const run of source === legacy ? [primary, legacy] : [primary]) {
+    const url = run.get.finalUrl;
+    for (const f of run.report.findings) findings.push({ ...f, url });
+  }
+  const signature = source?.report.signature;
+  if (source && signature) findings.push(signatureFinding(signature, source.get.finalUrl));
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+
+  const report: DiscoveryReport = {
+    input: urlOrDomain,
+    origin,
+    profile: settings.profile,
+    primary: primary.report,
+    legacy: legacy.report,
+    findings,
+    ok: !findings.some((f) => f.severity === 'error'),
+    requests,
+    timeMs: Math.round(performance.now() - started),
+  };
+  if (probe) report.httpProbe = probe;
+  if (source) {
+    report.document = source.report.document;
+    report.cardUrl = source.get.finalUrl;
+    if (source.report.card) report.card = source.report.card;
+  }
+  if (consistency) {
+    report.consistency = consistency;
+    report.pathsConsistent = consistency.sameDocument && consistency.sameEtag !== false;
+  }
+  return report;
+}
+
+function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined {
+  const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl } = options;
+  if (keys === undefined && jwks === undefined && jwksUrl === undefined) return undefined;
+  const out: DiscoveryKeyOptions = {};
+  if (keys !== undefined) out.keys = keys;
+  if (jwks !== undefined) out.jwks = jwks;
+  if (jwksUrl !== undefined) out.jwksUrl = jwksUrl;
+  if (allowJkuHosts !== undefined) out.allowJkuHosts = allowJkuHosts;
+  if (algorithms !== undefined) out.algorithms = algorithms;
+  if (allowInsecureJwksUrl !== undefined) out.allowInsecureJwksUrl = allowInsecureJwksUrl;
+  return out;
+}
+
+async function runPath(origin: string, path: DiscoveryPath, settings: DiscoverySettings, onRequest: () => void): Promise<PathRun> {
+  const url = `${origin}${path}`;
+  const base = (method: ExchangeSpec['method'], headers: Record<string, string>, follow = true): ExchangeSpec => {
+    const spec: ExchangeSpec = {
+      method,
+      url,
+      headers: { ...settings.headers, ...headers },
+      follow,
+      allowHttp: settings.allowHttp,
+      maxRedirects: settings.maxRedirects,
+      maxBytes: settings.maxBytes,
+      timeoutMs: settings.timeoutMs,
+      fetch: settings.fetch,
+      onRequest,
+    };
+    if (settings.signal) spec.signal = settings.signal;
+    return spec;
+  };
+  const accept = { accept: 'application/json' };
+  const getting = exchange(base('GET', accept));
+  const [get, versioned, head, preflight, conditional] = await Promise.all([
+    getting,
+    exchange(base('GET', { ...accept, 'a2a-version': '1.0', origin: settings.corsOrigin })),
+    exchange(base('HEAD', accept)),
+    // Browsers never follow redirects on a preflight.
+    exchange(base('OPTIONS', { origin: settings.corsOrigin, 'access-control-request-method': 'GET' }, false)),
+    getting.then((g) => {
+      const etag = g.headers?.get('etag');
+      return g.status === 200 && g.failure === undefined && etag ? exchange(base('GET', { ...accept, 'if-none-match': etag })) : undefined;
+    }),
+  ]);
+
+  const headers = pick(get.headers);
+  const report: DiscoveryPathReport = {
+    path,
+    url,
+    finalUrl: get.finalUrl,
+    redirects: get.redirects,
+    bytes: get.body.byteLength,
+    truncated: get.truncated,
+    timeMs: get.timeMs,
+    headers,
+    valid: false,
+    findings: [],
+  };
+  if (get.status !== undefined) report.status = get.status;
+  if (headers['content-type'] !== undefined) report.contentType = headers['content-type'];
+  if (get.failure) report.failure = get.failure;
+  if (!get.truncated && get.status !== undefined) report.sha256 = createHash('sha256').update(get.body).digest('hex');
+
+  const run: PathRun = { report, get, versioned, head, preflight };
+  if (conditional) run.conditional = conditional;
+
+  // A non-200 body is an error page, not a card: it is only sniffed for HTML.
+  if (get.body.byteLength > 0 && !get.truncated) {
+    run.parsed = parseBody(get.body);
+    if (get.status === 200) readCard(run, settings.profile);
+  } else if (get.status === 200 && get.failure === undefined && get.body.byteLength === 0) {
+    run.parsed = { kind: 'empty' };
+    readCard(run, settings.profile);
+  }
+
+  report.versioned = {
+    headers: pick(versioned.headers),
+    bytes: versioned.body.byteLength,
+    sameBody: versioned.failure === undefined && get.failure === undefined && equalBytes(versioned.body, get.body),
+  };
+  if (versioned.status !== undefined) report.versioned.status = versioned.status;
+  if (versioned.failure) report.versioned.failure = versioned.failure;
+  if (report.versioned.sameBody) {
+    if (report.shape) report.versioned.shape = report.shape;
+  } else if (versioned.status === 200 && versioned.failure === undefined) {
+    const parsed = parseBody(versioned.body);
+    if (parsed.kind === 'json') {
+      const shape = safeValidate(parsed.value, settings.profile)?.shape;
+      if (shape) report.versioned.shape = shape;
+    }
+  }
+
+  const headHeaders = pick(head.headers);
+  report.head = {
+    headers: headHeaders,
+    differs: head.status === 200 ? HEAD_COMPARED.filter((h) => headHeaders[h] !== headers[h]) : [],
+    bodyEmpty: head.body.byteLength === 0,
+  };
+  if (head.status !== undefined) report.head.status = head.status;
+  if (head.failure) report.head.failure = head.failure;
+
+  const preflightHeaders = pick(preflight.headers);
+  const methods = headerTokens(preflightHeaders['access-control-allow-methods']);
+  report.preflight = {
+    headers: preflightHeaders,
+    ok:
+      preflight.status !== undefined &&
+      preflight.status >= 200 &&
+      preflight.status < 300 &&
+      (methods.includes('get') || methods.includes('*')),
+  };
+  if (preflight.status !== undefined) report.preflight.status = preflight.status;
+  if (preflight.failure) report.preflight.failure = preflight.failure;
+
+  if (conditional) {
+    const sent = get.headers?.get('etag') ?? '';
+    const conditionalHeaders = pick(conditional.headers);
+    report.conditional = {
+      ifNoneMatch: sent,
+      sameEtag: conditionalHeaders.etag === sent,
+      bodyEmpty: conditional.body.byteLength === 0,
+      headers: conditionalHeaders,
+    };
+    if (conditional.status !== undefined) report.conditional.status = conditional.status;
+    if (conditional.failure) report.conditional.failure = conditional.failure;
+  }
+  return run;
+}
+
+/** Parses a 200 body into `document`, then validates it; parse problems are `card-json-parse`. */
+function readCard(run: PathRun, profile: ValidationProfile): void {
+  const { report } = run;
+  const parsed: ParsedBody = run.parsed ?? { kind: 'empty' };
+  const parseFinding = (severity: Severity, message: string, hint: string): void => {
+    report.findings.push({ rule: 'card-json-parse', severity, path: '', message: `${run.get.finalUrl}: ${message}`, hint });
+  };
+  switch (parsed.kind) {
+    case 'html':
+      return; // discovery-html-body says it better.
+    case 'empty':
+      parseFinding('error', 'empty body with status 200.', 'Serve the card JSON as the body.');
+      return;
+    case 'invalid-utf8':
+      parseFinding(
+        'error',
+        `body is not valid UTF-8 (byte 0x${parsed.byte.toString(16).padStart(2, '0')} at offset ${parsed.offset}).`,
+        'Encode the card as UTF-8 (spec §14.1, RFC 8259 §8.1); re-save the file as UTF-8 without BOM.',
+      );
+      return;
+    case 'invalid-json':
+      parseFinding('error', `body is not JSON (${parsed.reason}).`, 'Serve the card as one JSON object; check the file with `agent-card validate`.');
+      return;
+    case 'json':
+      break;
+  }
+  if (parsed.bom) {
+    parseFinding('warning', 'body starts with a UTF-8 byte order mark.', 'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.');
+  }
+  report.document = parsed.value;
+  const result = safeValidate(parsed.value, profile);
+  if (!result) return;
+  report.valid = result.valid;
+  report.shape = result.shape;
+  if (result.card) report.card = result.card;
+  report.findings.push(...result.findings);
+}
+
+function safeValidate(value: unknown, profile: ValidationProfile): ReturnType<typeof validateAgentCard> | undefined {
+  try {
+    return validateAgentCard(value, { profile });
+  } catch {
+    // validateAgentCard never throws by contract; a bug there must not sink the whole report.
+    return undefined;
+  }
+}
+
+function pick(headers: Headers | undefined): DiscoveryHeaders {
+  const out: DiscoveryHeaders = {};
+  if (!headers) return out;
+  for (const name of INTERESTING) {
+    const value = headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+/** Rule 49's comparison; only when both paths answered 200 with a complete body. */
+function compare(primary: PathRun, legacy: PathRun): DiscoveryConsistency | undefined {
+  const complete = (run: PathRun): boolean => run.get.status === 200 && run.get.failure === undefined;
+  if (!complete(primary) || !complete(legacy)) return undefined;
+  const sameBytes = equalBytes(primary.get.body, legacy.get.body);
+  const a = primary.report.document;
+  const b = legacy.report.document;
+  let method: DiscoveryConsistency['method'] = 'bytes';
+  let sameDocument = sameBytes;
+  if (a !== undefined && b !== undefined) {
+    try {
+      sameDocument = canonicalize(a) === canonicalize(b);
+      method = 'jcs';
+    } catch {
+      sameDocument = sameBytes;
+    }
+  }
+  const out: DiscoveryConsistency = { sameDocument, sameBytes, method };
+  const ea = primary.report.headers.etag;
+  const eb = legacy.report.headers.etag;
+  if (ea !== undefined && eb !== undefined) out.sameEtag = ea === eb;
+  return out;
+}
+
+/** GET http://host/.well-known/agent-card.json once: it should redirect to https or be refused. */
+async function probeHttp(origin: string, settings: DiscoverySettings, onRequest: () => void): Promise<DiscoveryHttpProbe> {
+  const https = new URL(origin);
+  const http = new URL(origin);
+  http.protocol = 'http:';
+  const url = `${http.origin}${WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json'}`;
+  const spec: ExchangeSpec = {
+    method: 'GET',
+    url,
+    headers: { ...settings.headers, accept: 'application/json' },
+    follow: false,
+    allowHttp: false,
+    maxRedirects: 0,
+    // The probe only needs the status line; a small cap keeps a large http body cheap.
+    maxBytes: 65_536,
+    timeoutMs: Math.min(settings.timeoutMs, DISCOVERY_DEFAULTS.probeTimeoutMs),
+    fetch: settings.fetch,
+    onRequest,
+  };
+  if (settings.signal) spec.signal = settings.signal;
+  const result: Exchange = await exchange(spec);
+  const probe: DiscoveryHttpProbe = { url, outcome: 'refused' };
+  if (result.status === undefined) {
+    if (result.failure) probe.failure = result.failure;
+    return probe;
+  }
+  probe.status = result.status;
+  const hop = result.redirects[0];
+  if (hop) {
+    if (hop.location !== undefined) probe.location = hop.location;
+    const target = hop.location === undefined ? undefined : new URL(hop.location);
+    probe.outcome = target !== undefined && target.protocol === 'https:' && target.hostname === https.hostname ? 'redirects-to-https' : 'redirects-elsewhere';
+  } else {
+    probe.outcome = 'serves';
+  }
+  return probe;
+}
+
+async function signatureStatus(document: unknown, keys: DiscoveryKeyOptions): Promise<DiscoverySignature> {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    return { status: 'unavailable', details: ['the body is not a JSON object'] };
+  }
+  const signatures = (document as { signatures?: unknown }).signatures;
+  if (!Array.isArray(signatures) || signatures.length === 0) {
+    return { status: 'unsigned', details: ['the card has no signatures'] };
+  }
+  try {
+    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], keys);
+    const details = result.signatures.map((s) =>
+      s.valid
+        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'}`
+        : `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) failed: ${s.reason ?? 'unknown reason'}`,
+    );
+    if (result.reason !== undefined) details.push(result.reason);
+    return { status: result.valid ? 'verified' : 'failed', details, result };
+  } catch (error) {
+    return { status: 'unavailable', details: [error instanceof Error ? error.message : String(error)] };
+  }
+}
+
+function signatureFinding(signature: DiscoverySignature, url: string): DiscoveryFinding {
+  const detail = signature.details.join('; ');
+  const finding = (severity: Severity, message: string, hint: string): DiscoveryFinding => ({
+    rule: 'discovery-signature',
+    severity,
+    path: '/signatures',
+    message: `${url}: ${message}`,
+    hint,
+    url,
+  });
+  switch (signature.status) {
+    case 'verified':
+      return finding('info', `signature verified (${detail}).`, 'Nothing to do.');
+    case 'unsigned':
+      return finding('error', 'card is not signed, but keys were given to verify it.', 'Sign the card (signAgentCard, or the middleware option sign).');
+    case 'failed':
+      return finding('error', `no signature verified (${detail}).`, 'Re-sign the card after every change, with a key the client trusts (same kid).');
+    default:
+      return finding('error', `signature could not be checked (${detail}).`, 'Check the keys, jwks or jwksUrl given.');
+  }
+}

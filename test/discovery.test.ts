@@ -1,0 +1,357 @@
+import type { RequestListener } from 'node:http';
+import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GOOD_CARD, type LocalServer, listen, mapOrigins, misbehaving, refusedOrigin, status, wellBehaved } from './discovery-servers';
+
+const servers: LocalServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function start(handler: RequestListener): Promise<LocalServer> {
+  const server = await listen(handler);
+  servers.push(server);
+  return server;
+}
+
+/** Discovers against a local server over http, and measures the wall time. */
+async function discover(handler: RequestListener, options: DiscoveryOptions = {}): Promise<DiscoveryReport & { wall: number }> {
+  const server = await start(handler);
+  const started = performance.now();
+  const report = await discoverAgentCard(server.origin, { allowHttp: true, timeoutMs: 2_000, ...options });
+  return { ...report, wall: performance.now() - started };
+}
+
+/** Discovers `https://acme.test` served by a local http server through a mapping fetch. */
+async function discoverHttps(handler: RequestListener, options: DiscoveryOptions = {}, httpHandler?: RequestListener): Promise<DiscoveryReport> {
+  const server = await start(handler);
+  const map: Record<string, string> = { 'https://acme.test': server.origin };
+  if (httpHandler) map['http://acme.test'] = (await start(httpHandler)).origin;
+  return discoverAgentCard('acme.test', { timeoutMs: 2_000, fetch: mapOrigins(map), ...options });
+}
+
+const ids = (report: DiscoveryReport, severity?: string): string[] =>
+  report.findings.filter((f) => severity === undefined || f.severity === severity).map((f) => `${f.rule}:${f.severity}`);
+
+function finding(report: DiscoveryReport, rule: string, severity: string) {
+  const found = report.findings.find((f) => f.rule === rule && f.severity === severity);
+  expect(found, `${rule}:${severity} in ${JSON.stringify(ids(report))}`).toBeDefined();
+  return found!;
+}
+
+describe('discoverAgentCard against a well-behaved server', () => {
+  it('reports no error, a working 304, HEAD, preflight and consistent paths', async () => {
+    const report = await discoverHttps(wellBehaved(), {}, misbehaving.httpsUpgrade);
+    expect(ids(report, 'error')).toEqual([]);
+    expect(ids(report, 'warning')).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.origin).toBe('https://acme.test');
+    expect(report.primary).toMatchObject({
+      url: 'https://acme.test/.well-known/agent-card.json',
+      status: 200,
+      contentType: 'application/json',
+      redirects: [],
+      valid: true,
+      shape: 'v1.0',
+      conditional: { status: 304, sameEtag: true, bodyEmpty: true },
+      head: { status: 200, differs: [], bodyEmpty: true },
+      preflight: { status: 204, ok: true },
+      versioned: { status: 200, sameBody: true, shape: 'v1.0' },
+    });
+    expect(report.primary.bytes).toBe(Buffer.byteLength(JSON.stringify(GOOD_CARD)));
+    expect(report.primary.headers.etag).toMatch(/^"/);
+    expect(report.pathsConsistent).toBe(true);
+    expect(report.consistency).toEqual({ sameDocument: true, sameBytes: true, sameEtag: true, method: 'jcs' });
+    expect(report.card).toEqual(GOOD_CARD);
+    expect(report.document).toEqual(GOOD_CARD);
+    expect(report.cardUrl).toBe('https://acme.test/.well-known/agent-card.json');
+    expect(report.httpProbe).toMatchObject({ outcome: 'redirects-to-https', status: 301 });
+    // 2 paths × (GET, A2A-Version GET, HEAD, OPTIONS, conditional GET) + the http:// probe.
+    expect(report.requests).toBe(11);
+    finding(report, 'discovery-version-negotiation', 'info');
+  });
+
+  it('sends the header-less and the A2A-Version requests the rules describe', async () => {
+    const server = await start(wellBehaved());
+    await discoverAgentCard(server.origin, { allowHttp: true, headers: { 'User-Agent': 'agent-card-check' } });
+    const gets = server.requests.filter((r) => r.method === 'GET' && r.url === '/.well-known/agent-card.json');
+    expect(gets).toHaveLength(3);
+    expect(gets.filter((r) => r.headers['a2a-version'] === undefined && r.headers['if-none-match'] === undefined)).toHaveLength(1);
+    expect(gets.filter((r) => r.headers['a2a-version'] === '1.0' && r.headers.origin === 'https://example.org')).toHaveLength(1);
+    expect(gets.filter((r) => r.headers['if-none-match'] !== undefined)).toHaveLength(1);
+    expect(gets.every((r) => r.headers.accept === 'application/json' && r.headers['user-agent'] === 'agent-card-check')).toBe(true);
+    const preflight = server.requests.find((r) => r.method === 'OPTIONS');
+    expect(preflight?.headers).toMatchObject({ origin: 'https://example.org', 'access-control-request-method': 'GET' });
+    expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(2);
+  });
+
+  it('notes plain http as info when allowHttp is set', async () => {
+    const report = await discover(wellBehaved());
+    expect(report.ok).toBe(true);
+    finding(report, 'discovery-https', 'info');
+    expect(report.httpProbe).toBeUndefined();
+  });
+});
+
+describe('discoverAgentCard against misbehaving servers', () => {
+  it.each([
+    ['redirect loop', misbehaving.redirectLoop, 'discovery-redirect', 'error', /redirect loop/],
+    ['more than maxRedirects hops', misbehaving.redirectChain, 'discovery-redirect', 'error', /more than 3 redirects/],
+    ['same-origin redirect to a login page', misbehaving.redirectToLoginSameOrigin, 'discovery-redirect', 'error', /login page titled "Sign in – Acme"/],
+    ['one same-origin redirect', misbehaving.redirectOnce, 'discovery-redirect', 'warning', /redirects before the card \(301 →/],
+    ['endless body', misbehaving.endlessBody, 'discovery-size', 'error', /over the 1048576-byte read cap/],
+    ['huge body (Content-Length)', misbehaving.hugeBody, 'discovery-size', 'error', /5242880 bytes declared/],
+    ['huge chunked body', misbehaving.hugeChunkedBody, 'discovery-size', 'error', /read cap/],
+    ['slow body (one byte per second)', misbehaving.slowBody, 'discovery-status', 'error', /body not complete within 1500 ms/],
+    ['slow headers', misbehaving.slowHeaders, 'discovery-status', 'error', /no response within 1500 ms/],
+    ['invalid UTF-8', misbehaving.invalidUtf8, 'card-json-parse', 'error', /not valid UTF-8 \(byte 0xff at offset \d+\)/],
+    ['not JSON', misbehaving.invalidJson, 'card-json-parse', 'error', /not JSON/],
+    ['HTML with status 200', misbehaving.spaFallback, 'discovery-html-body', 'error', /title "Acme Dashboard".*single-page-app fallback/],
+    ['HTML labelled as JSON', misbehaving.htmlLabelledJson, 'discovery-html-body', 'error', /title "502 Bad Gateway"/],
+    ['JSON labelled text/html', misbehaving.jsonAsHtml, 'discovery-content-type', 'error', /served as HTML/],
+    ['text/plain', misbehaving.textPlain, 'discovery-content-type', 'warning', /not a JSON media type/],
+    ['401', status(401), 'discovery-status', 'error', /card requires auth: public discovery will fail \(status 401 Unauthorized\)/],
+    ['403', status(403), 'discovery-status', 'error', /card requires auth.*403 Forbidden/],
+    ['404', status(404), 'discovery-status', 'error', /card not published \(status 404 Not Found\)/],
+    ['500', status(500), 'discovery-status', 'error', /server error \(status 500 Internal Server Error\)/],
+    ['503', status(503), 'discovery-status', 'error', /server error \(status 503/],
+    ['connection dropped before a response', misbehaving.abruptClose, 'discovery-status', 'error', /connection closed before a response/],
+    ['connection dropped mid-body', misbehaving.abruptCloseMidBody, 'discovery-status', 'error', /body cut off/],
+  ] as const)('%s → %s (%s), within the timeout', async (_name, handler, rule, severity, message) => {
+    const report = await discover(handler, { timeoutMs: 1_500 });
+    const f = finding(report, rule, severity);
+    expect(f.message).toMatch(message);
+    expect(f.hint.length).toBeGreaterThan(10);
+    expect(f.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    if (severity === 'error') expect(report.ok).toBe(false);
+    // Requests run concurrently; only the conditional replay waits for its GET.
+    expect(report.wall).toBeLessThan(2 * 1_500 + 1_000);
+  });
+
+  it('stops reading an endless body at the cap, long before the timeout', async () => {
+    const report = await discover(misbehaving.endlessBody, { timeoutMs: 10_000, maxBytes: 256 * 1024 });
+    expect(report.primary.failure?.kind).toBe('too-large');
+    expect(report.primary.truncated).toBe(true);
+    expect(report.primary.bytes).toBeGreaterThan(256 * 1024);
+    expect(report.primary.bytes).toBeLessThan(256 * 1024 + 65_536 + 16);
+    expect(report.wall).toBeLessThan(5_000);
+  });
+
+  it('warns for a card over 128 KiB', async () => {
+    const report = await discover(misbehaving.largeCard);
+    const f = finding(report, 'discovery-size', 'warning');
+    expect(f.message).toMatch(/larger than 128 KiB \(\d+ bytes\)/);
+  });
+
+  it('warns for a BOM but still parses the card', async () => {
+    const report = await discover(misbehaving.bom);
+    finding(report, 'card-json-parse', 'warning');
+    expect(report.document).toEqual(GOOD_CARD);
+  });
+
+  it('reports connection refused', async () => {
+    const origin = await refusedOrigin();
+    const report = await discoverAgentCard(origin, { allowHttp: true, timeoutMs: 1_500 });
+    expect(finding(report, 'discovery-status', 'error').message).toMatch(/connection refused \(.*ECONNREFUSED/);
+    expect(report.primary.failure?.kind).toBe('refused');
+    expect(report.ok).toBe(false);
+  });
+
+  it('reports a DNS failure for a host under .invalid', async () => {
+    const started = performance.now();
+    const report = await discoverAgentCard('nonexistent.invalid', { timeoutMs: 3_000 });
+    expect(report.origin).toBe('https://nonexistent.invalid');
+    expect(finding(report, 'discovery-status', 'error').message).toMatch(/host name does not resolve \(.*ENOTFOUND nonexistent\.invalid/);
+    expect(report.primary.failure?.kind).toBe('dns');
+    expect(performance.now() - started).toBeLessThan(2 * 3_000 + 1_000);
+  });
+
+  it('reports a TLS failure when the port does not speak TLS', async () => {
+    const server = await start(wellBehaved());
+    const report = await discoverAgentCard(`https://127.0.0.1:${server.port}`, { timeoutMs: 2_000, probeHttp: false });
+    const f = finding(report, 'discovery-https', 'error');
+    expect(f.message).toMatch(/TLS handshake failed/);
+    expect(report.primary.failure?.kind).toBe('tls');
+    expect(report.findings.some((x) => x.rule === 'discovery-status')).toBe(false);
+  });
+
+  it('records a downgrade redirect and does not follow it', async () => {
+    const report = await discoverHttps(misbehaving.redirectToHttp);
+    expect(finding(report, 'discovery-redirect', 'error').message).toMatch(/downgrades https to http/);
+    expect(report.primary.redirects).toEqual([
+      {
+        url: 'https://acme.test/.well-known/agent-card.json',
+        status: 301,
+        location: 'http://acme.test/.well-known/agent-card.json',
+        sameOrigin: false,
+        schemeChange: 'https->http',
+        followed: false,
+      },
+    ]);
+  });
+
+  it('records a cross-origin redirect to a login page and does not follow it', async () => {
+    const report = await discoverHttps(misbehaving.redirectToLogin);
+    expect(finding(report, 'discovery-redirect', 'error').message).toMatch(/looks like a login page \(302 → https:\/\/sso\.acme-auth\.test\/login/);
+    expect(report.primary.redirects).toHaveLength(1);
+    expect(report.primary.redirects[0]).toMatchObject({ sameOrigin: false, followed: false });
+  });
+
+  it('follows at most maxRedirects same-origin hops and records each', async () => {
+    const report = await discover(misbehaving.redirectChain, { maxRedirects: 2 });
+    expect(report.primary.redirects.map((r) => [r.status, new URL(r.location ?? '').pathname, r.followed])).toEqual([
+      [301, '/hop/1', true],
+      [301, '/hop/2', true],
+      [301, '/hop/3', false],
+    ]);
+    expect(finding(report, 'discovery-redirect', 'error').message).toMatch(/more than 2 redirects/);
+  });
+
+  it('notes an http:// origin that serves the card instead of redirecting', async () => {
+    const report = await discoverHttps(wellBehaved(), {}, wellBehaved());
+    expect(report.httpProbe?.outcome).toBe('serves');
+    expect(finding(report, 'discovery-https', 'info').message).toMatch(/^http:\/\/acme\.test\/\.well-known\/agent-card\.json: plain http answers without redirecting/);
+  });
+});
+
+describe('discovery rules on headers and paths', () => {
+  it('legacy-only card is an error', async () => {
+    const report = await discover(misbehaving.legacyOnly);
+    finding(report, 'discovery-legacy-path', 'error');
+    finding(report, 'discovery-status', 'error');
+    expect(report.cardUrl).toMatch(/\/\.well-known\/agent\.json$/);
+    expect(report.document).toEqual(GOOD_CARD);
+  });
+
+  it('a missing legacy path is info only', async () => {
+    const server = await start((req, res) => (req.url === '/.well-known/agent.json' ? status(404)(req, res) : wellBehaved()(req, res)));
+    const report = await discoverAgentCard(server.origin, { allowHttp: true });
+    expect(finding(report, 'discovery-legacy-path', 'info').message).toMatch(/not served \(status 404 Not Found\)/);
+    expect(report.ok).toBe(true);
+    expect(report.pathsConsistent).toBeUndefined();
+  });
+
+  it('a stale legacy copy gives paths-consistent and legacy-path warnings', async () => {
+    const report = await discover(misbehaving.stalePaths);
+    expect(finding(report, 'discovery-paths-consistent', 'warning').message).toMatch(/version "1.4.0" vs "1.3.0"/);
+    finding(report, 'discovery-legacy-path', 'warning');
+    expect(report.pathsConsistent).toBe(false);
+    expect(report.consistency).toMatchObject({ sameDocument: false, sameBytes: false, sameEtag: false, method: 'jcs' });
+  });
+
+  it('compares canonical JSON, not bytes, and flags differing ETags', async () => {
+    const report = await discover(misbehaving.reformattedLegacy);
+    expect(report.consistency).toEqual({ sameDocument: true, sameBytes: false, sameEtag: false, method: 'jcs' });
+    expect(report.pathsConsistent).toBe(false);
+    expect(finding(report, 'discovery-paths-consistent', 'warning').message).toMatch(/same document but a different ETag/);
+    expect(report.findings.some((f) => f.rule === 'discovery-legacy-path')).toBe(false);
+  });
+
+  it('a bare static host gets caching, ETag, CORS, preflight and HEAD findings', async () => {
+    const report = await discover(misbehaving.bareStatic);
+    expect(ids(report, 'error')).toEqual([]);
+    for (const [rule, severity] of [
+      ['discovery-cache-control', 'warning'],
+      ['discovery-etag', 'warning'],
+      ['discovery-cors', 'warning'],
+      ['discovery-cors', 'info'],
+      ['discovery-content-type', 'info'],
+      ['discovery-methods', 'info'],
+    ] as const) {
+      finding(report, rule, severity);
+    }
+    expect(finding(report, 'discovery-methods', 'info').message).toMatch(/HEAD answered 405 without an Allow header/);
+    expect(report.primary.conditional).toBeUndefined();
+  });
+
+  it('flags immutable caching, * with credentials and an ETag that changes per request', async () => {
+    const report = await discover(misbehaving.badHeaders);
+    expect(finding(report, 'discovery-cors', 'error').message).toMatch(/\* with Access-Control-Allow-Credentials: true/);
+    const cache = report.findings.filter((f) => f.rule === 'discovery-cache-control').map((f) => f.message);
+    expect(cache.some((m) => /immutable/.test(m))).toBe(true);
+    expect(cache.some((m) => /longer than one day/.test(m))).toBe(true);
+    expect(finding(report, 'discovery-conditional-get', 'warning').message).toMatch(/different ETag for the same body/);
+    expect(report.primary.conditional).toMatchObject({ status: 200, sameEtag: false, bodyEmpty: false });
+  });
+
+  it('a v0.3 card to header-less requests warns and needs Vary: A2A-Version', async () => {
+    const report = await discover(misbehaving.versionNegotiation);
+    expect(finding(report, 'discovery-version-negotiation', 'warning').message).toMatch(/header-less request got v0\.3, A2A-Version: 1\.0 got v1\.0/);
+    expect(finding(report, 'discovery-vary', 'warning').message).toMatch(/depends on A2A-Version but Vary lacks it/);
+    expect(report.primary.versioned).toMatchObject({ status: 200, sameBody: false, shape: 'v1.0' });
+  });
+
+  it('an echoed Origin without Vary: Origin warns', async () => {
+    const report = await discover(misbehaving.echoOrigin);
+    expect(finding(report, 'discovery-vary', 'warning').message).toMatch(/echoes the request Origin without Vary: Origin/);
+  });
+
+  it('validates the card with the profile and lists its findings with the card URL', async () => {
+    const report = await discover(wellBehaved({ ...GOOD_CARD, supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }));
+    const localhost = finding(report, 'url-localhost', 'error');
+    expect(localhost.path).toBe('/supportedInterfaces/0/url');
+    expect(localhost.url).toMatch(/\/\.well-known\/agent-card\.json$/);
+    expect(report.primary.valid).toBe(false);
+    expect(report.card).toBeUndefined();
+    expect(report.document).toBeDefined();
+    const dev = await discover(wellBehaved({ ...GOOD_CARD, supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }), { profile: 'development' });
+    expect(dev.findings.some((f) => f.rule === 'url-localhost' && f.severity === 'error')).toBe(false);
+  });
+
+  it('sorts findings errors first', async () => {
+    const report = await discover(misbehaving.spaFallback);
+    const order = { error: 0, warning: 1, info: 2 };
+    const severities = report.findings.map((f) => order[f.severity]);
+    expect(severities).toEqual([...severities].sort((a, b) => a - b));
+  });
+});
+
+describe('discoverAgentCard input and options', () => {
+  it.each([
+    ['acme.test', 'https://acme.test'],
+    ['https://acme.test/.well-known/agent-card.json', 'https://acme.test'],
+    ['https://acme.test/.well-known/agent.json?x=1', 'https://acme.test'],
+    ['http://acme.test', 'https://acme.test'],
+    ['  ACME.test:8443  ', 'https://acme.test:8443'],
+  ])('%s is checked at %s', async (input, origin) => {
+    const seen: string[] = [];
+    const report = await discoverAgentCard(input, {
+      probeHttp: false,
+      fetch: async (url) => {
+        seen.push(url);
+        return new Response('{}', { status: 404 });
+      },
+    });
+    expect(report.origin).toBe(origin);
+    expect(new Set(seen.map((u) => new URL(u).origin))).toEqual(new Set([origin]));
+  });
+
+  it.each([
+    ['', {}],
+    ['ftp://acme.test', {}],
+    ['https://', {}],
+    ['acme.test', { timeoutMs: 0 }],
+    ['acme.test', { maxBytes: -1 }],
+    ['acme.test', { maxRedirects: 1.5 }],
+    ['acme.test', { profile: 'loose' }],
+    ['acme.test', { corsOrigin: 'https://example.org/path' }],
+    ['acme.test', { headers: { 'x-bad': 'a\r\nb' } }],
+  ])('rejects %j with %j before any request', async (input, options) => {
+    await expect(discoverAgentCard(input, options as DiscoveryOptions)).rejects.toMatchObject({
+      name: 'AgentCardError',
+      code: 'ERR_AGENT_CARD_OPTIONS',
+      message: expect.stringMatching(/^discoverAgentCard: .+\. .+/),
+    });
+  });
+
+  it('ends pending requests when the signal aborts', async () => {
+    const server = await start(misbehaving.slowHeaders);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = performance.now();
+    const report = await discoverAgentCard(server.origin, { allowHttp: true, timeoutMs: 10_000, signal: controller.signal });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(report.primary.failure?.kind).toBe('aborted');
+    expect(report.ok).toBe(false);
+  });
+});
