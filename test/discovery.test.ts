@@ -1,5 +1,14 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/core';
+import {
+  type AgentCard,
+  type AgentCardOptions,
+  type DiscoveryOptions,
+  type DiscoveryReport,
+  createAgentCardResponder,
+  discoverAgentCard,
+  signAgentCard,
+} from '@agent-card/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GOOD_CARD, type LocalServer, listen, mapOrigins, misbehaving, refusedOrigin, status, wellBehaved } from './discovery-servers';
 
@@ -90,6 +99,82 @@ describe('discoverAgentCard against a well-behaved server', () => {
     expect(report.ok).toBe(true);
     finding(report, 'discovery-https', 'info');
     expect(report.httpProbe).toBeUndefined();
+  });
+});
+
+/** The core responder on node:http, as every adapter serves it. */
+function responderServer(options: AgentCardOptions): RequestListener {
+  const responder = createAgentCardResponder({ profile: 'production', ...options });
+  return (req, res) => {
+    Promise.resolve(responder.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }))
+      .then((answer) => {
+        if (!answer) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end('{}');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
+  };
+}
+
+describe('discoverAgentCard against the core responder', () => {
+  it('finds nothing to fix in what the middleware serves', async () => {
+    const report = await discoverHttps(responderServer({ card: GOOD_CARD as AgentCard }), {}, misbehaving.httpsUpgrade);
+    expect(ids(report, 'error')).toEqual([]);
+    expect(ids(report, 'warning')).toEqual([]);
+    expect(report.primary).toMatchObject({
+      status: 200,
+      contentType: 'application/a2a+json',
+      conditional: { status: 304, sameEtag: true, bodyEmpty: true },
+      head: { status: 200, differs: [] },
+      preflight: { ok: true },
+    });
+    expect(report.pathsConsistent).toBe(true);
+    expect(report.consistency?.sameBytes).toBe(true);
+    expect(report.card).toEqual(GOOD_CARD);
+  });
+
+  it('reports the v0.3 legacy alias as a different document', async () => {
+    const report = await discoverHttps(responderServer({ card: GOOD_CARD as AgentCard, legacy: 'v0.3' }));
+    expect(report.legacy.shape).toBe('mixed');
+    expect(report.pathsConsistent).toBe(false);
+    finding(report, 'discovery-paths-consistent', 'warning');
+  });
+
+  it('reports a card served without CORS', async () => {
+    const report = await discoverHttps(responderServer({ card: GOOD_CARD as AgentCard, cors: false }));
+    finding(report, 'discovery-cors', 'warning');
+  });
+});
+
+describe('signature status', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+
+  it.each([
+    ['the signing key', { 'card-key': publicKey }, 'verified', 'info', /signature verified \(#0 \(kid "card-key", ES256\) verified with keys\["card-key"\]\)/],
+    ['another key', { 'card-key': other }, 'failed', 'error', /no signature verified/],
+    ['no key with that kid', { 'other-kid': publicKey }, 'failed', 'error', /no signature verified/],
+  ] as const)('verifies a signed card with %s', async (_name, keys, status, severity, message) => {
+    const signed = await signAgentCard(GOOD_CARD as AgentCard, { privateKey, kid: 'card-key', alg: 'ES256' });
+    const report = await discover(wellBehaved(signed), { keys });
+    expect(report.primary.signature?.status).toBe(status);
+    expect(finding(report, 'discovery-signature', severity).message).toMatch(message);
+  });
+
+  it('an unsigned card is an error when keys are given, and unchecked otherwise', async () => {
+    const report = await discover(wellBehaved(), { keys: { 'card-key': publicKey } });
+    expect(report.primary.signature).toMatchObject({ status: 'unsigned' });
+    finding(report, 'discovery-signature', 'error');
+    const without = await discover(wellBehaved());
+    expect(without.primary.signature).toBeUndefined();
+    expect(without.findings.some((f) => f.rule === 'discovery-signature')).toBe(false);
   });
 });
 
@@ -229,6 +314,20 @@ describe('discovery rules on headers and paths', () => {
     expect(finding(report, 'discovery-legacy-path', 'info').message).toMatch(/not served \(status 404 Not Found\)/);
     expect(report.ok).toBe(true);
     expect(report.pathsConsistent).toBeUndefined();
+  });
+
+  it('a legacy path that redirects to agent-card.json is consistent and quiet', async () => {
+    const report = await discover((req, res) => {
+      if (req.url === '/.well-known/agent.json') {
+        res.writeHead(301, { location: '/.well-known/agent-card.json' });
+        res.end();
+      } else wellBehaved()(req, res);
+    });
+    expect(report.legacy.redirects).toMatchObject([{ status: 301, sameOrigin: true, followed: true }]);
+    expect(report.legacy.finalUrl).toMatch(/\/\.well-known\/agent-card\.json$/);
+    expect(report.pathsConsistent).toBe(true);
+    expect(ids(report, 'warning')).toEqual([]);
+    expect(report.findings.some((f) => f.rule === 'discovery-legacy-path' || f.rule === 'discovery-redirect')).toBe(false);
   });
 
   it('a stale legacy copy gives paths-consistent and legacy-path warnings', async () => {
