@@ -1,1 +1,85 @@
-export {};
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+
+export type { AgentCardOptions } from '@agent-card/core';
+
+/**
+ * Express' `next`: `next()` passes the request on, `next(error)` hands an error to the app's
+ * error handlers. Declared structurally so that the emitted types do not require
+ * `@types/express`.
+ */
+export type AgentCardNextFunction = (error?: unknown) => void;
+
+/**
+ * The middleware {@link agentCard} returns. Its parameters are the Node types Express extends,
+ * so it fits `app.use`, `router.use` and `app.use('/base', …)` in Express 4 and 5 without
+ * `@types/express` being a dependency of your types.
+ */
+export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> = (
+  req: Req,
+  res: ServerResponse,
+  next: AgentCardNextFunction,
+) => void;
+
+/**
+ * Serves the A2A Agent Card from an Express 4 or 5 app: `/.well-known/agent-card.json`, the
+ * legacy `/.well-known/agent.json` alias and, when the card declares it, the extended card.
+ * Every other request goes on to the app untouched.
+ *
+ * The card is validated, serialized and hashed here, once: an invalid card or option throws an
+ * `AgentCardError` when the app starts, never on a request. HTTP behaviour (ETag, 304, HEAD,
+ * CORS, 405, caching) is decided by `@agent-card/core`, identically for every framework.
+ *
+ * Paths are matched relative to where the middleware is mounted: `app.use('/api', agentCard())`
+ * serves `/api/.well-known/agent-card.json`.
+ *
+ * `Req` is the request type `authenticate` and a dynamic `card` function receive; annotate their
+ * parameter as Express' `Request` to use Express' request helpers.
+ *
+ * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
+ *   `agent-card.json` and `package.json` are read from the working directory.
+ * @returns Express middleware.
+ * @throws AgentCardError (`ERR_AGENT_CARD_INVALID`, `ERR_AGENT_CARD_OPTIONS`,
+ *   `ERR_AGENT_CARD_CONFIG`) when the card or the options are wrong.
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { agentCard } from '@agent-card/express';
+ *
+ * const app = express();
+ * app.use(agentCard({ card }));
+ * app.listen(3000);
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export function agentCard<Req extends IncomingMessage = IncomingMessage>(
+  options?: AgentCardOptions<Req>,
+): AgentCardMiddleware<Req> {
+  const responder = createAgentCardResponder<Req>(options);
+
+  return function agentCardMiddleware(req, res, next) {
+    const result = responder.respond({
+      method: req.method as string,
+      // Express rewrites `req.url` to be relative to the mount path; that is what core matches.
+      path: req.url as string,
+      headers: req.headers,
+      raw: req,
+      encrypted: (req.socket as { encrypted?: boolean } | null)?.encrypted === true,
+    });
+    if (result === undefined) return next();
+    if (isResponse(result)) return send(res, result);
+    result.then((response) => (response === undefined ? next() : send(res, response))).catch(next);
+  };
+}
+
+function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
+  return typeof (value as { then?: unknown }).then !== 'function';
+}
+
+// `writeHead` + `end` instead of `res.set`/`res.send`: the headers object is final (ETag,
+// Content-Length and Content-Type included), so Express must not recompute or add any.
+function send(res: ServerResponse, response: AgentCardResponse): void {
+  res.writeHead(response.status, response.headers as Record<string, string>);
+  res.end(response.body);
+}
