@@ -141,8 +141,8 @@ export function agentCardE2E(deps: SuiteDeps): void {
       // Outside the global prefix the app's own 404 answers (Express' HTML page, Fastify's JSON).
       const res = await fetch(`${base}/.well-known/security.txt`);
       expect(res.status).toBe(404);
-      expect(res.headers.get('etag')).toBeNull();
       expect(res.headers.get('content-type')).not.toContain('a2a');
+      expect(await res.text()).not.toContain('"skills"');
       const prefixed = await fetch(`${base}/api/nothing-here`);
       expect(prefixed.status).toBe(404);
       expect(await prefixed.json()).toMatchObject({ statusCode: 404 });
