@@ -1,1 +1,110 @@
-export {};
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+
+export type { AgentCardOptions } from '@agent-card/core';
+
+/**
+ * The part of a Koa context the middleware uses, declared structurally so that the emitted
+ * types need neither `koa` nor `@types/koa`. Every Koa 2 and 3 `ctx` satisfies it.
+ */
+export interface KoaContextLike {
+  /** Request method, upper case. */
+  method: string;
+  /** Request URL (path and query), relative to a `koa-mount` prefix. */
+  url: string;
+  /** Request headers. */
+  headers: IncomingHttpHeaders;
+  /** Node's request. */
+  req: IncomingMessage;
+  /** Response status. */
+  status: number;
+  /** Response body. */
+  body: unknown;
+  /** Reads a request header (case-insensitive); `''` when absent. */
+  get(field: string): string;
+  /** Sets response headers. */
+  set(fields: { [key: string]: string }): void;
+}
+
+/** Koa's `next`. */
+export type AgentCardNext = () => Promise<unknown>;
+
+/**
+ * The middleware {@link agentCard} returns; fits `app.use` in Koa 2 and 3. It returns nothing
+ * when it answered synchronously (Koa's `compose` accepts that), otherwise a promise.
+ */
+export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = (
+  ctx: Ctx,
+  next: AgentCardNext,
+) => Promise<unknown> | undefined;
+
+/**
+ * Serves the A2A Agent Card from a Koa 2 or 3 app: `/.well-known/agent-card.json`, the legacy
+ * `/.well-known/agent.json` alias and, when the card declares it, the extended card. Every other
+ * request goes on to the next middleware (your routes, `@koa/router`, …) untouched.
+ *
+ * The card is validated, serialized and hashed here, once: an invalid card or option throws an
+ * `AgentCardError` when the app starts, never on a request. HTTP behaviour (ETag, 304, HEAD,
+ * CORS, 405, caching) is decided by `@agent-card/core`, identically for every framework.
+ *
+ * `authenticate` and a dynamic `card` function receive the Koa context (`ctx.get(...)`,
+ * `ctx.state`, …); annotate the parameter as your app's context type for the rest of Koa's API.
+ * Paths are matched against `ctx.url`, so under `koa-mount` they are relative to the mount
+ * prefix.
+ *
+ * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
+ *   `agent-card.json` and `package.json` are read from the working directory.
+ * @returns Koa middleware.
+ * @throws AgentCardError (`ERR_AGENT_CARD_INVALID`, `ERR_AGENT_CARD_OPTIONS`,
+ *   `ERR_AGENT_CARD_CONFIG`) when the card or the options are wrong.
+ * @example
+ * ```ts
+ * import Koa from 'koa';
+ * import { agentCard } from '@agent-card/koa';
+ *
+ * const app = new Koa();
+ * app.use(agentCard({ card }));
+ * app.listen(3000);
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
+  options?: AgentCardOptions<Ctx>,
+): AgentCardMiddleware<Ctx> {
+  const responder = createAgentCardResponder<Ctx>(options);
+
+  return function agentCardMiddleware(ctx, next) {
+    const result = responder.respond({
+      method: ctx.method,
+      path: ctx.url,
+      headers: ctx.headers,
+      raw: ctx,
+      encrypted: (ctx.req.socket as { encrypted?: boolean } | null)?.encrypted === true,
+    });
+    if (result === undefined) return next();
+    // A static card answers synchronously: no promise, no extra tick.
+    if (isResponse(result)) return write(ctx, result);
+    return result.then((response) => (response === undefined ? next() : write(ctx, response)));
+  };
+}
+
+function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
+  return typeof (value as { then?: unknown }).then !== 'function';
+}
+
+function write(ctx: KoaContextLike, response: AgentCardResponse): undefined {
+  ctx.status = response.status;
+  // Headers first: with Content-Type already set, Koa keeps it instead of guessing one from the
+  // body, and the Content-Length it derives from the buffer is the same value.
+  ctx.set(response.headers);
+  // HEAD, 204 and 304 carry no body; leaving `ctx.body` unset keeps Koa from replacing the
+  // headers above with its own (it strips Content-Length when the body is set to null).
+  if (response.body !== undefined) ctx.body = toBuffer(response.body);
+  return undefined;
+}
+
+// Koa writes Buffers as they are and sniffs anything else; a view shares memory, no copy.
+function toBuffer(body: Uint8Array): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
