@@ -1,41 +1,39 @@
 import { AgentCardError, formatFindings } from '../errors';
 import type { Finding, ValidationProfile } from '../findings';
 import type { ResolvedAgentCardOptions } from './options';
-import { toPointer } from '../findings';
-import { AgentCardSchema, type AgentCard } from '../model';
+import type { AgentCard } from '../model';
+import { validateAgentCard } from '../validate/validate';
 
 /** What {@link checkCard} reports. */
 export interface CardCheck {
   valid: boolean;
-  card?: AgentCard;
   findings: Finding[];
 }
 
 /**
- * Validates a card variant before it is served.
+ * Validates a card variant before it is served, with the full rule catalogue of
+ * {@link validateAgentCard} for the configured profile.
  */
-export function checkCard(value: unknown, _profile: ValidationProfile): CardCheck {
-  const parsed = AgentCardSchema.safeParse(value);
-  const findings: Finding[] = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => ({
-        rule: 'field-types',
-        severity: 'error' as const,
-        path: toPointer(issue.path as (string | number)[]),
-        message: `${toPointer(issue.path as (string | number)[]) || '/'}: ${issue.message}.`,
-        hint: 'Fix the field to match the A2A v1.0 AgentCard shape.',
-      }));
-  const card = parsed.success ? parsed.data : undefined;
-  if (card?.capabilities.extendedAgentCard === true && Object.keys(card.securitySchemes ?? {}).length === 0) {
-    findings.push({
+export function checkCard(value: unknown, profile: ValidationProfile): CardCheck {
+  const result = validateAgentCard(value, { profile });
+  const findings = [...result.findings];
+  const card = value as Partial<AgentCard> | null;
+  // The responder cannot serve an extended card nobody can authenticate for (spec §13.3), so
+  // this stays an error here whatever the rule set says.
+  if (
+    card?.capabilities?.extendedAgentCard === true &&
+    Object.keys(card.securitySchemes ?? {}).length === 0 &&
+    !findings.some((f) => f.rule === 'extended-card-requires-security' && f.severity === 'error')
+  ) {
+    findings.unshift({
       rule: 'extended-card-requires-security',
       severity: 'error',
       path: '/capabilities/extendedAgentCard',
-      message: '/capabilities/extendedAgentCard: the extended card is declared but the card has no securitySchemes.',
-      hint: 'Declare the scheme that authenticate() checks in securitySchemes (spec §13.3), or remove extendedAgentCard.',
+      message: 'capabilities.extendedAgentCard: is true but the card declares no securitySchemes.',
+      hint: 'Declare the scheme that extended.authenticate checks in securitySchemes (spec §13.3), or remove extendedAgentCard.',
     });
   }
-  return { valid: !findings.some((f) => f.severity === 'error'), card: value as AgentCard, findings };
+  return { valid: !findings.some((f) => f.severity === 'error'), findings };
 }
 
 /**

@@ -1,3 +1,6 @@
+/** RFC 8615 well-known URI prefix. */
+export const WELL_KNOWN_PREFIX = '/.well-known/';
+
 /** The well-known path of the Agent Card (spec §8.2, §14.3). */
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 

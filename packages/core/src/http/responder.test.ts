@@ -264,3 +264,34 @@ describe('start-up', () => {
     expect(warn.mock.calls.filter(([m]) => String(m).includes('no `extended` option'))).toHaveLength(1);
   });
 });
+
+describe('zero-config', () => {
+  it('without card, serves agent-card.json from the working directory', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-'));
+    const { name: _n, description: _d, version: _v, ...rest } = CONFORMANCE_CARD;
+    writeFileSync(join(dir, 'agent-card.json'), JSON.stringify(rest));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'zero-config-agent', description: 'Serves its card without any option at all.', version: '3.1.4' }));
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    try {
+      const res = createAgentCardResponder({ logger: quiet }).respond({ method: 'GET', path: CARD_PATH, headers: {} }) as AgentCardResponse;
+      expect(JSON.parse(new TextDecoder().decode(res.body))).toMatchObject({ name: 'zero-config-agent', version: '3.1.4' });
+    } finally {
+      cwd.mockRestore();
+    }
+  });
+
+  it('without card and without agent-card.json, fails at start-up with ERR_AGENT_CARD_CONFIG', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(mkdtempSync(join(tmpdir(), 'agent-card-empty-')));
+    try {
+      expect(() => createAgentCardResponder({ logger: quiet })).toThrow(expect.objectContaining({ code: 'ERR_AGENT_CARD_CONFIG' }));
+    } finally {
+      cwd.mockRestore();
+    }
+  });
+});

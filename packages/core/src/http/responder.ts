@@ -1,4 +1,5 @@
-import { AgentCardError, formatFindings } from '../errors';
+import { loadAgentCardConfig } from '../config';
+import { formatFindings } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
 import { answerError, prepareErrorResponses, selectCors, type CorsVariants, type ErrorResponseSet, type PreparedDocument } from './documents';
@@ -7,7 +8,14 @@ import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended
 import { LruCache } from './lru';
 import { resolveOptions, type ResolvedAgentCardOptions } from './options';
 import { requestOrigin } from './origin';
-import { AGENT_CARD_PATH, comparablePath, endsWithExtendedSuffix, LEGACY_AGENT_CARD_PATH } from './paths';
+import {
+  AGENT_CARD_PATH,
+  comparablePath,
+  endsWithExtendedSuffix,
+  EXTENDED_AGENT_CARD_SUFFIX,
+  LEGACY_AGENT_CARD_PATH,
+  WELL_KNOWN_PREFIX,
+} from './paths';
 import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from './protocol-errors';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
 import { prepareVariant, type PreparedVariant } from './variant';
@@ -59,11 +67,10 @@ function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: R
   }
 }
 
-function loadDefaultCard(): never {
-  throw new AgentCardError(
-    'ERR_AGENT_CARD_OPTIONS',
-    'options.card: no card given. Pass { card } (an Agent Card object or (ctx) => card).',
-  );
+/** Zero-config: `agent-card.json` (+ `package.json`) from the working directory. */
+function loadDefaultCard(o: ResolvedAgentCardOptions<any>): AgentCard {
+  // The responder validates (and warns about) the card itself; stay quiet here to warn once.
+  return loadAgentCardConfig({ profile: o.profile, logger: { warn: () => {} } });
 }
 
 /**
@@ -77,8 +84,12 @@ function loadDefaultCard(): never {
  * `Link: rel="canonical"` (or the v0.3 superset card with `legacy: 'v0.3'`); the REST extended
  * card when the card declares it; anything else → `undefined` (the adapter passes it on).
  *
+ * Without `card`, the card is loaded from `agent-card.json` in the working directory (name,
+ * description and version default to the nearest `package.json`), see `loadAgentCardConfig`.
+ *
  * @throws AgentCardError `ERR_AGENT_CARD_OPTIONS` listing every bad option;
- *   `ERR_AGENT_CARD_INVALID` listing every validation error of a static card.
+ *   `ERR_AGENT_CARD_INVALID` listing every validation error of a static card;
+ *   `ERR_AGENT_CARD_CONFIG` when `card` is omitted and `agent-card.json` cannot be read.
  * @example
  * const responder = createAgentCardResponder({ card })
  * const res = responder.respond({ method: 'GET', path: '/.well-known/agent-card.json', headers: {} })
@@ -87,7 +98,7 @@ function loadDefaultCard(): never {
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
   const o = resolveOptions(options);
   const warn = createWarner(o);
-  const card = o.card ?? loadDefaultCard();
+  const card = o.card ?? loadDefaultCard(o);
   const responder = typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
   return responder;
 }
@@ -104,6 +115,8 @@ function createStaticResponder<Req>(o: ResolvedAgentCardOptions<Req>, card: Agen
       const path = request.path;
       // The exact path is by far the most common request; skip normalisation for it.
       if (path === AGENT_CARD_PATH) return answerDocument(main, request);
+      // Pass-through requests (the app's own routes) leave after one prefix check, allocation-free.
+      if (!path.startsWith(WELL_KNOWN_PREFIX) && (extendedPath === undefined || !path.startsWith(extendedPath))) return undefined;
       const p = comparablePath(path);
       if (p === AGENT_CARD_PATH) return answerDocument(main, request);
       if (p === LEGACY_AGENT_CARD_PATH) return legacy === undefined ? undefined : answerDocument(legacy, request);
@@ -164,6 +177,7 @@ function createDynamicResponder<Req>(
   };
 
   const routeOf = (path: string): { route: Route; p: string } | undefined => {
+    if (!path.startsWith(WELL_KNOWN_PREFIX) && !path.includes(EXTENDED_AGENT_CARD_SUFFIX)) return undefined;
     const p = comparablePath(path);
     if (p === AGENT_CARD_PATH) return { route: 'main', p };
     if (p === LEGACY_AGENT_CARD_PATH) return o.legacy === false ? undefined : { route: 'legacy', p };
