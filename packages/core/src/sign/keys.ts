@@ -40,6 +40,11 @@ function checkKeyObjectFits(key: KeyObject, alg: AgentCardSigningAlgorithm, wher
   if (!want.accepts(key.asymmetricKeyType ?? '', key.asymmetricKeyDetails?.namedCurve)) {
     throw signError(where, `alg "${alg}" needs ${want.text}, got a ${describeKeyObject(key)}`, 'Pass a key of the right type or change alg.');
   }
+  const bits = key.asymmetricKeyDetails?.modulusLength;
+  // RFC 7518 §3.3 and §3.5 require 2048 bits; verifiers (jose among them) refuse shorter keys.
+  if (bits !== undefined && bits < 2048) {
+    throw signError(where, `alg "${alg}" needs an RSA key of 2048 bits or more, got a ${describeKeyObject(key)}`, 'Generate a 2048-, 3072- or 4096-bit RSA key.');
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { base64url, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
-import { signAgentCard, type SignAgentCardOptions } from './sign';
+import { prepareSigner, signAgentCard, type SignAgentCardOptions } from './sign';
 import { verifyAgentCard } from './verify';
 
 const { signatures: specSignatures, ...sample }: AgentCard = JSON.parse(
@@ -122,7 +122,7 @@ describe('signAgentCard', () => {
     ['a broken PEM', { privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }, /^signAgentCard: privateKey: the PEM could not be read \(.+\)\. Pass an unencrypted PKCS#8 PEM/],
     ['an EC key for RS256', { alg: 'RS256' }, /^signAgentCard: privateKey: alg "RS256" needs an RSA key, got a private ec prime256v1 key\. Pass a key of the right type or change alg\.$/],
     ['a P-384 key for ES256', { privateKey: ec384.privateKey }, /^signAgentCard: privateKey: alg "ES256" needs an EC P-256 key, got a private ec secp384r1 key\. /],
-    ['an RSA key under 2048 bits', { alg: 'RS256', privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey }, /^signAgentCard: the key cannot sign with alg "RS256" \(.*2048.*\)\. Use a key that fits the algorithm/],
+    ['an RSA key under 2048 bits', { alg: 'RS256', privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey }, /^signAgentCard: privateKey: alg "RS256" needs an RSA key of 2048 bits or more, got a private rsa 1024-bit key\. Generate a 2048-, 3072- or 4096-bit RSA key\.$/],
     ['no key at all', { privateKey: undefined }, /^signAgentCard: privateKey: expected a KeyObject, CryptoKey, JWK object or PEM string, got undefined\. /],
   ])('refuses %s with a clear message', async (_, override, message) => {
     const error = await refusal({ privateKey: ec.privateKey, kid: 'k', alg: 'ES256', ...override });
@@ -138,5 +138,30 @@ describe('signAgentCard', () => {
   it('refuses a card RFC 8785 cannot serialize', async () => {
     const error = await refusal({ privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' }, { ...sample, name: 'bad \uDC00' });
     expect(error.message).toMatch(/^canonicalizeAgentCard: the card cannot be serialized with RFC 8785/);
+  });
+
+  describe('the synchronous signer (used by the responder at start-up)', () => {
+    it.each(['EdDSA', 'Ed25519', 'RS256', 'RS512'] as const)('gives byte-identical signatures to jose with %s', async (alg) => {
+      const privateKey = alg.startsWith('RS') ? rsa.privateKey : ed.privateKey;
+      const signer = prepareSigner({ privateKey, kid: 'k', alg, jku: 'https://agent.example.com/jwks.json' });
+      expect(signer.signSync(sample)).toEqual(await signer.sign(sample));
+    });
+
+    it.each([
+      ['ES256', ec],
+      ['ES384', ec384],
+      ['PS256', rsa],
+      ['PS512', rsa],
+    ] as const)('makes %s signatures that verify', async (alg, pair) => {
+      const signature = prepareSigner({ privateKey: pair.privateKey, kid: 'k', alg }).signSync(sample);
+      const result = await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: pair.publicKey } });
+      expect(result.signatures[0]).toMatchObject({ alg, valid: true });
+    });
+
+    it('signs with a CryptoKey too', async () => {
+      const privateKey = await webcrypto.subtle.importKey('jwk', jwk(ec.privateKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+      const signature = prepareSigner({ privateKey: privateKey as never, kid: 'k', alg: 'ES256' }).signSync(sample);
+      expect((await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: ec.publicKey } })).valid).toBe(true);
+    });
   });
 });

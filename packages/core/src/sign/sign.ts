@@ -1,4 +1,5 @@
-import { FlattenedSign } from 'jose';
+import { KeyObject, constants, sign as nodeSign } from 'node:crypto';
+import { FlattenedSign, base64url } from 'jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
@@ -26,6 +27,19 @@ export interface SignAgentCardOptions {
    * `verifyAgentCard`'s `allowJkuHosts`.
    */
   jku?: string | URL;
+}
+
+/** The digest node:crypto applies for `alg`; EdDSA hashes internally. */
+function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
+  if (alg === 'EdDSA' || alg === 'Ed25519') return null;
+  return `sha${alg.slice(2)}`;
+}
+
+/** JWS encodings: ECDSA as r||s (RFC 7518 §3.4), PSS with a salt as long as the hash (§3.5). */
+function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
+  if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' as const };
+  if (alg.startsWith('PS')) return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
+  return key;
 }
 
 /**
@@ -62,8 +76,28 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
     header.jku = problem.href;
   }
   const key = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
+  const encodedHeader = base64url.encode(JSON.stringify(header));
   return {
     header,
+    /**
+     * The same JWS, made synchronously with node:crypto, for callers that cannot await (a
+     * responder prepares a static card before its first request). Byte-identical to `sign` for
+     * the deterministic algorithms.
+     */
+    signSync(card: AgentCard): AgentCardSignature {
+      const signingInput = `${encodedHeader}.${base64url.encode(canonicalizeAgentCard(card))}`;
+      try {
+        const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
+        const signature = nodeSign(nodeDigest(header.alg), Buffer.from(signingInput), nodeKeyOptions(header.alg, keyObject));
+        return { protected: encodedHeader, signature: signature.toString('base64url') };
+      } catch (error) {
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_SIGNATURE',
+          `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm.`,
+          { cause: error },
+        );
+      }
+    },
     async sign(card: AgentCard): Promise<AgentCardSignature> {
       const payload = new TextEncoder().encode(canonicalizeAgentCard(card));
       try {
