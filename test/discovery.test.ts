@@ -435,6 +435,7 @@ describe('discoverAgentCard input and options', () => {
     ['acme.test', { profile: 'loose' }],
     ['acme.test', { corsOrigin: 'https://example.org/path' }],
     ['acme.test', { headers: { 'x-bad': 'a\r\nb' } }],
+    ['acme.test', { jwksUrl: 'http://keys.acme.test/jwks.json' }],
   ])('rejects %j with %j before any request', async (input, options) => {
     await expect(discoverAgentCard(input, options as DiscoveryOptions)).rejects.toMatchObject({
       name: 'AgentCardError',

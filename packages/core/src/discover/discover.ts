@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { AgentCardError } from '../errors';
 import type { Severity, ValidationProfile } from '../findings';
 import { verifyAgentCard } from '../sign';
 import { validateAgentCard } from '../validate/validate';
@@ -148,7 +149,22 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
   const out: DiscoveryKeyOptions = {};
   if (keys !== undefined) out.keys = keys;
   if (jwks !== undefined) out.jwks = jwks;
-  if (jwksUrl !== undefined) out.jwksUrl = jwksUrl;
+  if (jwksUrl !== undefined) {
+    // A wrong key source is the caller's mistake: say so before any request, not as a finding.
+    let url: URL | undefined;
+    try {
+      url = new URL(String(jwksUrl));
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'https:' && !(allowInsecureJwksUrl === true && url.protocol === 'http:'))) {
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_OPTIONS',
+        `discoverAgentCard: jwksUrl must be an https URL (${JSON.stringify(String(jwksUrl))}). Use https://…/jwks.json.`,
+      );
+    }
+    out.jwksUrl = jwksUrl;
+  }
   if (allowJkuHosts !== undefined) out.allowJkuHosts = allowJkuHosts;
   if (algorithms !== undefined) out.algorithms = algorithms;
   if (allowInsecureJwksUrl !== undefined) out.allowInsecureJwksUrl = allowInsecureJwksUrl;
