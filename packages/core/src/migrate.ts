@@ -272,6 +272,10 @@ function convertExtendedFlag(src: JsonObject, work: JsonObject, changes: KindedC
   }
 }
 
+const OAUTH_FLOWS = ['authorizationCode', 'clientCredentials', 'deviceCode', 'implicit', 'password'];
+/** Alternatives one requirement may expand to; beyond this the requirement is kept as it is. */
+const MAX_ALTERNATIVES = 64;
+
 /** Names a split OAuth scheme was turned into. */
 type Splits = Map<string, string[]>;
 
@@ -358,11 +362,13 @@ function convertScheme(entry: JsonObject): { suffix: string; value: JsonObject }
       const base = pick(entry, { description: 'description' });
       const meta = pick(entry, { oauth2MetadataUrl: 'oauth2MetadataUrl' });
       const keys = isObject(flows) ? Object.keys(flows) : [];
+      const known = keys.filter((k) => OAUTH_FLOWS.includes(k));
       const make = (flowValue: JsonObject) => ({ oauth2SecurityScheme: { ...base, flows: flowValue, ...meta } });
-      if (keys.length <= 1) return [{ suffix: '', value: make(isObject(flows) ? flows : {}) }];
-      return keys.map((k) => {
+      if (known.length <= 1) return [{ suffix: '', value: make(isObject(flows) ? flows : {}) }];
+      // Unknown keys stay with the first flow, where the validator reports them.
+      return known.map((k, i) => {
         const one: JsonObject = {};
-        setOwn(one, k, (flows as JsonObject)[k]);
+        for (const key of keys) if (key === k || (i === 0 && !known.includes(key))) setOwn(one, key, (flows as JsonObject)[key]);
         return { suffix: k, value: make(one) };
       });
     }
@@ -418,23 +424,42 @@ function convertRequirement(entry: unknown): JsonObject | null {
   return { schemes };
 }
 
-/** Replaces each requirement naming a split scheme by one alternative per resulting scheme. */
+/**
+ * Replaces each requirement naming a split scheme by one alternative per resulting scheme (the
+ * cartesian product when several split schemes appear together).
+ */
 function expandSplits(reqs: unknown[], splits: Splits): unknown[] {
   if (splits.size === 0) return reqs;
   const out: unknown[] = [];
   for (const req of reqs) {
     const schemes = isObject(req) ? own(req, 'schemes') : undefined;
-    const split = isObject(schemes) ? Object.keys(schemes).find((n) => splits.has(n)) : undefined;
-    if (!split || !isObject(schemes)) {
+    if (!isObject(req) || !isObject(schemes) || !Object.keys(schemes).some((n) => splits.has(n))) {
       out.push(req);
       continue;
     }
-    for (const alias of splits.get(split)!) {
+    const total = Object.keys(schemes).reduce((n, name) => n * (splits.get(name)?.length ?? 1), 1);
+    if (total > MAX_ALTERNATIVES) {
+      out.push(req);
+      continue;
+    }
+    let combos: JsonObject[] = [{}];
+    for (const name of Object.keys(schemes)) {
+      const names = splits.get(name) ?? [name];
+      const next: JsonObject[] = [];
+      for (const combo of combos) {
+        for (const alias of names) {
+          const copy: JsonObject = {};
+          for (const k of Object.keys(combo)) setOwn(copy, k, combo[k]);
+          setOwn(copy, alias, schemes[name]);
+          next.push(copy);
+        }
+      }
+      combos = next;
+    }
+    for (const combo of combos) {
       const copy: JsonObject = {};
-      for (const k of Object.keys(schemes)) setOwn(copy, k === split ? alias : k, schemes[k]);
-      const next: JsonObject = {};
-      for (const k of Object.keys(req as JsonObject)) setOwn(next, k, k === 'schemes' ? copy : (req as JsonObject)[k]);
-      out.push(...expandSplits([next], splits));
+      for (const k of Object.keys(req)) setOwn(copy, k, k === 'schemes' ? combo : req[k]);
+      out.push(copy);
     }
   }
   return out;
