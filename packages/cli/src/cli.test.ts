@@ -1,0 +1,332 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = join(root, 'packages/cli/dist/cli.mjs');
+const cards = join(root, 'examples/cards');
+const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real binary in a child process, asynchronously so in-process test servers can answer it. */
+function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: options.cwd ?? root, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-cli-'));
+const ANSI = /\x1b\[/;
+
+beforeAll(() => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+});
+
+describe('agent-card --help', () => {
+  it.each(['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify'])('%s --help shows usage and an example', async (command) => {
+    const run = await cli([command, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Usage: agent-card ${command}`);
+    expect(run.stdout).toMatch(/Examples:\n\s+\$ agent-card /);
+  });
+
+  it('an unknown command is a usage error (exit 2) without a stack trace', async () => {
+    const run = await cli(['bogus']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown command 'bogus'");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('agent-card validate', () => {
+  it('accepts a valid card (exit 0) with no colour when piped', async () => {
+    const run = await cli(['validate', join(cards, 'support.json')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Larkspur Telecom Support Agent 3.4.1 (v1.0)');
+    expect(run.stdout).toContain('✔ valid: 0 errors');
+    expect(run.stdout).not.toMatch(ANSI);
+  });
+
+  it('colours the report when FORCE_COLOR is set', async () => {
+    const run = await cli(['validate', join(cards, 'support.json')], { env: { FORCE_COLOR: '1' } });
+    expect(run.stdout).toMatch(ANSI);
+  });
+
+  it('exits 1 and names the rule for a broken card', async () => {
+    const run = await cli(['validate', join(cards, 'broken/skill-tags-required.json')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('skill-tags-required');
+    expect(run.stdout).toContain('/skills/0/tags');
+    expect(run.stdout).toContain('✖ invalid: 1 error');
+  });
+
+  it('reads stdin with - and prints JSON with --json', async () => {
+    const input = readFileSync(join(cards, 'booking.json'), 'utf8');
+    const run = await cli(['validate', '-', '--json'], { input });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ file: 'stdin', profile: 'production', valid: true, shape: 'v1.0' });
+    expect(Array.isArray(result.findings)).toBe(true);
+  });
+
+  it('reports invalid JSON as a card-json-parse finding', async () => {
+    const run = await cli(['validate', '-'], { input: '{"name": ' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('card-json-parse');
+  });
+
+  it('--strict turns unknown fields into errors', async () => {
+    const card = JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8'));
+    card.mascot = 'owl';
+    const dir = tmp();
+    writeFileSync(join(dir, 'card.json'), JSON.stringify(card));
+    expect((await cli(['validate', 'card.json'], { cwd: dir })).code).toBe(0);
+    const strict = await cli(['validate', 'card.json', '--strict'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('unknown-field');
+  });
+
+  it('a missing file is one line on stderr, exit 2', async () => {
+    const run = await cli(['validate', 'nope.json'], { cwd: tmp() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('agent-card: nope.json: no such file. Check the path.\n');
+  });
+
+  it('rejects an unknown profile', async () => {
+    const run = await cli(['validate', join(cards, 'support.json'), '--profile', 'lenient']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Allowed choices are development, production, strict");
+  });
+});
+
+describe('agent-card init', () => {
+  it.each(['support', 'booking', 'shopping', 'coding', 'research', 'workflow'])(
+    'writes a valid starter card from the %s template',
+    async (template) => {
+      const dir = tmp();
+      const run = await cli(['init', '--template', template, '--name', 'Orders Agent', '--url', 'https://orders.acme-corp.io/a2a'], { cwd: dir });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Wrote agent-card.json from the "${template}" template.`);
+      const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
+      expect(card.name).toBe('Orders Agent');
+      expect(card.supportedInterfaces).toEqual([{ url: 'https://orders.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+      expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
+    },
+  );
+
+  it('refuses to overwrite without --force', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'agent-card.json'), '{}');
+    const run = await cli(['init'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('agent-card.json: already exists. Pass --force to overwrite it.');
+    expect(readFileSync(join(dir, 'agent-card.json'), 'utf8')).toBe('{}');
+    expect((await cli(['init', '--force'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('rejects a URL that is not absolute', async () => {
+    const run = await cli(['init', '--url', 'orders/a2a'], { cwd: tmp() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--url: not an absolute URL');
+  });
+});
+
+describe('agent-card migrate', () => {
+  it('turns the v0.3 sample into a valid v1.0 card and lists the changes', async () => {
+    const run = await cli(['migrate', legacySample]);
+    expect(run.code).toBe(0);
+    const card = JSON.parse(run.stdout);
+    expect(card.supportedInterfaces[0]).toMatchObject({ protocolBinding: 'JSONRPC' });
+    expect(card).not.toHaveProperty('url');
+    expect(card).not.toHaveProperty('protocolVersion');
+    expect(run.stderr).toMatch(/\d+ changes:/);
+    expect(run.stderr).toContain('/url: moved to supportedInterfaces[0]');
+    expect(run.stderr).toContain('/security: moved to securityRequirements');
+    expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
+  });
+
+  it('writes the result with -o', async () => {
+    const dir = tmp();
+    const run = await cli(['migrate', legacySample, '-o', 'v1.json'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'v1.json'), 'utf8')).supportedInterfaces).toBeDefined();
+  });
+});
+
+describe('agent-card diff', () => {
+  const write = (dir: string, name: string, card: unknown) => writeFileSync(join(dir, name), JSON.stringify(card));
+  const base = () => JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8'));
+
+  it('says so when the cards are equal', async () => {
+    const run = await cli(['diff', join(cards, 'support.json'), join(cards, 'support.json')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('No differences.\n');
+  });
+
+  it('warns (exit 1) when content changed but version did not', async () => {
+    const dir = tmp();
+    const changed = base();
+    changed.skills[0].description = 'Runs line checks.';
+    write(dir, 'a.json', base());
+    write(dir, 'b.json', changed);
+    const run = await cli(['diff', 'a.json', 'b.json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('~ /skills[id=diagnose-connection]/description');
+    expect(run.stdout).toContain('The content changed but "version" did not.');
+  });
+
+  it('accepts the change when version was bumped, and matches skills by id', async () => {
+    const dir = tmp();
+    const changed = base();
+    changed.version = '3.5.0';
+    changed.skills.reverse();
+    changed.skills.push({ id: 'port-number', name: 'Port a number', description: 'Moves a number.', tags: ['mobile'] });
+    write(dir, 'a.json', base());
+    write(dir, 'b.json', changed);
+    const run = await cli(['diff', 'a.json', 'b.json', '--json'], { cwd: dir });
+    expect(run.code).toBe(0);
+    const diff = JSON.parse(run.stdout);
+    expect(diff.versionNotBumped).toBe(false);
+    expect(diff.changes).toEqual([
+      { kind: 'changed', path: '/version', before: '3.4.1', after: '3.5.0' },
+      { kind: 'added', path: '/skills[id=port-number]', after: expect.objectContaining({ id: 'port-number' }) },
+    ]);
+  });
+});
+
+describe('agent-card sign / verify', () => {
+  it.each([
+    ['ES256', 'ec', { namedCurve: 'P-256' }],
+    ['RS256', 'rsa', { modulusLength: 2048 }],
+    ['EdDSA', 'ed25519', {}],
+  ] as const)('signs and verifies with %s keys (PEM), and detects tampering', async (alg, type, params) => {
+    const dir = tmp();
+    const { privateKey, publicKey } = generateKeyPairSync(type as 'ec', params as { namedCurve: string });
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const signed = await cli(['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--kid', 'k1', '--alg', alg, '-o', 'signed.json'], { cwd: dir });
+    expect(signed.stderr).toContain(`Signed with ${alg} (kid "k1"); wrote signed.json.`);
+    expect(signed.code).toBe(0);
+    const card = JSON.parse(readFileSync(join(dir, 'signed.json'), 'utf8'));
+    expect(card.signatures).toHaveLength(1);
+
+    const ok = await cli(['verify', 'signed.json', '--key', 'key.pub.pem', '--kid', 'k1'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('Valid: at least one signature verified.');
+
+    card.description += ' ';
+    writeFileSync(join(dir, 'tampered.json'), JSON.stringify(card));
+    const bad = await cli(['verify', 'tampered.json', '--key', 'key.pub.pem', '--kid', 'k1'], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('Invalid: no signature verified.');
+  });
+
+  it('verifies with a JWK Set file and reports an unknown kid', async () => {
+    const dir = tmp();
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'key.json'), JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid: 'jwk-1', alg: 'ES256' }));
+    expect((await cli(['sign', join(cards, 'research.json'), '--key', 'key.json', '-o', 'signed.json'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'jwk-1' }] }));
+    const ok = await cli(['verify', 'signed.json', '--jwks', 'jwks.json', '--json'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, signatures: [{ index: 0, kid: 'jwk-1', alg: 'ES256', valid: true }] });
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'other' }] }));
+    const unknown = await cli(['verify', 'signed.json', '--jwks', 'other.json'], { cwd: dir });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toContain('jwk-1');
+  });
+
+  it('refuses to sign without a kid', async () => {
+    const dir = tmp();
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const run = await cli(['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--alg', 'ES256'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--kid: missing.');
+  });
+});
+
+describe('agent-card check', () => {
+  const servers: Server[] = [];
+  let good = '';
+  let html = '';
+
+  const listen = (server: Server) =>
+    new Promise<string>((resolve) => {
+      servers.push(server);
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    });
+
+  beforeAll(async () => {
+    const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
+    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
+    good = await listen(
+      createServer(async (req, res) => {
+        const answer = await responder.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+        if (!answer) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      }),
+    );
+    html = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in</title></head><body></body></html>');
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  });
+
+  it('reports a well-served card and exits 0', async () => {
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('/.well-known/agent-card.json  200  application/a2a+json');
+    expect(run.stdout).toContain('If-None-Match → 304');
+    expect(run.stdout).toContain('Both paths: same document');
+    expect(run.stdout).toContain('✔ ok');
+    expect(run.stdout).not.toMatch(ANSI);
+  });
+
+  it('prints the report as JSON with --json', async () => {
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development', '--json']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ ok: true, primary: { status: 200 }, legacy: { status: 200 }, pathsConsistent: true });
+  });
+
+  it('fails (exit 1) on an HTML page served with status 200', async () => {
+    const run = await cli(['check', html, '--allow-http', '--profile', 'development']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('discovery-html-body');
+    expect(run.stdout).toContain('Sign in');
+    expect(run.stdout).toContain('✖ failed');
+  });
+});

@@ -1,0 +1,95 @@
+import { discoverAgentCard, type DiscoveryPathReport, type DiscoveryReport, type ValidationProfile } from '@agent-card/core';
+import type { CliIO, Painter } from '../io';
+import { createPainter } from '../io';
+import { readJson, toJsonText } from '../read';
+import { formatFindings, summarize } from '../report';
+import { readKeyFile } from './keys';
+
+export interface CheckCommandOptions {
+  profile?: ValidationProfile;
+  json?: boolean;
+  timeout?: number;
+  allowHttp?: boolean;
+  key?: string;
+  kid?: string;
+  jwks?: string;
+  info?: boolean;
+}
+
+const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
+
+function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
+  const status =
+    p.status === undefined
+      ? painter.paint('red', p.failure ? `failed (${p.failure.kind}: ${p.failure.message})` : 'no response')
+      : painter.paint(p.status === 200 ? 'green' : p.status >= 400 ? 'red' : 'yellow', String(p.status));
+  const lines = [`${painter.paint('bold', p.path)}  ${status}  ${p.contentType ?? '(no content type)'}  ${kib(p.bytes)}  ${Math.round(p.timeMs)} ms`];
+  for (const r of p.redirects) {
+    lines.push(`  ↪ ${r.status} ${r.url} → ${r.location ?? '(no Location)'}${r.followed ? '' : painter.paint('yellow', ' (not followed)')}`);
+  }
+  if (p.status === 200) {
+    const h = p.headers;
+    const parts = [
+      `ETag ${h.etag ?? painter.paint('yellow', 'none')}`,
+      `Cache-Control ${h['cache-control'] ?? painter.paint('yellow', 'none')}`,
+      `CORS ${h['access-control-allow-origin'] ?? painter.paint('yellow', 'none')}`,
+    ];
+    if (p.conditional) {
+      const ok = p.conditional.status === 304;
+      parts.push(`If-None-Match → ${painter.paint(ok ? 'green' : 'yellow', String(p.conditional.status ?? 'failed'))}`);
+    }
+    lines.push(`  ${parts.join('  ·  ')}`);
+  }
+  if (p.signature) lines.push(`  signature: ${p.signature.status}${p.signature.details.length ? ` (${p.signature.details.join('; ')})` : ''}`);
+  return lines;
+}
+
+/** Renders a discovery report for a terminal. */
+export function formatReport(report: DiscoveryReport, painter: Painter, options: { showInfo?: boolean } = {}): string {
+  const out: string[] = [`Checking ${painter.paint('bold', report.origin)} (profile ${report.profile})`, ''];
+  out.push(...pathLines(report.primary, painter), ...pathLines(report.legacy, painter));
+  if (report.consistency) {
+    out.push(
+      `Both paths: ${report.pathsConsistent ? painter.paint('green', 'same document') : painter.paint('yellow', 'different documents')} (${report.consistency.method}${report.consistency.sameEtag === undefined ? '' : report.consistency.sameEtag ? ', same ETag' : ', different ETags'})`,
+    );
+  }
+  const doc = report.document as { name?: unknown; version?: unknown; skills?: unknown } | undefined;
+  if (doc && typeof doc === 'object') {
+    const skills = Array.isArray(doc.skills) ? doc.skills.map((s) => (s && typeof s === 'object' ? String((s as { id?: unknown }).id) : '?')) : [];
+    out.push(
+      '',
+      `Card: ${painter.paint('bold', String(doc.name ?? '(no name)'))} ${String(doc.version ?? '')} from ${report.cardUrl ?? '?'}`,
+      `  ${skills.length} skill${skills.length === 1 ? '' : 's'}${skills.length ? `: ${skills.join(', ')}` : ''}`,
+    );
+  }
+  const body = formatFindings(report.findings, painter, { showInfo: options.showInfo !== false });
+  if (body) out.push('', 'Findings', body);
+  out.push(
+    '',
+    `${report.ok ? painter.paint('green', '✔ ok') : painter.paint('red', '✖ failed')}: ${summarize(report.findings, painter)} · ${report.requests} requests in ${Math.round(report.timeMs)} ms`,
+  );
+  return out.join('\n') + '\n';
+}
+
+/** `agent-card check <url|domain>`: exit 1 when the report has errors. */
+export async function checkCommand(io: CliIO, target: string, options: CheckCommandOptions): Promise<number> {
+  const keyOptions: Parameters<typeof discoverAgentCard>[1] = {};
+  if (options.key) {
+    const key = await readKeyFile(io, options.key);
+    const kid = options.kid ?? (typeof key === 'object' && typeof key.kid === 'string' ? key.kid : 'key');
+    keyOptions.keys = { [kid]: key as never };
+  } else if (options.jwks) {
+    if (/^https?:\/\//i.test(options.jwks)) keyOptions.jwksUrl = options.jwks;
+    else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
+  }
+  const report = await discoverAgentCard(target, {
+    ...keyOptions,
+    profile: options.profile ?? 'production',
+    timeoutMs: options.timeout ?? 10_000,
+    allowHttp: options.allowHttp ?? false,
+    ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
+  });
+  if (options.json) io.stdout.write(toJsonText(report));
+  else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,34 @@
+import { validateAgentCard, type ValidationProfile } from '@agent-card/core';
+import type { CliIO } from '../io';
+import { createPainter } from '../io';
+import { readText, toJsonText } from '../read';
+import { formatFindings, summarize } from '../report';
+
+export interface ValidateCommandOptions {
+  profile?: ValidationProfile;
+  strict?: boolean;
+  json?: boolean;
+  info?: boolean;
+}
+
+/** `agent-card validate <file|->`: exit 1 when the card has errors. */
+export async function validateCommand(io: CliIO, file: string, options: ValidateCommandOptions): Promise<number> {
+  const text = await readText(io, file);
+  const profile: ValidationProfile = options.strict ? 'strict' : (options.profile ?? 'production');
+  // The raw text goes to the validator so that a parse error is a finding (card-json-parse), not a crash.
+  const result = validateAgentCard(text, { profile });
+  const name = file === '-' ? 'stdin' : file;
+  if (options.json) {
+    io.stdout.write(toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }));
+    return result.valid ? 0 : 1;
+  }
+  const painter = createPainter(io);
+  const card = result.card;
+  const title = card ? `${painter.paint('bold', card.name)} ${card.version} (${result.shape})` : `(${result.shape} card)`;
+  io.stdout.write(`${name}: ${title}, profile ${profile}\n`);
+  const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
+  if (body) io.stdout.write(body + '\n');
+  const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
+  io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
+  return result.valid ? 0 : 1;
+}

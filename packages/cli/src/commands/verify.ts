@@ -1,0 +1,53 @@
+import { verifyAgentCard, type AgentCard, type VerifyAgentCardOptions } from '@agent-card/core';
+import type { CliIO } from '../io';
+import { CliError, createPainter } from '../io';
+import { isRemote, readJson, toJsonText } from '../read';
+import { readKeyFile } from './keys';
+
+export interface VerifyCommandOptions {
+  key?: string;
+  kid?: string;
+  jwks?: string;
+  allowHttp?: boolean;
+  json?: boolean;
+}
+
+/** `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
+export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
+  if (!options.key === !options.jwks) throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
+  const card = await readJson(io, file);
+  if (typeof card !== 'object' || card === null || Array.isArray(card)) throw new CliError(`${file}: not a JSON object.`);
+  const verifyOptions: VerifyAgentCardOptions = {};
+  if (options.key) {
+    const key = await readKeyFile(io, options.key);
+    const kid = options.kid ?? (typeof key === 'object' && typeof key.kid === 'string' ? key.kid : undefined);
+    if (!kid) throw new CliError('--kid: missing. Pass the key id this key stands for (or use a JWK with "kid").');
+    verifyOptions.keys = { [kid]: key as NonNullable<VerifyAgentCardOptions['keys']>[string] };
+  } else if (options.jwks && isRemote(options.jwks)) {
+    verifyOptions.jwksUrl = options.jwks;
+    if (options.allowHttp) verifyOptions.allowInsecureJwksUrl = true;
+  } else if (options.jwks) {
+    const jwks = await readJson(io, options.jwks);
+    if (typeof jwks !== 'object' || jwks === null || !Array.isArray((jwks as { keys?: unknown }).keys)) {
+      throw new CliError(`${options.jwks}: not a JWK Set (expected {"keys": [...]}).`);
+    }
+    verifyOptions.jwks = jwks as NonNullable<VerifyAgentCardOptions['jwks']>;
+  }
+  const result = await verifyAgentCard(card as AgentCard, verifyOptions);
+  if (options.json) {
+    io.stdout.write(toJsonText(result));
+    return result.valid ? 0 : 1;
+  }
+  const painter = createPainter(io);
+  if (result.signatures.length === 0) io.stdout.write(`${file}: ${result.reason ?? 'no signatures'}\n`);
+  for (const s of result.signatures) {
+    const head = `signature ${s.index} (${s.alg ?? '?'}, kid "${s.kid ?? '?'}")`;
+    io.stdout.write(
+      s.valid
+        ? `${painter.paint('green', '✔')} ${head}: verified with ${s.key}\n`
+        : `${painter.paint('red', '✖')} ${head}: ${s.reason ?? 'did not verify'}\n`,
+    );
+  }
+  io.stdout.write(result.valid ? painter.paint('green', 'Valid: at least one signature verified.\n') : painter.paint('red', 'Invalid: no signature verified.\n'));
+  return result.valid ? 0 : 1;
+}

@@ -1,0 +1,179 @@
+import pkg from '../package.json' with { type: 'json' };
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { CliIO } from './io';
+import { CliError } from './io';
+import { validateCommand } from './commands/validate';
+import { migrateCommand } from './commands/migrate';
+import { diffCommand } from './commands/diff';
+import { checkCommand } from './commands/check';
+import { initCommand } from './commands/init';
+import { signCommand } from './commands/sign';
+import { verifyCommand } from './commands/verify';
+import { AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
+import { TEMPLATE_NAMES } from './templates';
+
+const PROFILES = ['development', 'production', 'strict'] as const;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('Expected a positive whole number.');
+  return n;
+}
+
+const example = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/**
+ * Builds the `agent-card` program. Each action stores its exit code in `result.code`.
+ */
+export function createProgram(io: CliIO, result: { code: number }): Command {
+  const program = new Command('agent-card')
+    .description('Check, validate, sign and verify A2A Agent Cards.')
+    .version(pkg.version, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .addHelpText('after', example('agent-card check acme.io', 'agent-card validate agent-card.json', 'agent-card init --template support'));
+
+  program
+    .command('check')
+    .description('Fetch both well-known paths of a deployed agent and report what clients will see.')
+    .argument('<target>', 'a domain (acme.io), an origin or a URL')
+    .addOption(new Option('--profile <profile>', 'validation profile for the served card').choices(PROFILES).default('production'))
+    .option('--json', 'print the full report as JSON')
+    .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
+    .option('--allow-http', 'check an http:// target as is (local development, 127.0.0.1)')
+    .option('--key <file>', 'a public key (PEM or JWK) to check the card\'s signature with')
+    .option('--kid <kid>', 'the key id --key stands for (default: the JWK\'s kid)')
+    .option('--jwks <file|url>', 'a JWK Set to check the card\'s signature with')
+    .option('--no-info', 'hide info findings')
+    .addHelpText(
+      'after',
+      example('agent-card check acme.io', 'agent-card check http://127.0.0.1:3000 --allow-http --profile development', 'agent-card check acme.io --json > report.json') +
+        '\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n',
+    )
+    .action(async (target: string, options) => {
+      result.code = await checkCommand(io, target, options);
+    });
+
+  program
+    .command('validate')
+    .description('Validate a local Agent Card file (or - for stdin).')
+    .argument('<file>', 'card file, or - to read stdin')
+    .addOption(new Option('--profile <profile>', 'validation profile').choices(PROFILES).default('production'))
+    .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
+    .option('--no-info', 'hide info findings')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', example('agent-card validate agent-card.json', 'cat card.json | agent-card validate - --profile development --json'))
+    .action(async (file: string, options) => {
+      result.code = await validateCommand(io, file, options);
+    });
+
+  program
+    .command('migrate')
+    .description('Turn a v0.3 or mixed card into a v1.0 card, listing every change.')
+    .argument('<file>', 'the card to migrate')
+    .option('-o, --output <file>', 'write the v1.0 card here instead of stdout')
+    .option('--force', 'overwrite the output file')
+    .option('--json', 'print {card, changes, findings} as JSON')
+    .addHelpText('after', example('agent-card migrate old-card.json -o agent-card.json'))
+    .action(async (file: string, options) => {
+      result.code = await migrateCommand(io, file, options);
+    });
+
+  program
+    .command('diff')
+    .description('Show field-level differences between two cards (files or URLs).')
+    .argument('<a>', 'the older card: file or URL')
+    .argument('<b>', 'the newer card: file or URL')
+    .option('--json', 'print the differences as JSON')
+    .option('--timeout <ms>', 'timeout for URLs', positiveInt, 10_000)
+    .addHelpText(
+      'after',
+      example('agent-card diff agent-card.json https://acme.io/.well-known/agent-card.json') +
+        '\nExit status: 0 when equal or the version was bumped, 1 when content changed but "version" did not.\n',
+    )
+    .action(async (a: string, b: string, options) => {
+      result.code = await diffCommand(io, a, b, options);
+    });
+
+  program
+    .command('init')
+    .description('Write a starter agent-card.json from a template.')
+    .addOption(new Option('-t, --template <name>', 'starter template').choices(TEMPLATE_NAMES))
+    .option('--name <name>', 'the agent\'s name')
+    .option('--description <text>', 'what the agent does')
+    .option('--url <url>', 'the agent\'s JSON-RPC endpoint (becomes supportedInterfaces[0])')
+    .option('-o, --output <file>', 'where to write', 'agent-card.json')
+    .option('--force', 'overwrite an existing file')
+    .option('--no-interactive', 'never prompt, even on a terminal')
+    .addHelpText('after', example('agent-card init', 'agent-card init --template booking --name "Table Booker" --url https://book.acme.io/a2a'))
+    .action(async (options) => {
+      result.code = await initCommand(io, options);
+    });
+
+  program
+    .command('sign')
+    .description('Sign a card (JWS over its RFC 8785 canonical form) and print or write the signed card.')
+    .argument('<file>', 'the card to sign')
+    .requiredOption('--key <file>', 'the private key: PEM (PKCS#8) or JWK')
+    .option('--kid <kid>', 'key id for the protected header (default: the JWK\'s kid)')
+    .addOption(new Option('--alg <alg>', 'JWS algorithm (default: the JWK\'s alg)').choices(AGENT_CARD_SIGNING_ALGORITHMS))
+    .option('--jku <url>', 'https URL of the JWK Set with the public key')
+    .option('-o, --output <file>', 'write the signed card here instead of stdout')
+    .option('--force', 'overwrite the output file')
+    .addHelpText('after', example('agent-card sign agent-card.json --key card-key.pem --kid card-key-1 --alg ES256 -o agent-card.json --force'))
+    .action(async (file: string, options) => {
+      result.code = await signCommand(io, file, options);
+    });
+
+  program
+    .command('verify')
+    .description('Verify the signatures of a card with a public key or a JWK Set.')
+    .argument('<file>', 'the signed card')
+    .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
+    .option('--kid <kid>', 'the key id --key stands for (default: the JWK\'s kid)')
+    .option('--jwks <file|url>', 'a JWK Set file or https URL')
+    .option('--allow-http', 'allow an http:// JWKS URL on 127.0.0.1 or localhost (tests)')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      example('agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1', 'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json') +
+        '\nExit status: 0 when at least one signature verifies, 1 otherwise.\n',
+    )
+    .action(async (file: string, options) => {
+      result.code = await verifyCommand(io, file, options);
+    });
+
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code:
+ * 0 success, 1 errors found or verification failed, 2 usage or I/O error.
+ */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  const result = { code: 0 };
+  const program = createProgram(io, result);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return result.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit with code 0; commander has already printed usage errors.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`agent-card: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`agent-card: ${message}\n`);
+    if (io.env.DEBUG?.split(',').includes('agent-card') && error instanceof Error && error.stack) {
+      io.stderr.write(error.stack + '\n');
+    }
+    return 2;
+  }
+}

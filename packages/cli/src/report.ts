@@ -1,0 +1,38 @@
+import type { Finding, Severity } from '@agent-card/core';
+import type { Painter } from './io';
+
+const MARK: Record<Severity, string> = { error: '✖', warning: '⚠', info: 'ℹ' };
+const STYLE = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
+
+/** Counts findings by severity. */
+export function countFindings(findings: readonly Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return counts;
+}
+
+/** `2 errors, 1 warning, 0 info` */
+export function summarize(findings: readonly Finding[], painter: Painter): string {
+  const c = countFindings(findings);
+  const part = (n: number, word: string, style: 'red' | 'yellow' | 'cyan') =>
+    n > 0 ? painter.paint(style, `${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`) : `${n} ${word}${word === 'info' ? '' : 's'}`;
+  return `${part(c.error, 'error', 'red')}, ${part(c.warning, 'warning', 'yellow')}, ${part(c.info, 'info', 'cyan')}`;
+}
+
+/** One finding as two or three indented lines. */
+export function formatFinding(f: Finding, painter: Painter, indent = '  '): string {
+  const head = `${indent}${painter.paint(STYLE[f.severity], `${MARK[f.severity]} ${f.severity.padEnd(7)}`)} ${painter.paint('bold', f.rule)}${f.path ? painter.paint('dim', `  ${f.path}`) : ''}`;
+  const lines = [head, `${indent}  ${f.message}`];
+  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', '→ ' + f.hint)}`);
+  return lines.join('\n');
+}
+
+/** Findings, errors first, then the summary line. */
+export function formatFindings(findings: readonly Finding[], painter: Painter, options: { showInfo?: boolean } = {}): string {
+  const order: Severity[] = ['error', 'warning', 'info'];
+  const shown = findings
+    .filter((f) => options.showInfo !== false || f.severity !== 'info')
+    .slice()
+    .sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
+  return shown.map((f) => formatFinding(f, painter)).join('\n');
+}
