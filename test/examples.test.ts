@@ -1,0 +1,49 @@
+// The example services: their cards are valid, their own API still works next to the card, and
+// the public URL the card advertises follows the address they listen on (or PUBLIC_URL).
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateAgentCard } from '@agent-card/core';
+import * as expressExample from '../examples/express/app.mjs';
+import * as koaExample from '../examples/koa/app.mjs';
+
+const examples = {
+  'examples/express': { ...expressExample, ownRoute: '/api/orders/1001', ownBody: { id: '1001', customer: 'c-42' } },
+  'examples/koa': { ...koaExample, ownRoute: '/api/rooms/aurora', ownBody: { id: 'aurora', seats: 8 } },
+};
+
+describe.each(Object.entries(examples))('%s', (_name, example) => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+    delete process.env.PUBLIC_URL;
+  });
+
+  it('declares a card with no errors under the development profile', () => {
+    const result = validateAgentCard(example.createCard('http://127.0.0.1:3000'), { profile: 'development' });
+    expect(result.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares a card ready for production once its public URL is https', () => {
+    const result = validateAgentCard(example.createCard('https://agents.northwind-traders.com'), { profile: 'production' });
+    expect(result.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+  });
+
+  it('serves its own API next to the card, and advertises the address it listens on', async () => {
+    const started = await example.start(0, '127.0.0.1');
+    close = started.close;
+    const own = await fetch(started.url + example.ownRoute);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject(example.ownBody);
+    const card = await (await fetch(`${started.url}/.well-known/agent-card.json`)).json();
+    expect(card.supportedInterfaces[0].url).toBe(`${started.url}/a2a`);
+  });
+
+  it('advertises PUBLIC_URL when it is set', async () => {
+    process.env.PUBLIC_URL = 'https://agents.northwind-traders.com';
+    const started = await example.start(0, '127.0.0.1');
+    close = started.close;
+    const card = await (await fetch(`${started.url}/.well-known/agent-card.json`)).json();
+    expect(card.supportedInterfaces[0].url).toBe('https://agents.northwind-traders.com/a2a');
+  });
+});
