@@ -223,6 +223,28 @@ describe('defineAgentCard', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('throws nothing but AgentCardError, whatever the definition (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.record({ ...Object.fromEntries(Object.keys(minimal()).map((k) => [k, fc.anything()])) }, { requiredKeys: [] }),
+        ),
+        (input) => {
+          try {
+            const card = defineAgentCard(input as AgentCardDefinition, { profile: 'development' });
+            expect(Object.isFrozen(card)).toBe(true);
+          } catch (error) {
+            expect(error).toBeInstanceOf(AgentCardError);
+            expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
+            expect((error as AgentCardError).findings.some((f) => f.severity === 'error')).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
   it('allows http://localhost under development, and rejects it under production', () => {
     const input = { ...minimal(), url: 'http://localhost:3000/a2a' };
     expect(defineAgentCard(input, { profile: 'development' }).supportedInterfaces[0]!.url).toBe('http://localhost:3000/a2a');
