@@ -103,6 +103,14 @@ describe('dynamic cards', () => {
     expect(onError).toHaveBeenCalledWith(boom);
   });
 
+  it('concurrent requests that wait for one failing build report the error once', async () => {
+    const onError = vi.fn();
+    const responder = createAgentCardResponder({ card: async () => Promise.reject(new Error('down')), logger: quiet, onError });
+    const all = await Promise.all(Array.from({ length: 10 }, () => responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } })));
+    expect(all.map((r) => r?.status)).toEqual(Array(10).fill(503));
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
   it('an invalid variant is never served', async () => {
     const onError = vi.fn();
     const responder = createAgentCardResponder({ card: () => ({ ...CONFORMANCE_CARD, skills: [] }), logger: quiet, onError });

@@ -1,6 +1,7 @@
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import type { ValidationProfile } from '../findings';
+import { type AgentCardSigner, prepareSigner } from '../sign/sign';
 import type { CorsSetting } from './documents';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, ExtendedAgentCardOptions } from './types';
 
@@ -22,6 +23,8 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
   retryAfter: number;
   onError: (error: unknown) => void;
   logger: Pick<Console, 'warn'>;
+  /** Signs each variant once when it is built; `undefined` without `sign`. */
+  signer: AgentCardSigner | undefined;
 }
 
 /** Extended-card options after validation. */
@@ -50,6 +53,7 @@ const OPTION_KEYS = new Set([
   'retryAfter',
   'onError',
   'logger',
+  'sign',
 ]);
 const EXTENDED_KEYS = new Set(['authenticate', 'card', 'path', 'realm', 'maxVariants']);
 const PROFILES = ['development', 'production', 'strict'];
@@ -183,11 +187,34 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     }
   }
 
+  let signer: AgentCardSigner | undefined;
+  let card = o.card;
+  let cacheKey = o.cacheKey;
+  if (o.sign !== undefined) {
+    try {
+      signer = prepareSigner(o.sign, 'options.sign');
+    } catch (error) {
+      problems.push(error instanceof AgentCardError ? error.message : `options.sign: ${String(error)}`);
+    }
+    if (typeof o.card === 'function') {
+      // A signature over URLs that came from Host or X-Forwarded-* would vouch for whatever a
+      // client sent; a signed dynamic card must be keyed and built from configuration only.
+      if (o.trustProxy === true) {
+        err('sign', 'cannot sign a card function with trustProxy: true, its URLs could come from X-Forwarded-* headers', o.trustProxy, 'Set trustProxy to false and build the URLs from configuration, or serve a static card.');
+      }
+      if (o.cacheKey === undefined) {
+        err('sign', 'needs an explicit cacheKey with a card function, the default variant key is the request origin (Host header)', 'no cacheKey', 'Add cacheKey: (ctx) => ctx.tenant ?? "default" (or another key that does not come from Host), or serve a static card.');
+      }
+      card = hideOrigin(o.card);
+      if (typeof o.cacheKey === 'function') cacheKey = hideOrigin(o.cacheKey);
+    }
+  }
+
   if (problems.length > 0) {
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
   }
   return {
-    card: o.card,
+    card,
     profile: o.profile ?? defaultProfile(),
     contentType: o.contentType ?? 'application/a2a+json',
     cacheControl: o.cacheControl ?? 'public, max-age=3600',
@@ -195,7 +222,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     legacy: o.legacy ?? true,
     extended,
     trustProxy: o.trustProxy ?? false,
-    cacheKey: o.cacheKey,
+    cacheKey,
     tenant: o.tenant,
     maxVariants: o.maxVariants ?? 100,
     variantMaxAge: o.variantMaxAge,
@@ -203,5 +230,23 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     retryAfter: o.retryAfter ?? 30,
     onError: o.onError ?? (() => {}),
     logger: o.logger ?? console,
+    signer,
+  };
+}
+
+/** Wraps a function of the context so that reading `ctx.origin` throws (signed dynamic cards). */
+function hideOrigin<Req, R>(fn: (ctx: AgentCardContext<Req>) => R): (ctx: AgentCardContext<Req>) => R {
+  return (ctx) => {
+    const { origin: _origin, ...rest } = ctx;
+    const guarded = Object.defineProperty(rest, 'origin', {
+      enumerable: true,
+      get(): never {
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_OPTIONS',
+          'card: ctx.origin is not available when options.sign is set, a signed card must not take its URLs from the request. Build the URLs from configuration.',
+        );
+      },
+    });
+    return fn(guarded as AgentCardContext<Req>);
   };
 }

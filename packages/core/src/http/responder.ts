@@ -142,7 +142,7 @@ function createDynamicResponder<Req>(
   warn: (f: Finding[]) => void,
 ): AgentCardResponder<Req> {
   const cache = new LruCache<string, VariantEntry>(o.maxVariants);
-  const inflight = new Map<string, Promise<VariantEntry>>();
+  const inflight = new Map<string, Promise<VariantEntry | undefined>>();
   const maxAgeMs = o.variantMaxAge === undefined ? Infinity : o.variantMaxAge * 1000;
   const explicitExtendedPath = o.extended?.path;
 
@@ -158,7 +158,8 @@ function createDynamicResponder<Req>(
     cors: o.cors,
   });
 
-  const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry> => {
+  /** Builds a variant once however many requests wait for it; a failure is reported once. */
+  const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry | undefined> => {
     let pending = inflight.get(key);
     if (pending === undefined) {
       pending = (async () => {
@@ -167,6 +168,9 @@ function createDynamicResponder<Req>(
           const entry: VariantEntry = { variant: prepareVariant(card, o, warn), expiresAt: Date.now() + maxAgeMs };
           cache.set(key, entry);
           return entry;
+        } catch (error) {
+          o.onError(error);
+          return undefined;
         } finally {
           inflight.delete(key);
         }
@@ -213,8 +217,8 @@ function createDynamicResponder<Req>(
     }
     const entry = cache.get(key);
     if (entry !== undefined && entry.expiresAt > Date.now()) return entry;
-    return build(key, ctx).catch((error: unknown) => {
-      o.onError(error);
+    return build(key, ctx).then((built) => {
+      if (built !== undefined) return built;
       if (entry !== undefined && o.staleIfError) {
         // Serve the last good bytes and leave the provider alone for retryAfter seconds.
         entry.expiresAt = Date.now() + o.retryAfter * 1000;

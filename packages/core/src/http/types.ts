@@ -1,5 +1,6 @@
 import type { AgentCard, AgentSkill } from '../model';
 import type { ValidationProfile } from '../findings';
+import type { SignAgentCardOptions } from '../sign/sign';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -148,6 +149,18 @@ export interface AgentCardOptions<Req = unknown> {
   onError?: (error: unknown) => void;
   /** Where warnings found at start-up go. @default console */
   logger?: Pick<Console, 'warn'>;
+  /**
+   * Signs the served card (JWS over the canonical card, spec §8.4, see `signAgentCard`): once
+   * per variant when it is built (at start-up for a static card), never per request, so the
+   * bytes, the ETag and 304 answers stay stable. The signature is appended to any the card
+   * already has; the legacy v0.3 card and the extended card are served unsigned.
+   *
+   * A signature must never cover URLs taken from request headers, so with a card function
+   * `sign` requires an explicit `cacheKey`, refuses `trustProxy: true`, and `ctx.origin` is not
+   * available to `card` and `cacheKey` (reading it throws): build URLs from configuration.
+   * @example sign: { privateKey: process.env.CARD_KEY_PEM, kid: 'card-key-1', alg: 'ES256' }
+   */
+  sign?: SignAgentCardOptions;
 }
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */
