@@ -1,0 +1,172 @@
+// `pnpm demo`: validates the example cards, starts every example service on a free loopback port,
+// fetches its card the way an agent would (plus a 304 revalidation and the extended card without
+// and with credentials), then shuts everything down. Exits non-zero when anything is off.
+//
+// To add a service, append an entry to `services` below: a script that prints
+// "listening on http://…" once it accepts requests, and how to authenticate for its extended card.
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { validateAgentCard } from '../packages/core/dist/index.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The example services. */
+const services = [
+  {
+    name: 'Express (examples/express)',
+    script: here('./express/server.mjs'),
+    env: { API_KEYS: 'demo-partner-key' },
+    extended: { path: '/a2a/extendedAgentCard', headers: { 'x-api-key': 'demo-partner-key' } },
+  },
+  {
+    name: 'Koa (examples/koa)',
+    script: here('./koa/server.mjs'),
+    env: { API_TOKENS: 'demo-staff-token' },
+    extended: { path: '/a2a/extendedAgentCard', headers: { authorization: 'Bearer demo-staff-token' } },
+  },
+];
+
+const CARD_PATH = '/.well-known/agent-card.json';
+const colour = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code) => (text) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+const [green, red, dim, bold] = [paint(32), paint(31), paint(2), paint(1)];
+const failures = [];
+
+/** Records and prints one expectation. */
+function check(ok, what, detail = '') {
+  console.log(`  ${ok ? green('✓') : red('✗')} ${what}${detail ? dim(`  ${detail}`) : ''}`);
+  if (!ok) failures.push(what);
+  return ok;
+}
+
+function summarize(findings) {
+  const count = (severity) => findings.filter((finding) => finding.severity === severity).length;
+  return `${count('error')} errors, ${count('warning')} warnings, ${count('info')} info`;
+}
+
+async function validateExampleCards() {
+  console.log(bold('\nExample cards (examples/cards, profile: production)'));
+  const list = async (dir) => (await readdir(dir).catch(() => [])).filter((file) => file.endsWith('.json')).sort();
+  // Passed as text: for the broken cards the JSON itself may be what is wrong.
+  const validate = async (dir, file) => validateAgentCard(await readFile(dir + file, 'utf8'), { profile: 'production' });
+
+  const good = await list(here('./cards/'));
+  for (const file of good) {
+    const { valid, findings } = await validate(here('./cards/'), file);
+    check(valid, `${file}: valid`, summarize(findings));
+  }
+
+  // Each broken card is named after the rule it must trigger; report only the ones that do not.
+  const brokenDir = here('./cards/broken/');
+  const broken = await list(brokenDir);
+  const missed = [];
+  for (const file of broken) {
+    const rule = file.replace(/\.json$/, '');
+    const { findings } = await validate(brokenDir, file);
+    if (!findings.some((finding) => finding.rule === rule)) missed.push(rule);
+  }
+  if (broken.length > 0) {
+    check(missed.length === 0, `broken/: ${broken.length - missed.length} of ${broken.length} cards trigger the rule they are named after`, missed.join(', '));
+  }
+  if (good.length + broken.length === 0) console.log(dim('  (no cards yet)'));
+}
+
+/** Starts a service script on a free port; resolves with its URL once it says it listens. */
+function startService(service) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [service.script], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', ...service.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => fail(new Error('did not start within 15 s')), 15_000);
+    const fail = (error) => {
+      clearTimeout(timer);
+      child.kill();
+      reject(new Error(`${service.name}: ${error.message}\n${output}`));
+    };
+    const collect = (chunk) => {
+      output += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        child.stdout.off('data', collect);
+        resolve({ url, stop: () => stopService(child) });
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', collect);
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`exited with ${code}`)));
+  });
+}
+
+function stopService(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+const header = (response, name) => response.headers.get(name) ?? '(none)';
+
+async function demo(service) {
+  console.log(bold(`\n${service.name}`));
+  const { url, stop } = await startService(service);
+  try {
+    console.log(dim(`  listening on ${url}`));
+
+    const response = await fetch(url + CARD_PATH);
+    const body = await response.text();
+    check(response.status === 200, `GET ${CARD_PATH} → ${response.status}`);
+    for (const name of ['content-type', 'etag', 'cache-control', 'access-control-allow-origin']) {
+      console.log(dim(`      ${name}: ${header(response, name)}`));
+    }
+    const card = JSON.parse(body);
+    console.log(dim(`      skills: ${card.skills.map((skill) => skill.id).join(', ')}`));
+    console.log(dim(`      security schemes: ${Object.keys(card.securitySchemes ?? {}).join(', ') || '(none)'}`));
+    const { valid, findings } = validateAgentCard(card, { profile: 'development' });
+    check(valid, 'served card is valid', summarize(findings));
+
+    const etag = response.headers.get('etag');
+    const revalidated = await fetch(url + CARD_PATH, { headers: { 'if-none-match': etag ?? '' } });
+    const revalidatedBody = await revalidated.text();
+    check(revalidated.status === 304 && revalidatedBody === '', `GET with If-None-Match: ${etag} → ${revalidated.status}`);
+
+    const legacy = await fetch(url + '/.well-known/agent.json');
+    const legacyBody = await legacy.text();
+    check(
+      legacy.status === 200 && legacyBody === body && legacy.headers.get('etag') === etag,
+      `GET /.well-known/agent.json → ${legacy.status}, same bytes and ETag`,
+      header(legacy, 'link'),
+    );
+
+    const anonymous = await fetch(url + service.extended.path);
+    await anonymous.text();
+    check(anonymous.status === 401, `GET ${service.extended.path} without credentials → ${anonymous.status}`, `WWW-Authenticate: ${header(anonymous, 'www-authenticate')}`);
+
+    const authorized = await fetch(url + service.extended.path, { headers: service.extended.headers });
+    const extended = authorized.status === 200 ? await authorized.json() : undefined;
+    const publicIds = new Set(card.skills.map((skill) => skill.id));
+    const extra = extended?.skills.filter((skill) => !publicIds.has(skill.id)).map((skill) => skill.id) ?? [];
+    check(authorized.status === 200 && extra.length > 0, `GET ${service.extended.path} with credentials → ${authorized.status}`, `extra skills: ${extra.join(', ') || '(none)'}`);
+    check(header(authorized, 'cache-control').includes('private') || header(authorized, 'cache-control').includes('no-store'), 'extended card is not publicly cacheable', `cache-control: ${header(authorized, 'cache-control')}`);
+  } finally {
+    await stop();
+  }
+}
+
+await validateExampleCards();
+for (const service of services) {
+  try {
+    await demo(service);
+  } catch (error) {
+    check(false, `${service.name}: ${error.message}`);
+  }
+}
+
+console.log(failures.length === 0 ? green('\nAll checks passed.') : red(`\n${failures.length} check(s) failed.`));
+process.exitCode = failures.length === 0 ? 0 : 1;
