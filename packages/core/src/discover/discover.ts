@@ -317,7 +317,7 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
     parseFinding('warning', 'body starts with a UTF-8 byte order mark.', 'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.');
   }
   report.document = parsed.value;
-  const result = safeValidate(parsed.value, profile);
+  const result = safeValidate(parsed.value, profile, run.get.finalUrl);
   if (!result) return;
   report.valid = result.valid;
   report.shape = result.shape;
@@ -325,9 +325,9 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
   report.findings.push(...result.findings);
 }
 
-function safeValidate(value: unknown, profile: ValidationProfile): ReturnType<typeof validateAgentCard> | undefined {
+function safeValidate(value: unknown, profile: ValidationProfile, cardUrl?: string): ReturnType<typeof validateAgentCard> | undefined {
   try {
-    return validateAgentCard(value, { profile });
+    return validateAgentCard(value, cardUrl === undefined ? { profile } : { profile, cardUrl });
   } catch {
     // validateAgentCard never throws by contract; a bug there must not sink the whole report.
     return undefined;

@@ -289,3 +289,26 @@ describe('never throws (property)', () => {
     }), { numRuns: 300 });
   });
 });
+
+describe('cardUrl (rule 38, interface-origin-mismatch)', () => {
+  const card = () => JSON.parse(readFileSync(new URL('../../../../examples/cards/support.json', import.meta.url), 'utf8'));
+  const origin = (result: ValidationResult) => result.findings.filter((f) => f.rule === 'interface-origin-mismatch');
+
+  it('is not checked without the URL the card came from', () => {
+    expect(origin(validateAgentCard(card(), { profile: 'production' }))).toEqual([]);
+  });
+
+  it('reports interfaces on another domain than the one that served the card', () => {
+    const found = origin(validateAgentCard(card(), { profile: 'production', cardUrl: 'https://cards.other-host.net/.well-known/agent-card.json' }));
+    expect(found.map((f) => [f.severity, f.path])).toEqual([
+      ['info', '/supportedInterfaces/0/url'],
+      ['info', '/supportedInterfaces/1/url'],
+    ]);
+    expect(found[0]!.message).toContain('cards.other-host.net');
+  });
+
+  it('is quiet when the card is served from the interfaces\' host', () => {
+    const result = validateAgentCard(card(), { profile: 'production', cardUrl: 'https://support-agent.larkspur-telecom.com/.well-known/agent-card.json' });
+    expect(origin(result)).toEqual([]);
+  });
+});

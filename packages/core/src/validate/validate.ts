@@ -9,7 +9,7 @@ import { toPointer } from '../findings';
 import { AgentCardSchema, type AgentCard } from '../model';
 import { createRuleContext, type CardShape, type JsonObject, type RuleCheck, type RuleContext } from './context';
 import { checkLegacy } from './rules/legacy';
-import { checkPublishing } from './rules/publishing';
+import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
 import { checkShape, detectCardShape, errorText, isObject, preview, toJsonTree, typeName } from './shape';
@@ -29,6 +29,12 @@ export interface ValidationOptions {
    * @default 'error'
    */
   skillsNonEmpty?: 'error' | 'warning';
+  /**
+   * The URL the card was fetched from. When given, `interface-origin-mismatch` (rule 38)
+   * compares every interface host with it; checks of a local file leave it out.
+   * @example 'https://acme.io/.well-known/agent-card.json'
+   */
+  cardUrl?: string;
 }
 
 /** What {@link validateAgentCard} returns. */
@@ -240,7 +246,8 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
     runRule((c, x) => checkStructure(c, x, { skillsNonEmpty }), 'structure', card, ctx);
     runRule(checkLegacy, 'legacy', card, ctx);
     runRule(checkSemantics, 'cross-field', card, ctx);
-    runRule(checkPublishing, 'publishing', card, ctx);
+    const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
+    runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
     return finish(ctx.findings, card, shape, tree);
   } catch (error) {
     ctx.report(
