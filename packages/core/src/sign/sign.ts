@@ -114,6 +114,9 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
   };
 }
 
+/** A prepared signer: options checked and key imported once, see {@link prepareSigner}. */
+export type AgentCardSigner = ReturnType<typeof prepareSigner>;
+
 /**
  * Signs an Agent Card: a JWS (RFC 7515, flattened JSON serialization, detached payload) over
  * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`.

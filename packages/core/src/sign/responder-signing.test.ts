@@ -1,0 +1,147 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { verifyAgentCardSignature } from '@a2a-js/sdk';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentCardError } from '../errors';
+import { createAgentCardResponder } from '../http';
+import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from '../http/types';
+import type { AgentCard } from '../model';
+import { verifyAgentCard } from './verify';
+
+const card: AgentCard = {
+  name: 'Recipe Agent',
+  description: 'Finds recipes from what is in your fridge.',
+  supportedInterfaces: [{ url: 'https://recipes.acme.dev/a2a/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  provider: { organization: 'Acme', url: 'https://acme.dev' },
+  version: '1.4.0',
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'find-recipe', name: 'Find recipe', description: 'Finds a recipe for the given ingredients.', tags: ['cooking'] }],
+};
+
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const ed = generateKeyPairSync('ed25519');
+const quiet = { warn: () => {} };
+const get = (path = '/.well-known/agent-card.json', headers: Record<string, string> = {}): AgentCardRequest => ({
+  method: 'GET',
+  path,
+  headers: { host: 'recipes.acme.dev', ...headers },
+});
+const body = (response: AgentCardResponse | undefined) => JSON.parse(new TextDecoder().decode(response!.body!)) as AgentCard;
+
+async function respond(options: AgentCardOptions, request = get()): Promise<AgentCardResponse> {
+  const response = await createAgentCardResponder(options).respond(request);
+  return response!;
+}
+
+function optionsError(options: AgentCardOptions): AgentCardError {
+  try {
+    createAgentCardResponder(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentCardError);
+    return error as AgentCardError;
+  }
+  throw new Error('createAgentCardResponder accepted the options');
+}
+
+describe('responder option sign', () => {
+  it('serves a static card signed once at start-up: same bytes and ETag on every request, even with ES256', async () => {
+    const responder = createAgentCardResponder({ card, logger: quiet, sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' } });
+    const first = (await responder.respond(get()))!;
+    // ECDSA signatures are random: signing per request would change the bytes every time.
+    for (let i = 0; i < 20; i++) {
+      const again = (await responder.respond(get()))!;
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.etag).toBe(first.headers.etag);
+    }
+    const notModified = (await responder.respond(get(undefined, { 'if-none-match': first.headers.etag! })))!;
+    expect(notModified.status).toBe(304);
+    const legacy = (await responder.respond(get('/.well-known/agent.json')))!;
+    expect(legacy.body).toEqual(first.body);
+
+    const served = body(first);
+    expect(served.signatures).toHaveLength(1);
+    expect(await verifyAgentCard(served, { keys: { 'card-1': ec.publicKey } })).toMatchObject({ valid: true });
+    await expect(verifyAgentCardSignature(async () => ec.publicKey)(served as never)).resolves.toBeUndefined();
+  });
+
+  it('gives the same bytes and ETag on every replica with a deterministic algorithm', async () => {
+    const options = { card, logger: quiet, sign: { privateKey: ed.privateKey, kid: 'card-1', alg: 'EdDSA' as const } };
+    const a = await respond(options);
+    const b = await respond({ ...options });
+    expect(a.headers.etag).toBe(b.headers.etag);
+    expect(a.body).toEqual(b.body);
+  });
+
+  it('keeps the signatures a card already has and appends its own', async () => {
+    // The spec §8.4.2 example signature: well formed, but made with a key nobody published.
+    const presigned = {
+      ...card,
+      signatures: [
+        {
+          protected: 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpPU0UiLCJraWQiOiJrZXktMSIsImprdSI6Imh0dHBzOi8vZXhhbXBsZS5jb20vYWdlbnQvandrcy5qc29uIn0',
+          signature: 'QFdkNLNszlGj3z3u0YQGt_T9LixY3qtdQpZmsTdDHDe3fXV9y9-B3m2-XgCpzuhiLt8E0tV6HXoZKHv4GtHgKQ',
+        },
+      ],
+    };
+    const served = body(await respond({ card: presigned, logger: quiet, sign: { privateKey: ed.privateKey, kid: 'card-1', alg: 'EdDSA' } }));
+    expect(served.signatures).toHaveLength(2);
+    expect(served.signatures![0]).toEqual(presigned.signatures[0]);
+    const result = await verifyAgentCard(served, { keys: { 'card-1': ed.publicKey } });
+    expect(result.signatures.map((s) => s.valid)).toEqual([false, true]);
+  });
+
+  it('signs each variant of a card function once, keyed by an explicit cacheKey', async () => {
+    const provider = vi.fn((ctx: { tenant?: string }) => ({ ...card, name: `Recipe Agent (${ctx.tenant})` }));
+    const responder = createAgentCardResponder({
+      card: provider,
+      tenant: (request) => String(request.headers['x-tenant'] ?? 'default'),
+      cacheKey: (ctx) => ctx.tenant ?? 'default',
+      logger: quiet,
+      sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
+    });
+    const a1 = (await responder.respond(get(undefined, { 'x-tenant': 'a' })))!;
+    const a2 = (await responder.respond(get(undefined, { 'x-tenant': 'a', host: 'evil.example' })))!;
+    const b = (await responder.respond(get(undefined, { 'x-tenant': 'b' })))!;
+    expect(provider).toHaveBeenCalledTimes(2);
+    expect(a2.body).toEqual(a1.body);
+    expect(body(b).name).toBe('Recipe Agent (b)');
+    for (const response of [a1, b]) {
+      expect((await verifyAgentCard(body(response), { keys: { 'card-1': ec.publicKey } })).valid).toBe(true);
+    }
+  });
+
+  it('answers 503 (and reports why) when a signed card function reads ctx.origin', async () => {
+    const onError = vi.fn();
+    const response = await respond({
+      card: (ctx) => ({ ...card, supportedInterfaces: [{ url: `${ctx.origin}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+      cacheKey: () => 'one',
+      onError,
+      logger: quiet,
+      sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
+    });
+    expect(response.status).toBe(503);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toBeInstanceOf(AgentCardError);
+    expect((onError.mock.calls[0]![0] as Error).message).toBe(
+      'card: ctx.origin is not available when options.sign is set, a signed card must not take its URLs from the request. Build the URLs from configuration.',
+    );
+  });
+
+  it.each<[string, Partial<AgentCardOptions>, RegExp]>([
+    ['a card function without cacheKey', { card: () => card }, /options\.sign: needs an explicit cacheKey with a card function, the default variant key is the request origin \(Host header\) \("no cacheKey"\)\. Add cacheKey/],
+    ['a card function with trustProxy', { card: () => card, cacheKey: () => 'k', trustProxy: true }, /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from X-Forwarded-\* headers \(true\)\. Set trustProxy to false/],
+    ['alg none', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'none' as never } }, /options\.sign: alg "none" means an unsigned card and is never accepted\. Use one of /],
+    ['a public key', { sign: { privateKey: ec.publicKey, kid: 'k', alg: 'ES256' } }, /options\.sign: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. /],
+    ['an http jku', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'http://acme.dev/jwks.json' } }, /options\.sign: jku is not https \(http:\/\/acme\.dev\/jwks\.json\)\. /],
+  ])('refuses at start-up: %s', (_, override, message) => {
+    const error = optionsError({ card, logger: quiet, sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' }, ...override });
+    expect(error.code).toBe('ERR_AGENT_CARD_OPTIONS');
+    expect(error.message).toMatch(message);
+  });
+
+  it('still serves a static card with trustProxy (its URLs never come from headers)', async () => {
+    const served = body(await respond({ card, trustProxy: true, logger: quiet, sign: { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' } }));
+    expect((await verifyAgentCard(served, { keys: { k: ed.publicKey } })).valid).toBe(true);
+  });
+});
