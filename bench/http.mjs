@@ -1,0 +1,257 @@
+// HTTP benchmarks: the middleware against hand-written equivalents, measured side by side in one
+// run and reported as ratios. Servers run in child processes; autocannon drives them over
+// 127.0.0.1 only. Baseline and candidate runs alternate (A B, then B A, ...) so that drift of a
+// shared machine hits both sides alike.
+//
+//   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
+//                       [--only express,koa,node,passthrough,sdk]
+//                       [--soak [--soak-duration 60] [--soak-warmup 10]]
+//                       [--check] [--json]
+//
+// Every option can also be set through the environment (BENCH_DURATION, BENCH_ROUNDS,
+// BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY, BENCH_SOAK_DURATION, BENCH_SOAK_WARMUP). `--check` exits non-zero
+// when a ratio misses its target; errors and unexpected statuses always do.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { API_KEY, API_PATH, CARD_PATH, EXTENDED_PATH } from './fixtures.mjs';
+
+const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
+const MiB = 1024 * 1024;
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: process.env.BENCH_DURATION ?? '5' },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '2' },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? '1' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '10' },
+    only: { type: 'string', default: process.env.BENCH_ONLY ?? '' },
+    soak: { type: 'boolean', default: false },
+    'soak-duration': { type: 'string', default: process.env.BENCH_SOAK_DURATION ?? '60' },
+    'soak-warmup': { type: 'string', default: process.env.BENCH_SOAK_WARMUP ?? '10' },
+    check: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+const settings = {
+  duration: positive('duration'),
+  rounds: positive('rounds'),
+  warmup: Number(args.warmup),
+  connections: positive('connections'),
+  soakDuration: positive('soak-duration'),
+  soakWarmup: positive('soak-warmup'),
+};
+
+function positive(name) {
+  const value = Number(args[name]);
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`bench: --${name} must be a positive number (${args[name]}).`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** The comparisons: candidate vs baseline on the same path, with the ratio the issue asks for. */
+const comparisons = [
+  { id: 'express', title: 'Express: GET card, middleware vs hand-written route', candidate: 'express-ours', baseline: 'express-baseline', path: CARD_PATH, target: 0.95 },
+  { id: 'koa', title: 'Koa: GET card, middleware vs hand-written middleware', candidate: 'koa-ours', baseline: 'koa-baseline', path: CARD_PATH, target: 0.95 },
+  { id: 'node', title: 'node:http: core responder vs res.end(buffer)', candidate: 'node-ours', baseline: 'node-baseline', path: CARD_PATH, target: 0.9 },
+  { id: 'passthrough', title: 'Express app route, middleware in front vs absent', candidate: 'passthrough-with', baseline: 'passthrough-without', path: API_PATH, target: 0.97 },
+  { id: 'sdk', title: 'Express: GET card, middleware vs @a2a-js/sdk agentCardHandler', candidate: 'express-ours', baseline: 'sdk-a2a-js', path: CARD_PATH, target: undefined },
+];
+
+/** Starts a bench server in a child process; resolves once it listens. */
+async function startServer(kind) {
+  const child = fork(SERVER, [kind], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [message] = await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`bench server ${kind} exited with ${code} before listening`);
+    }),
+  ]);
+  const url = `http://127.0.0.1:${message.port}`;
+  // One memory question at a time, so every reply is matched with its own question.
+  let queue = Promise.resolve();
+  return {
+    kind,
+    url,
+    /** `{ rss, heapUsed }` of the server, after a full GC when `gc` is set. */
+    memory({ gc = false } = {}) {
+      const ask = async () => {
+        child.send({ rss: true, gc });
+        const [reply] = await once(child, 'message');
+        return reply;
+      };
+      const answer = queue.then(ask);
+      queue = answer.catch(() => {});
+      return answer;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+function load(url, seconds, extra = {}) {
+  return autocannon({ url, duration: seconds, connections: settings.connections, pipelining: 1, ...extra });
+}
+
+/** Fails early, with a readable reason, when a server does not answer what the bench expects. */
+async function probe(server, path) {
+  const response = await fetch(server.url + path);
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${server.kind}: GET ${path} answered ${response.status}, expected 200`);
+}
+
+function problems(result) {
+  const unexpected = result.non2xx + result.errors + result.timeouts;
+  return unexpected === 0 ? undefined : `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
+}
+
+async function compare(comparison) {
+  const [candidate, baseline] = await Promise.all([startServer(comparison.candidate), startServer(comparison.baseline)]);
+  try {
+    for (const server of [candidate, baseline]) {
+      await probe(server, comparison.path);
+      if (settings.warmup > 0) await load(server.url + comparison.path, settings.warmup);
+    }
+    const totals = { candidate: 0, baseline: 0, seconds: { candidate: 0, baseline: 0 } };
+    const failures = [];
+    for (let round = 0; round < settings.rounds; round++) {
+      const order = round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+      for (const side of order) {
+        const server = side === 'candidate' ? candidate : baseline;
+        const result = await load(server.url + comparison.path, settings.duration);
+        const problem = problems(result);
+        if (problem) failures.push(`${server.kind}: ${problem}`);
+        totals[side] += result.requests.total;
+        totals.seconds[side] += result.duration;
+      }
+    }
+    const candidateRps = totals.candidate / totals.seconds.candidate;
+    const baselineRps = totals.baseline / totals.seconds.baseline;
+    const ratio = candidateRps / baselineRps;
+    return {
+      ...comparison,
+      candidateRps,
+      baselineRps,
+      ratio,
+      pass: failures.length === 0 && (comparison.target === undefined || ratio >= comparison.target),
+      failures,
+    };
+  } finally {
+    await Promise.all([candidate.stop(), baseline.stop()]);
+  }
+}
+
+/**
+ * Sustained load on one app mixing every kind of request it answers, each checked against its
+ * own expected status, while the server's RSS is sampled. Growth is measured between two
+ * collected heaps: after a warm-up under the same load (V8 sizes its young generation to the
+ * allocation rate first; that is not a leak) and at the end.
+ */
+async function soak() {
+  const server = await startServer('soak');
+  try {
+    // No HEAD: autocannon's parser would wait for the body a HEAD answer's Content-Length
+    // announces. The bad-request corpus and the conformance suite cover HEAD.
+    const requests = [
+      { method: 'GET', path: CARD_PATH, expect: 200 },
+      { method: 'GET', path: '/.well-known/agent.json', expect: 200 },
+      { method: 'OPTIONS', path: CARD_PATH, headers: { origin: 'https://a.test', 'access-control-request-method': 'GET' }, expect: 204 },
+      { method: 'POST', path: CARD_PATH, expect: 405 },
+      { method: 'GET', path: EXTENDED_PATH, headers: { 'x-api-key': API_KEY }, expect: 200 },
+      { method: 'GET', path: EXTENDED_PATH, expect: 401 },
+      { method: 'GET', path: API_PATH, expect: 200 },
+    ];
+    const first = await fetch(server.url + CARD_PATH);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag');
+    if (!etag) throw new Error('soak: the card has no ETag');
+    requests.push({ method: 'GET', path: CARD_PATH, headers: { 'if-none-match': etag }, expect: 304 });
+
+    const mismatches = new Map();
+    const withChecks = requests.map(({ expect, ...request }) => ({
+      ...request,
+      onResponse(status) {
+        if (status !== expect) {
+          const key = `${request.method} ${request.path} → ${status} (expected ${expect})`;
+          mismatches.set(key, (mismatches.get(key) ?? 0) + 1);
+        }
+      },
+    }));
+
+    await load(server.url, settings.soakWarmup, { requests: withChecks });
+    mismatches.clear();
+    const { rss: before, heapUsed: heapBefore } = await server.memory({ gc: true });
+    const samples = [];
+    const sampler = setInterval(() => void server.memory().then(({ rss }) => samples.push(rss)), 1000);
+    const result = await load(server.url, settings.soakDuration, { requests: withChecks });
+    clearInterval(sampler);
+    const { rss: after, heapUsed: heapAfter } = await server.memory({ gc: true });
+    const growth = after - before;
+    const failures = [...mismatches].map(([what, count]) => `${count} × ${what}`);
+    const problem = result.errors + result.timeouts > 0 ? `${result.errors} errors, ${result.timeouts} timeouts` : undefined;
+    if (problem) failures.push(problem);
+    if (growth >= 20 * MiB) failures.push(`RSS grew by ${(growth / MiB).toFixed(1)} MiB (limit 20 MiB)`);
+    return {
+      id: 'soak',
+      title: `Sustained mixed load, ${settings.soakDuration} s`,
+      rps: result.requests.total / result.duration,
+      requests: result.requests.total,
+      rssBefore: before,
+      rssAfter: after,
+      rssPeak: Math.max(before, after, ...samples),
+      growth,
+      heapGrowth: heapAfter - heapBefore,
+      pass: failures.length === 0,
+      failures,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+function print(results) {
+  console.log(`\nHTTP benchmarks (${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per side, node ${process.version})\n`);
+  console.log('| case | baseline req/s | ours req/s | ratio | target | |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const r of results.filter((r) => r.id !== 'soak')) {
+    const verdict = r.failures.length ? 'ERROR' : r.target === undefined ? '' : r.pass ? 'ok' : 'MISS';
+    console.log(`| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`);
+  }
+  const s = results.find((r) => r.id === 'soak');
+  if (s) {
+    console.log(
+      `\n${s.title}: ${fmt(s.requests)} requests (${fmt(s.rps)} req/s), RSS ${(s.rssBefore / MiB).toFixed(1)} → ${(s.rssAfter / MiB).toFixed(1)} MiB ` +
+        `(growth ${(s.growth / MiB).toFixed(1)} MiB, peak ${(s.rssPeak / MiB).toFixed(1)} MiB; heap after GC ${(s.heapGrowth / MiB).toFixed(2)} MiB): ${s.pass ? 'ok' : 'FAIL'}`,
+    );
+  }
+  for (const r of results) for (const failure of r.failures) console.log(`  ${r.id}: ${failure}`);
+}
+
+const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
+const results = [];
+for (const comparison of comparisons) {
+  if (only && !only.has(comparison.id)) continue;
+  if (!args.json) process.stderr.write(`running ${comparison.id}…\n`);
+  results.push(await compare(comparison));
+}
+if (args.soak) {
+  if (!args.json) process.stderr.write(`running soak (${settings.soakDuration} s)…\n`);
+  results.push(await soak());
+}
+
+if (args.json) console.log(JSON.stringify({ settings, node: process.version, results }, null, 2));
+else print(results);
+
+const errored = results.some((r) => r.failures.length > 0);
+const missed = results.some((r) => !r.pass);
+process.exitCode = errored || (args.check && missed) ? 1 : 0;

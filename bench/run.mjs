@@ -1,0 +1,19 @@
+// `pnpm bench`: the validator benchmark (when present) and the HTTP benchmarks, one after the
+// other. Arguments go to the HTTP benchmarks, e.g. `pnpm bench --duration 10 --soak`.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const args = process.argv.slice(2);
+let failed = false;
+
+for (const [script, scriptArgs] of [['validate.mjs', []], ['http.mjs', args]]) {
+  if (!existsSync(here(script))) continue;
+  const { status, signal } = spawnSync(process.execPath, [here(script), ...scriptArgs], { stdio: 'inherit' });
+  if (status !== 0) {
+    console.error(`bench: ${script} ${signal ? `was killed by ${signal}` : `exited with ${status}`}`);
+    failed = true;
+  }
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,83 @@
+// One benchmark server per child process, so that the load generator and the server never share
+// an event loop: `node server.mjs <kind>`. Reports `{ port }` over IPC once listening, and
+// answers `{ rss: true, gc }` messages with its resident set size (for the soak run).
+import { createServer } from 'node:http';
+import express from 'express';
+import Koa from 'koa';
+import { createAgentCardResponder } from '@agent-card/core';
+import { agentCard as expressAgentCard } from '@agent-card/express';
+import { agentCard as koaAgentCard } from '@agent-card/koa';
+import { agentCardHandler } from '@a2a-js/sdk/server/express';
+import { API_PATH, CARD_PATH, card, options, orders } from './fixtures.mjs';
+
+// The baselines send exactly what the middleware sends: same status, headers and bytes,
+// computed once up front.
+const reference = await createAgentCardResponder(options).respond({ method: 'GET', path: CARD_PATH, headers: {} });
+if (reference?.status !== 200) throw new Error(`bench: the responder did not serve ${CARD_PATH} (${reference?.status})`);
+const HEADERS = reference.headers;
+const BODY = Buffer.from(reference.body);
+
+const ordersRoute = (_req, res) => res.json(orders);
+
+const servers = {
+  'express-ours': () => express().use(expressAgentCard(options)),
+  'express-baseline': () =>
+    express().get(CARD_PATH, (_req, res) => {
+      res.writeHead(200, HEADERS);
+      res.end(BODY);
+    }),
+  'koa-ours': () => new Koa().use(koaAgentCard(options)).callback(),
+  'koa-baseline': () =>
+    new Koa()
+      .use((ctx, next) => {
+        if (ctx.path !== CARD_PATH) return next();
+        ctx.status = 200;
+        ctx.set(HEADERS);
+        ctx.body = BODY;
+      })
+      .callback(),
+  'node-ours': () => {
+    const responder = createAgentCardResponder(options);
+    const write = (res, response) => {
+      if (response === undefined) {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
+      res.writeHead(response.status, response.headers);
+      res.end(response.body);
+    };
+    return (req, res) => {
+      const result = responder.respond({ method: req.method, path: req.url, headers: req.headers, raw: req });
+      if (result !== undefined && typeof result.then === 'function') result.then((response) => write(res, response), () => res.destroy());
+      else write(res, result);
+    };
+  },
+  'node-baseline': () => (_req, res) => {
+    res.writeHead(200, HEADERS);
+    res.end(BODY);
+  },
+  'passthrough-with': () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
+  'passthrough-without': () => express().get(API_PATH, ordersRoute),
+  'sdk-a2a-js': () => express().use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => card })),
+  // The soak server: the card, the extended card and an app route in one app.
+  soak: () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
+};
+
+const kind = process.argv[2];
+const factory = servers[kind];
+if (!factory) {
+  console.error(`bench server: unknown kind ${kind}; one of ${Object.keys(servers).join(', ')}`);
+  process.exit(2);
+}
+const server = createServer(factory());
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
+process.on('message', (message) => {
+  if (message?.rss) {
+    if (message.gc) globalThis.gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    process.send?.({ rss, heapUsed });
+  }
+});
+process.on('disconnect', () => process.exit(0));
