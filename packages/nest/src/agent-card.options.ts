@@ -1,24 +1,27 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import type {
   AgentCard,
+  AgentCardContext,
   AgentCardDefinition,
   AgentCardOptions,
+  AgentCardRequest,
   AgentSkill,
   ExtendedAgentCardOptions,
   Principal,
 } from '@agent-card/core';
 
-/**
- * The core responder options the module takes. The options for dynamic cards (`card` as a
- * function, `tenant`, `cacheKey`, `maxVariants`, `variantMaxAge`, `staleIfError`, `trustProxy`)
- * are left out: a card built from decorators is static.
- */
+/** The core responder options the module passes through unchanged. */
 export type AgentCardServingOption =
   | 'profile'
   | 'contentType'
   | 'cacheControl'
   | 'cors'
   | 'legacy'
+  | 'trustProxy'
+  | 'cacheKey'
+  | 'maxVariants'
+  | 'variantMaxAge'
+  | 'staleIfError'
   | 'retryAfter'
   | 'onError'
   | 'logger';
@@ -42,11 +45,11 @@ export interface AgentCardModuleExtendedOptions<P extends Principal = Principal>
 }
 
 /**
- * Options of {@link AgentCardModule.forRoot} / `forRootAsync`: the static card fields of
- * `defineAgentCard` (the `url` + `binding` shorthand included), the serving options of the core
+ * Options of {@link AgentCardModule.forRoot} / `forRootAsync`: the card fields of
+ * `defineAgentCard` (the `url` + `binding` shorthand included), every serving option of the core
  * responder, and Nest-specific options.
  *
- * The card's skills are the static `skills` below followed by every `@Skill()` found on the
+ * The card's skills are the static `skills` followed by every `@Skill()` found on the
  * application's controllers.
  *
  * @example
@@ -62,8 +65,21 @@ export interface AgentCardModuleExtendedOptions<P extends Principal = Principal>
  * ```
  */
 export interface AgentCardModuleOptions
-  extends Omit<AgentCardDefinition, 'skills'>,
+  extends Partial<Omit<AgentCardDefinition, 'skills' | 'tenant'>>,
     Pick<AgentCardOptions<any>, AgentCardServingOption> {
+  /**
+   * A complete card, served as given (in its own key order) instead of one built from the
+   * separate fields, or a function of the request context for a per-request card (per origin or
+   * tenant; see the core `card` option). The decorated skills are appended to it (to every
+   * variant); a function's variants are validated by core on first use, the skills at start-up.
+   * @default built from the fields of these options
+   */
+  card?: AgentCard | ((ctx: AgentCardContext<any>) => AgentCard | Promise<AgentCard>);
+  /**
+   * The tenant: a string is the `tenant` of the `url` shorthand interface; a function resolves the
+   * tenant of a request for a per-request `card` (core `tenant` option).
+   */
+  tenant?: string | ((request: AgentCardRequest<any>) => string | undefined);
   /**
    * Skills that no controller method implements; listed before the decorated ones.
    * @default []
@@ -77,7 +93,7 @@ export interface AgentCardModuleOptions
   /**
    * Nest guards that protect the extended card, e.g. `[ApiKeyGuard]`. Each runs `canActivate`
    * with an HTTP execution context for the extended-card request; every guard must pass. A guard
-   * that returns `false` or throws (e.g. `UnauthorizedException`) gives 401.
+   * that returns `false` or throws an `HttpException` (e.g. `UnauthorizedException`) gives 401.
    * Guard classes are taken from the container when they are providers, otherwise instantiated
    * with their dependencies.
    * @default []
@@ -85,7 +101,7 @@ export interface AgentCardModuleOptions
   guards?: AgentCardGuard[];
   /**
    * Serve the card on the HTTP adapter. Turn off to serve it yourself through
-   * `AgentCardService` (e.g. in a serverless handler).
+   * `AgentCardService.respond()` (e.g. in a serverless handler).
    * @default true
    */
   serve?: boolean;
@@ -95,4 +111,6 @@ export interface AgentCardModuleOptions
 export interface AgentCardBuild {
   card: AgentCard;
   extendedSkills: readonly AgentSkill[];
+  /** Where each skill came from: the public skills in card order, then the extended ones. */
+  sources: readonly import('./skill-source').SkillSource[];
 }

@@ -13,18 +13,21 @@ import {
   getExtendedAgentCard,
   mergeExtendedCard,
   type AgentCard,
+  type AgentCardContext,
   type AgentCardDefinition,
   type AgentCardOptions,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
+  type AgentSkill,
+  type ExtendedAgentCardOptions,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
   type Principal,
 } from '@agent-card/core';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardBuild, AgentCardGuard, AgentCardModuleOptions, AgentCardServingOption } from './agent-card.options';
-import { buildAgentCard } from './build-agent-card';
+import { annotateSkillErrors, buildAgentCard, checkSkills } from './build-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions } from './skill-source';
@@ -36,12 +39,46 @@ const RESPONDER_KEYS = [
   'cacheControl',
   'cors',
   'legacy',
+  'trustProxy',
+  'cacheKey',
+  'maxVariants',
+  'variantMaxAge',
+  'staleIfError',
   'retryAfter',
   'onError',
   'logger',
 ] as const satisfies readonly AgentCardServingOption[];
-/** Option keys that are Nest-specific. */
-const MODULE_KEYS = ['skills', 'extended', 'guards', 'serve'] as const;
+
+type CardFunction = (ctx: AgentCardContext<any>) => AgentCard | Promise<AgentCard>;
+type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
+
+/** Appends the decorated public skills to every variant of a per-request card. */
+function withSkills(card: CardFunction, skills: readonly AgentSkill[]): CardFunction {
+  if (skills.length === 0) return card;
+  const add = (variant: AgentCard): AgentCard => ({ ...variant, skills: [...(variant.skills ?? []), ...skills] });
+  return (ctx) => {
+    const variant = card(ctx);
+    return variant instanceof Promise ? variant.then(add) : add(variant);
+  };
+}
+
+/**
+ * For a per-request card: the extended content core merges over each variant, i.e. the
+ * `extended: true` skills followed by what `extended.card` returns.
+ */
+function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[]): ExtendedContent {
+  if (skills.length === 0) return extra;
+  const combine = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined): Partial<AgentCard> | readonly AgentSkill[] => {
+    if (content === undefined) return skills;
+    if (Array.isArray(content)) return [...skills, ...(content as readonly AgentSkill[])];
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_OPTIONS',
+      'AgentCardModule: extended.card returned a partial card while card is a function and some skills are extended: true. Return a list of extra skills from extended.card instead.',
+    );
+  };
+  if (typeof extra === 'function') return async (principal: Principal) => combine(await extra(principal));
+  return combine(extra);
+}
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -82,43 +119,76 @@ export class AgentCardService implements OnModuleInit {
 
   /** Collects the skills, builds and validates the card, and prepares the responder. */
   async onModuleInit(): Promise<void> {
-    const options = this.options;
-    this.guards = await Promise.all((options.guards ?? []).map((guard) => this.resolveGuard(guard)));
-    const canAuthenticate = this.guards.length > 0 || typeof options.extended?.authenticate === 'function';
-
-    const definition: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(options)) {
-      if (!(RESPONDER_KEYS as readonly string[]).includes(key) && !(MODULE_KEYS as readonly string[]).includes(key)) {
-        definition[key] = value;
-      }
-    }
-    const sources = [...(options.skills ?? []).map((skill, i) => skillFromOptions(skill, i)), ...this.explorer.explore()];
-    const logger = options.logger ?? this.logger;
-    this.build = buildAgentCard({
-      definition: definition as unknown as Omit<AgentCardDefinition, 'skills'>,
-      sources,
-      canAuthenticate,
-      ...(options.profile === undefined ? {} : { profile: options.profile }),
-      logger,
-    });
+    const { card: base, skills, extended, guards, serve: _serve, tenant, ...fields } = this.options;
+    this.guards = await Promise.all((guards ?? []).map((guard) => this.resolveGuard(guard)));
+    const canAuthenticate = this.guards.length > 0 || typeof extended?.authenticate === 'function';
+    const logger = fields.logger ?? this.logger;
 
     const responderOptions: AgentCardOptions<any> = { logger };
-    for (const key of RESPONDER_KEYS) {
-      if (options[key] !== undefined) (responderOptions as Record<string, unknown>)[key] = options[key];
+    const definition: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      if ((RESPONDER_KEYS as readonly string[]).includes(key)) (responderOptions as Record<string, unknown>)[key] = value;
+      else definition[key] = value;
     }
-    responderOptions.card = this.build.card;
-    if (this.build.card.capabilities.extendedAgentCard === true && canAuthenticate) {
-      const { authenticate: _authenticate, card: extra, ...rest } = options.extended ?? {};
-      // Handing core the whole extended card keeps one merge rule for the REST endpoint and
-      // getExtendedCard(); a static one is then validated and hashed once, at start-up.
-      this.staticExtended = typeof extra === 'function' ? undefined : await this.getExtendedCard(true);
+    if (typeof tenant === 'function') responderOptions.tenant = tenant;
+    else if (tenant !== undefined) definition.tenant = tenant;
+
+    if (base !== undefined && Object.keys(definition).length > 0) {
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_OPTIONS',
+        `AgentCardModule: both card and card fields (${Object.keys(definition).join(', ')}) are set. Pass either a complete card in card, or the fields, not both.`,
+      );
+    }
+    const decorated = this.explorer.explore();
+    const profile = fields.profile === undefined ? {} : { profile: fields.profile };
+    let extendedSkills: readonly AgentSkill[];
+    if (typeof base === 'function') {
+      const split = checkSkills({ sources: [...(skills ?? []).map(skillFromOptions), ...decorated], logger, ...profile });
+      extendedSkills = split.extendedSkills;
+      if (extendedSkills.length > 0 && !canAuthenticate) {
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_OPTIONS',
+          'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
+        );
+      }
+      responderOptions.card = withSkills(base, split.publicSkills);
+    } else {
+      const statics = [...(base?.skills ?? []), ...(skills ?? [])];
+      this.build = buildAgentCard({
+        definition: (base ?? definition) as unknown as Omit<AgentCardDefinition, 'skills'>,
+        ...(base ? { card: base } : {}),
+        sources: [...statics.map(skillFromOptions), ...decorated],
+        canAuthenticate,
+        logger,
+        ...profile,
+      });
+      extendedSkills = this.build.extendedSkills;
+      responderOptions.card = this.build.card;
+    }
+
+    if (canAuthenticate) {
+      const { authenticate: _authenticate, card: extra, ...rest } = extended ?? {};
+      let content: ExtendedAgentCardOptions<any>['card'];
+      if (this.build) {
+        // Handing core the whole extended card keeps one merge rule for the REST endpoint and
+        // getExtendedCard(); a static one is then validated and hashed once, at start-up.
+        content = typeof extra === 'function' ? (principal: Principal) => this.getExtendedCard(principal) : await this.getExtendedCard(true);
+        if (typeof extra !== 'function') this.staticExtended = content as AgentCard;
+      } else {
+        content = withExtendedSkills(extra, extendedSkills);
+      }
       responderOptions.extended = {
         ...rest,
         authenticate: (request: object) => this.authenticate(request, this.responses.get(request)),
-        card: this.staticExtended ?? ((principal: Principal) => this.getExtendedCard(principal)),
+        ...(content === undefined ? {} : { card: content }),
       };
     }
-    this.responder = createAgentCardResponder(responderOptions);
+    try {
+      this.responder = createAgentCardResponder(responderOptions);
+    } catch (error) {
+      throw this.build ? annotateSkillErrors(error, this.build.sources) : error;
+    }
   }
 
   /** The public card, frozen. Available once the module has initialised. */
@@ -200,7 +270,9 @@ export class AgentCardService implements OnModuleInit {
     if (!this.build) {
       throw new AgentCardError(
         'ERR_AGENT_CARD_CONFIG',
-        'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.',
+        this.responder
+          ? 'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).'
+          : 'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.',
       );
     }
     return this.build;

@@ -4,6 +4,7 @@ import {
   formatFindings,
   type AgentCard,
   type AgentCardDefinition,
+  type AgentSkill,
   type Finding,
   type ValidationProfile,
 } from '@agent-card/core';
@@ -14,6 +15,12 @@ import type { SkillSource } from './skill-source';
 export interface BuildAgentCardInput {
   /** Every card field except `skills`. */
   definition: Omit<AgentCardDefinition, 'skills'>;
+  /**
+   * A complete card to serve as given (its `skills` are already in `sources`): it is not rebuilt
+   * by `defineAgentCard`, so its bytes keep the caller's key order; core validates it when the
+   * responder is created (see {@link annotateSkillErrors}).
+   */
+  card?: AgentCard;
   /** Static skills first, then decorated ones, in the order they are published. */
   sources: readonly SkillSource[];
   /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
@@ -63,6 +70,15 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
     });
   }
 
+  if (input.card) {
+    const errors = own.filter((f) => f.severity === 'error');
+    if (errors.length > 0) throw invalid(errors, own);
+    const publicSkills = ordered.slice(0, publicCount).map((s) => s.skill);
+    const unchanged = capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard && publicSkills.length === input.card.skills.length;
+    const card = unchanged ? input.card : { ...input.card, capabilities: { ...input.card.capabilities, ...capabilities }, skills: publicSkills };
+    return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill), sources: ordered };
+  }
+
   // Validate the largest card (public + extended skills) once, so every skill is checked at start-up.
   const full = attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
   const covered = new Set(own.map((f) => f.path));
@@ -93,7 +109,55 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
   for (const f of findings) {
     if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
   }
-  return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill) };
+  return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill), sources: ordered };
+}
+
+/**
+ * Rewrites a core `ERR_AGENT_CARD_INVALID` (thrown when the responder validates the card) so that
+ * each finding about `/skills/N` names the `Controller#method` or option that declared skill N.
+ */
+export function annotateSkillErrors(error: unknown, ordered: readonly SkillSource[]): unknown {
+  if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') return error;
+  const findings = error.findings.map((f) => annotate(f, ordered));
+  return invalid(
+    findings.filter((f) => f.severity === 'error'),
+    findings,
+  );
+}
+
+/** Input of {@link checkSkills}. */
+export interface CheckSkillsInput {
+  sources: readonly SkillSource[];
+  profile?: ValidationProfile;
+  logger?: { warn(message: string): void };
+}
+
+/**
+ * For a per-request card: checks the collected skills at start-up (the card itself is validated
+ * per variant by core) and splits them into public and extended ones.
+ */
+export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
+  const ordered = [...input.sources.filter((s) => !s.extended), ...input.sources.filter((s) => s.extended)];
+  const own = checkSources(ordered);
+  const findings: Finding[] = [...own];
+  if (ordered.length > 0) {
+    // Any card would do: only the findings about the skills are kept.
+    const probe = attempt(
+      { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a', binding: 'JSONRPC', skills: ordered.map((s) => s.skill) },
+      input.profile,
+    );
+    const covered = new Set(own.map((f) => f.path));
+    for (const f of probe.findings) {
+      if (f.path.startsWith('/skills/') && !(f.severity === 'error' && covered.has(f.path))) findings.push(annotate(f, ordered));
+    }
+  }
+  const errors = findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) throw invalid(errors, findings);
+  for (const f of findings) {
+    if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
+  }
+  const split = ordered.filter((s) => !s.extended).length;
+  return { publicSkills: ordered.slice(0, split).map((s) => s.skill), extendedSkills: ordered.slice(split).map((s) => s.skill) };
 }
 
 function attempt(definition: AgentCardDefinition, profile: ValidationProfile | undefined): { card?: AgentCard; findings: readonly Finding[] } {

@@ -7,7 +7,8 @@ import type * as NestCommon from '@nestjs/common';
 import type * as NestCore from '@nestjs/core';
 import type * as NestTesting from '@nestjs/testing';
 import type * as AgentCardNest from '../src/index';
-import { AgentCardError, type AgentCard } from '@agent-card/core';
+import { AgentCardError, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import { runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
 export interface Platform {
@@ -25,8 +26,6 @@ export interface SuiteDeps {
   major: number;
   /** The version of @nestjs/core the library resolved. */
   nestVersion: string;
-  /** Runs the core conformance suite against a base URL, when it exists. */
-  conformance?: (baseUrl: () => string) => void;
 }
 
 type App = NestCommon.INestApplication;
@@ -83,8 +82,6 @@ export function agentCardE2E(deps: SuiteDeps): void {
       ({ app, base } = await start(fx.appModule(), platform));
     });
     afterAll(() => app?.close());
-
-    deps.conformance?.(() => base);
 
     it('serves the card built from the decorators, in module and declaration order', async () => {
       const res = await fetch(`${base}/.well-known/agent-card.json`);
@@ -166,6 +163,29 @@ export function agentCardE2E(deps: SuiteDeps): void {
 
     it('counts request-scoped controllers without instantiating them', () => {
       expect(fx.InvoicesController.instances).toBe(invoicesBefore);
+    });
+  });
+
+  // The shared HTTP conformance suite, with the core options handed to AgentCardModule.forRoot()
+  // of an app whose ordinary routes are Nest controllers.
+  describe.each(platforms)('conformance on platform-$name', (platform) => {
+    @Controller()
+    class RoutesController {
+      @Get('api/ping') ping() {
+        return 'pong';
+      }
+      @Get('.well-known/other') other() {
+        return 'other';
+      }
+    }
+    runAgentCardConformanceSuite({
+      name: `Nest ${deps.major} platform-${platform.name}`,
+      async start(options: AgentCardOptions<any>) {
+        @Module({ imports: [AgentCardModule.forRoot(options as AgentCardNest.AgentCardModuleOptions)], controllers: [RoutesController] })
+        class ConformanceModule {}
+        const { app, base } = await start(ConformanceModule, platform, '');
+        return { url: base, close: () => app.close() };
+      },
     });
   });
 
