@@ -1,10 +1,11 @@
 // `pnpm demo`: validates the example cards, starts every example service on a free loopback port,
 // fetches its card the way an agent would (plus a 304 revalidation and the extended card without
-// and with credentials), then shuts everything down. Exits non-zero when anything is off.
+// and with credentials), checks the deployment with the `agent-card check` CLI, then shuts
+// everything down. Exits non-zero when anything is off.
 //
 // To add a service, append an entry to `services` below: a script that prints
 // "listening on http://…" once it accepts requests, and how to authenticate for its extended card.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { validateAgentCard } from '../packages/core/dist/index.mjs';
@@ -113,6 +114,21 @@ function stopService(child) {
 
 const header = (response, name) => response.headers.get(name) ?? '(none)';
 
+/** Runs `agent-card check` (the real CLI binary) against a running service and prints its report. */
+function checkWithCli(url) {
+  const cli = here('../packages/cli/dist/cli.mjs');
+  const args = [cli, 'check', url, '--allow-http', '--profile', 'development', '--no-info'];
+  console.log(dim(`  $ agent-card ${args.slice(1).join(' ')}`));
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env: { ...process.env, FORCE_COLOR: colour ? '1' : '0' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      process.stdout.write((stdout + stderr).trimEnd().replace(/^/gm, '    ') + '\n');
+      check(code === 0, `agent-card check exits ${code}`);
+      resolve();
+    });
+  });
+}
+
 async function demo(service) {
   console.log(bold(`\n${service.name}`));
   const { url, stop } = await startService(service);
@@ -154,6 +170,8 @@ async function demo(service) {
     const extra = extended?.skills.filter((skill) => !publicIds.has(skill.id)).map((skill) => skill.id) ?? [];
     check(authorized.status === 200 && extra.length > 0, `GET ${service.extended.path} with credentials → ${authorized.status}`, `extra skills: ${extra.join(', ') || '(none)'}`);
     check(header(authorized, 'cache-control').includes('private') || header(authorized, 'cache-control').includes('no-store'), 'extended card is not publicly cacheable', `cache-control: ${header(authorized, 'cache-control')}`);
+
+    await checkWithCli(url);
   } finally {
     await stop();
   }
