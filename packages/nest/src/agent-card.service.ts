@@ -160,7 +160,6 @@ export class AgentCardService implements OnModuleInit {
         ...(base ? { card: base } : {}),
         sources: [...statics.map(skillFromOptions), ...decorated],
         canAuthenticate,
-        logger,
         ...profile,
       });
       extendedSkills = this.build.extendedSkills;

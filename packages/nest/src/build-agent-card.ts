@@ -26,7 +26,6 @@ export interface BuildAgentCardInput {
   /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
   canAuthenticate: boolean;
   profile?: ValidationProfile;
-  logger?: { warn(message: string): void };
 }
 
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
@@ -70,46 +69,45 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
     });
   }
 
+  const publicSkills = ordered.slice(0, publicCount).map((s) => s.skill);
+  const extendedSkills = ordered.slice(publicCount).map((s) => s.skill);
+  if (own.some((f) => f.severity === 'error')) {
+    // Report everything at once: core's findings about the whole card join the Nest-level ones.
+    const full = input.card ? { findings: [] } : attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
+    const covered = new Set(own.map((f) => f.path));
+    const findings = [
+      ...own,
+      ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered)),
+    ];
+    throw invalid(
+      findings.filter((f) => f.severity === 'error'),
+      findings,
+    );
+  }
+
   if (input.card) {
-    const errors = own.filter((f) => f.severity === 'error');
-    if (errors.length > 0) throw invalid(errors, own);
-    const publicSkills = ordered.slice(0, publicCount).map((s) => s.skill);
     const unchanged = capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard && publicSkills.length === input.card.skills.length;
     const card = unchanged ? input.card : { ...input.card, capabilities: { ...input.card.capabilities, ...capabilities }, skills: publicSkills };
-    return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill), sources: ordered };
+    return { card, extendedSkills, sources: ordered };
   }
 
-  // Validate the largest card (public + extended skills) once, so every skill is checked at start-up.
-  const full = attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
-  const covered = new Set(own.map((f) => f.path));
-  const findings = [
-    ...own,
-    ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered)),
-  ];
-  const errors = findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) throw invalid(errors, findings);
-
-  let card: AgentCard;
-  if (ordered.length === publicCount) {
-    card = full.card!;
-  } else {
-    const pub = attempt({ ...definition, capabilities, skills: ordered.slice(0, publicCount).map((s) => s.skill) }, input.profile);
-    if (!pub.card) {
-      const pubErrors = pub.findings
-        .filter((f) => f.severity === 'error')
-        .map((f) =>
-          f.path === '/skills'
-            ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
-            : f,
-        );
-      throw invalid(pubErrors, pub.findings);
-    }
-    card = pub.card;
+  // defineAgentCard shapes the card-level fields (shorthand, defaults, key order) and reports
+  // their problems; it sees at most one skill, so a card with a thousand skills is not validated
+  // twice. The complete card is validated once, by the core responder (annotateSkillErrors).
+  const shaped = attempt({ ...definition, capabilities, skills: publicSkills.slice(0, 1) }, input.profile);
+  if (!shaped.card) {
+    const findings = shaped.findings.map((f) =>
+      f.path === '/skills' && extendedSkills.length > 0
+        ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
+        : annotate(f, ordered),
+    );
+    throw invalid(
+      findings.filter((f) => f.severity === 'error'),
+      findings,
+    );
   }
-  for (const f of findings) {
-    if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
-  }
-  return { card, extendedSkills: ordered.slice(publicCount).map((s) => s.skill), sources: ordered };
+  const card = publicSkills.length > 1 ? { ...shaped.card, skills: publicSkills } : shaped.card;
+  return { card, extendedSkills, sources: ordered };
 }
 
 /**
