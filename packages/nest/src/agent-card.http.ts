@@ -68,10 +68,8 @@ function expressHandler(service: AgentCardService) {
   return (req: NodeRequest, res: NodeResponse, next: Next): void => {
     let result: ReturnType<AgentCardService['respond']>;
     try {
-      result = service.respond(
-        { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, raw: req, encrypted: req.socket?.encrypted === true },
-        res,
-      );
+      // No response argument: guards find it as `req.res`, which Express sets on every request.
+      result = service.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, raw: req, encrypted: req.socket?.encrypted === true });
     } catch (error) {
       next(error);
       return;

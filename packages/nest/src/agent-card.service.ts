@@ -179,7 +179,7 @@ export class AgentCardService implements OnModuleInit {
       }
       responderOptions.extended = {
         ...rest,
-        authenticate: (request: object) => this.authenticate(request, this.responses.get(request)),
+        authenticate: (request: object) => this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
         ...(content === undefined ? {} : { card: content }),
       };
     }
@@ -245,7 +245,8 @@ export class AgentCardService implements OnModuleInit {
 
   /**
    * Answers one request through the core responder; `undefined` means "not for the card".
-   * The HTTP adapters of this module call it; `response` is what guards see as the response.
+   * The HTTP adapters of this module call it; `response` is what guards see as the response
+   * (by default `request.raw.res`, which Express provides).
    */
   respond(request: AgentCardRequest<any>, response?: unknown): Awaitable<AgentCardResponse | undefined> {
     const responder = this.ready();

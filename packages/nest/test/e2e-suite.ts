@@ -154,6 +154,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
       const ok = await fetch(url, { headers: { 'x-api-key': API_KEY } });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('cache-control')).toBe('private, no-store');
+      expect(ok.headers.get('x-guard')).toBe('api-key'); // the guard saw the real response
       const card = (await ok.json()) as AgentCard;
       expect(card.skills.map((s) => s.id)).toEqual([...publicSkillIds, 'export-all']);
       expect(card.skills[3]).toMatchObject({ tags: ['orders'], outputModes: ['text/csv'] });

@@ -47,6 +47,8 @@ export function createFixture({ common, lib }: FixtureDeps) {
       const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; user?: unknown }>();
       if (!this.keys.isValid(request.headers['x-api-key'])) throw new UnauthorizedException();
       request.user = { id: 'ops-team' };
+      // Express' res.header() and Fastify's reply.header() both set a response header.
+      context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header('x-guard', 'api-key');
       return true;
     }
   }
