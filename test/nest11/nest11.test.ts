@@ -3,6 +3,7 @@
 // CommonJS app that require()s the built CJS output.
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,7 @@ describe('@agent-card/nest on Nest 11 (CommonJS)', () => {
   });
 
   it('works from the CJS build in a CommonJS Nest 11 app', async () => {
+    expect(existsSync(join(injected, 'dist/index.cjs')), 'packages/nest/dist is missing: run `pnpm build` first').toBe(true);
     const { stdout } = await promisify(execFile)(process.execPath, [join(here, 'cjs-app.cjs')], { cwd: here, timeout: 30_000 });
     const result = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(result.nest).toMatch(/^11\./);
