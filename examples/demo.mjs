@@ -26,6 +26,12 @@ const services = [
     env: { API_TOKENS: 'demo-staff-token' },
     extended: { path: '/a2a/extendedAgentCard', headers: { authorization: 'Bearer demo-staff-token' } },
   },
+  {
+    name: 'NestJS (examples/nest)',
+    script: here('./nest/server.mjs'),
+    env: { API_KEYS: 'demo-ops-key' },
+    extended: { path: '/a2a/extendedAgentCard', headers: { 'x-api-key': 'demo-ops-key' } },
+  },
 ];
 
 const CARD_PATH = '/.well-known/agent-card.json';

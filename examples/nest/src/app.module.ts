@@ -14,6 +14,14 @@ export interface AppSettings {
   API_KEYS?: string;
 }
 
+/** The settings present in the environment. */
+function fromEnvironment(): AppSettings {
+  const settings: AppSettings = {};
+  if (process.env.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL;
+  if (process.env.API_KEYS) settings.API_KEYS = process.env.API_KEYS;
+  return settings;
+}
+
 @Module({})
 export class AppModule {
   /** The application, with defaults for settings the environment does not provide. */
@@ -21,7 +29,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => defaults] }),
+        // ConfigService prefers loaded values over process.env, so the environment is merged in here.
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...defaults, ...fromEnvironment() })] }),
         // The card lists no skills by hand: they come from @Skill() on the controllers.
         AgentCardModule.forRootAsync({
           imports: [AuthModule],
