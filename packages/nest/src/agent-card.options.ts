@@ -24,7 +24,8 @@ export type AgentCardServingOption =
   | 'staleIfError'
   | 'retryAfter'
   | 'onError'
-  | 'logger';
+  | 'logger'
+  | 'sign';
 
 /** A Nest guard, as a class (resolved through the container) or an instance. */
 export type AgentCardGuard = Type<CanActivate> | CanActivate;

@@ -47,6 +47,7 @@ const RESPONDER_KEYS = [
   'retryAfter',
   'onError',
   'logger',
+  'sign',
 ] as const satisfies readonly AgentCardServingOption[];
 
 type CardFunction = (ctx: AgentCardContext<any>) => AgentCard | Promise<AgentCard>;
@@ -190,7 +191,11 @@ export class AgentCardService implements OnModuleInit {
     }
   }
 
-  /** The public card, frozen. Available once the module has initialised. */
+  /**
+   * The public card, frozen. Available once the module has initialised. With the `sign` option
+   * the served card also carries the signature the responder computed at start-up; this is the
+   * card it signed.
+   */
   getCard(): AgentCard {
     return this.built().card;
   }

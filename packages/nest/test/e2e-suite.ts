@@ -7,7 +7,8 @@ import type * as NestCommon from '@nestjs/common';
 import type * as NestCore from '@nestjs/core';
 import type * as NestTesting from '@nestjs/testing';
 import type * as AgentCardNest from '../src/index';
-import { AgentCardError, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import { generateKeyPairSync } from 'node:crypto';
+import { AgentCardError, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
 import { runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
@@ -294,6 +295,30 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(card.supportedInterfaces[0]!.url).toBe('https://orders.acme-corp.io/a2a');
       expect(card.skills.map((s) => s.id)).toEqual(['list-orders', 'place-order']);
       await app.close();
+    });
+
+    it('sign: serves the card signed once at start-up, verifiable with the public key', async () => {
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      @Module({
+        imports: [
+          AgentCardModule.forRoot({ ...baseOptions, guards: [fx.ApiKeyGuard], sign: { privateKey, kid: 'nest-key', alg: 'EdDSA' } }),
+          fx.OrdersModule,
+        ],
+      })
+      class AppModule {}
+      const { app, base } = await start(AppModule, platforms[0]!);
+      try {
+        const first = await fetch(`${base}/.well-known/agent-card.json`);
+        const card = (await first.json()) as AgentCard;
+        expect(card.signatures).toHaveLength(1);
+        const result = await verifyAgentCard(card, { keys: { 'nest-key': publicKey } });
+        expect(result).toMatchObject({ valid: true, signatures: [{ kid: 'nest-key', alg: 'EdDSA', valid: true }] });
+        // Signed once: the same bytes and ETag on every request, so revalidation keeps working.
+        const again = await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+        expect(again.status).toBe(304);
+      } finally {
+        await app.close();
+      }
     });
 
     it('forRootAsync({ useClass }) and isGlobal make the service injectable everywhere', async () => {
