@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { toPointer } from './findings';
-import { AgentCardSchema, STANDARD_PROTOCOL_BINDINGS } from './model';
+import { AgentCardSchema, SECURITY_SCHEME_KINDS, STANDARD_PROTOCOL_BINDINGS } from './model';
 import type { JsonObject } from './validate/context';
 import {
   LEGACY_CARD_KEYS,
@@ -55,13 +55,8 @@ export interface KindedChange extends MigrationChange {
   kind: MigrationKind;
 }
 
-const WRAPPERS = [
-  'apiKeySecurityScheme',
-  'httpAuthSecurityScheme',
-  'oauth2SecurityScheme',
-  'openIdConnectSecurityScheme',
-  'mtlsSecurityScheme',
-] as const;
+/** The v1.0 scheme wrappers a v0.3 `type` maps to. */
+const WRAPPERS = SECURITY_SCHEME_KINDS;
 
 /**
  * Turns a v0.3, ≤0.2 or mixed ("superset") Agent Card into an A2A v1.0 card and lists every
