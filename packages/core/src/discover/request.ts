@@ -4,6 +4,7 @@
  * becomes a {@link DiscoveryFailure}.
  */
 import type { DiscoveryFailure, DiscoveryFailureKind, DiscoveryFetch, DiscoveryRedirect } from './types';
+import { concatBytes } from '../bytes';
 
 /** What {@link exchange} needs to know about one logical request. */
 export interface ExchangeSpec {
@@ -173,7 +174,7 @@ async function readBody(
     result.truncated = true;
     result.failure = fail(error);
   }
-  result.body = concat(chunks, total);
+  result.body = concatBytes(chunks, total);
 }
 
 /** Drops a body we do not need without waiting for it. */
@@ -181,16 +182,6 @@ function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
 
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);

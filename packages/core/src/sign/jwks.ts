@@ -1,4 +1,5 @@
 import type { JSONWebKeySet, JWK } from 'jose';
+import { concatBytes } from '../bytes';
 
 /** Default time a JWKS request may take, headers and body together. */
 export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
@@ -114,11 +115,5 @@ async function readCapped(response: Response, maxBytes: number, url: URL): Promi
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, size);
 }
