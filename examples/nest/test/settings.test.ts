@@ -1,5 +1,6 @@
 // Settings come from the environment when it has them, and from the development defaults otherwise.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentCard } from '@agent-card/core';
 import { DEVELOPMENT_API_KEY, start } from '../src/main';
 
 describe('examples/nest settings', () => {
@@ -19,8 +20,8 @@ describe('examples/nest settings', () => {
     close = app.close;
     expect((await extended(app.url, 'ops-key-from-env')).status).toBe(200);
     expect((await extended(app.url, DEVELOPMENT_API_KEY)).status).toBe(401);
-    const card = await (await fetch(`${app.url}/.well-known/agent-card.json`)).json();
-    expect(card.supportedInterfaces[0].url).toBe('https://shop.acme-corp.io/a2a');
+    const card = (await (await fetch(`${app.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    expect(card.supportedInterfaces[0]!.url).toBe('https://shop.acme-corp.io/a2a');
   });
 
   it('falls back to the development key and the listening URL', async () => {
@@ -29,7 +30,7 @@ describe('examples/nest settings', () => {
     const app = await start(0, '127.0.0.1');
     close = app.close;
     expect((await extended(app.url, DEVELOPMENT_API_KEY)).status).toBe(200);
-    const card = await (await fetch(`${app.url}/.well-known/agent-card.json`)).json();
-    expect(card.supportedInterfaces[0].url).toBe(`${app.url}/a2a`);
+    const card = (await (await fetch(`${app.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    expect(card.supportedInterfaces[0]!.url).toBe(`${app.url}/a2a`);
   });
 });
