@@ -159,21 +159,25 @@ export interface TreeProblem {
  * finite numbers, booleans and null, the way `JSON.stringify` would see it. Never throws:
  * cycles, over-deep nesting, throwing getters or proxies, `bigint`, `NaN` and the like become
  * `null` plus a {@link TreeProblem}; `undefined`, functions and symbols are left out as JSON does.
+ * `nodes` counts the values read (at least the number of values in `tree`).
  */
-export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[] } {
+export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[]; nodes: number } {
   const problems: TreeProblem[] = [];
   const ancestors = new Set<object>();
+  // One path, grown and shrunk as the copy descends; a problem takes a snapshot of it. An
+  // exception thrown below aborts the whole copy, so an unbalanced path is never read again.
+  const path: (string | number)[] = [];
   let nodes = 0;
   let budgetReported = false;
   const omit = Symbol('omit');
 
-  const copy = (input: unknown, path: (string | number)[], depth: number): unknown => {
+  const copy = (input: unknown, depth: number): unknown => {
     nodes += 1;
     if (nodes > MAX_NODES) {
       if (!budgetReported) {
         budgetReported = true;
         problems.push({
-          path,
+          path: path.slice(),
           message: `${describePath(path)}: the value has more than ${MAX_NODES} nested values (shared references?).`,
           hint: 'Pass a plain JSON card; a card has at most a few thousand values.',
         });
@@ -187,14 +191,14 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
       case 'number':
         if (Number.isFinite(input)) return input;
         problems.push({
-          path,
+          path: path.slice(),
           message: `${describePath(path)}: not representable in JSON (${String(input)}).`,
           hint: 'Use a finite number, or a string.',
         });
         return null;
       case 'bigint':
         problems.push({
-          path,
+          path: path.slice(),
           message: `${describePath(path)}: not representable in JSON (bigint ${String(input)}).`,
           hint: 'Use a number or a string.',
         });
@@ -210,7 +214,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
     const obj = input as object;
     if (ancestors.has(obj)) {
       problems.push({
-        path,
+        path: path.slice(),
         message: `${describePath(path)}: circular reference (the value contains itself).`,
         hint: 'Pass a tree: JSON cannot represent cycles.',
       });
@@ -218,7 +222,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
     }
     if (depth >= MAX_DEPTH) {
       problems.push({
-        path,
+        path: path.slice(),
         message: `${describePath(path)}: nested deeper than ${MAX_DEPTH} levels.`,
         hint: `Flatten the value; an Agent Card needs fewer than ${MAX_DEPTH} levels.`,
       });
@@ -227,10 +231,23 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
     ancestors.add(obj);
     try {
       if (Array.isArray(obj)) {
-        const out: unknown[] = [];
         const length = obj.length;
+        const out: unknown[] = [];
         for (let i = 0; i < length && nodes <= MAX_NODES; i++) {
-          const item = copy(readItem(obj, i, path, problems), [...path, i], depth + 1);
+          let raw: unknown;
+          try {
+            raw = obj[i];
+          } catch (error) {
+            problems.push({
+              path: [...path, i],
+              message: `${describePath([...path, i])}: reading the value threw (${errorText(error)}).`,
+              hint: 'Pass plain JSON data.',
+            });
+            raw = null;
+          }
+          path.push(i);
+          const item = copy(raw, depth + 1);
+          path.pop();
           out.push(item === omit ? null : item);
         }
         return out;
@@ -242,28 +259,31 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
           converted = (toJSON as (key: string) => unknown).call(obj, '');
         } catch (error) {
           problems.push({
-            path,
+            path: path.slice(),
             message: `${describePath(path)}: toJSON() threw (${errorText(error)}).`,
             hint: 'Pass plain JSON data.',
           });
           return null;
         }
-        if (converted !== obj) return copy(converted, path, depth + 1);
+        if (converted !== obj) return copy(converted, depth + 1);
       }
+      // Prototype-less, so plain assignment defines an own property for every key, `__proto__`
+      // included, without reaching `Object.prototype`.
       const out = emptyObject();
       let keys: string[];
       try {
         keys = Object.keys(obj);
       } catch (error) {
         problems.push({
-          path,
+          path: path.slice(),
           message: `${describePath(path)}: its keys cannot be listed (${errorText(error)}).`,
           hint: 'Pass plain JSON data, not a proxy.',
         });
         return null;
       }
-      for (const key of keys) {
+      for (let k = 0; k < keys.length; k++) {
         if (nodes > MAX_NODES) break;
+        const key = keys[k]!;
         let raw: unknown;
         try {
           raw = (obj as Record<string, unknown>)[key];
@@ -275,8 +295,10 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
           });
           continue;
         }
-        const item = copy(raw, [...path, key], depth + 1);
-        if (item !== omit) setOwn(out, key, item);
+        path.push(key);
+        const item = copy(raw, depth + 1);
+        path.pop();
+        if (item !== omit) out[key] = item;
       }
       return out;
     } finally {
@@ -286,26 +308,13 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
 
   let tree: unknown;
   try {
-    tree = copy(value, [], 0);
+    tree = copy(value, 0);
   } catch (error) {
     // Only reachable through exotic host objects; the caller reports it like any other problem.
     problems.push({ path: [], message: `card: cannot be read (${errorText(error)}).`, hint: 'Pass plain JSON data.' });
     tree = null;
   }
-  return { tree: tree === omit ? undefined : tree, problems };
-}
-
-function readItem(arr: unknown[], index: number, path: (string | number)[], problems: TreeProblem[]): unknown {
-  try {
-    return arr[index];
-  } catch (error) {
-    problems.push({
-      path: [...path, index],
-      message: `${describePath([...path, index])}: reading the value threw (${errorText(error)}).`,
-      hint: 'Pass plain JSON data.',
-    });
-    return null;
-  }
+  return { tree: tree === omit ? undefined : tree, problems, nodes };
 }
 
 function readProperty(obj: object, key: string): unknown {

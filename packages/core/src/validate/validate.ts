@@ -140,11 +140,14 @@ function runRule(rule: RuleCheck, name: string, card: JsonObject, ctx: RuleConte
   }
 }
 
-/** Pre-order position of every node, for sorting findings in document order. */
+/** Most nodes the document order is exact for; deeper in a larger tree, an ancestor stands in. */
+const ORDER_LIMIT = 200_000;
+
+/** Pre-order position of every node of a huge tree, up to {@link ORDER_LIMIT} nodes. */
 function documentOrder(tree: unknown): Map<string, number> {
   const order = new Map<string, number>();
   const stack: [unknown, string][] = [[tree, '']];
-  while (stack.length > 0 && order.size < 200_000) {
+  while (stack.length > 0 && order.size < ORDER_LIMIT) {
     const [node, pointer] = stack.pop()!;
     order.set(pointer, order.size);
     if (Array.isArray(node)) {
@@ -170,16 +173,85 @@ function positionOf(order: Map<string, number>, pointer: string): number {
   }
 }
 
-function sortFindings(findings: Finding[], tree: unknown): Finding[] {
-  const order = documentOrder(tree);
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+const BAD_ESCAPE = /~(?:[^01]|$)/;
+
+/**
+ * Where a finding's pointer sits in the tree, as the child index taken at each level down to the
+ * deepest node that exists (a missing field sorts with the object that lacks it). Comparing two
+ * such lists element by element, a prefix first, gives the pre-order: document order, without
+ * naming every node of the card.
+ */
+function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, Map<string, number>>): number[] {
+  const position: number[] = [];
+  // Pointers come from `toPointer`: empty, or "/" before each escaped segment.
+  if (pointer === '' || pointer.charCodeAt(0) !== 47) return position;
+  let node = tree;
+  let start = 1;
+  for (;;) {
+    const slash = pointer.indexOf('/', start);
+    let segment = slash === -1 ? pointer.slice(start) : pointer.slice(start, slash);
+    let index = -1;
+    if (Array.isArray(node)) {
+      if (ARRAY_INDEX.test(segment)) {
+        const i = Number(segment);
+        if (i < node.length) index = i;
+      }
+    } else if (isObject(node)) {
+      // A malformed escape names no key, as in the pointer text it stands for.
+      if (!segment.includes('~')) index = keyIndexOf(node, segment, keyIndex);
+      else if (!BAD_ESCAPE.test(segment)) {
+        segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+        index = keyIndexOf(node, segment, keyIndex);
+      }
+    }
+    if (index === -1) return position;
+    position.push(index);
+    node = Array.isArray(node) ? node[index] : (node as JsonObject)[segment];
+    if (slash === -1) return position;
+    start = slash + 1;
+  }
+}
+
+function keyIndexOf(node: JsonObject, key: string, cache: WeakMap<object, Map<string, number>>): number {
+  if (!Object.prototype.hasOwnProperty.call(node, key)) return -1;
+  let map = cache.get(node);
+  if (!map) {
+    map = new Map();
+    const keys = Object.keys(node);
+    for (let i = 0; i < keys.length; i++) map.set(keys[i]!, i);
+    cache.set(node, map);
+  }
+  return map.get(key) ?? -1;
+}
+
+function comparePositions(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+function sortFindings(findings: Finding[], tree: unknown, nodes: number): Finding[] {
+  if (findings.length < 2) return findings;
+  if (nodes > ORDER_LIMIT) {
+    const order = documentOrder(tree);
+    return findings
+      .map((finding, index) => ({ finding, index, position: positionOf(order, finding.path) }))
+      .sort(
+        (a, b) =>
+          SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
+          a.position - b.position ||
+          a.index - b.index,
+      )
+      .map((x) => x.finding);
+  }
+  const keyIndex = new WeakMap<object, Map<string, number>>();
   return findings
-    .map((finding, index) => ({ finding, index, position: positionOf(order, finding.path) }))
-    .sort(
-      (a, b) =>
-        SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
-        a.position - b.position ||
-        a.index - b.index,
-    )
+    .map((finding, index) => ({ finding, index, severity: SEVERITY_ORDER[finding.severity], position: treePosition(tree, finding.path, keyIndex) }))
+    .sort((a, b) => a.severity - b.severity || comparePositions(a.position, b.position) || a.index - b.index)
     .map((x) => x.finding);
 }
 
@@ -209,9 +281,23 @@ function sortFindings(findings: Finding[], tree: unknown): Finding[] {
  * @see https://a2a-protocol.org/latest/specification/#441-agentcard
  */
 export function validateAgentCard(value: unknown, options: ValidationOptions = {}): ValidationResult {
+  return run(value, options, true);
+}
+
+/**
+ * {@link validateAgentCard} for callers that read only `valid`, `shape` and `findings` (the
+ * responder, `defineAgentCard`): the same findings, without the zod parse that builds the typed
+ * `card`. Internal to the package.
+ */
+export function validateAgentCardFindings(value: unknown, options: ValidationOptions = {}): Omit<ValidationResult, 'card'> {
+  return run(value, options, false);
+}
+
+function run(value: unknown, options: ValidationOptions, typed: boolean): ValidationResult {
   let profile: ValidationProfile = 'development';
   let shape: CardShape = 'unknown';
   let tree: unknown;
+  let nodes = 0;
   let ctx = createRuleContext(profile, shape);
   try {
     const requested = isObject(options) ? options.profile : undefined;
@@ -220,10 +306,11 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
 
     const intake = createRuleContext(profile, shape);
     const decoded = decode(value, intake);
-    if (!decoded.ok) return finish(intake.findings, undefined, shape, undefined);
+    if (!decoded.ok) return finish(intake.findings, undefined, shape, undefined, 0, typed);
 
     const copied = toJsonTree(decoded.value);
     tree = copied.tree;
+    nodes = copied.nodes;
     if (!isObject(tree)) {
       intake.report(
         'card-root-object',
@@ -232,7 +319,7 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
         `card: expected a JSON object, got ${typeName(tree)} (${preview(tree)}).`,
         'The card is one JSON object: {"name": …, "supportedInterfaces": […], …}.',
       );
-      return finish(intake.findings, undefined, shape, tree);
+      return finish(intake.findings, undefined, shape, tree, nodes, typed);
     }
     for (const problem of copied.problems) {
       intake.report('card-json-parse', 'error', problem.path, problem.message, problem.hint);
@@ -248,7 +335,7 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
     runRule(checkSemantics, 'cross-field', card, ctx);
     const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
     runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
-    return finish(ctx.findings, card, shape, tree);
+    return finish(ctx.findings, card, shape, tree, nodes, typed);
   } catch (error) {
     ctx.report(
       'internal-error',
@@ -257,20 +344,20 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
       `card: validation stopped (${errorText(error)}).`,
       'This is a bug in the validator; please report it with the card.',
     );
-    return finish(ctx.findings, undefined, shape, tree);
+    return finish(ctx.findings, undefined, shape, tree, nodes, typed);
   }
 }
 
-function finish(findings: Finding[], card: JsonObject | undefined, shape: CardShape, tree: unknown): ValidationResult {
+function finish(findings: Finding[], card: JsonObject | undefined, shape: CardShape, tree: unknown, nodes: number, typed: boolean): ValidationResult {
   let sorted: Finding[];
   try {
-    sorted = sortFindings(findings, tree);
+    sorted = sortFindings(findings, tree, nodes);
   } catch {
     sorted = findings;
   }
   const valid = !sorted.some((f) => f.severity === 'error');
   const result: ValidationResult = { valid, shape, findings: sorted };
-  if (valid && card) {
+  if (typed && valid && card) {
     try {
       const parsed = AgentCardSchema.safeParse(card);
       if (parsed.success) result.card = parsed.data;

@@ -279,9 +279,78 @@ function isLegacyRequirement(entry: unknown): entry is JsonObject {
   return isObject(entry) && !has(entry, 'schemes') && Object.keys(entry).length > 0 && Object.values(entry).every(Array.isArray);
 }
 
+/** What the walker needs to know about one schema, read from the zod model once. */
+interface SchemaInfo {
+  /** The schema without `.optional()`: the identity used by the owner and example tables. */
+  readonly inner: ModelSchema;
+  readonly kind: string;
+  readonly optional: boolean;
+  /** {@link requiresNonEmpty} of the schema. */
+  readonly nonEmpty: boolean;
+  /** Item schema of an array, value schema of a record. */
+  readonly item: SchemaInfo | undefined;
+  /** The rule owning the items (the item message's owner), if any. */
+  readonly itemOwner: string | undefined;
+  /** Fields of an object message, in declaration order. */
+  readonly fields: ReadonlyMap<string, FieldInfo>;
+  readonly known: string[];
+}
+
+interface FieldInfo {
+  readonly info: SchemaInfo;
+  /** The field's owner when the field or its message names one; else the container's owner. */
+  readonly owner: string | undefined;
+}
+
+const NO_FIELDS: ReadonlyMap<string, FieldInfo> = new Map();
+const infos = new Map<ModelSchema, SchemaInfo>();
+
+function infoOf(schema: ModelSchema): SchemaInfo {
+  const cached = infos.get(schema);
+  if (cached) return cached;
+  const { schema: inner, optional } = unwrap(schema);
+  const kind = inner._zod.def.type;
+  const itemSchema = kind === 'array' || kind === 'record' ? itemOf(inner) : undefined;
+  const fields = new Map<string, FieldInfo>();
+  const info: SchemaInfo = {
+    inner,
+    kind,
+    optional,
+    nonEmpty: requiresNonEmpty(schema),
+    item: undefined,
+    itemOwner: itemSchema ? MESSAGE_OWNER.get(unwrap(itemSchema).schema) : undefined,
+    fields: kind === 'object' ? fields : NO_FIELDS,
+    known: kind === 'object' ? Object.keys(fieldsOf(inner)) : [],
+  };
+  // Cached before the children are read, so a self-referencing schema ends.
+  infos.set(schema, info);
+  if (itemSchema) (info as { item: SchemaInfo | undefined }).item = infoOf(itemSchema);
+  if (kind === 'object') {
+    const shape = fieldsOf(inner);
+    for (const key of info.known) {
+      const child = shape[key]!;
+      fields.set(key, {
+        info: infoOf(child),
+        owner: FIELD_OWNER.get(inner)?.[key] ?? MESSAGE_OWNER.get(unwrap(child).schema),
+      });
+    }
+  }
+  return info;
+}
+
+const CARD_SKIPPED: ReadonlySet<string> = new Set(LEGACY_CARD_KEYS);
+const SKILL_SKIPPED: ReadonlySet<string> = new Set(['security']);
+const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+const STRING_LIST = m(StringListSchema);
+const EXTENSION = m(AgentExtensionSchema);
+const SIGNATURE = m(AgentCardSignatureSchema);
+const API_KEY = m(APIKeySecuritySchemeSchema);
+
 class StructureWalker {
   private readonly unknownSeverity: Severity;
   private readonly skillsSeverity: Severity;
+  /** Where the walk is; grown and shrunk in place, copied by `report` when a finding is made. */
+  private readonly path: Path = [];
 
   constructor(
     private readonly ctx: RuleContext,
@@ -294,7 +363,7 @@ class StructureWalker {
 
   run(card: JsonObject): void {
     this.requiredFields(card);
-    this.object(card, CARD, [], 'field-types');
+    this.object(card, infoOf(CARD), 'field-types');
   }
 
   /** Rule 4. */
@@ -318,23 +387,18 @@ class StructureWalker {
     }
   }
 
-  private ownerOf(container: ModelSchema, key: string, child: ModelSchema, containerOwner: string): string {
-    return FIELD_OWNER.get(container)?.[key] ?? MESSAGE_OWNER.get(unwrap(child).schema) ?? containerOwner;
-  }
-
   private example(container: ModelSchema, key: string): string | undefined {
     return EXAMPLES.get(container)?.[key];
   }
 
-  /** Type check plus descent, for a value expected to match `schema`. */
-  private value(value: unknown, schema: ModelSchema, path: Path, owner: string, container: ModelSchema | undefined, key: string | undefined): void {
-    const kind = kindOf(schema);
+  /** Type check plus descent, for a value expected to match `info`, at the current path. */
+  private value(value: unknown, info: SchemaInfo, owner: string, container: ModelSchema | undefined, key: string | undefined): void {
+    const kind = info.kind;
+    const path = this.path;
     if (!matchesKind(value, kind)) {
       const example = container && key ? this.example(container, key) : undefined;
       const wrapHint =
-        kind === 'object' && Array.isArray(value) && unwrap(schema).schema === m(StringListSchema)
-          ? ` Wrap the scopes: {"list": ${json(value, 200)}}.`
-          : '';
+        kind === 'object' && Array.isArray(value) && info.inner === STRING_LIST ? ` Wrap the scopes: {"list": ${json(value, 200)}}.` : '';
       this.ctx.report(
         owner,
         'error',
@@ -344,31 +408,39 @@ class StructureWalker {
       );
       return;
     }
-    const inner = unwrap(schema).schema;
     if (kind === 'array') {
-      const item = itemOf(inner);
+      const item = info.item;
       if (!item) return;
-      const itemOwner = MESSAGE_OWNER.get(unwrap(item).schema) ?? owner;
-      (value as unknown[]).forEach((v, i) => this.value(v, item, [...path, i], itemOwner, undefined, undefined));
-      if (container === SKILL && key === 'tags') this.tags(value as unknown[], path);
+      const itemOwner = info.itemOwner ?? owner;
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        path.push(i);
+        this.value(list[i], item, itemOwner, undefined, undefined);
+        path.pop();
+      }
+      if (container === SKILL && key === 'tags') this.tags(list, path);
       return;
     }
     if (kind === 'record') {
-      const item = itemOf(inner);
+      const item = info.item;
       if (!item) return;
-      const itemOwner = MESSAGE_OWNER.get(unwrap(item).schema) ?? owner;
-      for (const k of Object.keys(value as JsonObject)) {
-        this.value((value as JsonObject)[k], item, [...path, k], itemOwner, undefined, undefined);
+      const itemOwner = info.itemOwner ?? owner;
+      const record = value as JsonObject;
+      for (const k of Object.keys(record)) {
+        path.push(k);
+        this.value(record[k], item, itemOwner, undefined, undefined);
+        path.pop();
       }
       return;
     }
-    if (kind === 'object') this.object(value as JsonObject, inner, path, owner);
+    if (kind === 'object') this.object(value as JsonObject, info, owner);
   }
 
   /** Walks one message: known fields, presence, blanks, empties, unknown and snake_case keys. */
-  private object(obj: JsonObject, schema: ModelSchema, path: Path, owner: string): void {
-    const fields = fieldsOf(schema);
-    const known = Object.keys(fields);
+  private object(obj: JsonObject, info: SchemaInfo, owner: string): void {
+    const schema = info.inner;
+    const fields = info.fields;
+    const path = this.path;
     const isCard = schema === CARD;
     if (schema === REQUIREMENT && isLegacyRequirement(obj)) {
       this.legacyRequirement(obj, path);
@@ -382,43 +454,44 @@ class StructureWalker {
 
     for (const key of Object.keys(obj)) {
       const value = obj[key];
-      const fieldSchema = has(fields, key) ? fields[key] : undefined;
-      if (fieldSchema) {
-        const required = !unwrap(fieldSchema).optional;
-        const fieldOwner = this.ownerOf(schema, key, fieldSchema, owner);
-        if (value === null && required) {
+      const field = fields.get(key);
+      if (field) {
+        const fieldOwner = field.owner ?? owner;
+        if (value === null && !field.info.optional) {
           if (!isCard) this.missing(schema, key, path, fieldOwner, true);
           continue;
         }
-        this.value(value, fieldSchema, [...path, key], fieldOwner, schema, key);
-        this.nonEmpty(value, fieldSchema, schema, key, path, fieldOwner, isCard);
+        path.push(key);
+        this.value(value, field.info, fieldOwner, schema, key);
+        path.pop();
+        if (field.info.nonEmpty || (schema === EXTENSION && key === 'uri')) this.nonEmpty(value, schema, key, path, fieldOwner, isCard);
         continue;
       }
       if (skip.has(key)) continue;
-      this.unknownKey(obj, key, value, known, schema, path);
+      this.unknownKey(obj, key, value, info.known, schema, path);
     }
 
     if (!isCard) {
-      for (const [key, fieldSchema] of Object.entries(fields)) {
-        if (unwrap(fieldSchema).optional || has(obj, key)) continue;
-        this.missing(schema, key, path, this.ownerOf(schema, key, fieldSchema, owner), false, obj);
+      for (const [key, field] of fields) {
+        if (field.info.optional || has(obj, key)) continue;
+        this.missing(schema, key, path, field.owner ?? owner, false, obj);
       }
     }
 
-    if (schema === m(AgentExtensionSchema)) this.extension(obj, path);
-    if (schema === m(AgentCardSignatureSchema)) this.signature(obj, path);
-    if (schema === m(APIKeySecuritySchemeSchema)) this.apiKeyLocation(obj, path);
+    if (schema === EXTENSION) this.extension(obj, path);
+    if (schema === SIGNATURE) this.signature(obj, path);
+    if (schema === API_KEY) this.apiKeyLocation(obj, path);
   }
 
   /** Keys the legacy rules report, so they are not also unknown fields. */
-  private skippedKeys(obj: JsonObject, schema: ModelSchema): Set<string> | 'all' {
-    if (schema === CARD) return new Set(LEGACY_CARD_KEYS);
-    if (schema === SKILL) return new Set(['security']);
+  private skippedKeys(obj: JsonObject, schema: ModelSchema): ReadonlySet<string> | 'all' {
+    if (schema === CARD) return CARD_SKIPPED;
+    if (schema === SKILL) return SKILL_SKIPPED;
     if (schema === SCHEME && isLegacySchemeEntry(obj)) {
       const wrappers = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
       return wrappers.length === 0 ? 'all' : new Set(Object.keys(obj).filter((k) => !WRAPPERS.includes(k)));
     }
-    return new Set();
+    return NOTHING_SKIPPED;
   }
 
   private missing(schema: ModelSchema, key: string, path: Path, rule: string, isNull: boolean, obj?: JsonObject): void {
@@ -438,13 +511,13 @@ class StructureWalker {
     );
   }
 
-  /** Blank REQUIRED strings and empty REQUIRED arrays. */
-  private nonEmpty(value: unknown, fieldSchema: ModelSchema, schema: ModelSchema, key: string, path: Path, owner: string, isCard: boolean): void {
-    if (!requiresNonEmpty(fieldSchema) && !(schema === m(AgentExtensionSchema) && key === 'uri')) return;
-    const where = describePath([...path, key]);
-    const example = this.example(schema, key);
-    if (typeof value === 'string' && value.trim() === '') {
-      if (schema === m(AgentExtensionSchema)) return; // reported with the URI check
+  /** Blank REQUIRED strings and empty REQUIRED arrays (the caller checked the field requires a value). */
+  private nonEmpty(value: unknown, schema: ModelSchema, key: string, path: Path, owner: string, isCard: boolean): void {
+    if (typeof value === 'string') {
+      if (value.trim() !== '') return;
+      if (schema === EXTENSION) return; // reported with the URI check
+      const where = describePath([...path, key]);
+      const example = this.example(schema, key);
       this.ctx.report(
         isCard ? 'field-types' : owner,
         'error',
@@ -453,6 +526,8 @@ class StructureWalker {
         `Set ${key} to a non-blank value${example ? `, e.g. ${example}` : ''}.`,
       );
     } else if (Array.isArray(value) && value.length === 0) {
+      const where = describePath([...path, key]);
+      const example = this.example(schema, key);
       const noun = NOUNS[key] ?? 'entry';
       let rule = owner;
       let severity: Severity = 'error';
