@@ -217,8 +217,10 @@ function keyIndexOf(node: JsonObject, key: string, cache: WeakMap<object, Map<st
   if (!Object.prototype.hasOwnProperty.call(node, key)) return -1;
   let map = cache.get(node);
   if (!map) {
-    map = new Map();
     const keys = Object.keys(node);
+    // A message has a few keys; only a big map (many schemes, say) is worth an index.
+    if (keys.length <= 16) return keys.indexOf(key);
+    map = new Map();
     for (let i = 0; i < keys.length; i++) map.set(keys[i]!, i);
     cache.set(node, map);
   }

@@ -7,6 +7,7 @@
 import type { CardShape, JsonObject, RuleCheck, RuleContext } from '../context';
 import type { Severity } from '../../findings';
 import { classifyHost, parseAbsoluteUrl, parseHostPort, redactUrl } from '../urls';
+import { decodeJwsHeader } from './jws-header';
 import { bindingInfo } from './semantics';
 import { isObject, keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
 
@@ -28,15 +29,8 @@ const MAX_PROTECTED_LENGTH = 16_384;
 /** Decodes a base64url JWS protected header to an object; `undefined` on any defect. */
 function decodeProtectedHeader(value: string): JsonObject | undefined {
   if (value.length > MAX_PROTECTED_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) return undefined;
-  try {
-    const base64 = value.replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = decodeJwsHeader(value);
+  return isObject(parsed) ? parsed : undefined;
 }
 
 function pushUrl(out: CardUrl[], path: Segments, value: unknown, kind: UrlKind, binding?: string): void {
@@ -117,62 +111,13 @@ const PLACEHOLDER_VALUES = new Set([
   'tbd',
 ]);
 
-const LONGEST_PLACEHOLDER_VALUE = Math.max(...[...PLACEHOLDER_VALUES].map((v) => v.length));
-
-/** `text` holds `word` (lower-case ASCII letters) at `at`, in any letter case. */
-function wordAt(text: string, at: number, word: string): boolean {
-  if (at + word.length > text.length) return false;
-  for (let i = 0; i < word.length; i++) {
-    if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /**
- * Whether `text` contains a substring that every placeholder pattern below needs (`TODO`,
- * `FIXME`, `TBD`, `XXX`, `change`, `your-`/`your_`, `lorem`, `{{`, `\${`, `<`). One pass over the
- * characters, so the common case, ordinary prose, runs no regular expression. `| 32` lower-cases
- * ASCII letters only, which is all the case-insensitive patterns can match without the `u` flag.
+ * Something each placeholder pattern below needs: `<`, `{{`, `\${`, `TODO`, `FIXME`, `TBD`, `XXX`,
+ * `change`, `your-`/`your_` or `lorem` (matched here in any case, a superset). One scan, so
+ * ordinary prose runs none of the six expressions.
  */
-function mayHoldPlaceholder(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    switch (text.charCodeAt(i)) {
-      case 60: // <
-        return true;
-      case 123: // {
-      case 36: // $
-        if (text.charCodeAt(i + 1) === 123) return true;
-        break;
-      case 84: // T
-        if (text.startsWith('TODO', i) || text.startsWith('TBD', i)) return true;
-        break;
-      case 70: // F
-        if (text.startsWith('FIXME', i)) return true;
-        break;
-      case 88: // X
-        if (text.startsWith('XXX', i)) return true;
-        break;
-      case 67: // C
-      case 99: // c
-        if (wordAt(text, i, 'change')) return true;
-        break;
-      case 89: // Y
-      case 121: // y
-        if (wordAt(text, i, 'your')) {
-          const next = text.charCodeAt(i + 4);
-          if (next === 45 || next === 95) return true;
-        }
-        break;
-      case 76: // L
-      case 108: // l
-        if (wordAt(text, i, 'lorem')) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
-}
+const PLACEHOLDER_HINT = /<|\{\{|\$\{|TODO|FIXME|TBD|XXX|change|your[-_]|lorem/i;
+const PLACEHOLDER_LENGTHS: ReadonlySet<number> = new Set([...PLACEHOLDER_VALUES].map((v) => v.length));
 
 /**
  * Why a string looks like an unfilled template value, or `undefined`.
@@ -181,13 +126,14 @@ function mayHoldPlaceholder(text: string): boolean {
 export function placeholderReason(value: string, field?: 'organization'): string | undefined {
   const text = value.length > 4096 ? value.slice(0, 4096) : value;
   const bare = text.trim();
-  // Lower-casing never shortens a string, so a longer one cannot be a listed value.
-  if (bare.length <= LONGEST_PLACEHOLDER_VALUE || field === 'organization') {
+  // The listed values are ASCII, and lower-casing keeps the length of any string whose result is
+  // ASCII (only U+0130 grows, into a non-ASCII pair), so other lengths cannot be listed values.
+  if (PLACEHOLDER_LENGTHS.has(bare.length) || field === 'organization') {
     const trimmed = bare.toLowerCase();
     if (PLACEHOLDER_VALUES.has(trimmed)) return 'a template placeholder';
     if (field === 'organization' && /^example\b/.test(trimmed)) return 'a template organization name';
   }
-  if (!mayHoldPlaceholder(text)) return undefined;
+  if (!PLACEHOLDER_HINT.test(text)) return undefined;
   if (/\b(?:TODO|FIXME|TBD|XXX)\b/.test(text)) return 'a TODO marker';
   if (/\bchange[-_ ]?me\b/i.test(text)) return 'a "changeme" placeholder';
   if (/\byour[-_][a-z0-9]/i.test(text)) return 'a "your-…" placeholder';
@@ -439,54 +385,14 @@ function redacted(value: string): string {
 }
 
 /**
- * Whether `text` contains a substring that one of {@link SECRET_PATTERNS} needs: `=`, `@` with
- * `://`, `-----BEGIN `, `eyJ`, `k_live_`/`k_test_`, `sk-`, `AKIA`/`ASIA`/`AIza`, `gh?_`/
- * `github_pat_`, `xox` or `Bearer`. One pass over the characters, so ordinary prose, ids and URLs
- * run none of the eleven regular expressions.
+ * Something each of {@link SECRET_PATTERNS} needs: `=`, `-----BEGIN `, `eyJ`, `k_live_`/`k_test_`,
+ * `sk-`, `AKIA`/`ASIA`/`AIza`, `gh?_`/`github_pat_`, `xox` or `Bearer` (and `@` with `://`, checked
+ * apart). One scan instead of eleven, so ordinary prose, ids and URLs run no other expression.
  */
+const SECRET_HINT = /=|-----BEGIN |eyJ|k_(?:live|test)_|sk-|A(?:KIA|SIA|Iza)|gh[pousr]_|github_pat_|xox|Bearer/;
+
 function mayHoldSecret(text: string): boolean {
-  let at = false;
-  let scheme = false;
-  for (let i = 0; i < text.length; i++) {
-    switch (text.charCodeAt(i)) {
-      case 61: // =
-        return true;
-      case 64: // @
-        at = true;
-        break;
-      case 58: // :
-        if (text.startsWith('//', i + 1)) scheme = true;
-        break;
-      case 45: // -
-        if (text.startsWith('-----BEGIN ', i)) return true;
-        break;
-      case 101: // e
-        if (text.startsWith('eyJ', i)) return true;
-        break;
-      case 107: // k
-        if (text.startsWith('k_live_', i) || text.startsWith('k_test_', i)) return true;
-        break;
-      case 115: // s
-        if (text.startsWith('sk-', i)) return true;
-        break;
-      case 65: // A
-        if (text.startsWith('AKIA', i) || text.startsWith('ASIA', i) || text.startsWith('AIza', i)) return true;
-        break;
-      case 103: // g
-        if (text.charCodeAt(i + 1) === 104 && text.charCodeAt(i + 3) === 95) return true;
-        if (text.startsWith('github_pat_', i)) return true;
-        break;
-      case 120: // x
-        if (text.startsWith('xox', i)) return true;
-        break;
-      case 66: // B
-        if (text.startsWith('Bearer', i)) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return at && scheme;
+  return SECRET_HINT.test(text) || (text.includes('@') && text.includes('://'));
 }
 
 /** What a key says about its value: 1 a password, 2 a credential, 0 neither. Keys repeat a lot. */

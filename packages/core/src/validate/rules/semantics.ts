@@ -73,9 +73,9 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
   skills.forEach((skill, index) => {
     const id = ownString(skill, 'id');
     if (id === undefined) return;
-    const path = ['skills', index, 'id'];
     const first = exact.get(id);
     if (first !== undefined) {
+      const path = ['skills', index, 'id'];
       ctx.report(
         'skill-id-unique',
         'error',
@@ -89,6 +89,7 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
     const lower = id.toLowerCase();
     const caseTwin = folded.get(lower);
     if (caseTwin !== undefined) {
+      const path = ['skills', index, 'id'];
       ctx.report(
         'skill-id-unique',
         'warning',

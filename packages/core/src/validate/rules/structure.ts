@@ -34,6 +34,7 @@ import {
   StringListSchema,
 } from '../../model';
 import type { CardShape, JsonObject, RuleContext } from '../context';
+import { decodeJwsHeader } from './jws-header';
 import {
   LEGACY_CARD_KEYS,
   describePath,
@@ -293,10 +294,13 @@ interface SchemaInfo {
   readonly itemOwner: string | undefined;
   /** Fields of an object message, in declaration order. */
   readonly fields: ReadonlyMap<string, FieldInfo>;
+  /** The same fields as a list, for the presence check of every message. */
+  readonly fieldList: readonly FieldInfo[];
   readonly known: string[];
 }
 
 interface FieldInfo {
+  readonly key: string;
   readonly info: SchemaInfo;
   /** The field's owner when the field or its message names one; else the container's owner. */
   readonly owner: string | undefined;
@@ -312,6 +316,7 @@ function infoOf(schema: ModelSchema): SchemaInfo {
   const kind = inner._zod.def.type;
   const itemSchema = kind === 'array' || kind === 'record' ? itemOf(inner) : undefined;
   const fields = new Map<string, FieldInfo>();
+  const fieldList: FieldInfo[] = [];
   const info: SchemaInfo = {
     inner,
     kind,
@@ -320,6 +325,7 @@ function infoOf(schema: ModelSchema): SchemaInfo {
     item: undefined,
     itemOwner: itemSchema ? MESSAGE_OWNER.get(unwrap(itemSchema).schema) : undefined,
     fields: kind === 'object' ? fields : NO_FIELDS,
+    fieldList,
     known: kind === 'object' ? Object.keys(fieldsOf(inner)) : [],
   };
   // Cached before the children are read, so a self-referencing schema ends.
@@ -329,10 +335,13 @@ function infoOf(schema: ModelSchema): SchemaInfo {
     const shape = fieldsOf(inner);
     for (const key of info.known) {
       const child = shape[key]!;
-      fields.set(key, {
+      const field: FieldInfo = {
+        key,
         info: infoOf(child),
         owner: FIELD_OWNER.get(inner)?.[key] ?? MESSAGE_OWNER.get(unwrap(child).schema),
-      });
+      };
+      fields.set(key, field);
+      fieldList.push(field);
     }
   }
   return info;
@@ -472,9 +481,9 @@ class StructureWalker {
     }
 
     if (!isCard) {
-      for (const [key, field] of fields) {
-        if (field.info.optional || has(obj, key)) continue;
-        this.missing(schema, key, path, field.owner ?? owner, false, obj);
+      for (const field of info.fieldList) {
+        if (field.info.optional || has(obj, field.key)) continue;
+        this.missing(schema, field.key, path, field.owner ?? owner, false, obj);
       }
     }
 
@@ -707,7 +716,7 @@ class StructureWalker {
     const header = own(obj, 'protected');
     if (typeof header !== 'string' || !BASE64URL.test(header)) return;
     const where = describePath([...path, 'protected']);
-    const decoded = decodeHeader(header);
+    const decoded = decodeJwsHeader(header);
     if (!isObject(decoded)) {
       this.ctx.report(
         'signature-format',
@@ -800,17 +809,6 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
-/** base64url → JSON value, or `undefined` when it is not UTF-8 JSON. */
-function decodeHeader(b64url: string): unknown {
-  try {
-    const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Runs rules 4–18 on a card (already copied into plain JSON) and reports every problem found.
