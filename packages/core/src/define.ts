@@ -13,7 +13,8 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from './model';
-import { validateAgentCard } from './validate/validate';
+import { recordValidation } from './validate/recorded';
+import { resolveProfile, sortFindingsInKeyOrder, validateAgentCardFindings } from './validate/validate';
 
 /** The A2A protocol version the shorthand interfaces declare when none is given. */
 const DEFAULT_PROTOCOL_VERSION = '1.0';
@@ -194,13 +195,21 @@ export function defineAgentCardWithFindings(
   }
 
   const { raw, own, shorthand } = build(input);
-  const result = validateAgentCard(raw, options.profile === undefined ? {} : { profile: options.profile });
+  const profile = resolveProfile(options.profile);
+  // Validate the card in the form it is returned (keys in proto order), so the findings are the
+  // card's own and the responder can reuse them. A definition that cannot even be copied (a cycle,
+  // a throwing getter) is validated as it is, which reports why.
+  const written = new WeakMap<object, readonly string[]>();
+  const ordered = copyInSchemaOrder(raw, written);
+  const result = validateAgentCardFindings(ordered ?? raw, { profile });
+  // Listed in the order the caller wrote the definition, as when the definition itself was checked.
+  const validated = ordered ? sortFindingsInKeyOrder(result.findings, ordered, (node) => written.get(node)) : result.findings;
   // Our own findings speak about the definition the caller wrote; drop the validator's finding
   // on the same spot so each problem is listed once.
   const covered = new Set(own.map((f) => f.path));
   const findings = [
     ...own,
-    ...result.findings
+    ...validated
       .map((f) => (shorthand ? toShorthandPath(f) : f))
       .filter((f) => !(f.severity === 'error' && covered.has(f.path))),
   ];
@@ -208,7 +217,8 @@ export function defineAgentCardWithFindings(
   const errors = findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) throw invalid([...errors, ...findings.filter((f) => f.severity !== 'error')]);
 
-  const card = deepFreeze(inSchemaOrder(AgentCardSchema, raw)) as AgentCard;
+  const card = deepFreeze(ordered ?? inSchemaOrder(AgentCardSchema, raw)) as AgentCard;
+  if (ordered) recordValidation(card, profile, result.findings);
   return { card, findings: Object.freeze(findings) };
 }
 
@@ -329,31 +339,50 @@ function toShorthandPath(finding: Finding): Finding {
  * followed by any keys the schema does not know, in input order. Keys are defined, never
  * assigned, so a `__proto__` key stays a plain key.
  */
-function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown): unknown {
+function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown, written?: WeakMap<object, readonly string[]>): unknown {
   const def = schema?._zod.def as
     | { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> }
     | undefined;
   if (def && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {
-    return inSchemaOrder(def.innerType, value);
+    return inSchemaOrder(def.innerType, value, written);
   }
   if (Array.isArray(value)) {
-    return value.map((item) => inSchemaOrder(def?.type === 'array' ? def.element : undefined, item));
+    return value.map((item) => inSchemaOrder(def?.type === 'array' ? def.element : undefined, item, written));
   }
   if (!isRecord(value)) return value;
 
   const out: Record<string, unknown> = {};
   if (def?.type === 'object' && def.shape) {
     for (const key of Object.keys(def.shape)) {
-      if (Object.hasOwn(value, key)) setOwn(out, key, inSchemaOrder(def.shape[key], value[key]));
+      if (Object.hasOwn(value, key)) setOwn(out, key, inSchemaOrder(def.shape[key], value[key], written));
     }
     for (const key of Object.keys(value)) {
-      if (!Object.hasOwn(def.shape, key)) setOwn(out, key, inSchemaOrder(undefined, value[key]));
+      if (!Object.hasOwn(def.shape, key)) setOwn(out, key, inSchemaOrder(undefined, value[key], written));
     }
+    // The written order of the keys JSON keeps (it drops undefined, functions and symbols).
+    written?.set(out, Object.keys(value).filter((key) => Object.hasOwn(out, key) && isJsonValue(out[key])));
     return out;
   }
   const item = def?.type === 'record' ? def.valueType : undefined;
-  for (const key of Object.keys(value)) setOwn(out, key, inSchemaOrder(item, value[key]));
+  for (const key of Object.keys(value)) setOwn(out, key, inSchemaOrder(item, value[key], written));
   return out;
+}
+
+/**
+ * {@link inSchemaOrder} of the whole card, or `undefined` when the definition cannot be copied;
+ * `written` receives each reordered object's keys in the order they were written.
+ */
+function copyInSchemaOrder(raw: Record<string, unknown>, written: WeakMap<object, readonly string[]>): Record<string, unknown> | undefined {
+  try {
+    return inSchemaOrder(AgentCardSchema, raw, written) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonValue(value: unknown): boolean {
+  const type = typeof value;
+  return type !== 'undefined' && type !== 'function' && type !== 'symbol';
 }
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -2,7 +2,8 @@ import { AgentCardError, formatFindings } from '../errors';
 import type { Finding, ValidationProfile } from '../findings';
 import type { ResolvedAgentCardOptions } from './options';
 import type { AgentCard } from '../model';
-import { validateAgentCard } from '../validate/validate';
+import { recordedFindings } from '../validate/recorded';
+import { validateAgentCardFindings, type validateAgentCard } from '../validate/validate';
 
 /** What {@link checkCard} reports. */
 export interface CardCheck {
@@ -12,11 +13,11 @@ export interface CardCheck {
 
 /**
  * Validates a card variant before it is served, with the full rule catalogue of
- * {@link validateAgentCard} for the configured profile.
+ * {@link validateAgentCard} for the configured profile. A card from `defineAgentCard` was
+ * validated there with the same rules; its recorded findings are reused instead.
  */
 export function checkCard(value: unknown, profile: ValidationProfile): CardCheck {
-  const result = validateAgentCard(value, { profile });
-  const findings = [...result.findings];
+  const findings = [...(recordedFindings(value, profile) ?? validateAgentCardFindings(value, { profile }).findings)];
   const card = value as Partial<AgentCard> | null;
   // The responder cannot serve an extended card nobody can authenticate for (spec §13.3), so
   // this stays an error here whatever the rule set says.

@@ -64,6 +64,11 @@ export function defaultProfile(): ValidationProfile {
   return 'development';
 }
 
+/** The profile `validateAgentCard` applies for a requested one: itself when known, else the default. */
+export function resolveProfile(requested: unknown): ValidationProfile {
+  return requested === 'development' || requested === 'production' || requested === 'strict' ? requested : defaultProfile();
+}
+
 type Decoded = { ok: true; value: unknown } | { ok: false };
 
 /** Rule 1: bytes and text are JSON; a BOM is a warning. */
@@ -182,7 +187,7 @@ const BAD_ESCAPE = /~(?:[^01]|$)/;
  * such lists element by element, a prefix first, gives the pre-order: document order, without
  * naming every node of the card.
  */
-function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, Map<string, number>>): number[] {
+function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, Map<string, number>>, keyOrder?: KeyOrder): number[] {
   const position: number[] = [];
   // Pointers come from `toPointer`: empty, or "/" before each escaped segment.
   if (pointer === '' || pointer.charCodeAt(0) !== 47) return position;
@@ -199,10 +204,10 @@ function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, 
       }
     } else if (isObject(node)) {
       // A malformed escape names no key, as in the pointer text it stands for.
-      if (!segment.includes('~')) index = keyIndexOf(node, segment, keyIndex);
+      if (!segment.includes('~')) index = keyIndexOf(node, segment, keyIndex, keyOrder);
       else if (!BAD_ESCAPE.test(segment)) {
         segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-        index = keyIndexOf(node, segment, keyIndex);
+        index = keyIndexOf(node, segment, keyIndex, keyOrder);
       }
     }
     if (index === -1) return position;
@@ -213,11 +218,14 @@ function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, 
   }
 }
 
-function keyIndexOf(node: JsonObject, key: string, cache: WeakMap<object, Map<string, number>>): number {
+/** The keys of an object in document order, when that is not the order of `Object.keys`. */
+type KeyOrder = (node: object) => readonly string[] | undefined;
+
+function keyIndexOf(node: JsonObject, key: string, cache: WeakMap<object, Map<string, number>>, keyOrder?: KeyOrder): number {
   if (!Object.prototype.hasOwnProperty.call(node, key)) return -1;
   let map = cache.get(node);
   if (!map) {
-    const keys = Object.keys(node);
+    const keys = keyOrder?.(node) ?? Object.keys(node);
     // A message has a few keys; only a big map (many schemes, say) is worth an index.
     if (keys.length <= 16) return keys.indexOf(key);
     map = new Map();
@@ -250,11 +258,29 @@ function sortFindings(findings: Finding[], tree: unknown, nodes: number): Findin
       )
       .map((x) => x.finding);
   }
+  return sortInTreeOrder(findings, tree);
+}
+
+function sortInTreeOrder(findings: readonly Finding[], tree: unknown, keyOrder?: KeyOrder): Finding[] {
   const keyIndex = new WeakMap<object, Map<string, number>>();
   return findings
-    .map((finding, index) => ({ finding, index, severity: SEVERITY_ORDER[finding.severity], position: treePosition(tree, finding.path, keyIndex) }))
+    .map((finding, index) => ({ finding, index, severity: SEVERITY_ORDER[finding.severity], position: treePosition(tree, finding.path, keyIndex, keyOrder) }))
     .sort((a, b) => a.severity - b.severity || comparePositions(a.position, b.position) || a.index - b.index)
     .map((x) => x.finding);
+}
+
+/**
+ * Orders findings as {@link validateAgentCard} does (severity, then document order, then as they
+ * were made), for a document whose objects list their keys in the order `keyOrder` gives (or
+ * `Object.keys` where it gives none). Internal: `defineAgentCard` validates the card in proto key
+ * order and lists the findings in the order the definition was written.
+ */
+export function sortFindingsInKeyOrder(findings: readonly Finding[], tree: unknown, keyOrder: KeyOrder): Finding[] {
+  try {
+    return sortInTreeOrder(findings, tree, keyOrder);
+  } catch {
+    return [...findings];
+  }
 }
 
 /**
@@ -302,8 +328,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean): Valida
   let nodes = 0;
   let ctx = createRuleContext(profile, shape);
   try {
-    const requested = isObject(options) ? options.profile : undefined;
-    profile = requested === 'development' || requested === 'production' || requested === 'strict' ? requested : defaultProfile();
+    profile = resolveProfile(isObject(options) ? options.profile : undefined);
     const skillsNonEmpty = isObject(options) && options.skillsNonEmpty === 'warning' ? 'warning' : 'error';
 
     const intake = createRuleContext(profile, shape);
