@@ -173,7 +173,8 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const seen = new Map<string, SkillSource>();
   ordered.forEach((source, index) => {
     const { skill, origin, declaredBy } = source;
-    const label = typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
+    // Only messages need it; most skills have none, so it is not built for each of them.
+    const label = () => (typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '');
     if (isBlank(skill.id)) {
       findings.push({
         rule: 'skill-required-fields',
@@ -188,7 +189,7 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
         rule: 'skill-required-fields',
         severity: 'error',
         path: `/skills/${index}/description`,
-        message: `${origin}: the skill has no description${label}.`,
+        message: `${origin}: the skill has no description${label()}.`,
         hint: `Add description: 'What the skill does' to ${declaredBy}.`,
       });
     }
@@ -198,7 +199,7 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
         rule: 'skill-tags-required',
         severity: 'error',
         path: `/skills/${index}/tags`,
-        message: `${origin}: the skill has no tags${label}.`,
+        message: `${origin}: the skill has no tags${label()}.`,
         hint: `Add tags: ['keyword'] to ${where}.`,
       });
     }
