@@ -209,6 +209,8 @@ async function soak() {
       rssPeak: Math.max(before, after, ...samples),
       growth,
       heapGrowth: heapAfter - heapBefore,
+      errors: result.errors + result.timeouts,
+      unexpected: [...mismatches.values()].reduce((sum, count) => sum + count, 0),
       pass: failures.length === 0,
       failures,
     };
@@ -230,7 +232,7 @@ function print(results) {
   const s = results.find((r) => r.id === 'soak');
   if (s) {
     console.log(
-      `\n${s.title}: ${fmt(s.requests)} requests (${fmt(s.rps)} req/s), RSS ${(s.rssBefore / MiB).toFixed(1)} → ${(s.rssAfter / MiB).toFixed(1)} MiB ` +
+      `\n${s.title}: ${fmt(s.requests)} requests (${fmt(s.rps)} req/s), ${fmt(s.errors)} errors, ${fmt(s.unexpected)} unexpected statuses, RSS ${(s.rssBefore / MiB).toFixed(1)} → ${(s.rssAfter / MiB).toFixed(1)} MiB ` +
         `(growth ${(s.growth / MiB).toFixed(1)} MiB, peak ${(s.rssPeak / MiB).toFixed(1)} MiB; heap after GC ${(s.heapGrowth / MiB).toFixed(2)} MiB): ${s.pass ? 'ok' : 'FAIL'}`,
     );
   }
