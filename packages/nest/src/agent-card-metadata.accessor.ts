@@ -1,7 +1,23 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
-import type { AgentSkillsOptions, SkillOptions } from './skill.decorator';
+import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
+import type { AgentSkillsOptions, SkillMethodRecord, SkillOptions } from './skill.decorator';
+
+type Lookup = (this: object, name: string) => unknown;
+// The Annex B lookups answer "is this property an accessor?" without allocating a property
+// descriptor for every decorated method of every controller at start-up.
+const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } = Object.prototype as unknown as { __lookupGetter__: Lookup; __lookupSetter__: Lookup };
+
+function recordOf(records: readonly SkillMethodRecord[], name: string): SkillMethodRecord | undefined {
+  for (const record of records) if (record.name === name) return record;
+  return undefined;
+}
+
+/** A `@Skill()` method of a controller and its options. */
+export interface SkillMethodOptions {
+  name: string;
+  options: SkillOptions;
+}
 
 /** Reads what {@link Skill} and {@link AgentSkills} stored; the only place that knows the keys. */
 @Injectable()
@@ -16,5 +32,44 @@ export class AgentCardMetadataAccessor {
   /** The `@AgentSkills()` defaults of a controller class, if it has any. */
   getDefaults(controller: Type<unknown>): AgentSkillsOptions | undefined {
     return this.reflector.get<AgentSkillsOptions | undefined>(AGENT_SKILLS_METADATA, controller);
+  }
+
+  /**
+   * The `@Skill()` methods of a prototype and of the prototypes it inherits from, with their
+   * options, in the order Nest's `MetadataScanner.getAllMethodNames` lists methods: each
+   * prototype's own methods in declaration order, the prototype itself before those it inherits
+   * from, a name only where it is first met (an override hides the inherited method), accessors
+   * left out. A method replaced after it was decorated counts when the replacement carries
+   * `@Skill()` metadata itself, as with a scan.
+   *
+   * Only the methods each prototype recorded are looked at, so a controller costs one metadata
+   * read per prototype, not one per method.
+   */
+  getSkillMethods(prototype: object): SkillMethodOptions[] {
+    const found: SkillMethodOptions[] = [];
+    let hidden: Set<string> | undefined;
+    for (let level: object | null = prototype; level !== null && level !== Object.prototype; level = Reflect.getPrototypeOf(level)) {
+      const next = Reflect.getPrototypeOf(level);
+      const deeper = next !== null && next !== Object.prototype;
+      const records = Reflect.getOwnMetadata(SKILL_METHODS_METADATA, level) as readonly SkillMethodRecord[] | undefined;
+      if (records === undefined && !deeper) break;
+      const own = records !== undefined || deeper ? Object.getOwnPropertyNames(level) : [];
+      if (records !== undefined) {
+        for (const name of own) {
+          const record = recordOf(records, name);
+          if (record === undefined || hidden?.has(name)) continue;
+          if (lookupGetter.call(level, name) !== undefined || lookupSetter.call(level, name) !== undefined) continue;
+          const method = (level as Record<string, unknown>)[name];
+          if (typeof method !== 'function') continue;
+          const options = method === record.method ? record.options : this.getSkill(method);
+          if (options) found.push({ name, options });
+        }
+      }
+      if (deeper) {
+        hidden ??= new Set();
+        for (const name of own) hidden.add(name);
+      }
+    }
+    return found;
   }
 }

@@ -9,3 +9,12 @@ export const SKILL_METADATA = 'agent-card:skill';
  * controller class.
  */
 export const AGENT_SKILLS_METADATA = 'agent-card:agent-skills';
+
+/**
+ * Reflect-metadata key under which {@link Skill} also lists, on the prototype that declares the
+ * methods, its decorated methods (`readonly SkillMethodRecord[]`: name, decorated function and
+ * options; one list per prototype, each name once). The explorer reads this one entry per
+ * controller instead of scanning every method and reading each one's metadata. Internal: not
+ * exported from the package.
+ */
+export const SKILL_METHODS_METADATA = 'agent-card:skill-methods';

@@ -18,6 +18,44 @@ export interface SkillSource {
 
 const copy = <T>(list: readonly T[] | undefined): T[] | undefined => (list ? [...list] : undefined);
 
+/** Whether no value of the array comes twice; `false` also for anything unusual (NaN, holes). */
+function distinct(list: readonly unknown[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]) !== i) return false;
+  return true;
+}
+
+/** `a` then `b`, each value once: what `[...new Set([...a, ...b])]` gives, sized exactly. */
+function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
+  // The usual case, tags on one side only, copies that side.
+  if ((b == null || (Array.isArray(b) && b.length === 0)) && Array.isArray(a) && distinct(a)) return [...a];
+  if ((a == null || (Array.isArray(a) && a.length === 0)) && Array.isArray(b) && distinct(b)) return [...b];
+  const out: string[] = [];
+  if (a != null) for (const tag of a) if (!out.includes(tag)) out.push(tag);
+  if (b != null) for (const tag of b) if (!out.includes(tag)) out.push(tag);
+  return out;
+}
+
+/**
+ * A decorated skill. `origin` and `declaredBy` are only read to write an error message, so they
+ * are made then, not for each of a thousand skills at start-up.
+ */
+class DecoratedSkill implements SkillSource {
+  constructor(
+    readonly controller: string,
+    readonly method: string,
+    readonly skill: AgentSkill,
+    readonly extended: boolean,
+  ) {}
+
+  get origin(): string {
+    return `${this.controller}#${this.method}`;
+  }
+
+  get declaredBy(): string {
+    return `@Skill() on ${this.controller}#${this.method}`;
+  }
+}
+
 /**
  * Applies `@AgentSkills()` defaults and the id/name defaults to one `@Skill()`. Method values
  * win; tags are merged (controller tags first, duplicates removed).
@@ -29,7 +67,7 @@ export function skillFromDecorator(
   defaults: AgentSkillsOptions = {},
 ): SkillSource {
   const id = options.id ?? toSkillId(method);
-  const tags = [...new Set([...(defaults.tags ?? []), ...(options.tags ?? [])])];
+  const tags = mergeTags(defaults.tags, options.tags);
   const skill: AgentSkill = {
     id,
     name: options.name ?? (typeof id === 'string' ? toSkillName(id) : (id as never)),
@@ -44,13 +82,7 @@ export function skillFromDecorator(
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
-  return {
-    origin: `${controller}#${method}`,
-    declaredBy: `@Skill() on ${controller}#${method}`,
-    controller,
-    skill,
-    extended: options.extended ?? defaults.extended ?? false,
-  };
+  return new DecoratedSkill(controller, method, skill, options.extended ?? defaults.extended ?? false);
 }
 
 /** Wraps one of the module's static `skills` so errors can name it. */

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
+import { MetadataScanner, Reflector } from '@nestjs/core';
+import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
+import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
 import { AgentSkills, Skill } from './skill.decorator';
 import { skillFromDecorator } from './skill-source';
 import { toSkillId, toSkillName } from './skill-naming';
@@ -64,28 +66,170 @@ describe('@Skill() and @AgentSkills() metadata', () => {
   });
 });
 
+describe('the list of decorated methods', () => {
+  const accessor = new AgentCardMetadataAccessor(new Reflector());
+  const names = (prototype: object) => accessor.getSkillMethods(prototype).map((m) => m.name);
+  const recorded = (prototype: object) => (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as { name: string }[] | undefined)?.map((r) => r.name);
+  /** What the explorer found before the list existed: every method name, then its metadata. */
+  const scanned = (prototype: object) =>
+    new MetadataScanner()
+      .getAllMethodNames(prototype)
+      .filter((name) => Reflect.getMetadata(SKILL_METADATA, (prototype as Record<string, unknown>)[name] as object) !== undefined);
+
+  class Base {
+    @Skill({ description: 'a' })
+    alpha() {}
+    @Skill({ description: 'b' })
+    beta() {}
+    plain() {}
+    @Skill({ description: 'g' })
+    gamma() {}
+  }
+  class Child extends Base {
+    @Skill({ description: 'd' })
+    delta() {}
+    // Overridden without the decorator: no longer a skill of Child.
+    override beta() {}
+  }
+  class Redecorated extends Base {
+    @Skill('gamma-again', { description: 'g2' })
+    override gamma() {}
+  }
+  class GrandChild extends Child {}
+  class Twice {
+    @Skill('outer')
+    @Skill('inner')
+    both() {}
+  }
+  class Accessor {
+    @Skill({ description: 'x' })
+    run() {}
+    get value() {
+      return 1;
+    }
+  }
+  class NoSkills {
+    list() {}
+  }
+
+  it('lists the decorated names on the prototype that declares them, each once', () => {
+    expect(SKILL_METHODS_METADATA).toBe('agent-card:skill-methods');
+    expect(recorded(OrdersController.prototype)).toEqual(['createOrder', 'trackOrder', 'cancel', 'getHTTPStatus']);
+    expect(recorded(Child.prototype)).toEqual(['delta']);
+    expect(recorded(Twice.prototype)).toEqual(['both']);
+    expect(Reflect.getOwnMetadata(SKILL_METHODS_METADATA, OrdersController.prototype)[1]).toStrictEqual({
+      name: 'trackOrder',
+      method: OrdersController.prototype.trackOrder,
+      options: Reflect.getMetadata(SKILL_METADATA, OrdersController.prototype.trackOrder),
+    });
+    expect(Reflect.getMetadata(SKILL_METADATA, Twice.prototype.both)).toStrictEqual({ id: 'outer' });
+    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, NoSkills.prototype)).toBeUndefined();
+  });
+
+  it('does not list static methods, which the explorer never looked at', () => {
+    class WithStatic {
+      @Skill({ description: 's' })
+      static make() {}
+    }
+    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, WithStatic.prototype)).toBeUndefined();
+    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, WithStatic)).toBeUndefined();
+    expect(names(WithStatic.prototype)).toEqual([]);
+  });
+
+  it.each([
+    ['OrdersController', OrdersController, ['createOrder', 'trackOrder', 'cancel', 'getHTTPStatus']],
+    ['Base', Base, ['alpha', 'beta', 'gamma']],
+    ['Child (own first, override hides the inherited skill)', Child, ['delta', 'alpha', 'gamma']],
+    ['Redecorated (the override is the skill)', Redecorated, ['gamma', 'alpha', 'beta']],
+    ['GrandChild (everything inherited)', GrandChild, ['delta', 'alpha', 'gamma']],
+    ['Twice', Twice, ['both']],
+    ['Accessor', Accessor, ['run']],
+    ['NoSkills', NoSkills, []],
+  ] as const)('finds the methods the method scanner finds, in its order: %s', (_name, controller, expected) => {
+    expect(names(controller.prototype)).toEqual(expected);
+    expect(names(controller.prototype)).toEqual(scanned(controller.prototype));
+  });
+
+  it('takes the options of the override when a subclass decorates it again', () => {
+    expect(accessor.getSkillMethods(Redecorated.prototype)[0]).toStrictEqual({ name: 'gamma', options: { id: 'gamma-again', description: 'g2' } });
+    expect(accessor.getSkillMethods(Twice.prototype)).toStrictEqual([{ name: 'both', options: { id: 'outer' } }]);
+  });
+
+  it('reads the metadata of a method replaced after it was decorated, as a scan does', () => {
+    class Wrapped {
+      @Skill({ description: 'plain wrapper' })
+      one() {}
+      @Skill({ description: 'wrapper that copies metadata' })
+      two() {}
+    }
+    const wrap = (fn: Function) => function (this: unknown, ...args: unknown[]) { return fn.apply(this, args); };
+    Wrapped.prototype.one = wrap(Wrapped.prototype.one) as () => void;
+    const two = wrap(Wrapped.prototype.two);
+    Reflect.defineMetadata(SKILL_METADATA, { description: 'copied' }, two);
+    Wrapped.prototype.two = two as () => void;
+    expect(accessor.getSkillMethods(Wrapped.prototype)).toStrictEqual([{ name: 'two', options: { description: 'copied' } }]);
+    expect(names(Wrapped.prototype)).toEqual(scanned(Wrapped.prototype));
+  });
+
+  it('never calls a getter that replaced a decorated method', () => {
+    class Replaced {
+      @Skill({ description: 'r' })
+      run() {}
+    }
+    let calls = 0;
+    Object.defineProperty(Replaced.prototype, 'run', {
+      get: () => {
+        calls++;
+        return () => {};
+      },
+    });
+    expect(names(Replaced.prototype)).toEqual([]);
+    expect(names(Replaced.prototype)).toEqual(scanned(Replaced.prototype));
+    expect(calls).toBe(0);
+  });
+});
+
 describe('skills inherit @AgentSkills() defaults', () => {
   const defaults = Reflect.getMetadata(AGENT_SKILLS_METADATA, OrdersController);
   const skill = (method: keyof OrdersController) =>
     skillFromDecorator('OrdersController', method, Reflect.getMetadata(SKILL_METADATA, OrdersController.prototype[method]), defaults);
 
   it('merges tags (controller first, no duplicates) and takes the controller modes and security', () => {
-    expect(skill('createOrder')).toStrictEqual({
-      origin: 'OrdersController#createOrder',
-      declaredBy: '@Skill() on OrdersController#createOrder',
-      controller: 'OrdersController',
-      extended: false,
-      skill: {
-        id: 'create-order',
-        name: 'Create order',
-        description: 'Places an order.',
-        tags: ['orders', 'shop', 'create'],
-        examples: ['Order two mugs'],
-        inputModes: ['application/json'],
-        outputModes: ['application/json'],
-        securityRequirements: bearer,
-      },
+    const source = skill('createOrder');
+    expect(source.origin).toBe('OrdersController#createOrder');
+    expect(source.declaredBy).toBe('@Skill() on OrdersController#createOrder');
+    expect(source).toMatchObject({ controller: 'OrdersController', extended: false });
+    expect(source.skill).toStrictEqual({
+      id: 'create-order',
+      name: 'Create order',
+      description: 'Places an order.',
+      tags: ['orders', 'shop', 'create'],
+      examples: ['Order two mugs'],
+      inputModes: ['application/json'],
+      outputModes: ['application/json'],
+      securityRequirements: bearer,
     });
+  });
+
+  it.each([
+    [undefined, ['a', 'b'], ['a', 'b']],
+    [['a', 'b'], undefined, ['a', 'b']],
+    [['a', 'a', 'b'], [], ['a', 'b']],
+    [[], ['b', 'b'], ['b']],
+    [['a', 'b'], ['b', 'c', 'a'], ['a', 'b', 'c']],
+    [undefined, undefined, []],
+  ])('merges controller tags %j and method tags %j into %j', (controllerTags, methodTags, expected) => {
+    const source = skillFromDecorator('C', 'm', { description: 'd', ...(methodTags ? { tags: methodTags } : {}) }, controllerTags ? { tags: controllerTags } : {});
+    expect(source.skill.tags).toStrictEqual(expected);
+  });
+
+  it('names kebab-case and other ids alike', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[-_. A-Za-z0-9]{0,24}$/), (id) => {
+        const words = id.replace(/[-_.\s]+/g, ' ').trim();
+        expect(toSkillName(id)).toBe(words.charAt(0).toUpperCase() + words.slice(1));
+      }),
+    );
   });
 
   it('lets the method win for modes and extended', () => {

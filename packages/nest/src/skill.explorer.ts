@@ -1,5 +1,5 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
 import { skillFromDecorator, type SkillSource } from './skill-source';
 
@@ -11,13 +11,14 @@ import { skillFromDecorator, type SkillSource } from './skill-source';
  * its methods in declaration order, own methods before inherited ones.
  *
  * Metadata is read from the controller class (`wrapper.metatype`), never from an instance, so
- * request-scoped and transient controllers count too and nothing is instantiated.
+ * request-scoped and transient controllers count too and nothing is instantiated. `@Skill()`
+ * lists the methods it decorated on the class, so a controller costs one metadata read, not one
+ * per method.
  */
 @Injectable()
 export class SkillExplorer {
   constructor(
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
-    @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
     @Inject(AgentCardMetadataAccessor) private readonly accessor: AgentCardMetadataAccessor,
   ) {}
 
@@ -30,15 +31,12 @@ export class SkillExplorer {
       // A controller listed in two modules is still one set of skills.
       if (typeof controller !== 'function' || visited.has(controller)) continue;
       visited.add(controller);
-      const prototype = controller.prototype as Record<string, unknown> | undefined;
+      const prototype = controller.prototype as object | undefined;
       if (!prototype) continue;
+      const methods = this.accessor.getSkillMethods(prototype);
+      if (methods.length === 0) continue;
       const defaults = this.accessor.getDefaults(controller);
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const method = prototype[name];
-        if (typeof method !== 'function') continue;
-        const options = this.accessor.getSkill(method);
-        if (options) found.push(skillFromDecorator(controller.name, name, options, defaults));
-      }
+      for (const { name, options } of methods) found.push(skillFromDecorator(controller.name, name, options, defaults));
     }
     return found;
   }
