@@ -37,10 +37,8 @@ const show = (value: unknown): string => (value === undefined ? 'missing' : JSON
  * naming the `Controller#method` (or option) that declared it and the decorator to fix.
  */
 export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
-  const { definition, sources } = input;
-  // The extended card lists the public skills first, then the extended ones.
-  const ordered = [...sources.filter((s) => !s.extended), ...sources.filter((s) => s.extended)];
-  const publicCount = sources.filter((s) => !s.extended).length;
+  const { definition } = input;
+  const { ordered, publicCount } = publicFirst(input.sources);
   const own = checkSources(ordered);
 
   const extendedWanted = ordered.length > publicCount || input.canAuthenticate;
@@ -69,8 +67,8 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
     });
   }
 
-  const publicSkills = ordered.slice(0, publicCount).map((s) => s.skill);
-  const extendedSkills = ordered.slice(publicCount).map((s) => s.skill);
+  const publicSkills = skillsOf(ordered, 0, publicCount);
+  const extendedSkills = skillsOf(ordered, publicCount, ordered.length);
   if (own.some((f) => f.severity === 'error')) {
     // Report everything at once: core's findings about the whole card join the Nest-level ones.
     const full = input.card ? { findings: [] } : attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
@@ -135,7 +133,7 @@ export interface CheckSkillsInput {
  * per variant by core) and splits them into public and extended ones.
  */
 export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
-  const ordered = [...input.sources.filter((s) => !s.extended), ...input.sources.filter((s) => s.extended)];
+  const { ordered, publicCount: split } = publicFirst(input.sources);
   const own = checkSources(ordered);
   const findings: Finding[] = [...own];
   if (ordered.length > 0) {
@@ -154,9 +152,29 @@ export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill
   for (const f of findings) {
     if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
   }
-  const split = ordered.filter((s) => !s.extended).length;
-  return { publicSkills: ordered.slice(0, split).map((s) => s.skill), extendedSkills: ordered.slice(split).map((s) => s.skill) };
+  return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split, ordered.length) };
 }
+
+/** The public skills first, then the extended ones (the order of the extended card). */
+function publicFirst(sources: readonly SkillSource[]): { ordered: readonly SkillSource[]; publicCount: number } {
+  let publicCount = 0;
+  for (const source of sources) if (!source.extended) publicCount++;
+  if (publicCount === sources.length) return { ordered: sources, publicCount };
+  const ordered: SkillSource[] = [];
+  for (const source of sources) if (!source.extended) ordered.push(source);
+  for (const source of sources) if (source.extended) ordered.push(source);
+  return { ordered, publicCount };
+}
+
+/** The skills of `sources[from..to)`. */
+function skillsOf(sources: readonly SkillSource[], from: number, to: number): AgentSkill[] {
+  const skills = new Array<AgentSkill>(to - from);
+  for (let i = from; i < to; i++) skills[i - from] = sources[i]!.skill;
+  return skills;
+}
+
+/** ` (skill "id")` for a message, when the skill has a string id. */
+const skillLabel = (skill: AgentSkill): string => (typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '');
 
 function attempt(definition: AgentCardDefinition, profile: ValidationProfile | undefined): { card?: AgentCard; findings: readonly Finding[] } {
   try {
@@ -172,16 +190,15 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, SkillSource>();
   ordered.forEach((source, index) => {
-    const { skill, origin, declaredBy } = source;
-    // Only messages need it; most skills have none, so it is not built for each of them.
-    const label = () => (typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '');
+    // origin and declaredBy are read only for a message: most skills have none.
+    const { skill } = source;
     if (isBlank(skill.id)) {
       findings.push({
         rule: 'skill-required-fields',
         severity: 'error',
         path: `/skills/${index}/id`,
-        message: `${origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
-        hint: `Give ${declaredBy} an id such as 'create-order'.`,
+        message: `${source.origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
+        hint: `Give ${source.declaredBy} an id such as 'create-order'.`,
       });
     }
     if (isBlank(skill.description)) {
@@ -189,17 +206,17 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
         rule: 'skill-required-fields',
         severity: 'error',
         path: `/skills/${index}/description`,
-        message: `${origin}: the skill has no description${label()}.`,
-        hint: `Add description: 'What the skill does' to ${declaredBy}.`,
+        message: `${source.origin}: the skill has no description${skillLabel(skill)}.`,
+        hint: `Add description: 'What the skill does' to ${source.declaredBy}.`,
       });
     }
     if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
-      const where = source.controller ? `${declaredBy}, or to @AgentSkills() on ${source.controller}` : declaredBy;
+      const where = source.controller ? `${source.declaredBy}, or to @AgentSkills() on ${source.controller}` : source.declaredBy;
       findings.push({
         rule: 'skill-tags-required',
         severity: 'error',
         path: `/skills/${index}/tags`,
-        message: `${origin}: the skill has no tags${label()}.`,
+        message: `${source.origin}: the skill has no tags${skillLabel(skill)}.`,
         hint: `Add tags: ['keyword'] to ${where}.`,
       });
     }
@@ -210,8 +227,8 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
           rule: 'skill-id-unique',
           severity: 'error',
           path: `/skills/${index}/id`,
-          message: `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${origin}.`,
-          hint: `Give one of them another id, e.g. ${declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${declaredBy}`}.`,
+          message: `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${source.origin}.`,
+          hint: `Give one of them another id, e.g. ${source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`}.`,
         });
       } else {
         seen.set(skill.id, source);
