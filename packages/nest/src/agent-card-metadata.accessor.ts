@@ -8,8 +8,10 @@ type Lookup = (this: object, name: string) => unknown;
 // descriptor for every decorated method of every controller at start-up.
 const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } = Object.prototype as unknown as { __lookupGetter__: Lookup; __lookupSetter__: Lookup };
 
+// Indexed loops: this runs for every method of every controller at start-up, and iterating a
+// frozen list with for...of allocates an iterator each time.
 function recordOf(records: readonly SkillMethodRecord[], name: string): SkillMethodRecord | undefined {
-  for (const record of records) if (record.name === name) return record;
+  for (let i = 0; i < records.length; i++) if (records[i]!.name === name) return records[i];
   return undefined;
 }
 
@@ -55,7 +57,8 @@ export class AgentCardMetadataAccessor {
       if (records === undefined && !deeper) break;
       const own = records !== undefined || deeper ? Object.getOwnPropertyNames(level) : [];
       if (records !== undefined) {
-        for (const name of own) {
+        for (let i = 0; i < own.length; i++) {
+          const name = own[i]!;
           const record = recordOf(records, name);
           if (record === undefined || hidden?.has(name)) continue;
           if (lookupGetter.call(level, name) !== undefined || lookupSetter.call(level, name) !== undefined) continue;
