@@ -284,7 +284,9 @@ describe('never throws (property)', () => {
       // Strict makes unknown and snake_case keys errors, so "no structure error" must mean the
       // strict zod model accepts the card, and the reverse for anything zod accepts.
       const structureErrors = result.findings.filter((f) => f.severity === 'error' && STRUCTURE_RULES.has(f.rule));
-      const zod = AgentCardSchema.safeParse(card).success;
+      // The validator reads the card as JSON (a key holding `undefined` is absent), so zod gets the
+      // same JSON document: a rename of an already deleted key leaves `{ key_x: undefined }`.
+      const zod = AgentCardSchema.safeParse(JSON.parse(JSON.stringify(card))).success;
       if (structureErrors.length === 0) expect(zod, JSON.stringify(card)).toBe(true);
     }), { numRuns: 300 });
   });
