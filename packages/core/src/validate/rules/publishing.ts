@@ -167,20 +167,25 @@ function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
   for (let index = 0; index < skills.length; index++) {
     const skill = skills[index];
     if (!isObject(skill)) continue;
-    for (const key of ['name', 'description']) {
-      const value = own(skill, key);
+    for (let k = 0; k < SKILL_TEXT_KEYS.length; k++) {
+      const key = SKILL_TEXT_KEYS[k]!;
+      const value = Object.hasOwn(skill, key) ? skill[key] : undefined;
       if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key], value);
     }
-    for (const key of ['tags', 'examples']) {
-      const list = ownArray(skill, key);
-      if (!list) continue;
+    for (let k = 0; k < SKILL_LIST_KEYS.length; k++) {
+      const key = SKILL_LIST_KEYS[k]!;
+      const list = Object.hasOwn(skill, key) ? skill[key] : undefined;
+      if (!Array.isArray(list)) continue;
       for (let i = 0; i < list.length; i++) {
-        const value = list[i];
+        const value: unknown = list[i];
         if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key, i], value);
       }
     }
   }
 }
+
+const SKILL_TEXT_KEYS = ['name', 'description'] as const;
+const SKILL_LIST_KEYS = ['tags', 'examples'] as const;
 
 // --- URLs (rules 33–37) -----------------------------------------------------------------------
 

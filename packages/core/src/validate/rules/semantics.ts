@@ -70,9 +70,9 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
   if (!skills) return;
   const exact = new Map<string, number>();
   const folded = new Map<string, number>();
-  skills.forEach((skill, index) => {
-    const id = ownString(skill, 'id');
-    if (id === undefined) return;
+  for (let index = 0; index < skills.length; index++) {
+    const id = ownString(skills[index], 'id');
+    if (id === undefined) continue;
     const first = exact.get(id);
     if (first !== undefined) {
       const path = ['skills', index, 'id'];
@@ -83,7 +83,7 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
         `${where(path)}: duplicates skills[${first}].id (${quote(id)}).`,
         `Give each skill its own id, e.g. ${quote(`${id}-${index + 1}`)}.`,
       );
-      return;
+      continue;
     }
     exact.set(id, index);
     const lower = id.toLowerCase();
@@ -97,10 +97,10 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
         `${where(path)}: differs from skills[${caseTwin}].id only in letter case (${quote(id)}).`,
         'Use ids that differ by more than case: clients that compare ids case-insensitively will confuse them.',
       );
-      return;
+      continue;
     }
     folded.set(lower, index);
-  });
+  }
 }
 
 // --- 20–23 security ----------------------------------------------------------------------------
