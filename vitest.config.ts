@@ -15,5 +15,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/fast-check-setup.ts'],
   },
 });
