@@ -172,9 +172,7 @@ export interface TreeProblem {
  */
 export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[]; nodes: number } {
   const problems: TreeProblem[] = [];
-  // The objects being copied, outermost first. At most MAX_DEPTH deep, so a scan of this list
-  // costs less than hashing every object into a set.
-  const ancestors: object[] = [];
+  const ancestors = new Set<object>();
   // One path, grown and shrunk as the copy descends; a problem takes a snapshot of it. An
   // exception thrown below aborts the whole copy, so an unbalanced path is never read again.
   const path: (string | number)[] = [];
@@ -223,7 +221,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
     }
     if (input === null) return null;
     const obj = input as object;
-    if (ancestors.includes(obj)) {
+    if (ancestors.has(obj)) {
       problems.push({
         path: path.slice(),
         message: `${describePath(path)}: circular reference (the value contains itself).`,
@@ -239,7 +237,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
       });
       return null;
     }
-    ancestors.push(obj);
+    ancestors.add(obj);
     try {
       if (Array.isArray(obj)) {
         const length = obj.length;
@@ -313,7 +311,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
       }
       return out;
     } finally {
-      ancestors.pop();
+      ancestors.delete(obj);
     }
   };
 

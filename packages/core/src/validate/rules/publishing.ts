@@ -437,6 +437,16 @@ function secretIn(key: string | undefined, value: string): { what: string; shown
   return undefined;
 }
 
+function reportSecret(ctx: RuleContext, path: Segments, secret: { what: string; shown: string }): void {
+  ctx.report(
+    'secrets-in-card',
+    'error',
+    path,
+    `${where(path)}: looks like ${secret.what} (${secret.shown}).`,
+    'Remove it from the card, which is public, and rotate it; keep credentials in server configuration and declare only the scheme in securitySchemes.',
+  );
+}
+
 function checkSecrets(card: JsonObject, ctx: RuleContext): void {
   // A pre-order walk with one shared path; the path is copied only when a finding is made.
   const path: (string | number)[] = [];
@@ -449,13 +459,7 @@ function checkSecrets(card: JsonObject, ctx: RuleContext): void {
       const secret = secretIn(key, value);
       if (secret) {
         found++;
-        ctx.report(
-          'secrets-in-card',
-          'error',
-          path,
-          `${where(path)}: looks like ${secret.what} (${secret.shown}).`,
-          'Remove it from the card, which is public, and rotate it; keep credentials in server configuration and declare only the scheme in securitySchemes.',
-        );
+        reportSecret(ctx, path, secret);
       }
       return true;
     }
@@ -532,10 +536,12 @@ function checkMetadata(card: JsonObject, ctx: RuleContext): void {
       );
     }
   }
-  ownArray(card, 'skills')?.forEach((skill, index) => {
-    if (!isObject(skill)) return;
-    const examples = own(skill, 'examples');
-    if (Array.isArray(examples) && examples.some((e) => typeof e === 'string' && e.trim() !== '')) return;
+  const skills = ownArray(card, 'skills') ?? [];
+  for (let index = 0; index < skills.length; index++) {
+    const skill = skills[index];
+    if (!isObject(skill)) continue;
+    const examples = Object.hasOwn(skill, 'examples') ? skill.examples : undefined;
+    if (Array.isArray(examples) && hasText(examples)) continue;
     const path = ['skills', index, 'examples'];
     const id = ownString(skill, 'id');
     ctx.report(
@@ -545,7 +551,7 @@ function checkMetadata(card: JsonObject, ctx: RuleContext): void {
       `${where(path)}: the skill has no examples${id !== undefined ? ` (${quote(id)})` : ''}.`,
       'Add "examples": one or two prompts a client could send to use this skill.',
     );
-  });
+  }
   if (own(card, 'provider') === undefined) {
     ctx.report(
       'metadata-quality',
@@ -564,6 +570,15 @@ function checkMetadata(card: JsonObject, ctx: RuleContext): void {
       'Add "documentationUrl" with an https:// link to the agent\'s documentation.',
     );
   }
+}
+
+/** Whether a list holds a non-blank string. */
+function hasText(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item === 'string' && item.trim() !== '') return true;
+  }
+  return false;
 }
 
 function hasEntries(value: unknown): boolean {

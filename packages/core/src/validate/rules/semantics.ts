@@ -319,12 +319,17 @@ function checkAllModes(card: JsonObject, ctx: RuleContext): void {
     const modes = ownArray(card, key);
     if (modes) checkModes(ctx, [key], modes);
   }
-  ownArray(card, 'skills')?.forEach((skill, index) => {
-    for (const key of ['inputModes', 'outputModes']) {
-      const modes = ownArray(skill, key);
-      if (modes) checkModes(ctx, ['skills', index, key], modes);
-    }
-  });
+  const skills = ownArray(card, 'skills');
+  if (!skills) return;
+  for (let index = 0; index < skills.length; index++) {
+    const skill = skills[index];
+    if (!isObject(skill)) continue;
+    // Most skills declare no modes of their own.
+    const input = Object.hasOwn(skill, 'inputModes') ? skill.inputModes : undefined;
+    if (Array.isArray(input)) checkModes(ctx, ['skills', index, 'inputModes'], input);
+    const output = Object.hasOwn(skill, 'outputModes') ? skill.outputModes : undefined;
+    if (Array.isArray(output)) checkModes(ctx, ['skills', index, 'outputModes'], output);
+  }
 }
 
 // --- 25–29 interfaces -------------------------------------------------------------------------
