@@ -6,13 +6,13 @@
  */
 import type { Finding, Severity, ValidationProfile } from '../findings';
 import { toPointer } from '../findings';
-import { AgentCardSchema, type AgentCard } from '../model';
+import { AgentCardSchema, type AgentCard, type AgentSkill } from '../model';
 import { createRuleContext, type CardShape, type JsonObject, type RuleCheck, type RuleContext } from './context';
 import { checkLegacy } from './rules/legacy';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
-import { checkShape, detectCardShape, errorText, isObject, preview, toJsonTree, typeName } from './shape';
+import { checkShape, detectCardShape, emptyObject, errorText, isObject, preview, toJsonTree, typeName } from './shape';
 
 export type { CardShape } from './context';
 
@@ -386,11 +386,85 @@ function finish(findings: Finding[], card: JsonObject | undefined, shape: CardSh
   const result: ValidationResult = { valid, shape, findings: sorted };
   if (typed && valid && card) {
     try {
-      const parsed = AgentCardSchema.safeParse(card);
-      if (parsed.success) result.card = parsed.data;
+      const parsed = parseTyped(card);
+      if (parsed !== undefined) result.card = parsed;
     } catch {
       // A card zod cannot read is simply not returned typed.
     }
   }
   return result;
+}
+
+/** Fields of `AgentSkillSchema` in model order: `true` for a required non-empty string or list. */
+const PLAIN_SKILL_FIELDS: readonly (readonly [key: string, list: boolean, required: boolean])[] = [
+  ['id', false, true],
+  ['name', false, true],
+  ['description', false, true],
+  ['tags', true, true],
+  ['examples', true, false],
+  ['inputModes', true, false],
+  ['outputModes', true, false],
+];
+
+/**
+ * What `AgentSkillSchema.parse` returns for a skill made only of non-empty `id`, `name` and
+ * `description` strings, a non-empty `tags` string list and optional `examples`, `inputModes`
+ * and `outputModes` string lists (a skill it always accepts): a plain object with those fields in
+ * model order and fresh lists. `undefined` for any other skill.
+ */
+function plainSkill(skill: unknown): AgentSkill | undefined {
+  if (!isObject(skill)) return undefined;
+  const out: Record<string, unknown> = {};
+  let fields = 0;
+  for (let f = 0; f < PLAIN_SKILL_FIELDS.length; f++) {
+    const [key, list, required] = PLAIN_SKILL_FIELDS[f]!;
+    if (!Object.hasOwn(skill, key)) {
+      if (required) return undefined;
+      continue;
+    }
+    fields++;
+    const value = skill[key];
+    if (!list) {
+      if (typeof value !== 'string' || value.length === 0) return undefined;
+      out[key] = value;
+      continue;
+    }
+    if (!Array.isArray(value) || (required && value.length === 0)) return undefined;
+    for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return undefined;
+    out[key] = value.slice();
+  }
+  // Any other key (securityRequirements, an unknown field) takes the full parse.
+  return Object.keys(skill).length === fields ? (out as AgentSkill) : undefined;
+}
+
+/**
+ * `AgentCardSchema.safeParse(card).data`, or `undefined` when zod rejects the card. When every
+ * skill is a plain one (see {@link plainSkill}), zod parses the card with its first skill only, and
+ * the skills list is built without it: the other skills cannot change zod's verdict, and their
+ * parsed form is known, so a long list costs a copy instead of a parse.
+ */
+function parseTyped(card: JsonObject): AgentCard | undefined {
+  const skills = Object.hasOwn(card, 'skills') ? card.skills : undefined;
+  if (Array.isArray(skills) && skills.length > 1) {
+    const parsedSkills: AgentSkill[] = [];
+    for (let i = 0; i < skills.length; i++) {
+      const skill = plainSkill(skills[i]);
+      if (skill === undefined) break;
+      parsedSkills.push(skill);
+    }
+    if (parsedSkills.length === skills.length) {
+      const head = emptyObject();
+      const keys = Object.keys(card);
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k]!;
+        head[key] = key === 'skills' ? [skills[0]] : card[key];
+      }
+      const parsed = AgentCardSchema.safeParse(head);
+      if (!parsed.success) return undefined;
+      parsed.data.skills = parsedSkills;
+      return parsed.data;
+    }
+  }
+  const parsed = AgentCardSchema.safeParse(card);
+  return parsed.success ? parsed.data : undefined;
 }
