@@ -395,16 +395,12 @@ function finish(findings: Finding[], card: JsonObject | undefined, shape: CardSh
   return result;
 }
 
-/** Fields of `AgentSkillSchema` in model order: `true` for a required non-empty string or list. */
-const PLAIN_SKILL_FIELDS: readonly (readonly [key: string, list: boolean, required: boolean])[] = [
-  ['id', false, true],
-  ['name', false, true],
-  ['description', false, true],
-  ['tags', true, true],
-  ['examples', true, false],
-  ['inputModes', true, false],
-  ['outputModes', true, false],
-];
+/** A list of strings: a fresh copy, as zod returns it; `undefined` for anything else. */
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return undefined;
+  return value.slice() as string[];
+}
 
 /**
  * What `AgentSkillSchema.parse` returns for a skill made only of non-empty `id`, `name` and
@@ -414,27 +410,34 @@ const PLAIN_SKILL_FIELDS: readonly (readonly [key: string, list: boolean, requir
  */
 function plainSkill(skill: unknown): AgentSkill | undefined {
   if (!isObject(skill)) return undefined;
-  const out: Record<string, unknown> = {};
-  let fields = 0;
-  for (let f = 0; f < PLAIN_SKILL_FIELDS.length; f++) {
-    const [key, list, required] = PLAIN_SKILL_FIELDS[f]!;
-    if (!Object.hasOwn(skill, key)) {
-      if (required) return undefined;
-      continue;
-    }
+  const { id, name, description } = skill;
+  if (typeof id !== 'string' || id === '' || !Object.hasOwn(skill, 'id')) return undefined;
+  if (typeof name !== 'string' || name === '' || !Object.hasOwn(skill, 'name')) return undefined;
+  if (typeof description !== 'string' || description === '' || !Object.hasOwn(skill, 'description')) return undefined;
+  const tags = Object.hasOwn(skill, 'tags') ? stringList(skill.tags) : undefined;
+  if (tags === undefined || tags.length === 0) return undefined;
+  const out: AgentSkill = { id, name, description, tags };
+  let fields = 4;
+  if (Object.hasOwn(skill, 'examples')) {
+    const examples = stringList(skill.examples);
+    if (examples === undefined) return undefined;
+    out.examples = examples;
     fields++;
-    const value = skill[key];
-    if (!list) {
-      if (typeof value !== 'string' || value.length === 0) return undefined;
-      out[key] = value;
-      continue;
-    }
-    if (!Array.isArray(value) || (required && value.length === 0)) return undefined;
-    for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return undefined;
-    out[key] = value.slice();
+  }
+  if (Object.hasOwn(skill, 'inputModes')) {
+    const inputModes = stringList(skill.inputModes);
+    if (inputModes === undefined) return undefined;
+    out.inputModes = inputModes;
+    fields++;
+  }
+  if (Object.hasOwn(skill, 'outputModes')) {
+    const outputModes = stringList(skill.outputModes);
+    if (outputModes === undefined) return undefined;
+    out.outputModes = outputModes;
+    fields++;
   }
   // Any other key (securityRequirements, an unknown field) takes the full parse.
-  return Object.keys(skill).length === fields ? (out as AgentSkill) : undefined;
+  return Object.keys(skill).length === fields ? out : undefined;
 }
 
 /**
