@@ -117,7 +117,12 @@ const PLACEHOLDER_VALUES = new Set([
  * ordinary prose runs none of the six expressions.
  */
 const PLACEHOLDER_HINT = /<|\{\{|\$\{|TODO|FIXME|TBD|XXX|change|your[-_]|lorem/i;
-const PLACEHOLDER_LENGTHS: ReadonlySet<number> = new Set([...PLACEHOLDER_VALUES].map((v) => v.length));
+/** `true` at the length of each listed value: an index read instead of a set lookup per string. */
+const PLACEHOLDER_LENGTHS: readonly boolean[] = (() => {
+  const lengths: boolean[] = [];
+  for (const v of PLACEHOLDER_VALUES) lengths[v.length] = true;
+  return Array.from(lengths, (listed) => listed === true);
+})();
 
 /**
  * Why a string looks like an unfilled template value, or `undefined`.
@@ -128,7 +133,7 @@ export function placeholderReason(value: string, field?: 'organization'): string
   const bare = text.trim();
   // The listed values are ASCII, and lower-casing keeps the length of any string whose result is
   // ASCII (only U+0130 grows, into a non-ASCII pair), so other lengths cannot be listed values.
-  if (PLACEHOLDER_LENGTHS.has(bare.length) || field === 'organization') {
+  if (PLACEHOLDER_LENGTHS[bare.length] === true || field === 'organization') {
     const trimmed = bare.toLowerCase();
     if (PLACEHOLDER_VALUES.has(trimmed)) return 'a template placeholder';
     if (field === 'organization' && /^example\b/.test(trimmed)) return 'a template organization name';
@@ -167,25 +172,25 @@ function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
   for (let index = 0; index < skills.length; index++) {
     const skill = skills[index];
     if (!isObject(skill)) continue;
-    for (let k = 0; k < SKILL_TEXT_KEYS.length; k++) {
-      const key = SKILL_TEXT_KEYS[k]!;
-      const value = Object.hasOwn(skill, key) ? skill[key] : undefined;
-      if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key], value);
+    // Named reads (not a loop over key names): each is one cached property access.
+    const name = Object.hasOwn(skill, 'name') ? skill.name : undefined;
+    if (typeof name === 'string' && placeholderReason(name) !== undefined) reportPlaceholder(ctx, ['skills', index, 'name'], name);
+    const description = Object.hasOwn(skill, 'description') ? skill.description : undefined;
+    if (typeof description === 'string' && placeholderReason(description) !== undefined) {
+      reportPlaceholder(ctx, ['skills', index, 'description'], description);
     }
-    for (let k = 0; k < SKILL_LIST_KEYS.length; k++) {
-      const key = SKILL_LIST_KEYS[k]!;
-      const list = Object.hasOwn(skill, key) ? skill[key] : undefined;
-      if (!Array.isArray(list)) continue;
-      for (let i = 0; i < list.length; i++) {
-        const value: unknown = list[i];
-        if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key, i], value);
-      }
-    }
+    if (Object.hasOwn(skill, 'tags')) placeholderItems(ctx, skill.tags, index, 'tags');
+    if (Object.hasOwn(skill, 'examples')) placeholderItems(ctx, skill.examples, index, 'examples');
   }
 }
 
-const SKILL_TEXT_KEYS = ['name', 'description'] as const;
-const SKILL_LIST_KEYS = ['tags', 'examples'] as const;
+function placeholderItems(ctx: RuleContext, list: unknown, index: number, key: 'tags' | 'examples'): void {
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const value: unknown = list[i];
+    if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key, i], value);
+  }
+}
 
 // --- URLs (rules 33–37) -----------------------------------------------------------------------
 
