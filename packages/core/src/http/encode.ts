@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes';
 import type { AgentCard } from '../model';
 
 const encoder = new TextEncoder();
@@ -20,13 +21,7 @@ export function encodeCard(card: AgentCard | Record<string, unknown>): Uint8Arra
   if (chunks === undefined) return encoder.encode(JSON.stringify(card));
   let length = 0;
   for (const chunk of chunks) length += chunk.byteLength;
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, length);
 }
 
 /** Encodes a fixed JSON error body. */
