@@ -114,10 +114,10 @@ function preflight(cors: Record<string, string>, vary: string | undefined, allow
 /**
  * Serialises nothing and hashes once: takes the exact bytes of a document and prepares its ETag
  * and every response object (200, HEAD, 304, 204, 405) for every CORS outcome. The per-request
- * path only picks one of them.
+ * path only picks one of them. `etag` is passed when the same bytes were already hashed (the
+ * byte-identical legacy alias).
  */
-export function prepareDocument(bytes: Uint8Array, settings: DocumentHeaderSettings): PreparedDocument {
-  const etag = computeEtag(bytes);
+export function prepareDocument(bytes: Uint8Array, settings: DocumentHeaderSettings, etag = computeEtag(bytes)): PreparedDocument {
   const vary = joinVary(settings.cors, settings.vary ?? []);
   const allowHeaders = settings.allowHeaders ?? [];
   const responses = buildCorsVariants(settings.cors, (cors): ResponseSet => {

@@ -34,7 +34,7 @@ export function prepareVariant(input: unknown, options: ResolvedAgentCardOptions
   const main = prepareDocument(bytes, headerSettings);
   let legacy: PreparedDocument | undefined;
   if (options.legacy === true) {
-    legacy = prepareDocument(bytes, { ...headerSettings, link: CANONICAL_LINK });
+    legacy = prepareDocument(bytes, { ...headerSettings, link: CANONICAL_LINK }, main.etag);
   } else if (options.legacy === 'v0.3') {
     legacy = prepareDocument(encodeCard(toLegacyV03Card(card)), { ...headerSettings, link: CANONICAL_LINK });
   }
