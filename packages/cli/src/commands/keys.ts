@@ -19,3 +19,8 @@ export async function readKeyFile(io: CliIO, file: string): Promise<KeyMaterial>
   }
   throw new CliError(`${file}: not a PEM key or a JWK. Pass a PEM file (BEGIN PRIVATE KEY / PUBLIC KEY) or a JWK JSON file.`);
 }
+
+/** A string member of a JWK key file (`kid`, `alg`), used where the matching flag is left out. */
+export function jwkMember(key: KeyMaterial, name: 'kid' | 'alg'): string | undefined {
+  return typeof key === 'object' && typeof key[name] === 'string' ? (key[name] as string) : undefined;
+}

@@ -4,7 +4,7 @@ import { CliError } from '../io';
 import { readJson, toJsonText, writeText } from '../read';
 import { formatFindings } from '../report';
 import { createPainter } from '../io';
-import { readKeyFile } from './keys';
+import { jwkMember, readKeyFile } from './keys';
 
 export interface SignCommandOptions {
   key: string;
@@ -24,9 +24,9 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
     throw new CliError(`${file}: the card has errors; fix them before signing (run "agent-card validate ${file}").`, 1);
   }
   const privateKey = await readKeyFile(io, options.key);
-  const kid = options.kid ?? (typeof privateKey === 'object' && typeof privateKey.kid === 'string' ? privateKey.kid : undefined);
+  const kid = options.kid ?? jwkMember(privateKey, 'kid');
   if (!kid) throw new CliError('--kid: missing. Pass the key id verifiers will look the key up by (or use a JWK with "kid").');
-  const alg = options.alg ?? (typeof privateKey === 'object' && typeof privateKey.alg === 'string' ? privateKey.alg : undefined);
+  const alg = options.alg ?? jwkMember(privateKey, 'alg');
   if (!alg) throw new CliError(`--alg: missing. Pass one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
   let signed: AgentCard;
   try {
