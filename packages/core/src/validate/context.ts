@@ -12,6 +12,12 @@ export interface RuleContext {
   readonly profile: ValidationProfile;
   readonly shape: CardShape;
   /**
+   * Skills (nodes of the card being checked) that no rule looking inside a single skill would
+   * report anything about; such rules may pass over them. Rules about several skills at once
+   * still read them. See `isQuietSkill`.
+   */
+  readonly quietSkills?: ReadonlySet<unknown>;
+  /**
    * Records a finding. `path` is a list of segments (turned into a JSON Pointer).
    * `message` reads `where: what is wrong (value).`; `hint` says how to fix it.
    */
@@ -22,11 +28,16 @@ export interface RuleContext {
 export type RuleCheck = (card: JsonObject, ctx: RuleContext) => void;
 
 /** Collects findings; used by the validator. */
-export function createRuleContext(profile: ValidationProfile, shape: CardShape): RuleContext & { findings: Finding[] } {
+export function createRuleContext(
+  profile: ValidationProfile,
+  shape: CardShape,
+  quietSkills?: ReadonlySet<unknown>,
+): RuleContext & { findings: Finding[] } {
   const findings: Finding[] = [];
   return {
     profile,
     shape,
+    ...(quietSkills === undefined ? {} : { quietSkills }),
     findings,
     report(rule, severity, path, message, hint) {
       findings.push({ rule, severity, path: toPointer(path), message, hint });

@@ -155,12 +155,20 @@ export function checkShape(card: JsonObject, ctx: RuleContext): void {
 export const MAX_DEPTH = 64;
 /** Most values copied from one input; guards against object graphs that share references. */
 export const MAX_NODES = 1_000_000;
+/** Longest list whose copy is allocated at its full length before it is filled. */
+const PRESIZE_LIMIT = 65_536;
 
 /** A problem met while copying a programmatic value into plain JSON. */
 export interface TreeProblem {
   path: (string | number)[];
   message: string;
   hint: string;
+}
+
+/** Whether `obj` is one of the first `depth` entries of `ancestors`. */
+function isAncestor(ancestors: readonly (object | undefined)[], obj: object, depth: number): boolean {
+  for (let d = 0; d < depth; d++) if (ancestors[d] === obj) return true;
+  return false;
 }
 
 /**
@@ -172,7 +180,9 @@ export interface TreeProblem {
  */
 export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[]; nodes: number } {
   const problems: TreeProblem[] = [];
-  const ancestors = new Set<object>();
+  // The objects on the way down, one per level: at most MAX_DEPTH of them, so a scan finds a
+  // cycle without giving every copied object an identity hash, as a set would.
+  const ancestors: (object | undefined)[] = [];
   // One path, grown and shrunk as the copy descends; a problem takes a snapshot of it. An
   // exception thrown below aborts the whole copy, so an unbalanced path is never read again.
   const path: (string | number)[] = [];
@@ -221,7 +231,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
     }
     if (input === null) return null;
     const obj = input as object;
-    if (ancestors.has(obj)) {
+    if (isAncestor(ancestors, obj, depth)) {
       problems.push({
         path: path.slice(),
         message: `${describePath(path)}: circular reference (the value contains itself).`,
@@ -237,12 +247,16 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
       });
       return null;
     }
-    ancestors.add(obj);
+    ancestors[depth] = obj;
     try {
       if (Array.isArray(obj)) {
         const length = obj.length;
-        const out: unknown[] = [];
-        for (let i = 0; i < length && nodes <= MAX_NODES; i++) {
+        // Sized up front (a list copied item by item would grow its storage several times); cut
+        // back below if the value budget runs out part-way.
+        const sized = typeof length === 'number' && Number.isInteger(length) && length > 0 && length <= PRESIZE_LIMIT;
+        const out: unknown[] = sized ? new Array<unknown>(length) : [];
+        let i = 0;
+        for (; i < length && nodes <= MAX_NODES; i++) {
           let raw: unknown;
           try {
             raw = obj[i];
@@ -254,11 +268,18 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
             });
             raw = null;
           }
+          // A string within the budget is copied as `copy` would, without the call.
+          if (typeof raw === 'string' && nodes < MAX_NODES) {
+            nodes += 1;
+            out[i] = raw;
+            continue;
+          }
           path.push(i);
           const item = copy(raw, depth + 1);
           path.pop();
-          out.push(item === omit ? null : item);
+          out[i] = item === omit ? null : item;
         }
+        if (i < length) out.length = i;
         return out;
       }
       const toJSON = readProperty(obj, 'toJSON');
@@ -304,6 +325,11 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
           });
           continue;
         }
+        if (typeof raw === 'string' && nodes < MAX_NODES) {
+          nodes += 1;
+          out[key] = raw;
+          continue;
+        }
         path.push(key);
         const item = copy(raw, depth + 1);
         path.pop();
@@ -311,7 +337,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
       }
       return out;
     } finally {
-      ancestors.delete(obj);
+      ancestors[depth] = undefined;
     }
   };
 

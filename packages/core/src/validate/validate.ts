@@ -9,6 +9,7 @@ import { toPointer } from '../findings';
 import { AgentCardSchema, type AgentCard, type AgentSkill } from '../model';
 import { createRuleContext, type CardShape, type JsonObject, type RuleCheck, type RuleContext } from './context';
 import { checkLegacy } from './rules/legacy';
+import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
@@ -309,7 +310,7 @@ export function sortFindingsInKeyOrder(findings: readonly Finding[], tree: unkno
  * @see https://a2a-protocol.org/latest/specification/#441-agentcard
  */
 export function validateAgentCard(value: unknown, options: ValidationOptions = {}): ValidationResult {
-  return run(value, options, true);
+  return run(value, options, true, true);
 }
 
 /**
@@ -318,10 +319,19 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
  * `card`. Internal to the package.
  */
 export function validateAgentCardFindings(value: unknown, options: ValidationOptions = {}): Omit<ValidationResult, 'card'> {
-  return run(value, options, false);
+  return run(value, options, false, true);
 }
 
-function run(value: unknown, options: ValidationOptions, typed: boolean): ValidationResult {
+/**
+ * {@link validateAgentCard} with every rule walking every skill, quiet ones included (see
+ * `isQuietSkill`). Gives the same result, only slower; internal, for the tests that hold the
+ * two paths to that.
+ */
+export function validateAgentCardInFull(value: unknown, options: ValidationOptions = {}): ValidationResult {
+  return run(value, options, true, false);
+}
+
+function run(value: unknown, options: ValidationOptions, typed: boolean, skipQuiet = true): ValidationResult {
   let profile: ValidationProfile = 'development';
   let shape: CardShape = 'unknown';
   let tree: unknown;
@@ -353,7 +363,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean): Valida
     }
 
     shape = detectCardShape(tree);
-    ctx = createRuleContext(profile, shape);
+    ctx = createRuleContext(profile, shape, skipQuiet ? findQuietSkills(tree) : undefined);
     ctx.findings.push(...intake.findings);
     const card = tree;
     runRule(checkShape, 'shape', card, ctx);

@@ -169,9 +169,10 @@ function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
   const skills = ownArray(card, 'skills');
   if (!skills) return;
   // Paths are built only for a finding; most skills have none.
+  const quiet = ctx.quietSkills;
   for (let index = 0; index < skills.length; index++) {
     const skill = skills[index];
-    if (!isObject(skill)) continue;
+    if (!isObject(skill) || quiet?.has(skill)) continue;
     // Named reads (not a loop over key names): each is one cached property access.
     const name = Object.hasOwn(skill, 'name') ? skill.name : undefined;
     if (typeof name === 'string' && placeholderReason(name) !== undefined) reportPlaceholder(ctx, ['skills', index, 'name'], name);
@@ -408,7 +409,7 @@ function mayHoldSecret(text: string): boolean {
 /** What a key says about its value: 1 a password, 2 a credential, 0 neither. Keys repeat a lot. */
 const keyKinds = new Map<string, number>();
 
-function keyKind(key: string): number {
+export function keyKind(key: string): number {
   let kind = keyKinds.get(key);
   if (kind === undefined) {
     const name = key.toLowerCase().replace(/[-_]/g, '');
@@ -420,7 +421,7 @@ function keyKind(key: string): number {
   return kind;
 }
 
-function secretIn(key: string | undefined, value: string): { what: string; shown: string } | undefined {
+export function secretIn(key: string | undefined, value: string): { what: string; shown: string } | undefined {
   const text = value.length > MAX_SCAN_LENGTH ? value.slice(0, MAX_SCAN_LENGTH) : value;
   if (mayHoldSecret(text)) {
     for (const pattern of SECRET_PATTERNS) {
@@ -452,9 +453,20 @@ function reportSecret(ctx: RuleContext, path: Segments, secret: { what: string; 
   );
 }
 
+/** How many values the secret scan visits in an object of strings and lists of strings. */
+function flatSize(obj: JsonObject): number {
+  let size = 1;
+  for (const key in obj) {
+    const value = obj[key];
+    size += Array.isArray(value) ? 1 + value.length : 1;
+  }
+  return size;
+}
+
 function checkSecrets(card: JsonObject, ctx: RuleContext): void {
   // A pre-order walk with one shared path; the path is copied only when a finding is made.
   const path: (string | number)[] = [];
+  const quiet = ctx.quietSkills;
   let nodes = 0;
   let found = 0;
   const visit = (value: unknown, key: string | undefined): boolean => {
@@ -469,6 +481,15 @@ function checkSecrets(card: JsonObject, ctx: RuleContext): void {
       return true;
     }
     if (path.length >= MAX_DEPTH || typeof value !== 'object' || value === null) return true;
+    // A quiet skill holds no secret: count its values as the walk would, without reading them,
+    // unless the value budget would run out inside it.
+    if (quiet !== undefined && path.length === 2 && quiet.has(value)) {
+      const rest = flatSize(value as JsonObject) - 1;
+      if (nodes + rest <= MAX_NODES) {
+        nodes += rest;
+        return true;
+      }
+    }
     if (Array.isArray(value)) {
       // Items inherit the array's key: `"apiKey": ["…"]` is still an API key.
       for (let i = 0; i < value.length; i++) {

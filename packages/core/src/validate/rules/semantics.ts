@@ -68,6 +68,7 @@ function interfacesOf(card: JsonObject): { index: number; entry: JsonObject }[] 
 function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
   const skills = ownArray(card, 'skills');
   if (!skills) return;
+  if (idsDistinctIgnoringCase(skills)) return;
   const exact = new Map<string, number>();
   const folded = new Map<string, number>();
   for (let index = 0; index < skills.length; index++) {
@@ -101,6 +102,22 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
     }
     folded.set(lower, index);
   }
+}
+
+/**
+ * Whether no two skill ids are equal ignoring case (then rule 19 has nothing to report): one set
+ * of folded ids, where the report needs two maps.
+ */
+function idsDistinctIgnoringCase(skills: readonly unknown[]): boolean {
+  const folded = new Set<string>();
+  for (let index = 0; index < skills.length; index++) {
+    const id = ownString(skills[index], 'id');
+    if (id === undefined) continue;
+    const lower = id.toLowerCase();
+    if (folded.has(lower)) return false;
+    folded.add(lower);
+  }
+  return true;
 }
 
 // --- 20–23 security ----------------------------------------------------------------------------

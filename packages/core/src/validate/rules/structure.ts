@@ -422,7 +422,10 @@ class StructureWalker {
       if (!item) return;
       const itemOwner = info.itemOwner ?? owner;
       const list = value as unknown[];
+      // Skills that no rule here would report are passed over (see isQuietSkill).
+      const quiet = item.inner === SKILL ? this.ctx.quietSkills : undefined;
       for (let i = 0; i < list.length; i++) {
+        if (quiet !== undefined && quiet.has(list[i])) continue;
         path.push(i);
         this.value(list[i], item, itemOwner, undefined, undefined);
         path.pop();

@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ValidationProfile } from '../../findings';
+import { baseCard } from '../test-cards';
+import { validateAgentCard, validateAgentCardInFull } from '../validate';
+import { isQuietSkill } from './quiet-skills';
+
+const PROFILES: readonly ValidationProfile[] = ['development', 'production', 'strict'];
+
+/** A plain skill that every rule accepts, numbered so ids stay distinct. */
+const plainSkill = (n: number): Record<string, unknown> => ({
+  id: `skill-${n}`,
+  name: `Skill ${n}`,
+  description: `Handles request type ${n} for signed-in customers.`,
+  tags: [`area-${n % 7}`],
+  examples: [`Run request ${n}`],
+});
+
+const cardWith = (skills: unknown[]): Record<string, unknown> => ({ ...baseCard(), skills });
+
+/** Both paths give the same result, findings and their order included. */
+function expectSamePaths(card: unknown): void {
+  for (const profile of PROFILES) {
+    expect(validateAgentCard(card, { profile })).toEqual(validateAgentCardInFull(card, { profile }));
+  }
+}
+
+/** Strings that some per-skill rule reports, or that sit right next to what it reports. */
+const trickyText = fc.constantFrom(
+  '',
+  '   ',
+  '\t',
+  ' padded ',
+  'TODO',
+  'Plan a TODO list',
+  'Todo list helper',
+  'your-company',
+  'change me',
+  'changeme',
+  'lorem ipsum dolor',
+  '{{name}}',
+  '${TOKEN}',
+  '<your name>',
+  '<b>bold</b>',
+  'example',
+  'placeholder',
+  'password=hunter22',
+  'api_key=abc123456',
+  'sk-' + 'aZ3kQ9xL2pW7mN4bV8cR1tY6',
+  'sk-short',
+  'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8',
+  'AKIAIOSFODNN7EXAMPLE',
+  'xoxb-123456789012-abcdef',
+  'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig',
+  'Bearer abcdefghijklmnop1234',
+  'https://user:pass@example.com/x',
+  'mailto:someone@example.com',
+  'text/plain',
+  'Ünïcödé ✓',
+  'İstanbul',
+  'x'.repeat(5000),
+);
+
+const anyText = fc.oneof(fc.string({ maxLength: 40 }), trickyText);
+const notString = fc.constantFrom<unknown>(null, 1, true, [], {}, ['a'], { a: 1 });
+
+type Skill = Record<string, unknown>;
+
+/** One change to a plain skill; many keep it quiet, many do not. */
+const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
+  fc.tuple(fc.constantFrom('id', 'name', 'description'), fc.oneof(anyText, notString)).map(([key, value]) => (s: Skill) => {
+    s[key] = value;
+  }),
+  fc.constantFrom('id', 'name', 'description', 'tags', 'examples').map((key) => (s: Skill) => {
+    delete s[key];
+  }),
+  fc.array(fc.oneof(anyText, notString), { maxLength: 3 }).map((tags) => (s: Skill) => {
+    s.tags = tags;
+  }),
+  fc.array(fc.oneof(anyText, notString), { maxLength: 3 }).map((examples) => (s: Skill) => {
+    s.examples = examples;
+  }),
+  fc.constantFrom<unknown>('text', null, 'plain', {}, 3).map((value) => (s: Skill) => {
+    s.examples = value;
+    s.tags = value;
+  }),
+  fc
+    .tuple(
+      fc.constantFrom('inputModes', 'outputModes', 'securityRequirements', 'security', 'input_modes', 'extra', 'Id', 'apiKey', 'password', 'token'),
+      fc.oneof(anyText, fc.constant(['text/plain']), fc.constant(['text']), fc.constant([{ schemes: { oauth: { list: [] } } }])),
+    )
+    .map(([key, value]) => (s: Skill) => {
+      s[key] = value;
+    }),
+  fc.constant((s: Skill) => {
+    // The same keys, another order.
+    const entries = Object.entries(s).reverse();
+    for (const key of Object.keys(s)) delete s[key];
+    for (const [key, value] of entries) s[key] = value;
+  }),
+);
+
+/** 8–30 skills, each plain or changed a little; some ids repeat, some differ only in case. */
+const skillList = fc
+  .array(fc.tuple(fc.nat({ max: 40 }), fc.array(skillChange, { maxLength: 2 }), fc.boolean()), { minLength: 8, maxLength: 30 })
+  .map((entries) =>
+    entries.map(([n, changes, upper]) => {
+      const skill = plainSkill(n);
+      if (upper) skill.id = String(skill.id).toUpperCase();
+      for (const change of changes) change(skill);
+      return skill;
+    }),
+  );
+
+describe('quiet skills', () => {
+  it('gives the findings of a full walk, in the same order, for cards of mixed skills', () => {
+    fc.assert(
+      fc.property(skillList, (skills) => {
+        expectSamePaths(cardWith(skills));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts as quiet only a skill that a full walk reports nothing inside', () => {
+    fc.assert(
+      fc.property(skillList, (skills) => {
+        const card = cardWith(skills);
+        const { findings } = validateAgentCardInFull(card, { profile: 'strict' });
+        skills.forEach((skill, index) => {
+          if (!isQuietSkill(skill)) return;
+          const inside = findings.filter((f) => f.path.startsWith(`/skills/${index}/`) || f.path === `/skills/${index}`);
+          // The rules that still read every skill: 19 compares ids across skills, and 40 notes a
+          // skill without examples.
+          expect(inside.filter((f) => f.rule !== 'skill-id-unique' && !(f.rule === 'metadata-quality' && f.path.endsWith('/examples')))).toEqual([]);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps every finding of a long card whose skills are almost all quiet', () => {
+    const skills = Array.from({ length: 40 }, (_, n) => plainSkill(n));
+    skills[3]!.description = 'TODO: describe';
+    skills[11]!.examples = ['Call with password=hunter22'];
+    skills[17]!.tags = ['  '];
+    skills[23]!.inputModes = ['text'];
+    skills[29]!.id = 'skill-4';
+    skills[31]!.id = 'SKILL-5';
+    skills[37]!.extra = true;
+    const card = cardWith(skills);
+    const result = validateAgentCard(card, { profile: 'production' });
+    expect(result).toEqual(validateAgentCardInFull(card, { profile: 'production' }));
+    expect(result.findings.map((f) => `${f.rule} ${f.path}`)).toEqual(
+      expect.arrayContaining([
+        'url-placeholder /skills/3/description',
+        'secrets-in-card /skills/11/examples/0',
+        'skill-tags-required /skills/17/tags/0',
+        'mode-media-type /skills/23/inputModes/0',
+        'skill-id-unique /skills/29/id',
+        'skill-id-unique /skills/31/id',
+        'unknown-field /skills/37/extra',
+      ]),
+    );
+  });
+
+  it('stops the secret scan at the same value as a full walk when the card is very large', () => {
+    // 20,000 skills of six values each pass the scan's budget of 100,000 values: a secret in an
+    // early skill is found, one past the budget is not, either way.
+    const skills = Array.from({ length: 20_000 }, (_, n) => plainSkill(n));
+    skills[100]!.examples = ['password=early-secret'];
+    skills[19_990]!.examples = ['password=late-secret'];
+    const card = cardWith(skills);
+    const result = validateAgentCard(card, { profile: 'development' });
+    expect(result.findings).toEqual(validateAgentCardInFull(card, { profile: 'development' }).findings);
+    const secrets = result.findings.filter((f) => f.rule === 'secrets-in-card').map((f) => f.path);
+    expect(secrets).toEqual(['/skills/100/examples/0']);
+  });
+
+  it('treats skills that are not plain JSON as the full walk does', () => {
+    const skills: unknown[] = Array.from({ length: 10 }, (_, n) => plainSkill(n));
+    skills[2] = Object.defineProperty(plainSkill(2), 'name', { get: () => 'Computed name', enumerable: true });
+    skills[4] = { ...plainSkill(4), description: undefined };
+    skills[6] = { ...plainSkill(6), tags: [Number.NaN] };
+    const cyclic = plainSkill(8);
+    cyclic.examples = [cyclic];
+    skills[8] = cyclic;
+    expectSamePaths(cardWith(skills));
+  });
+
+  it('leaves cards with few skills to the full walk', () => {
+    const skills = Array.from({ length: 3 }, (_, n) => plainSkill(n));
+    skills[1]!.name = '';
+    expectSamePaths(cardWith(skills));
+  });
+});

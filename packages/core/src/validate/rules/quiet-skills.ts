@@ -1,0 +1,91 @@
+/**
+ * Which skills of a card no per-skill rule has anything to say about, so the rules that look
+ * inside one skill at a time can pass over them.
+ *
+ * A card built from code often has hundreds of skills of the same plain form (`id`, `name`,
+ * `description`, `tags`, `examples`, all strings). Each rule module walks every skill in its own
+ * way: the structure walker through the schema tables, the placeholder and secret checks through
+ * their own loops. One direct look per skill, with the same string checks those rules make, tells
+ * which skills would give no finding; the walkers skip those. Anything else (another key, a
+ * non-string value, a blank, a placeholder, something that may be a secret) leaves the skill to
+ * the full rules, so the findings are those of a full walk by construction.
+ *
+ * Rules about several skills at once (unique ids, scheme references) still read every skill.
+ *
+ * @packageDocumentation
+ */
+import type { JsonObject } from '../context';
+import { keyKind, placeholderReason, secretIn } from './publishing';
+
+/** The keys a quiet skill may have. Modes and security requirements take the full rules. */
+const REQUIRED = 4; // id, name, description, tags
+
+/** `value.trim() !== ''`, answered from the first character when it is printable ASCII. */
+function isFilled(value: string): boolean {
+  const first = value.charCodeAt(0);
+  return (first > 0x20 && first < 0x7f) || value.trim() !== '';
+}
+
+/**
+ * None of the keys a quiet skill may have names a credential, so the secret check of their strings
+ * looks at the value alone (`secretIn(undefined, …)` gives what `secretIn(key, …)` gives).
+ */
+const KEYS_NAME_NO_SECRET = ['id', 'name', 'description', 'tags', 'examples'].every((key) => keyKind(key) === 0);
+
+/** A string no per-skill rule reports under `key`: not a placeholder, nothing secret-looking. */
+function quietText(key: string, value: string, placeholderChecked: boolean): boolean {
+  if (placeholderChecked && placeholderReason(value) !== undefined) return false;
+  return secretIn(KEYS_NAME_NO_SECRET ? undefined : key, value) === undefined;
+}
+
+/** A list of strings no rule reports; `filled` also asks for at least one item, none blank. */
+function quietList(key: string, value: unknown, filled: boolean): boolean {
+  if (!Array.isArray(value)) return false;
+  if (filled && value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'string' || (filled && !isFilled(item)) || !quietText(key, item, true)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the structure (rules 5, 9, 10, 14, unknown fields, camelCase), legacy, placeholder,
+ * secret and media-type rules would report nothing inside this skill: exactly the keys `id`,
+ * `name`, `description`, `tags` and optionally `examples`; non-blank strings; a non-empty list of
+ * non-blank tags; a list of strings as examples; and no string that looks like a placeholder
+ * (name, description, tags, examples, as the placeholder rule reads them) or a secret.
+ *
+ * `skill` is a node of the validator's own copy of the card: plain data, no getters.
+ */
+export function isQuietSkill(skill: unknown): boolean {
+  if (typeof skill !== 'object' || skill === null || Array.isArray(skill)) return false;
+  const s = skill as JsonObject;
+  let keys = 0;
+  for (const key in s) {
+    keys++;
+    if (key !== 'id' && key !== 'name' && key !== 'description' && key !== 'tags' && key !== 'examples') return false;
+  }
+  const { id, name, description } = s;
+  if (typeof id !== 'string' || typeof name !== 'string' || typeof description !== 'string') return false;
+  if (keys !== (Object.hasOwn(s, 'examples') ? REQUIRED + 1 : REQUIRED)) return false;
+  if (!isFilled(id) || !isFilled(name) || !isFilled(description)) return false;
+  if (!quietText('id', id, false) || !quietText('name', name, true) || !quietText('description', description, true)) return false;
+  if (!quietList('tags', s.tags, true)) return false;
+  return !Object.hasOwn(s, 'examples') || quietList('examples', s.examples, false);
+}
+
+/**
+ * The quiet skills of a card (see {@link isQuietSkill}), or `undefined` when there are too few
+ * skills for the look-ahead to pay.
+ */
+export function findQuietSkills(card: JsonObject): ReadonlySet<unknown> | undefined {
+  const skills = Object.hasOwn(card, 'skills') ? card.skills : undefined;
+  if (!Array.isArray(skills) || skills.length < MIN_SKILLS) return undefined;
+  const quiet = new Set<unknown>();
+  for (let i = 0; i < skills.length; i++) if (isQuietSkill(skills[i])) quiet.add(skills[i]);
+  return quiet.size === 0 ? undefined : quiet;
+}
+
+/** Below this many skills the rules walk every skill: the look-ahead would cost as much. */
+const MIN_SKILLS = 8;
