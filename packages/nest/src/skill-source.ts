@@ -16,7 +16,15 @@ export interface SkillSource {
   extended: boolean;
 }
 
-const copy = <T>(list: readonly T[] | undefined): T[] | undefined => (list ? [...list] : undefined);
+/**
+ * A fresh copy of a list, so the card never shares an array with decorator metadata. Anything
+ * else given where a list belongs (say a string, from JavaScript) is passed on as it is, for
+ * validation to report against the method, instead of being spread into characters.
+ */
+function copy<T>(list: readonly T[] | undefined): T[] | undefined {
+  if (list == null) return undefined;
+  return Array.isArray(list) ? list.slice() : (list as unknown as T[]);
+}
 
 /** Whether no value of the array comes twice; `false` also for anything unusual (NaN, holes). */
 function distinct(list: readonly unknown[]): boolean {
@@ -27,8 +35,8 @@ function distinct(list: readonly unknown[]): boolean {
 /** `a` then `b`, each value once: what `[...new Set([...a, ...b])]` gives, sized exactly. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
   // The usual case, tags on one side only, copies that side.
-  if ((b == null || (Array.isArray(b) && b.length === 0)) && Array.isArray(a) && distinct(a)) return [...a];
-  if ((a == null || (Array.isArray(a) && a.length === 0)) && Array.isArray(b) && distinct(b)) return [...b];
+  if ((b == null || (Array.isArray(b) && b.length === 0)) && Array.isArray(a) && distinct(a)) return a.slice();
+  if ((a == null || (Array.isArray(a) && a.length === 0)) && Array.isArray(b) && distinct(b)) return b.slice();
   const out: string[] = [];
   if (a != null) for (const tag of a) if (!out.includes(tag)) out.push(tag);
   if (b != null) for (const tag of b) if (!out.includes(tag)) out.push(tag);
@@ -68,17 +76,14 @@ export function skillFromDecorator(
 ): SkillSource {
   const id = options.id ?? toSkillId(method);
   const tags = mergeTags(defaults.tags, options.tags);
-  const skill: AgentSkill = {
-    id,
-    name: options.name ?? (typeof id === 'string' ? toSkillName(id) : (id as never)),
-    description: options.description as string,
-    tags,
-  };
+  const name = options.name ?? (typeof id === 'string' ? toSkillName(id) : (id as never));
+  const description = options.description as string;
   const examples = copy(options.examples);
+  // The usual skill is made in one step, in its final shape, rather than grown field by field.
+  const skill: AgentSkill = examples ? { id, name, description, tags, examples } : { id, name, description, tags };
   const inputModes = copy(options.inputModes ?? defaults.inputModes);
   const outputModes = copy(options.outputModes ?? defaults.outputModes);
   const securityRequirements = copy(options.securityRequirements ?? defaults.securityRequirements);
-  if (examples) skill.examples = examples;
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;

@@ -256,6 +256,21 @@ describe('skills inherit @AgentSkills() defaults', () => {
       tags: ['t'],
     });
   });
+
+  it('copies lists, so the card shares no array with the decorator metadata', () => {
+    const options = { description: 'd', tags: ['t'], examples: ['e'], inputModes: ['text/plain'] };
+    const { skill } = skillFromDecorator('C', 'm', options, { outputModes: ['application/json'] });
+    expect(skill).toStrictEqual({ id: 'm', name: 'M', description: 'd', tags: ['t'], examples: ['e'], inputModes: ['text/plain'], outputModes: ['application/json'] });
+    expect(skill.tags).not.toBe(options.tags);
+    expect(skill.examples).not.toBe(options.examples);
+    expect(skill.inputModes).not.toBe(options.inputModes);
+  });
+
+  it('passes a value that is not a list on as it is, for validation to report, instead of spreading it', () => {
+    // From JavaScript nothing stops a string where a list belongs.
+    const { skill } = skillFromDecorator('C', 'm', { description: 'd', tags: ['t'], examples: 'Run it' as never });
+    expect(skill.examples).toBe('Run it');
+  });
 });
 
 describe('default ids and names', () => {

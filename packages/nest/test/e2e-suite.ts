@@ -243,6 +243,20 @@ export function agentCardE2E(deps: SuiteDeps): void {
       ]);
     });
 
+    it('reports a string given where a list belongs against its method, instead of splitting it into characters', async () => {
+      @Controller('notes')
+      class NotesController {
+        // What a JavaScript caller can write; TypeScript would stop it.
+        @Get() @Skill({ description: 'Takes a note.', tags: ['notes'], examples: 'Note that milk is low' as never }) take() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [NotesController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      const finding = error.findings.find((f) => f.path === '/skills/0/examples' && f.severity === 'error');
+      expect(finding?.rule).toBe('field-types');
+      expect(finding?.message).toMatch(/^NotesController#take: skills\[0\]\.examples: expected an array, got string/);
+    });
+
     it("prefixes core's findings about a skill with its Controller#method", async () => {
       @AgentSkills({ tags: ['reports'] })
       @Controller('reports')
