@@ -1,5 +1,6 @@
 import { KeyObject, constants, sign as nodeSign } from 'node:crypto';
-import { FlattenedSign, base64url } from 'jose';
+import { encodeBase64url } from './base64url';
+import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
@@ -76,7 +77,7 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
     header.jku = problem.href;
   }
   const key = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
-  const encodedHeader = base64url.encode(JSON.stringify(header));
+  const encodedHeader = encodeBase64url(JSON.stringify(header));
   return {
     header,
     /**
@@ -85,7 +86,7 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
      * the deterministic algorithms.
      */
     signSync(card: AgentCard): AgentCardSignature {
-      const signingInput = `${encodedHeader}.${base64url.encode(canonicalizeAgentCard(card))}`;
+      const signingInput = `${encodedHeader}.${encodeBase64url(canonicalizeAgentCard(card))}`;
       try {
         const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
         const signature = nodeSign(nodeDigest(header.alg), Buffer.from(signingInput), nodeKeyOptions(header.alg, keyObject));
@@ -101,6 +102,7 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
     async sign(card: AgentCard): Promise<AgentCardSignature> {
       const payload = new TextEncoder().encode(canonicalizeAgentCard(card));
       try {
+        const { FlattenedSign } = await loadJose();
         const jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(key);
         return { protected: jws.protected as string, signature: jws.signature };
       } catch (error) {

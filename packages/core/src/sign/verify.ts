@@ -1,5 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { type CryptoKey, type JSONWebKeySet, type JWK, base64url, errors, flattenedVerify } from 'jose';
+import type * as Jose from 'jose';
+import type { CryptoKey, JSONWebKeySet, JWK } from 'jose';
+import { decodeBase64url, encodeBase64url } from './base64url';
+import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
@@ -122,7 +125,7 @@ function decodeHeader(entry: unknown): Record<string, unknown> | string {
   if (!/^[A-Za-z0-9_-]+$/.test(signature)) return '"signature" is not base64url (RFC 7515 §2)';
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64url.decode(encoded)));
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64url(encoded)));
   } catch (error) {
     return `"protected" does not decode to JSON (${(error as Error).message})`;
   }
@@ -130,7 +133,7 @@ function decodeHeader(entry: unknown): Record<string, unknown> | string {
   return header as Record<string, unknown>;
 }
 
-function describeJoseError(error: unknown, alg: string): string {
+function describeJoseError(error: unknown, alg: string, errors: typeof Jose.errors): string {
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     return 'the signature does not match the card: the card changed after signing, or another key signed it';
   }
@@ -217,13 +220,15 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
 
   let payload: string;
   try {
-    payload = base64url.encode(new TextEncoder().encode(canonicalizeAgentCard(card)));
+    payload = encodeBase64url(new TextEncoder().encode(canonicalizeAgentCard(card)));
   } catch (error) {
     const reason = `the card cannot be canonicalized: ${(error as Error).message}`;
     return { valid: false, reason, signatures: entries.map((_, index) => ({ index, valid: false, reason })) };
   }
 
   const checks: AgentCardSignatureCheck[] = [];
+  // Loaded when the first signature gets as far as a key.
+  let jose: typeof Jose | undefined;
   for (const [index, entry] of entries.entries()) {
     const check: AgentCardSignatureCheck = { index, valid: false };
     checks.push(check);
@@ -302,14 +307,15 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
       }
       try {
         const { protected: encoded, signature, header: unprotected } = entry as { protected: string; signature: string; header?: unknown };
-        const jws: Parameters<typeof flattenedVerify>[0] = { payload, protected: encoded, signature };
+        const { flattenedVerify } = jose ??= await loadJose();
+        const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });
         check.valid = true;
         check.key = candidate.name;
         break;
       } catch (error) {
-        failures.push(`${candidate.name}: ${describeJoseError(error, alg)}`);
+        failures.push(`${candidate.name}: ${describeJoseError(error, alg, (jose ??= await loadJose()).errors)}`);
       }
     }
     if (!check.valid) check.reason = failures.join('; ');
