@@ -94,3 +94,57 @@ describe.each(Object.entries(examples))('@a2a-js/sdk discovers %s', (_name, exam
     await expect(client.getAgentCard()).rejects.toThrow(/Authentication is required/);
   });
 });
+
+// An HTTP+JSON interface that names a tenant: the SDK's client then asks for the extended card at
+// `{url}/{tenant}/extendedAgentCard` (its TenantTransportDecorator fills the tenant in).
+describe('@a2a-js/sdk reads the extended card of an interface with a tenant', () => {
+  const TOKEN = 'tenant-test-token';
+  let url: string;
+  let server: import('node:http').Server;
+
+  beforeAll(async () => {
+    const { default: express } = await import('express');
+    const { agentCard } = await import('@agent-card/express');
+    const { createServer } = await import('node:http');
+    const app = express();
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    url = `http://127.0.0.1:${port}`;
+    app.use(
+      agentCard({
+        profile: 'development',
+        logger: { warn: () => {} },
+        card: {
+          name: 'Tenant Agent',
+          description: 'Answers questions for the Acme tenant of a shared deployment.',
+          version: '1.0.0',
+          supportedInterfaces: [{ url: `${url}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' }],
+          capabilities: { extendedAgentCard: true },
+          securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+          securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+          defaultInputModes: ['text/plain'],
+          defaultOutputModes: ['text/plain'],
+          skills: [{ id: 'answer', name: 'Answer', description: 'Answers a question about the tenant.', tags: ['qa'] }],
+        },
+        extended: {
+          authenticate: (req) => ((req as { headers: Record<string, string | undefined> }).headers.authorization === `Bearer ${TOKEN}` ? { sub: 'acme-admin' } : undefined),
+          card: [{ id: 'audit', name: 'Audit', description: 'Lists what the tenant changed this week.', tags: ['admin'] }],
+        },
+      }),
+    );
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('answers the tenant path with the extended skills once the client sends credentials', async () => {
+    const requested: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      requested.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
+      return fetchWith({ authorization: `Bearer ${TOKEN}` })(input, init);
+    };
+    const client = await clientFactory(recording).createFromUrl(url);
+    const card = await client.getAgentCard();
+    expect(card.skills.map((skill) => skill.id)).toEqual(['answer', 'audit']);
+    expect(requested).toContain('/a2a/acme/extendedAgentCard');
+  });
+});

@@ -110,6 +110,42 @@ describe('REST GetExtendedAgentCard', () => {
     expect(await call({ extended: { authenticate, path: false } }, {})).toBeUndefined();
   });
 
+  describe('an HTTP+JSON interface with a tenant', () => {
+    const tenantCard: AgentCard = {
+      ...CONFORMANCE_CARD,
+      supportedInterfaces: [
+        { url: 'https://agent.example.com/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme corp' },
+        { url: 'https://agent.example.com/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
+    };
+    const dynamic = () => tenantCard;
+    const options = { dynamic: { card: dynamic, cacheKey: () => 'one' }, static: { card: tenantCard } };
+
+    it.each(['static', 'dynamic'] as const)('%s card: answers /{tenant}/extendedAgentCard, percent-encoded as clients send it, and the plain path', async (kind) => {
+      const responder = responderWith(options[kind] as Partial<AgentCardOptions>);
+      // A per-request card is built for the request's host.
+      const get = (path: string, extra: Record<string, string> = {}) => {
+        const headers = { host: 'agent.example.com', ...extra };
+        return responder.respond({ method: 'GET', path, headers, raw: { headers } });
+      };
+      const withTenant = await get('/rest/acme%20corp/extendedAgentCard', authorized);
+      expect(withTenant?.status).toBe(200);
+      expect(json(withTenant).skills.map((s: { id: string }) => s.id)).toContain('private-audit');
+      expect((await get('/rest/acme%20corp/extendedAgentCard'))?.status).toBe(401);
+      expect((await get('/rest/extendedAgentCard', authorized))?.status).toBe(200);
+      // Another tenant, or the tenant under another base, is not this card's endpoint.
+      expect(await get('/rest/other/extendedAgentCard', authorized)).toBeUndefined();
+      expect(await get('/rpc/acme%20corp/extendedAgentCard', authorized)).toBeUndefined();
+    });
+
+    it('an explicit extended.path is the only path served', async () => {
+      const responder = responderWith({ card: tenantCard, extended: { authenticate, path: '/private/card' } });
+      const get = (path: string) => responder.respond({ method: 'GET', path, headers: authorized, raw: { headers: authorized } });
+      expect((await get('/private/card'))?.status).toBe(200);
+      expect(await get('/rest/acme%20corp/extendedAgentCard')).toBeUndefined();
+    });
+  });
+
   it('an authenticate that throws is a 401, and the error goes to onError', async () => {
     const onError = vi.fn();
     const boom = new Error('db down');

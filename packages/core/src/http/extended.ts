@@ -14,7 +14,7 @@ import {
 import { ifNoneMatchMatches } from './etag';
 import { LruCache } from './lru';
 import type { ResolvedAgentCardOptions } from './options';
-import { extendedPathOf } from './paths';
+import { extendedPathsOf } from './paths';
 import {
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,
   EXTENDED_CARD_UNAVAILABLE,
@@ -51,9 +51,9 @@ export type GetExtendedAgentCardResult =
 
 /** The extended card of one public card variant. */
 export interface ExtendedEndpoint {
-  /** REST path this endpoint answers, or `undefined` when the REST endpoint is not served. */
-  readonly path: string | undefined;
-  /** Answers `GET {path}` (and HEAD, OPTIONS, others → 405). */
+  /** REST paths this endpoint answers; empty when the REST endpoint is not served. */
+  readonly paths: readonly string[];
+  /** Answers `GET` on one of `paths` (and HEAD, OPTIONS, others → 405). */
   handle(request: AgentCardRequest<unknown>): AgentCardResponse | Promise<AgentCardResponse>;
   /** Resolves the extended card for a JSON-RPC `GetExtendedAgentCard` call. */
   resolve(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
@@ -119,7 +119,9 @@ export function createExtendedEndpoint(
 ): ExtendedEndpoint {
   const ext = options.extended;
   const declared = card.capabilities.extendedAgentCard === true;
-  const path = (declared || ext !== undefined) && ext?.path !== false ? (ext?.path ?? extendedPathOf(card.supportedInterfaces)) : undefined;
+  const explicit = ext?.path;
+  const paths: readonly string[] =
+    (!declared && ext === undefined) || explicit === false ? [] : typeof explicit === 'string' ? [explicit] : extendedPathsOf(card.supportedInterfaces);
   const cors = options.cors;
   const vary = credentialHeaders(card);
   const errorSettings = { contentType: REST_CONTENT_TYPE, cors, vary, allowHeaders: vary };
@@ -131,7 +133,7 @@ export function createExtendedEndpoint(
     const responses = fixedError(kind);
     const result = errorResult(kind);
     return {
-      path,
+      paths,
       handle: (request) => answerError(selectCors(responses, request.headers), request.method),
       resolve: async () => result,
     };
@@ -196,7 +198,7 @@ export function createExtendedEndpoint(
   };
 
   return {
-    path,
+    paths,
     async handle(request) {
       const method = request.method;
       if (method !== 'GET' && method !== 'HEAD') return answerError(selectCors(unauthorized, request.headers), method);

@@ -28,10 +28,20 @@ export function endsWithExtendedSuffix(path: string): boolean {
 }
 
 /**
- * The REST extended card path for a card: the path of its first `HTTP+JSON` interface URL plus
- * `/extendedAgentCard`, or `undefined` when the card has no usable HTTP+JSON interface.
+ * The REST extended card paths of a card: for each `HTTP+JSON` interface, the path of its URL
+ * plus `/extendedAgentCard` and, when the interface names a `tenant`, also
+ * `/{tenant}/extendedAgentCard` under it (the tenant percent-encoded, as clients send it; spec
+ * §11.3, a2a.proto `GetExtendedAgentCard` bindings). Empty when the card has no usable HTTP+JSON
+ * interface.
+ *
+ * @example extendedPathsOf([{ url: 'https://a.io/a2a', protocolBinding: 'HTTP+JSON', tenant: 'acme' }])
+ * // ['/a2a/extendedAgentCard', '/a2a/acme/extendedAgentCard']
  */
-export function extendedPathOf(interfaces: readonly { url: string; protocolBinding: string }[]): string | undefined {
+export function extendedPathsOf(interfaces: readonly { url: string; protocolBinding: string; tenant?: string }[]): string[] {
+  const paths: string[] = [];
+  const add = (path: string) => {
+    if (!paths.includes(path)) paths.push(path);
+  };
   for (const intf of interfaces) {
     if (intf.protocolBinding !== 'HTTP+JSON') continue;
     let pathname: string;
@@ -41,7 +51,8 @@ export function extendedPathOf(interfaces: readonly { url: string; protocolBindi
       continue;
     }
     if (pathname.endsWith('/')) pathname = pathname.slice(0, -1);
-    return pathname + EXTENDED_AGENT_CARD_SUFFIX;
+    add(pathname + EXTENDED_AGENT_CARD_SUFFIX);
+    if (typeof intf.tenant === 'string' && intf.tenant !== '') add(`${pathname}/${encodeURIComponent(intf.tenant)}${EXTENDED_AGENT_CARD_SUFFIX}`);
   }
-  return undefined;
+  return paths;
 }

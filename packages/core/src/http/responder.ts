@@ -60,7 +60,7 @@ function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: R
     options.logger.warn(
       'agent card: the `extended` option is set but the card does not declare capabilities.extendedAgentCard: true; GetExtendedAgentCard answers UnsupportedOperationError. Set capabilities.extendedAgentCard to true.',
     );
-  } else if (declared && variant.extended.path === undefined && options.extended?.path !== false) {
+  } else if (declared && variant.extended.paths.length === 0 && options.extended?.path !== false) {
     options.logger.warn(
       'agent card: the card has no HTTP+JSON interface, so the REST GET …/extendedAgentCard endpoint is not served; use getExtendedAgentCard() from your JSON-RPC handler, or set extended.path.',
     );
@@ -109,23 +109,29 @@ function createStaticResponder<Req>(o: ResolvedAgentCardOptions<Req>, card: Agen
   const main = variant.main;
   const legacy = variant.legacy;
   const extended = variant.extended;
-  const extendedPath = extended.path;
+  const extendedPaths = extended.paths;
   const responder: AgentCardResponder<Req> = {
     respond(request) {
       const path = request.path;
       // The exact path is by far the most common request; skip normalisation for it.
       if (path === AGENT_CARD_PATH) return answerDocument(main, request);
       // Pass-through requests (the app's own routes) leave after one prefix check, allocation-free.
-      if (!path.startsWith(WELL_KNOWN_PREFIX) && (extendedPath === undefined || !path.startsWith(extendedPath))) return undefined;
+      if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extendedPaths)) return undefined;
       const p = comparablePath(path);
       if (p === AGENT_CARD_PATH) return answerDocument(main, request);
       if (p === LEGACY_AGENT_CARD_PATH) return legacy === undefined ? undefined : answerDocument(legacy, request);
-      if (p === extendedPath) return extended.handle(request);
+      if (extendedPaths.includes(p)) return extended.handle(request);
       return undefined;
     },
   };
   internals.set(responder, { extended: (request) => extended.resolve(request) });
   return Object.freeze(responder);
+}
+
+/** Whether `path` starts with one of `prefixes` (a card has one or two extended-card paths). */
+function startsWithOneOf(path: string, prefixes: readonly string[]): boolean {
+  for (let i = 0; i < prefixes.length; i++) if (path.startsWith(prefixes[i]!)) return true;
+  return false;
 }
 
 interface VariantEntry {
@@ -195,7 +201,7 @@ function createDynamicResponder<Req>(
     const v = entry.variant;
     if (route === 'main') return answerDocument(v.main, request);
     if (route === 'legacy') return v.legacy === undefined ? undefined : answerDocument(v.legacy, request);
-    if (route === 'maybe-extended' && v.extended.path !== p) return undefined;
+    if (route === 'maybe-extended' && !v.extended.paths.includes(p)) return undefined;
     return v.extended.handle(request);
   };
 
