@@ -3,6 +3,7 @@ import request from 'supertest';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import Router from '@koa/router';
+import mount from 'koa-mount';
 import type { AgentCard } from '@agent-card/core';
 import { agentCard } from './index';
 
@@ -112,6 +113,37 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
     expect(JSON.parse(granted.text).skills.map((s: { id: string }) => s.id)).toContain(cancel.id);
     const publicCard = await request(server).get(WELL_KNOWN).set('authorization', 'Bearer staff').expect(200);
     expect(publicCard.text).not.toContain(cancel.id);
+  });
+
+  it('serves under a koa-mount prefix, and leaves the paths outside it to the app', async () => {
+    const app = new Koa();
+    app.use(
+      mount(
+        '/api',
+        agentCard({
+          card,
+          ...quiet,
+          // The extended path as the mounted middleware sees it (koa-mount strips /api).
+          extended: { authenticate: (ctx: Koa3.Context) => (ctx.get('authorization') === 'Bearer staff' ? { role: 'staff' } : undefined), path: '/a2a/extendedAgentCard', card: [cancel] },
+        }),
+      ),
+    );
+    app.use((ctx) => {
+      ctx.body = `app: ${ctx.path}`;
+    });
+    const server = app.callback();
+
+    const response = await request(server).get(`/api${WELL_KNOWN}?v=1`).expect(200);
+    expect(JSON.parse(response.text).name).toBe(card.name);
+    expect(response.headers['content-type']).toBe('application/a2a+json');
+    await request(server).get(`/api${WELL_KNOWN}`).set('if-none-match', response.headers['etag']!).expect(304);
+    await request(server).head(`/api/.well-known/agent.json`).expect(200);
+    await request(server).get('/api/a2a/extendedAgentCard').expect(401);
+    const granted = await request(server).get('/api/a2a/extendedAgentCard').set('authorization', 'Bearer staff').expect(200);
+    expect(JSON.parse(granted.text).skills.map((s: { id: string }) => s.id)).toContain(cancel.id);
+    // Outside the prefix the card is not served; the app answers.
+    await request(server).get(WELL_KNOWN).expect(200, `app: ${WELL_KNOWN}`);
+    await request(server).get('/api/rooms').expect(200, 'app: /api/rooms');
   });
 
   it('throws at start-up, not per request, when the card is invalid', () => {
