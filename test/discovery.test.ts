@@ -168,6 +168,24 @@ describe('signature status', () => {
     expect(finding(report, 'discovery-signature', severity).message).toMatch(message);
   });
 
+  it('fetches a jwksUrl with the fetch and time limit the run was given', async () => {
+    const signed = await signAgentCard(GOOD_CARD as AgentCard, { privateKey, kid: 'card-key', alg: 'ES256' });
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'card-key', alg: 'ES256', use: 'sig' };
+    const keyServer = await start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/jwk-set+json' });
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    // keys.acme.test resolves nowhere: only the injected fetch can reach the key set.
+    const cardServer = await start(wellBehaved(signed));
+    const report = await discoverAgentCard('acme.test', {
+      timeoutMs: 2_000,
+      jwksUrl: 'https://keys.acme.test/jwks.json',
+      fetch: mapOrigins({ 'https://acme.test': cardServer.origin, 'https://keys.acme.test': keyServer.origin }),
+    });
+    expect(report.primary.signature?.status).toBe('verified');
+    expect(finding(report, 'discovery-signature', 'info').message).toMatch(/verified with https:\/\/keys\.acme\.test\/jwks\.json/);
+  });
+
   it('an unsigned card is an error when keys are given, and unchecked otherwise', async () => {
     const report = await discover(wellBehaved(), { keys: { 'card-key': publicKey } });
     expect(report.primary.signature).toMatchObject({ status: 'unsigned' });

@@ -95,7 +95,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
 
   const consistency = compare(primary, legacy);
   const source = primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
-  if (source && keys) source.report.signature = await signatureStatus(source.report.document, keys);
+  if (source && keys) source.report.signature = await signatureStatus(source.report.document, keys, settings);
 
   const findings: DiscoveryFinding[] = discoveryFindings({
     origin,
@@ -406,7 +406,11 @@ async function probeHttp(origin: string, settings: DiscoverySettings, onRequest:
   return probe;
 }
 
-async function signatureStatus(document: unknown, keys: DiscoveryKeyOptions): Promise<DiscoverySignature> {
+async function signatureStatus(
+  document: unknown,
+  keys: DiscoveryKeyOptions,
+  settings: Pick<DiscoverySettings, 'fetch' | 'timeoutMs'>,
+): Promise<DiscoverySignature> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return { status: 'unavailable', details: ['the body is not a JSON object'] };
   }
@@ -415,7 +419,9 @@ async function signatureStatus(document: unknown, keys: DiscoveryKeyOptions): Pr
     return { status: 'unsigned', details: ['the card has no signatures'] };
   }
   try {
-    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], keys);
+    // Key sets are fetched like the card: with the run's fetch and time limit.
+    const fetchKeys: typeof globalThis.fetch = (input, init) => settings.fetch(input instanceof Request ? input.url : String(input), init ?? {});
+    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], { ...keys, fetch: fetchKeys, timeoutMs: settings.timeoutMs });
     const details = result.signatures.map((s) =>
       s.valid
         ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'}`
