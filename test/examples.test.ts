@@ -1,7 +1,7 @@
 // The example services: their cards are valid, their own API still works next to the card, and
 // the public URL the card advertises follows the address they listen on (or PUBLIC_URL).
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateAgentCard } from '@agent-card/core';
+import { type AgentCard, validateAgentCard } from '@agent-card/core';
 import * as expressExample from '../examples/express/app.mjs';
 import * as koaExample from '../examples/koa/app.mjs';
 
@@ -35,15 +35,15 @@ describe.each(Object.entries(examples))('%s', (_name, example) => {
     const own = await fetch(started.url + example.ownRoute);
     expect(own.status).toBe(200);
     expect(await own.json()).toMatchObject(example.ownBody);
-    const card = await (await fetch(`${started.url}/.well-known/agent-card.json`)).json();
-    expect(card.supportedInterfaces[0].url).toBe(`${started.url}/a2a`);
+    const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    expect(card.supportedInterfaces[0]?.url).toBe(`${started.url}/a2a`);
   });
 
   it('advertises PUBLIC_URL when it is set', async () => {
     process.env.PUBLIC_URL = 'https://agents.northwind-traders.com';
     const started = await example.start(0, '127.0.0.1');
     close = started.close;
-    const card = await (await fetch(`${started.url}/.well-known/agent-card.json`)).json();
-    expect(card.supportedInterfaces[0].url).toBe('https://agents.northwind-traders.com/a2a');
+    const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    expect(card.supportedInterfaces[0]?.url).toBe('https://agents.northwind-traders.com/a2a');
   });
 });

@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 // Resolved from the injected copy, i.e. the Nest the library itself sees.
 const fromLibrary = createRequire(join(injected, 'package.json'));
 
-const lib = (await import('@agent-card/nest')) as typeof import('../../packages/nest/src/index');
+// The injected copy is the same source as packages/nest, resolved against Nest 11's types.
+const lib = (await import('@agent-card/nest')) as unknown as typeof import('../../packages/nest/src/index');
 const common = require('@nestjs/common');
 const core = require('@nestjs/core');
 const testing = require('@nestjs/testing');
