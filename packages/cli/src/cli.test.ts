@@ -322,6 +322,15 @@ describe('agent-card check', () => {
     expect(report).toMatchObject({ ok: true, primary: { status: 200 }, legacy: { status: 200 }, pathsConsistent: true });
   });
 
+  it('asks for --kid with a PEM key, as verify does, instead of guessing one', async () => {
+    const dir = tmp();
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development', '--key', 'key.pub.pem'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--kid: missing.');
+  });
+
   it('fails (exit 1) on an HTML page served with status 200', async () => {
     const run = await cli(['check', html, '--allow-http', '--profile', 'development']);
     expect(run.code).toBe(1);

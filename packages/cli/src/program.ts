@@ -46,7 +46,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
     .option('--allow-http', 'check an http:// target as is (local development, 127.0.0.1)')
     .option('--key <file>', 'a public key (PEM or JWK) to check the card\'s signature with')
-    .option('--kid <kid>', 'the key id --key stands for (default: the JWK\'s kid)')
+    .option('--kid <kid>', 'the key id --key stands for (required for a PEM key; default: the JWK\'s kid)')
     .option('--jwks <file|url>', 'a JWK Set to check the card\'s signature with')
     .option('--no-info', 'hide info findings')
     .addHelpText(
@@ -134,7 +134,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .description('Verify the signatures of a card with a public key or a JWK Set.')
     .argument('<file>', 'the signed card')
     .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
-    .option('--kid <kid>', 'the key id --key stands for (default: the JWK\'s kid)')
+    .option('--kid <kid>', 'the key id --key stands for (required for a PEM key; default: the JWK\'s kid)')
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
     .option('--allow-http', 'allow an http:// JWKS URL on 127.0.0.1 or localhost (tests)')
     .option('--json', 'print the result as JSON')

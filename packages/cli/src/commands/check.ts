@@ -3,7 +3,7 @@ import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { readJson, toJsonText } from '../read';
 import { formatFindings, summarize } from '../report';
-import { jwkMember, readKeyFile } from './keys';
+import { readKeyFile, verifyingKeyId } from './keys';
 
 export interface CheckCommandOptions {
   profile?: ValidationProfile;
@@ -76,8 +76,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   const keyOptions: Parameters<typeof discoverAgentCard>[1] = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
-    const kid = options.kid ?? jwkMember(key, 'kid') ?? 'key';
-    keyOptions.keys = { [kid]: key as never };
+    keyOptions.keys = { [verifyingKeyId(options.kid, key)]: key as never };
   } else if (options.jwks) {
     if (/^https?:\/\//i.test(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;

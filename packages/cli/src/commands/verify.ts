@@ -2,7 +2,7 @@ import { verifyAgentCard, type AgentCard, type VerifyAgentCardOptions } from '@a
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { isRemote, readJson, toJsonText } from '../read';
-import { jwkMember, readKeyFile } from './keys';
+import { readKeyFile, verifyingKeyId } from './keys';
 
 export interface VerifyCommandOptions {
   key?: string;
@@ -20,9 +20,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   const verifyOptions: VerifyAgentCardOptions = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
-    const kid = options.kid ?? jwkMember(key, 'kid');
-    if (!kid) throw new CliError('--kid: missing. Pass the key id this key stands for (or use a JWK with "kid").');
-    verifyOptions.keys = { [kid]: key as NonNullable<VerifyAgentCardOptions['keys']>[string] };
+    verifyOptions.keys = { [verifyingKeyId(options.kid, key)]: key as NonNullable<VerifyAgentCardOptions['keys']>[string] };
   } else if (options.jwks && isRemote(options.jwks)) {
     verifyOptions.jwksUrl = options.jwks;
     if (options.allowHttp) verifyOptions.allowInsecureJwksUrl = true;
