@@ -1,5 +1,6 @@
-// `pnpm bench`: the validator benchmark (when present) and the HTTP benchmarks, one after the
-// other. Arguments go to the HTTP benchmarks, e.g. `pnpm bench --duration 10 --soak`.
+// `pnpm bench`: the validator benchmark, the HTTP benchmarks and the Nest benchmarks (boot, then
+// card requests), one after the other. Arguments go to the HTTP benchmarks, e.g.
+// `pnpm bench --duration 10 --soak`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const args = process.argv.slice(2);
 let failed = false;
 
-for (const [script, scriptArgs] of [['validate.mjs', []], ['http.mjs', args]]) {
+for (const [script, scriptArgs] of [['validate.mjs', []], ['http.mjs', args], ['nest-boot.mjs', []], ['nest-http.mjs', []]]) {
   if (!existsSync(here(script))) continue;
   const { status, signal } = spawnSync(process.execPath, [here(script), ...scriptArgs], { stdio: 'inherit' });
   if (status !== 0) {
