@@ -59,6 +59,27 @@ describe('dynamic cards', () => {
     expect(body(await dynamic({ trustProxy: true }).get(headers)).supportedInterfaces[0].url).toBe('https://public.example.org/a2a/rest');
   });
 
+  it('reads the first Forwarded element (RFC 7239) with trustProxy, before X-Forwarded-*', async () => {
+    const url = async (headers: Record<string, string>, trustProxy = true) => body(await dynamic({ trustProxy }).get(headers)).supportedInterfaces[0].url;
+    const proxied = { host: 'internal:8080', forwarded: 'for=192.0.2.60;proto=https;host=public.example.org, for=10.0.0.1;proto=http;host=evil.example' };
+    expect(await url(proxied)).toBe('https://public.example.org/a2a/rest');
+    expect(await url(proxied, false)).toBe('http://internal:8080/a2a/rest');
+    // Quoted values, an IPv6 literal with a port, parameter names in any case.
+    expect(await url({ host: 'internal', forwarded: 'Proto=HTTPS;Host="[2001:db8::1]:8443"' })).toBe('https://[2001:db8::1]:8443/a2a/rest');
+    // Forwarded wins over X-Forwarded-*; a parameter it leaves out comes from them.
+    expect(await url({ host: 'internal', forwarded: 'host=public.example.org', 'x-forwarded-host': 'other.example', 'x-forwarded-proto': 'https' })).toBe(
+      'https://public.example.org/a2a/rest',
+    );
+    // A header that does not parse is ignored as a whole.
+    expect(await url({ host: 'internal', forwarded: 'host="unterminated', 'x-forwarded-host': 'fallback.example' })).toBe('http://fallback.example/a2a/rest');
+    expect(await url({ host: 'internal', forwarded: 'proto=gopher;host=a b' })).toBe('http://internal/a2a/rest');
+  });
+
+  it('answers 400 when a trusted Forwarded host is not a host name', async () => {
+    const res = await dynamic({ trustProxy: true }).get({ host: 'internal', forwarded: 'host="evil/path"' });
+    expect(res?.status).toBe(400);
+  });
+
   it.each([[{}], [{ host: '' }], [{ host: 'a b' }], [{ host: 'x'.repeat(300) }], [{ host: 'evil/path' }], [{ host: 'a.example:99999999' }]])(
     'a missing or garbage Host (%j) gets 400 with a fixed JSON body, never 5xx',
     async (headers) => {

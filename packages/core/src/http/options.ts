@@ -197,10 +197,10 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       problems.push(error instanceof AgentCardError ? error.message : `options.sign: ${String(error)}`);
     }
     if (typeof o.card === 'function') {
-      // A signature over URLs that came from Host or X-Forwarded-* would vouch for whatever a
+      // A signature over URLs that came from Host, Forwarded or X-Forwarded-* would vouch for whatever a
       // client sent; a signed dynamic card must be keyed and built from configuration only.
       if (o.trustProxy === true) {
-        err('sign', 'cannot sign a card function with trustProxy: true, its URLs could come from X-Forwarded-* headers', o.trustProxy, 'Set trustProxy to false and build the URLs from configuration, or serve a static card.');
+        err('sign', 'cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-* headers', o.trustProxy, 'Set trustProxy to false and build the URLs from configuration, or serve a static card.');
       }
       if (o.cacheKey === undefined) {
         err('sign', 'needs an explicit cacheKey with a card function, the default variant key is the request origin (Host header)', 'no cacheKey', 'Add cacheKey: (ctx) => ctx.tenant ?? "default" (or another key that does not come from Host), or serve a static card.');

@@ -47,8 +47,9 @@ export interface AgentCardResponse {
 /** The context a dynamic card function receives. */
 export interface AgentCardContext<Req = unknown> {
   /**
-   * `scheme://host` the client used. Taken from `X-Forwarded-Proto`/`X-Forwarded-Host` only when
-   * `trustProxy` is set; otherwise from the `Host` header and the connection.
+   * `scheme://host` the client used. Taken from `Forwarded` (RFC 7239) or
+   * `X-Forwarded-Proto`/`X-Forwarded-Host` only when `trustProxy` is set; otherwise from the
+   * `Host` header and the connection.
    */
   origin: string;
   /** The tenant, when `tenant` option resolves one for this request. */
@@ -121,7 +122,10 @@ export interface AgentCardOptions<Req = unknown> {
   legacy?: boolean | 'v0.3';
   /** Extended card, when `capabilities.extendedAgentCard` is true. */
   extended?: ExtendedAgentCardOptions<Req, any>;
-  /** Trust `X-Forwarded-Proto` / `X-Forwarded-Host` for the origin of dynamic cards. @default false */
+  /**
+   * Trust the proxy headers for the origin of dynamic cards: the first `Forwarded` element
+   * (RFC 7239), else `X-Forwarded-Proto` / `X-Forwarded-Host`. @default false
+   */
   trustProxy?: boolean;
   /**
    * For dynamic cards: resolves the tenant of a request (e.g. from a header or the raw

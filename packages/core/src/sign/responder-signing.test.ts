@@ -130,7 +130,7 @@ describe('responder option sign', () => {
 
   it.each<[string, Partial<AgentCardOptions>, RegExp]>([
     ['a card function without cacheKey', { card: () => card }, /options\.sign: needs an explicit cacheKey with a card function, the default variant key is the request origin \(Host header\) \("no cacheKey"\)\. Add cacheKey/],
-    ['a card function with trustProxy', { card: () => card, cacheKey: () => 'k', trustProxy: true }, /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from X-Forwarded-\* headers \(true\)\. Set trustProxy to false/],
+    ['a card function with trustProxy', { card: () => card, cacheKey: () => 'k', trustProxy: true }, /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-\* headers \(true\)\. Set trustProxy to false/],
     ['alg none', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'none' as never } }, /options\.sign: alg "none" means an unsigned card and is never accepted\. Use one of /],
     ['a public key', { sign: { privateKey: ec.publicKey, kid: 'k', alg: 'ES256' } }, /options\.sign: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. /],
     ['an http jku', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'http://acme.dev/jwks.json' } }, /options\.sign: jku is not https \(http:\/\/acme\.dev\/jwks\.json\)\. /],
