@@ -197,8 +197,9 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       problems.push(error instanceof AgentCardError ? error.message : `options.sign: ${String(error)}`);
     }
     if (typeof o.card === 'function') {
-      // A signature over URLs that came from Host, Forwarded or X-Forwarded-* would vouch for whatever a
-      // client sent; a signed dynamic card must be keyed and built from configuration only.
+      // A signature over URLs that came from Host, Forwarded or X-Forwarded-* would vouch for
+      // whatever a client sent; a signed dynamic card must be keyed and built from configuration
+      // only.
       if (o.trustProxy === true) {
         err('sign', 'cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-* headers', o.trustProxy, 'Set trustProxy to false and build the URLs from configuration, or serve a static card.');
       }
