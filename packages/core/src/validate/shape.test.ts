@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateAgentCard } from './validate';
-import { describePath, detectCardShape, toJsonTree } from './shape';
+import { AgentCardSchema } from '../model';
+import { describePath, detectCardShape, fieldsOf, itemOf, requiresNonEmpty, toJsonTree, unwrap, type ModelSchema } from './shape';
 
 describe('detectCardShape (rule 3)', () => {
   it.each([
@@ -53,5 +54,38 @@ describe('helpers', () => {
     const { tree, problems } = toJsonTree({ a: undefined, b: () => 1, c: [undefined, 1], d: date });
     expect(JSON.stringify(tree)).toBe(JSON.stringify({ c: [null, 1], d: date }));
     expect(problems).toEqual([]);
+  });
+});
+
+describe('requiresNonEmpty', () => {
+  /** Every schema reachable from the card, each once. */
+  function allSchemas(): ModelSchema[] {
+    const seen = new Set<ModelSchema>();
+    const visit = (schema: ModelSchema) => {
+      if (seen.has(schema)) return;
+      seen.add(schema);
+      const { schema: inner } = unwrap(schema);
+      seen.add(inner);
+      for (const child of Object.values(fieldsOf(inner))) visit(child);
+      const item = itemOf(inner);
+      if (item) visit(item);
+    };
+    visit(AgentCardSchema as unknown as ModelSchema);
+    return [...seen];
+  }
+
+  it('answers, for every schema of the model, what parsing an empty string or list answers', () => {
+    const schemas = allSchemas();
+    expect(schemas.length).toBeGreaterThan(40);
+    let required = 0;
+    for (const schema of schemas) {
+      const inner = unwrap(schema).schema;
+      const kind = inner._zod.def.type;
+      const parsed = kind === 'string' ? !inner.safeParse('').success : kind === 'array' ? !inner.safeParse([]).success : false;
+      expect(requiresNonEmpty(schema), `${kind} schema`).toBe(parsed);
+      if (parsed) required++;
+    }
+    // name, description, version, interface fields, skill fields, tags, required lists, ...
+    expect(required).toBeGreaterThan(10);
   });
 });

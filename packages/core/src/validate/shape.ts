@@ -382,6 +382,8 @@ interface SchemaDef {
   valueType?: ModelSchema;
   shape?: Record<string, ModelSchema>;
   entries?: Record<string, string>;
+  /** Refinements such as `.min(1)`: `{ _zod: { def: { check: 'min_length', minimum: 1 } } }`. */
+  checks?: readonly { _zod: { def: { check: string; minimum?: unknown } } }[];
 }
 
 /** A schema from `model.ts`, seen through its zod definition. */
@@ -422,16 +424,16 @@ export function enumValuesOf(schema: ModelSchema): string[] {
   return Object.values(unwrap(schema).schema._zod.def.entries ?? {});
 }
 
-const nonEmptyCache = new WeakMap<object, boolean>();
-/** Whether the model requires a set value: a non-empty string or an array with ≥1 element. */
+/**
+ * Whether the model requires a set value: a non-empty string or an array with ≥1 element, read
+ * from the schema's `min_length` check (the model says it with `.min(1)`). Reading the check
+ * rather than parsing `''` or `[]` keeps zod from compiling its parsers during the first
+ * validation of a process; a test holds the two answers equal for every schema of the model.
+ */
 export function requiresNonEmpty(schema: ModelSchema): boolean {
-  const inner = unwrap(schema).schema;
-  const cached = nonEmptyCache.get(inner);
-  if (cached !== undefined) return cached;
-  const kind = inner._zod.def.type;
-  const result = kind === 'string' ? !inner.safeParse('').success : kind === 'array' ? !inner.safeParse([]).success : false;
-  nonEmptyCache.set(inner, result);
-  return result;
+  const def = unwrap(schema).schema._zod.def;
+  if (def.type !== 'string' && def.type !== 'array') return false;
+  return (def.checks ?? []).some((check) => check._zod.def.check === 'min_length' && typeof check._zod.def.minimum === 'number' && check._zod.def.minimum >= 1);
 }
 
 /** `defaultInputModes` → `default_input_modes`: the proto field name ProtoJSON parsers also accept. */
