@@ -17,8 +17,11 @@
 import type { JsonObject } from '../context';
 import { keyKind, placeholderReason, secretIn } from './publishing';
 
-/** The keys a quiet skill may have. Modes and security requirements take the full rules. */
-const REQUIRED = 4; // id, name, description, tags
+/**
+ * A quiet skill has `id`, `name`, `description` and `tags`, and may have `examples`; modes and
+ * security requirements take the full rules.
+ */
+const REQUIRED_KEYS = 4;
 
 /** `value.trim() !== ''`, answered from the first character when it is printable ASCII. */
 function isFilled(value: string): boolean {
@@ -68,7 +71,7 @@ export function isQuietSkill(skill: unknown): boolean {
   }
   const { id, name, description } = s;
   if (typeof id !== 'string' || typeof name !== 'string' || typeof description !== 'string') return false;
-  if (keys !== (Object.hasOwn(s, 'examples') ? REQUIRED + 1 : REQUIRED)) return false;
+  if (keys !== (Object.hasOwn(s, 'examples') ? REQUIRED_KEYS + 1 : REQUIRED_KEYS)) return false;
   if (!isFilled(id) || !isFilled(name) || !isFilled(description)) return false;
   if (!quietText('id', id, false) || !quietText('name', name, true) || !quietText('description', description, true)) return false;
   if (!quietList('tags', s.tags, true)) return false;
