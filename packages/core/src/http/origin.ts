@@ -13,23 +13,31 @@ function first(value: string | string[] | undefined): string | undefined {
 /** Longest `Forwarded` header value read; a longer one is ignored as a whole. */
 const MAX_FORWARDED_LENGTH = 4096;
 
+interface ForwardedParams {
+  proto?: string;
+  host?: string;
+}
+/** What a missing or unreadable header gives: shared, so such a request allocates nothing here. */
+const NO_PARAMS: Readonly<ForwardedParams> = Object.freeze({});
+
 /**
  * The `proto` and `host` parameters of the first element of a `Forwarded` header (RFC 7239 §4),
  * the one the proxy nearest the client wrote. A header that does not parse gives nothing, so the
  * `X-Forwarded-*` headers or the connection decide instead.
  */
-export function forwardedParams(value: string | string[] | undefined): { proto?: string; host?: string } {
+export function forwardedParams(value: string | string[] | undefined): Readonly<ForwardedParams> {
   const text = Array.isArray(value) ? value[0] : value;
-  if (typeof text !== 'string' || text.length > MAX_FORWARDED_LENGTH) return {};
+  if (typeof text !== 'string' || text.length > MAX_FORWARDED_LENGTH) return NO_PARAMS;
   let element: Record<string, string> | undefined;
   try {
     element = parseForwarded(text)[0];
   } catch {
-    return {};
+    return NO_PARAMS;
   }
-  const out: { proto?: string; host?: string } = {};
-  if (element !== undefined && Object.hasOwn(element, 'proto')) out.proto = element.proto;
-  if (element !== undefined && Object.hasOwn(element, 'host')) out.host = element.host;
+  if (element === undefined) return NO_PARAMS;
+  const out: ForwardedParams = {};
+  if (Object.hasOwn(element, 'proto')) out.proto = element.proto;
+  if (Object.hasOwn(element, 'host')) out.host = element.host;
   return out;
 }
 
@@ -47,7 +55,7 @@ export function requestOrigin(request: AgentCardRequest<unknown>, trustProxy: bo
   let proto: string | undefined;
   let host: string | undefined;
   if (trustProxy) {
-    const forwarded = headers.forwarded === undefined ? {} : forwardedParams(headers.forwarded);
+    const forwarded = forwardedParams(headers.forwarded);
     proto = (forwarded.proto ?? first(headers['x-forwarded-proto']))?.toLowerCase();
     host = forwarded.host ?? first(headers['x-forwarded-host']);
     if (proto !== undefined && proto !== 'http' && proto !== 'https') proto = undefined;

@@ -331,7 +331,7 @@ export function validateAgentCardInFull(value: unknown, options: ValidationOptio
   return run(value, options, true, false);
 }
 
-function run(value: unknown, options: ValidationOptions, typed: boolean, skipQuiet = true): ValidationResult {
+function run(value: unknown, options: ValidationOptions, typed: boolean, skipQuiet: boolean): ValidationResult {
   let profile: ValidationProfile = 'development';
   let shape: CardShape = 'unknown';
   let tree: unknown;
