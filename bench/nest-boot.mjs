@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { median } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,11 +38,6 @@ const { values: args } = parseArgs({
 const controllers = Number(args.controllers);
 const methods = Number(args.methods);
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const round = (value, digits = 1) => Number(value.toFixed(digits));
 
 if (args.child) await child(args.child);

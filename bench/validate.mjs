@@ -6,6 +6,7 @@
 // then `node bench/validate.mjs [--iterations 3000] [--rounds 5] [--profile production]`.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { median } from './stats.mjs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { AgentCardSchema, agentCardJsonSchema, validateAgentCard } from '@agent-card/core';
 
@@ -61,7 +62,6 @@ for (let round = 0; round < rounds; round++) {
   for (const contender of contenders) samples.get(contender).push(measure(contender.run, iterations));
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = contenders.map((contender) => {
   const ns = median(samples.get(contender));
   return { contender, perSecond: (iterations / ns) * 1e9, microseconds: ns / iterations / 1e3 };

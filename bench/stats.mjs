@@ -1,0 +1,8 @@
+// Small statistics shared by the benchmark scripts.
+
+/** The median of a list of numbers (the mean of the two middle ones for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
