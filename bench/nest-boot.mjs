@@ -15,13 +15,17 @@
 // service does: the module's work then runs before the JIT has optimised it. Reports the median
 // create + init time and the median time from process start to an initialised app.
 //
+// Each with-boot is paired with the without-boot next to it, and the report gives a 95% bootstrap
+// interval of the ratio over those pairs: on a shared machine one garbage-collection pause more
+// or less moves a median by several percent, and the interval shows how far.
+//
 // Target: the module adds less than 10% to a warm boot (ratio < 1.10). `--check` exits non-zero
 // when it does not. Needs the built packages (`pnpm build`).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { median } from './stats.mjs';
+import { median, pairedRatioInterval } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,6 +43,7 @@ const controllers = Number(args.controllers);
 const methods = Number(args.methods);
 
 const round = (value, digits = 1) => Number(value.toFixed(digits));
+const formatInterval = ([low, high]) => `${low.toFixed(3)}–${high.toFixed(3)}`;
 
 if (args.child) await child(args.child);
 else if (args.cold) await cold(Number(args.cold));
@@ -79,13 +84,15 @@ async function cold(runs) {
   for (const key of ['boot', 'sinceStart']) {
     const withMs = median(times.with.map((t) => t[key]));
     const withoutMs = median(times.without.map((t) => t[key]));
-    result[key] = { withMs: round(withMs), withoutMs: round(withoutMs), ratio: round(withMs / withoutMs, 3) };
+    const interval = pairedRatioInterval(times.with.map((t) => t[key]), times.without.map((t) => t[key]));
+    result[key] = { withMs: round(withMs), withoutMs: round(withoutMs), ratio: round(withMs / withoutMs, 3), interval: interval.map((r) => round(r, 3)) };
   }
   if (args.json) console.log(JSON.stringify(result));
   else {
     console.log(`\nNest cold boot, ${controllers} controllers × ${methods} @Skill() routes, ${runs} fresh processes each (median)`);
-    console.log(`  create + init          without ${result.boot.withoutMs.toFixed(1)} ms   with ${result.boot.withMs.toFixed(1)} ms   ratio ${result.boot.ratio.toFixed(3)}`);
-    console.log(`  process start to init  without ${result.sinceStart.withoutMs.toFixed(1)} ms   with ${result.sinceStart.withMs.toFixed(1)} ms   ratio ${result.sinceStart.ratio.toFixed(3)}`);
+    const line = (label, r) => `  ${label}  without ${r.withoutMs.toFixed(1)} ms   with ${r.withMs.toFixed(1)} ms   ratio ${r.ratio.toFixed(3)} (95% ${formatInterval(r.interval)})`;
+    console.log(line('create + init        ', result.boot));
+    console.log(line('process start to init', result.sinceStart));
   }
 }
 
@@ -170,6 +177,11 @@ async function warm() {
     medianWithMs: withSide.medianMs,
     medianWithoutMs: withoutSide.medianMs,
     ratio: round(withSide.medianMs / withoutSide.medianMs, 3),
+    interval: pairedRatioInterval(
+      sides.with.map((b) => b.total),
+      sides.without.map((b) => b.total),
+    ).map((r) => round(r, 3)),
+    jsRatio: round(withSide.medianJsMs / withoutSide.medianJsMs, 3),
     target: '< 1.10',
     with: withSide,
     without: withoutSide,
@@ -183,7 +195,7 @@ async function warm() {
     console.log(`  without AgentCardModule  ${withoutSide.medianMs.toFixed(1)} ms  (JS ${withoutSide.medianJsMs.toFixed(1)} ms; GC ${withoutSide.meanGcMs.toFixed(1)} ms mean, ${withoutSide.gcPerBoot} pauses)`);
     console.log(`  with AgentCardModule     ${withSide.medianMs.toFixed(1)} ms  (JS ${withSide.medianJsMs.toFixed(1)} ms; GC ${withSide.meanGcMs.toFixed(1)} ms mean, ${withSide.gcPerBoot} pauses)`);
     console.log(`  module start-up work     ${result.moduleInitMedianMs.toFixed(2)} ms (AgentCardService.onModuleInit, median)`);
-    console.log(`  ratio with/without       ${result.ratio.toFixed(3)}  (target ${result.target}) ${result.pass ? 'ok' : 'MISSED'}`);
+    console.log(`  ratio with/without       ${result.ratio.toFixed(3)}  (95% ${formatInterval(result.interval)}; JS time alone ${result.jsRatio.toFixed(3)})  target ${result.target}: ${result.pass ? 'ok' : 'MISSED'}`);
   }
   if (args.check && !result.pass) process.exitCode = 1;
 }
