@@ -27,7 +27,7 @@ import {
 } from '@agent-card/core';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardBuild, AgentCardGuard, AgentCardModuleOptions, AgentCardServingOption } from './agent-card.options';
-import { annotateSkillErrors, buildAgentCard, checkSkills } from './build-agent-card';
+import { annotateSkillErrors, buildAgentCard, checkSkills, explainBuildFailure, type BuildAgentCardInput } from './build-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions } from './skill-source';
@@ -144,6 +144,7 @@ export class AgentCardService implements OnModuleInit {
     const decorated = this.explorer.explore();
     const profile = fields.profile === undefined ? {} : { profile: fields.profile };
     let extendedSkills: readonly AgentSkill[];
+    let buildInput: BuildAgentCardInput | undefined;
     if (typeof base === 'function') {
       const split = checkSkills({ sources: [...(skills ?? []).map(skillFromOptions), ...decorated], logger, ...profile });
       extendedSkills = split.extendedSkills;
@@ -156,38 +157,44 @@ export class AgentCardService implements OnModuleInit {
       responderOptions.card = withSkills(base, split.publicSkills);
     } else {
       const statics = [...(base?.skills ?? []), ...(skills ?? [])];
-      this.build = buildAgentCard({
+      buildInput = {
         definition: (base ?? definition) as unknown as Omit<AgentCardDefinition, 'skills'>,
         ...(base ? { card: base } : {}),
         sources: [...statics.map(skillFromOptions), ...decorated],
         canAuthenticate,
         ...profile,
-      });
+      };
+      this.build = buildAgentCard(buildInput);
       extendedSkills = this.build.extendedSkills;
       responderOptions.card = this.build.card;
     }
 
-    if (canAuthenticate) {
-      const { authenticate: _authenticate, card: extra, ...rest } = extended ?? {};
-      let content: ExtendedAgentCardOptions<any>['card'];
-      if (this.build) {
-        // Handing core the whole extended card keeps one merge rule for the REST endpoint and
-        // getExtendedCard(); a static one is then validated and hashed once, at start-up.
-        content = typeof extra === 'function' ? (principal: Principal) => this.getExtendedCard(principal) : await this.getExtendedCard(true);
-        if (typeof extra !== 'function') this.staticExtended = content as AgentCard;
-      } else {
-        content = withExtendedSkills(extra, extendedSkills);
-      }
-      responderOptions.extended = {
-        ...rest,
-        authenticate: (request: object) => this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
-        ...(content === undefined ? {} : { card: content }),
-      };
-    }
     try {
+      if (canAuthenticate) {
+        const { authenticate: _authenticate, card: extra, ...rest } = extended ?? {};
+        let content: ExtendedAgentCardOptions<any>['card'];
+        if (this.build) {
+          // Handing core the whole extended card keeps one merge rule for the REST endpoint and
+          // getExtendedCard(); a static one is then validated and hashed once, at start-up.
+          content = typeof extra === 'function' ? (principal: Principal) => this.getExtendedCard(principal) : await this.getExtendedCard(true);
+          if (typeof extra !== 'function') this.staticExtended = content as AgentCard;
+        } else {
+          content = withExtendedSkills(extra, extendedSkills);
+        }
+        responderOptions.extended = {
+          ...rest,
+          authenticate: (request: object) => this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
+          ...(content === undefined ? {} : { card: content }),
+        };
+      }
       this.responder = createAgentCardResponder(responderOptions);
     } catch (error) {
-      throw this.build ? annotateSkillErrors(error, this.build.sources) : error;
+      const sources = this.build?.sources;
+      this.build = undefined;
+      this.staticExtended = undefined;
+      if (!buildInput || !sources) throw error;
+      // Core rejected the card: the Nest-level checks name the decorator or option to fix.
+      throw explainBuildFailure(buildInput) ?? annotateSkillErrors(error, sources);
     }
   }
 

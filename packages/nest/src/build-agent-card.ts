@@ -32,57 +32,24 @@ const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.
 const show = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value) ?? String(value));
 
 /**
- * Builds the public card and the extended skills from the collected skills, validating through
- * core. Throws one `AgentCardError` (`ERR_AGENT_CARD_INVALID`) that lists every problem, each
- * naming the `Controller#method` (or option) that declared it and the decorator to fix.
+ * Builds the public card and the extended skills from the collected skills. Core validates the
+ * complete card once, when the responder is created; a card it rejects is explained by
+ * {@link explainBuildFailure}.
+ *
+ * The Nest-level checks of every skill (blank id or description, no tags, a duplicate id) run
+ * only when something failed: core reports each of those problems as an error too, in every
+ * profile, so a card core accepts has none of them. Throws one `AgentCardError`
+ * (`ERR_AGENT_CARD_INVALID`) that lists every problem, each naming the `Controller#method` (or
+ * option) that declared it and the decorator to fix.
  */
 export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
   const { definition } = input;
   const { ordered, publicCount } = publicFirst(input.sources);
-  const own = checkSources(ordered);
-
-  const extendedWanted = ordered.length > publicCount || input.canAuthenticate;
-  const declared = definition.capabilities?.extendedAgentCard;
-  if (extendedWanted && declared === false && ordered.length > publicCount) {
-    const first = ordered[publicCount]!;
-    own.push({
-      rule: 'extended-card-disabled',
-      severity: 'error',
-      path: '/capabilities/extendedAgentCard',
-      message: `AgentCardModule: ${first.origin} is extended: true but capabilities.extendedAgentCard is false.`,
-      hint: 'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
-    });
-  }
-  const capabilities = {
-    ...definition.capabilities,
-    ...(extendedWanted && declared === undefined ? { extendedAgentCard: true } : {}),
-  };
-  if (ordered.length > publicCount && !input.canAuthenticate) {
-    own.push({
-      rule: 'extended-card-authentication',
-      severity: 'error',
-      path: '/capabilities/extendedAgentCard',
-      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
-      hint: 'Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
-    });
-  }
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  if (extendedProblems.length > 0) throw explainBuildFailure(input)!;
 
   const publicSkills = skillsOf(ordered, 0, publicCount);
   const extendedSkills = skillsOf(ordered, publicCount, ordered.length);
-  if (own.some((f) => f.severity === 'error')) {
-    // Report everything at once: core's findings about the whole card join the Nest-level ones.
-    const full = input.card ? { findings: [] } : attempt({ ...definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
-    const covered = new Set(own.map((f) => f.path));
-    const findings = [
-      ...own,
-      ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered)),
-    ];
-    throw invalid(
-      findings.filter((f) => f.severity === 'error'),
-      findings,
-    );
-  }
-
   if (input.card) {
     const unchanged = capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard && publicSkills.length === input.card.skills.length;
     const card = unchanged ? input.card : { ...input.card, capabilities: { ...input.card.capabilities, ...capabilities }, skills: publicSkills };
@@ -91,9 +58,11 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
 
   // defineAgentCard shapes the card-level fields (shorthand, defaults, key order) and reports
   // their problems; it sees at most one skill, so a card with a thousand skills is not validated
-  // twice. The complete card is validated once, by the core responder (annotateSkillErrors).
+  // twice. The complete card is validated once, by the core responder.
   const shaped = attempt({ ...definition, capabilities, skills: publicSkills.slice(0, 1) }, input.profile);
   if (!shaped.card) {
+    const explained = explainBuildFailure(input);
+    if (explained) throw explained;
     const findings = shaped.findings.map((f) =>
       f.path === '/skills' && extendedSkills.length > 0
         ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
@@ -106,6 +75,65 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
   }
   const card = publicSkills.length > 1 ? { ...shaped.card, skills: publicSkills } : shaped.card;
   return { card, extendedSkills, sources: ordered };
+}
+
+/**
+ * The error to report for a card that could not be built or that core rejected, when the
+ * Nest-level checks find a problem: those findings name the decorator to fix, and core's
+ * findings about the rest of the card join them. `undefined` when they find nothing; the caller
+ * then reports core's own error with {@link annotateSkillErrors}.
+ */
+export function explainBuildFailure(input: BuildAgentCardInput): AgentCardError | undefined {
+  const { ordered, publicCount } = publicFirst(input.sources);
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  const own = [...checkSources(ordered), ...extendedProblems];
+  if (!own.some((f) => f.severity === 'error')) return undefined;
+  // Report everything at once: core's findings about the whole card join the Nest-level ones.
+  const full = input.card ? { findings: [] } : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
+  const covered = new Set(own.map((f) => f.path));
+  const findings = [...own, ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered))];
+  return invalid(
+    findings.filter((f) => f.severity === 'error'),
+    findings,
+  );
+}
+
+/**
+ * The card's capabilities (`extendedAgentCard: true` added when extended skills or an
+ * authenticator need it), and the problems of that combination.
+ */
+function extendedCardChecks(
+  input: BuildAgentCardInput,
+  ordered: readonly SkillSource[],
+  publicCount: number,
+): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const hasExtendedSkills = ordered.length > publicCount;
+  const extendedWanted = hasExtendedSkills || input.canAuthenticate;
+  const declared = input.definition.capabilities?.extendedAgentCard;
+  if (hasExtendedSkills && declared === false) {
+    findings.push({
+      rule: 'extended-card-disabled',
+      severity: 'error',
+      path: '/capabilities/extendedAgentCard',
+      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
+      hint: 'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
+    });
+  }
+  if (hasExtendedSkills && !input.canAuthenticate) {
+    findings.push({
+      rule: 'extended-card-authentication',
+      severity: 'error',
+      path: '/capabilities/extendedAgentCard',
+      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
+      hint: 'Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
+    });
+  }
+  const capabilities = {
+    ...input.definition.capabilities,
+    ...(extendedWanted && declared === undefined ? { extendedAgentCard: true } : {}),
+  };
+  return { capabilities, findings };
 }
 
 /**
@@ -130,23 +158,24 @@ export interface CheckSkillsInput {
 
 /**
  * For a per-request card: checks the collected skills at start-up (the card itself is validated
- * per variant by core) and splits them into public and extended ones.
+ * per variant by core) and splits them into public and extended ones. As in
+ * {@link buildAgentCard}, the Nest-level checks run only when core finds an error in a skill.
  */
 export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
   const { ordered, publicCount: split } = publicFirst(input.sources);
-  const own = checkSources(ordered);
-  const findings: Finding[] = [...own];
+  const probed: Finding[] = [];
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const probe = attempt(
       { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a', binding: 'JSONRPC', skills: ordered.map((s) => s.skill) },
       input.profile,
     );
-    const covered = new Set(own.map((f) => f.path));
-    for (const f of probe.findings) {
-      if (f.path.startsWith('/skills/') && !(f.severity === 'error' && covered.has(f.path))) findings.push(annotate(f, ordered));
-    }
+    for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
+  const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
+  const covered = new Set(own.map((f) => f.path));
+  const findings: Finding[] = [...own];
+  for (const f of probed) if (!(f.severity === 'error' && covered.has(f.path))) findings.push(annotate(f, ordered));
   const errors = findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) throw invalid(errors, findings);
   for (const f of findings) {

@@ -243,6 +243,65 @@ export function agentCardE2E(deps: SuiteDeps): void {
       ]);
     });
 
+    it('names the decorator to fix when the first skill is fine and a later one is not', async () => {
+      @AgentSkills({ tags: ['stock'] })
+      @Controller('stock')
+      class StockController {
+        @Get() @Skill({ description: 'Counts the items in stock.' }) count() {}
+        @Get('a') @Skill({ description: '  ' }) audit() {}
+        @Get('r') @Skill('count', { description: 'Recounts the items.' }) recount() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [StockController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toBe(
+        [
+          'AgentCardModule: the agent card built from the module options and @Skill() decorators has 2 errors. Fix each one below.',
+          "  - [skill-required-fields] /skills/1/description: StockController#audit: the skill has no description (skill \"audit\"). Add description: 'What the skill does' to @Skill() on StockController#audit.",
+          `  - [skill-id-unique] /skills/2/id: Duplicate skill id "count": declared by StockController#count and by StockController#recount. Give one of them another id, e.g. @Skill({ id: '…' }).`,
+        ].join('\n'),
+      );
+    });
+
+    it('names the decorator of an invalid extended skill', async () => {
+      @Controller('vault')
+      class VaultController {
+        @Get() @Skill({ description: 'Lists the vaults.', tags: ['vault'] }) list() {}
+        @Get('o') @Skill({ description: 'Opens a vault.', extended: true }) open() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions, extended: { authenticate: () => true } })], controllers: [VaultController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path, f.message])).toEqual([
+        ['skill-tags-required', '/skills/1/tags', 'VaultController#open: the skill has no tags (skill "open").'],
+      ]);
+    });
+
+    it('names the decorator to fix when the card is built per request', async () => {
+      @Controller('desk')
+      class DeskController {
+        @Get() @Skill({ description: 'Books a desk.', tags: ['desks'] }) book() {}
+        @Get('f') @Skill('book', { tags: ['desks'] }) free() {}
+      }
+      const card = (): AgentCard => ({
+        name: 'Desks',
+        description: 'Books desks in Acme offices.',
+        version: '1.0.0',
+        supportedInterfaces: [{ url: 'https://desks.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        capabilities: {},
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+      });
+      @Module({ imports: [AgentCardModule.forRoot({ card, profile: 'development', logger: { warn: () => {} } })], controllers: [DeskController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path, f.message])).toEqual([
+        ['skill-required-fields', '/skills/1/description', 'DeskController#free: the skill has no description (skill "book").'],
+        ['skill-id-unique', '/skills/1/id', 'Duplicate skill id "book": declared by DeskController#book and by DeskController#free.'],
+      ]);
+    });
+
     it('reports a string given where a list belongs against its method, instead of splitting it into characters', async () => {
       @Controller('notes')
       class NotesController {
