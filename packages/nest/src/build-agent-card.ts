@@ -68,10 +68,7 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
         ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
         : annotate(f, ordered),
     );
-    throw invalid(
-      findings.filter((f) => f.severity === 'error'),
-      findings,
-    );
+    throw invalid(findings);
   }
   const card = publicSkills.length > 1 ? { ...shaped.card, skills: publicSkills } : shaped.card;
   return { card, extendedSkills, sources: ordered };
@@ -90,12 +87,7 @@ export function explainBuildFailure(input: BuildAgentCardInput): AgentCardError 
   if (!own.some((f) => f.severity === 'error')) return undefined;
   // Report everything at once: core's findings about the whole card join the Nest-level ones.
   const full = input.card ? { findings: [] } : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
-  const covered = new Set(own.map((f) => f.path));
-  const findings = [...own, ...full.findings.filter((f) => !(f.severity === 'error' && covered.has(f.path))).map((f) => annotate(f, ordered))];
-  return invalid(
-    findings.filter((f) => f.severity === 'error'),
-    findings,
-  );
+  return invalid(joinFindings(own, full.findings, ordered));
 }
 
 /**
@@ -143,10 +135,7 @@ function extendedCardChecks(
 export function annotateSkillErrors(error: unknown, ordered: readonly SkillSource[]): unknown {
   if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') return error;
   const findings = error.findings.map((f) => annotate(f, ordered));
-  return invalid(
-    findings.filter((f) => f.severity === 'error'),
-    findings,
-  );
+  return invalid(findings);
 }
 
 /** Input of {@link checkSkills}. */
@@ -173,11 +162,8 @@ export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
-  const covered = new Set(own.map((f) => f.path));
-  const findings: Finding[] = [...own];
-  for (const f of probed) if (!(f.severity === 'error' && covered.has(f.path))) findings.push(annotate(f, ordered));
-  const errors = findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) throw invalid(errors, findings);
+  const findings = joinFindings(own, probed, ordered);
+  if (findings.some((f) => f.severity === 'error')) throw invalid(findings);
   for (const f of findings) {
     if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
   }
@@ -267,6 +253,17 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
   return findings;
 }
 
+/**
+ * The Nest-level findings, then core's, each prefixed with the origin of its skill. Core's error
+ * on a spot a Nest-level finding already covers is left out, so each problem is listed once.
+ */
+function joinFindings(own: readonly Finding[], core: readonly Finding[], ordered: readonly SkillSource[]): Finding[] {
+  const covered = new Set(own.map((f) => f.path));
+  const findings = [...own];
+  for (const f of core) if (!(f.severity === 'error' && covered.has(f.path))) findings.push(annotate(f, ordered));
+  return findings;
+}
+
 /** Prefixes a core finding about `/skills/N/...` with the skill's origin. */
 function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   const match = /^\/skills\/(\d+)(?:\/|$)/.exec(finding.path);
@@ -275,7 +272,9 @@ function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   return { ...finding, message: `${source.origin}: ${finding.message}`, hint: `${finding.hint} (declared by ${source.declaredBy})`.trim() };
 }
 
-function invalid(errors: readonly Finding[], findings: readonly Finding[]): AgentCardError {
+/** One `ERR_AGENT_CARD_INVALID` whose message lists the errors among `findings`; its findings put those errors first. */
+function invalid(findings: readonly Finding[]): AgentCardError {
+  const errors = findings.filter((f) => f.severity === 'error');
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
   return new AgentCardError(
     'ERR_AGENT_CARD_INVALID',
