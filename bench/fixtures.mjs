@@ -34,16 +34,25 @@ export const card = {
   defaultInputModes: ['application/json', 'text/plain'],
   defaultOutputModes: ['application/json'],
   skills: [
-    skill('order-status', 'Order status', 'Reports where an order is and when it should arrive.', ['orders', 'tracking']),
+    skill('order-status', 'Order status', 'Reports where an order is and when it should arrive.', [
+      'orders',
+      'tracking',
+    ]),
     skill('list-orders', 'List orders', 'Lists the recent orders of a customer.', ['orders']),
-    skill('change-address', 'Change address', 'Changes the delivery address of an order not yet shipped.', ['orders', 'delivery']),
+    skill('change-address', 'Change address', 'Changes the delivery address of an order not yet shipped.', [
+      'orders',
+      'delivery',
+    ]),
     skill('delivery-slots', 'Delivery slots', 'Lists the delivery slots available for a postcode.', ['delivery']),
     skill('returns', 'Start a return', 'Opens a return for items of a delivered order.', ['orders', 'returns']),
   ],
 };
 
 export const extendedSkills = [
-  skill('refund-order', 'Refund an order', 'Issues a full or partial refund for a delivered order.', ['orders', 'refunds']),
+  skill('refund-order', 'Refund an order', 'Issues a full or partial refund for a delivered order.', [
+    'orders',
+    'refunds',
+  ]),
 ];
 
 export const orders = [

@@ -55,11 +55,46 @@ function positive(name) {
 
 /** The comparisons: candidate vs baseline on the same path, with the ratio the issue asks for. */
 const comparisons = [
-  { id: 'express', title: 'Express: GET card, middleware vs hand-written route', candidate: 'express-ours', baseline: 'express-baseline', path: CARD_PATH, target: 0.95 },
-  { id: 'koa', title: 'Koa: GET card, middleware vs hand-written middleware', candidate: 'koa-ours', baseline: 'koa-baseline', path: CARD_PATH, target: 0.95 },
-  { id: 'node', title: 'node:http: core responder vs res.end(buffer)', candidate: 'node-ours', baseline: 'node-baseline', path: CARD_PATH, target: 0.9 },
-  { id: 'passthrough', title: 'Express app route, middleware in front vs absent', candidate: 'passthrough-with', baseline: 'passthrough-without', path: API_PATH, target: 0.97 },
-  { id: 'sdk', title: 'Express: GET card, middleware vs @a2a-js/sdk agentCardHandler', candidate: 'express-ours', baseline: 'sdk-a2a-js', path: CARD_PATH, target: undefined },
+  {
+    id: 'express',
+    title: 'Express: GET card, middleware vs hand-written route',
+    candidate: 'express-ours',
+    baseline: 'express-baseline',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'koa',
+    title: 'Koa: GET card, middleware vs hand-written middleware',
+    candidate: 'koa-ours',
+    baseline: 'koa-baseline',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'node',
+    title: 'node:http: core responder vs res.end(buffer)',
+    candidate: 'node-ours',
+    baseline: 'node-baseline',
+    path: CARD_PATH,
+    target: 0.9,
+  },
+  {
+    id: 'passthrough',
+    title: 'Express app route, middleware in front vs absent',
+    candidate: 'passthrough-with',
+    baseline: 'passthrough-without',
+    path: API_PATH,
+    target: 0.97,
+  },
+  {
+    id: 'sdk',
+    title: 'Express: GET card, middleware vs @a2a-js/sdk agentCardHandler',
+    candidate: 'express-ours',
+    baseline: 'sdk-a2a-js',
+    path: CARD_PATH,
+    target: undefined,
+  },
 ];
 
 /** Starts a bench server in a child process; resolves once it listens. */
@@ -110,11 +145,16 @@ async function probe(server, path) {
 
 function problems(result) {
   const unexpected = result.non2xx + result.errors + result.timeouts;
-  return unexpected === 0 ? undefined : `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
+  return unexpected === 0
+    ? undefined
+    : `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
 }
 
 async function compare(comparison) {
-  const [candidate, baseline] = await Promise.all([startServer(comparison.candidate), startServer(comparison.baseline)]);
+  const [candidate, baseline] = await Promise.all([
+    startServer(comparison.candidate),
+    startServer(comparison.baseline),
+  ]);
   try {
     for (const server of [candidate, baseline]) {
       await probe(server, comparison.path);
@@ -163,7 +203,12 @@ async function soak() {
     const requests = [
       { method: 'GET', path: CARD_PATH, expect: 200 },
       { method: 'GET', path: '/.well-known/agent.json', expect: 200 },
-      { method: 'OPTIONS', path: CARD_PATH, headers: { origin: 'https://a.test', 'access-control-request-method': 'GET' }, expect: 204 },
+      {
+        method: 'OPTIONS',
+        path: CARD_PATH,
+        headers: { origin: 'https://a.test', 'access-control-request-method': 'GET' },
+        expect: 204,
+      },
       { method: 'POST', path: CARD_PATH, expect: 405 },
       { method: 'GET', path: EXTENDED_PATH, headers: { 'x-api-key': API_KEY }, expect: 200 },
       { method: 'GET', path: EXTENDED_PATH, expect: 401 },
@@ -196,7 +241,8 @@ async function soak() {
     const { rss: after, heapUsed: heapAfter } = await server.memory({ gc: true });
     const growth = after - before;
     const failures = [...mismatches].map(([what, count]) => `${count} × ${what}`);
-    const problem = result.errors + result.timeouts > 0 ? `${result.errors} errors, ${result.timeouts} timeouts` : undefined;
+    const problem =
+      result.errors + result.timeouts > 0 ? `${result.errors} errors, ${result.timeouts} timeouts` : undefined;
     if (problem) failures.push(problem);
     if (growth >= 20 * MiB) failures.push(`RSS grew by ${(growth / MiB).toFixed(1)} MiB (limit 20 MiB)`);
     return {
@@ -222,12 +268,16 @@ async function soak() {
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 function print(results) {
-  console.log(`\nHTTP benchmarks (${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per side, node ${process.version})\n`);
+  console.log(
+    `\nHTTP benchmarks (${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per side, node ${process.version})\n`,
+  );
   console.log('| case | baseline req/s | ours req/s | ratio | target | |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- |');
   for (const r of results.filter((r) => r.id !== 'soak')) {
     const verdict = r.failures.length ? 'ERROR' : r.target === undefined ? '' : r.pass ? 'ok' : 'MISS';
-    console.log(`| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`);
+    console.log(
+      `| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`,
+    );
   }
   const s = results.find((r) => r.id === 'soak');
   if (s) {

@@ -43,7 +43,14 @@ export function featureModules(controllers = 200, methods = 5) {
           return { controller: c, method: m };
         };
         decorateMethod(
-          [Get(key), Skill({ id: `feature-${c}-action-${m}`, description: `Runs action ${m} of feature ${c}.`, examples: [`Run action ${m}`] })],
+          [
+            Get(key),
+            Skill({
+              id: `feature-${c}-action-${m}`,
+              description: `Runs action ${m} of feature ${c}.`,
+              examples: [`Run action ${m}`],
+            }),
+          ],
           Ctrl.prototype,
           key,
         );

@@ -64,13 +64,27 @@ async function child(variant) {
 
 function runChild(variant) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', variant, '--controllers', String(controllers), '--methods', String(methods)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [
+        fileURLToPath(import.meta.url),
+        '--child',
+        variant,
+        '--controllers',
+        String(controllers),
+        '--methods',
+        String(methods),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     proc.stdout.on('data', (chunk) => (out += chunk));
     proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`nest-boot: the ${variant} child exited with ${code}`))));
+    proc.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`nest-boot: the ${variant} child exited with ${code}`)),
+    );
   });
 }
 
@@ -84,13 +98,24 @@ async function cold(runs) {
   for (const key of ['boot', 'sinceStart']) {
     const withMs = median(times.with.map((t) => t[key]));
     const withoutMs = median(times.without.map((t) => t[key]));
-    const interval = pairedRatioInterval(times.with.map((t) => t[key]), times.without.map((t) => t[key]));
-    result[key] = { withMs: round(withMs), withoutMs: round(withoutMs), ratio: round(withMs / withoutMs, 3), interval: interval.map((r) => round(r, 3)) };
+    const interval = pairedRatioInterval(
+      times.with.map((t) => t[key]),
+      times.without.map((t) => t[key]),
+    );
+    result[key] = {
+      withMs: round(withMs),
+      withoutMs: round(withoutMs),
+      ratio: round(withMs / withoutMs, 3),
+      interval: interval.map((r) => round(r, 3)),
+    };
   }
   if (args.json) console.log(JSON.stringify(result));
   else {
-    console.log(`\nNest cold boot, ${controllers} controllers × ${methods} @Skill() routes, ${runs} fresh processes each (median)`);
-    const line = (label, r) => `  ${label}  without ${r.withoutMs.toFixed(1)} ms   with ${r.withMs.toFixed(1)} ms   ratio ${r.ratio.toFixed(3)} (95% ${formatInterval(r.interval)})`;
+    console.log(
+      `\nNest cold boot, ${controllers} controllers × ${methods} @Skill() routes, ${runs} fresh processes each (median)`,
+    );
+    const line = (label, r) =>
+      `  ${label}  without ${r.withoutMs.toFixed(1)} ms   with ${r.withMs.toFixed(1)} ms   ratio ${r.ratio.toFixed(3)} (95% ${formatInterval(r.interval)})`;
     console.log(line('create + init        ', result.boot));
     console.log(line('process start to init', result.sinceStart));
   }
@@ -191,11 +216,21 @@ async function warm() {
 
   if (args.json) console.log(JSON.stringify(result));
   else {
-    console.log(`\nNest boot, ${controllers} controllers × ${methods} @Skill() routes, ${runs} warm boots each (median)`);
-    console.log(`  without AgentCardModule  ${withoutSide.medianMs.toFixed(1)} ms  (JS ${withoutSide.medianJsMs.toFixed(1)} ms; GC ${withoutSide.meanGcMs.toFixed(1)} ms mean, ${withoutSide.gcPerBoot} pauses)`);
-    console.log(`  with AgentCardModule     ${withSide.medianMs.toFixed(1)} ms  (JS ${withSide.medianJsMs.toFixed(1)} ms; GC ${withSide.meanGcMs.toFixed(1)} ms mean, ${withSide.gcPerBoot} pauses)`);
-    console.log(`  module start-up work     ${result.moduleInitMedianMs.toFixed(2)} ms (AgentCardService.onModuleInit, median)`);
-    console.log(`  ratio with/without       ${result.ratio.toFixed(3)}  (95% ${formatInterval(result.interval)}; JS time alone ${result.jsRatio.toFixed(3)})  target ${result.target}: ${result.pass ? 'ok' : 'MISSED'}`);
+    console.log(
+      `\nNest boot, ${controllers} controllers × ${methods} @Skill() routes, ${runs} warm boots each (median)`,
+    );
+    console.log(
+      `  without AgentCardModule  ${withoutSide.medianMs.toFixed(1)} ms  (JS ${withoutSide.medianJsMs.toFixed(1)} ms; GC ${withoutSide.meanGcMs.toFixed(1)} ms mean, ${withoutSide.gcPerBoot} pauses)`,
+    );
+    console.log(
+      `  with AgentCardModule     ${withSide.medianMs.toFixed(1)} ms  (JS ${withSide.medianJsMs.toFixed(1)} ms; GC ${withSide.meanGcMs.toFixed(1)} ms mean, ${withSide.gcPerBoot} pauses)`,
+    );
+    console.log(
+      `  module start-up work     ${result.moduleInitMedianMs.toFixed(2)} ms (AgentCardService.onModuleInit, median)`,
+    );
+    console.log(
+      `  ratio with/without       ${result.ratio.toFixed(3)}  (95% ${formatInterval(result.interval)}; JS time alone ${result.jsRatio.toFixed(3)})  target ${result.target}: ${result.pass ? 'ok' : 'MISSED'}`,
+    );
   }
   if (args.check && !result.pass) process.exitCode = 1;
 }

@@ -68,8 +68,11 @@ async function main() {
   const targets = { module: urls.candidate + urls.path, handWritten: urls.baseline + urls.path };
 
   // Both must answer 200 with the same bytes before anything is measured.
-  const [a, b] = await Promise.all(Object.values(targets).map((url) => fetch(url).then(async (r) => [r.status, await r.text()])));
-  if (a[0] !== 200 || b[0] !== 200 || a[1] !== b[1]) throw new Error(`nest-http: the two apps do not serve the same card (${a[0]} vs ${b[0]}).`);
+  const [a, b] = await Promise.all(
+    Object.values(targets).map((url) => fetch(url).then(async (r) => [r.status, await r.text()])),
+  );
+  if (a[0] !== 200 || b[0] !== 200 || a[1] !== b[1])
+    throw new Error(`nest-http: the two apps do not serve the same card (${a[0]} vs ${b[0]}).`);
 
   const run = (url, seconds) => autocannon({ url, duration: seconds, connections, pipelining: 1 });
   let failed = false;
@@ -80,7 +83,9 @@ async function main() {
     for (const name of order) {
       const result = await run(targets[name], duration);
       if (result.non2xx + result.errors + result.timeouts > 0) {
-        console.error(`nest-http: ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+        console.error(
+          `nest-http: ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+        );
         failed = true;
       }
       totals[name].push(result.requests.average);
@@ -101,10 +106,14 @@ async function main() {
   result.pass = result.ratio >= 0.95;
   if (args.json) console.log(JSON.stringify(result));
   else {
-    console.log(`\nNest card requests on platform-express (${rounds} rounds × ${duration} s, ${connections} connections)`);
+    console.log(
+      `\nNest card requests on platform-express (${rounds} rounds × ${duration} s, ${connections} connections)`,
+    );
     console.log(`  hand-written route (precomputed buffer)  ${result.handWrittenReqPerSec} req/s`);
     console.log(`  AgentCardModule                          ${result.moduleReqPerSec} req/s`);
-    console.log(`  ratio                                    ${result.ratio.toFixed(3)}  (target ${result.target}) ${result.pass ? 'ok' : 'MISSED'}`);
+    console.log(
+      `  ratio                                    ${result.ratio.toFixed(3)}  (target ${result.target}) ${result.pass ? 'ok' : 'MISSED'}`,
+    );
   }
   if (failed || (args.check && !result.pass)) process.exitCode = 1;
 }

@@ -9,7 +9,12 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const args = process.argv.slice(2);
 let failed = false;
 
-for (const [script, scriptArgs] of [['validate.mjs', []], ['http.mjs', args], ['nest-boot.mjs', []], ['nest-http.mjs', []]]) {
+for (const [script, scriptArgs] of [
+  ['validate.mjs', []],
+  ['http.mjs', args],
+  ['nest-boot.mjs', []],
+  ['nest-http.mjs', []],
+]) {
   if (!existsSync(here(script))) continue;
   const { status, signal } = spawnSync(process.execPath, [here(script), ...scriptArgs], { stdio: 'inherit' });
   if (status !== 0) {

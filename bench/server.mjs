@@ -13,7 +13,8 @@ import { API_PATH, CARD_PATH, card, options, orders } from './fixtures.mjs';
 // The baselines send exactly what the middleware sends: same status, headers and bytes,
 // computed once up front.
 const reference = await createAgentCardResponder(options).respond({ method: 'GET', path: CARD_PATH, headers: {} });
-if (reference?.status !== 200) throw new Error(`bench: the responder did not serve ${CARD_PATH} (${reference?.status})`);
+if (reference?.status !== 200)
+  throw new Error(`bench: the responder did not serve ${CARD_PATH} (${reference?.status})`);
 const HEADERS = reference.headers;
 const BODY = Buffer.from(reference.body);
 
@@ -49,7 +50,11 @@ const servers = {
     };
     return (req, res) => {
       const result = responder.respond({ method: req.method, path: req.url, headers: req.headers, raw: req });
-      if (result !== undefined && typeof result.then === 'function') result.then((response) => write(res, response), () => res.destroy());
+      if (result !== undefined && typeof result.then === 'function')
+        result.then(
+          (response) => write(res, response),
+          () => res.destroy(),
+        );
       else write(res, result);
     };
   },

@@ -28,7 +28,8 @@ function random(seed) {
  * stays cancelled. Returns `[low, high]`.
  */
 export function pairedRatioInterval(a, b, { resamples = 2000, seed = 1 } = {}) {
-  if (a.length !== b.length || a.length === 0) throw new Error('pairedRatioInterval: needs two lists of the same, non-zero length');
+  if (a.length !== b.length || a.length === 0)
+    throw new Error('pairedRatioInterval: needs two lists of the same, non-zero length');
   const next = random(seed);
   const n = a.length;
   const ratios = new Array(resamples);

@@ -74,11 +74,14 @@ const rows = [
     r.contender.name,
     Math.round(r.perSecond).toLocaleString('en-US'),
     r.microseconds.toFixed(2),
-    r === baseline ? '1.00×' : `${(r.perSecond / baseline.perSecond).toFixed(r.perSecond / baseline.perSecond < 0.1 ? 3 : 2)}×`,
+    r === baseline
+      ? '1.00×'
+      : `${(r.perSecond / baseline.perSecond).toFixed(r.perSecond / baseline.perSecond < 0.1 ? 3 : 2)}×`,
   ]),
 ];
 const widths = rows[0].map((_, col) => Math.max(...rows.map((row) => row[col].length)));
-const line = (row) => `| ${row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
+const line = (row) =>
+  `| ${row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
 
 console.log(
   `Validation throughput, spec §8.5 sample card (${JSON.stringify(card).length} bytes, parsed object), ` +

@@ -56,7 +56,8 @@ async function validateExampleCards() {
   console.log(bold('\nExample cards (examples/cards, profile: production)'));
   const list = async (dir) => (await readdir(dir).catch(() => [])).filter((file) => file.endsWith('.json')).sort();
   // Passed as text: for the broken cards the JSON itself may be what is wrong.
-  const validate = async (dir, file) => validateAgentCard(await readFile(dir + file, 'utf8'), { profile: 'production' });
+  const validate = async (dir, file) =>
+    validateAgentCard(await readFile(dir + file, 'utf8'), { profile: 'production' });
 
   const good = await list(here('./cards/'));
   for (const file of good) {
@@ -74,7 +75,11 @@ async function validateExampleCards() {
     if (!findings.some((finding) => finding.rule === rule)) missed.push(rule);
   }
   if (broken.length > 0) {
-    check(missed.length === 0, `broken/: ${broken.length - missed.length} of ${broken.length} cards trigger the rule they are named after`, missed.join(', '));
+    check(
+      missed.length === 0,
+      `broken/: ${broken.length - missed.length} of ${broken.length} cards trigger the rule they are named after`,
+      missed.join(', '),
+    );
   }
   if (good.length + broken.length === 0) console.log(dim('  (no cards yet)'));
 }
@@ -126,12 +131,17 @@ function checkWithCli(url) {
   const args = [cli, 'check', url, '--allow-http', '--profile', 'development', '--no-info'];
   console.log(dim(`  $ agent-card ${args.slice(1).join(' ')}`));
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { env: { ...process.env, FORCE_COLOR: colour ? '1' : '0' }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      process.stdout.write((stdout + stderr).trimEnd().replace(/^/gm, '    ') + '\n');
-      check(code === 0, `agent-card check exits ${code}`);
-      resolve();
-    });
+    execFile(
+      process.execPath,
+      args,
+      { env: { ...process.env, FORCE_COLOR: colour ? '1' : '0' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        process.stdout.write((stdout + stderr).trimEnd().replace(/^/gm, '    ') + '\n');
+        check(code === 0, `agent-card check exits ${code}`);
+        resolve();
+      },
+    );
   });
 }
 
@@ -156,7 +166,10 @@ async function demo(service) {
     const etag = response.headers.get('etag');
     const revalidated = await fetch(url + CARD_PATH, { headers: { 'if-none-match': etag ?? '' } });
     const revalidatedBody = await revalidated.text();
-    check(revalidated.status === 304 && revalidatedBody === '', `GET with If-None-Match: ${etag} → ${revalidated.status}`);
+    check(
+      revalidated.status === 304 && revalidatedBody === '',
+      `GET with If-None-Match: ${etag} → ${revalidated.status}`,
+    );
 
     const legacy = await fetch(url + '/.well-known/agent.json');
     const legacyBody = await legacy.text();
@@ -168,14 +181,27 @@ async function demo(service) {
 
     const anonymous = await fetch(url + service.extended.path);
     await anonymous.text();
-    check(anonymous.status === 401, `GET ${service.extended.path} without credentials → ${anonymous.status}`, `WWW-Authenticate: ${header(anonymous, 'www-authenticate')}`);
+    check(
+      anonymous.status === 401,
+      `GET ${service.extended.path} without credentials → ${anonymous.status}`,
+      `WWW-Authenticate: ${header(anonymous, 'www-authenticate')}`,
+    );
 
     const authorized = await fetch(url + service.extended.path, { headers: service.extended.headers });
     const extended = authorized.status === 200 ? await authorized.json() : undefined;
     const publicIds = new Set(card.skills.map((skill) => skill.id));
     const extra = extended?.skills.filter((skill) => !publicIds.has(skill.id)).map((skill) => skill.id) ?? [];
-    check(authorized.status === 200 && extra.length > 0, `GET ${service.extended.path} with credentials → ${authorized.status}`, `extra skills: ${extra.join(', ') || '(none)'}`);
-    check(header(authorized, 'cache-control').includes('private') || header(authorized, 'cache-control').includes('no-store'), 'extended card is not publicly cacheable', `cache-control: ${header(authorized, 'cache-control')}`);
+    check(
+      authorized.status === 200 && extra.length > 0,
+      `GET ${service.extended.path} with credentials → ${authorized.status}`,
+      `extra skills: ${extra.join(', ') || '(none)'}`,
+    );
+    check(
+      header(authorized, 'cache-control').includes('private') ||
+        header(authorized, 'cache-control').includes('no-store'),
+      'extended card is not publicly cacheable',
+      `cache-control: ${header(authorized, 'cache-control')}`,
+    );
 
     await checkWithCli(url);
   } finally {

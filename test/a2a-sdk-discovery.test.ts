@@ -119,7 +119,9 @@ describe('@a2a-js/sdk reads the extended card of an interface with a tenant', ()
           name: 'Tenant Agent',
           description: 'Answers questions for the Acme tenant of a shared deployment.',
           version: '1.0.0',
-          supportedInterfaces: [{ url: `${url}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' }],
+          supportedInterfaces: [
+            { url: `${url}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' },
+          ],
           capabilities: { extendedAgentCard: true },
           securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
           securityRequirements: [{ schemes: { bearer: { list: [] } } }],
@@ -128,8 +130,13 @@ describe('@a2a-js/sdk reads the extended card of an interface with a tenant', ()
           skills: [{ id: 'answer', name: 'Answer', description: 'Answers a question about the tenant.', tags: ['qa'] }],
         },
         extended: {
-          authenticate: (req) => ((req as { headers: Record<string, string | undefined> }).headers.authorization === `Bearer ${TOKEN}` ? { sub: 'acme-admin' } : undefined),
-          card: [{ id: 'audit', name: 'Audit', description: 'Lists what the tenant changed this week.', tags: ['admin'] }],
+          authenticate: (req) =>
+            (req as { headers: Record<string, string | undefined> }).headers.authorization === `Bearer ${TOKEN}`
+              ? { sub: 'acme-admin' }
+              : undefined,
+          card: [
+            { id: 'audit', name: 'Audit', description: 'Lists what the tenant changed this week.', tags: ['admin'] },
+          ],
         },
       }),
     );

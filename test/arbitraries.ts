@@ -50,7 +50,10 @@ export function arbitraryFromSchema(schema: unknown): fc.Arbitrary<unknown> {
     case 'record':
       // `__proto__` is an ordinary key in JSON and a special one in JavaScript: keep it in play.
       return fc.dictionary(
-        fc.oneof({ weight: 9, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: fc.constant('__proto__') }),
+        fc.oneof(
+          { weight: 9, arbitrary: fc.string({ maxLength: 8 }) },
+          { weight: 1, arbitrary: fc.constant('__proto__') },
+        ),
         arbitraryFromSchema(def.valueType),
         { maxKeys: 3 },
       );
@@ -88,7 +91,11 @@ const SCHEMES = {
 };
 const FLOWS = {
   clientCredentials: { tokenUrl: 'https://auth.acme-corp.io/token', scopes: {} },
-  deviceCode: { deviceAuthorizationUrl: 'https://auth.acme-corp.io/device', tokenUrl: 'https://auth.acme-corp.io/token', scopes: {} },
+  deviceCode: {
+    deviceAuthorizationUrl: 'https://auth.acme-corp.io/device',
+    tokenUrl: 'https://auth.acme-corp.io/token',
+    scopes: {},
+  },
 };
 const first = (card: Json, key: string) => (card[key] as Json[])[0]!;
 
@@ -98,15 +105,25 @@ const first = (card: Json, key: string) => (card[key] as Json[])[0]!;
  * snake_case key, a wrong type.
  */
 export const MUTATIONS: readonly Mutation[] = [
-  ...['name', 'description', 'supportedInterfaces', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'].map(
-    (key) => edit(`drop ${key}`, (card) => void delete card[key]),
-  ),
+  ...[
+    'name',
+    'description',
+    'supportedInterfaces',
+    'version',
+    'capabilities',
+    'defaultInputModes',
+    'defaultOutputModes',
+    'skills',
+  ].map((key) => edit(`drop ${key}`, (card) => void delete card[key])),
   edit('drop skills[0].tags', (card) => void delete first(card, 'skills').tags),
   edit('drop skills[0].id', (card) => void delete first(card, 'skills').id),
-  edit('drop supportedInterfaces[0].protocolVersion', (card) => void delete first(card, 'supportedInterfaces').protocolVersion),
+  edit(
+    'drop supportedInterfaces[0].protocolVersion',
+    (card) => void delete first(card, 'supportedInterfaces').protocolVersion,
+  ),
   edit('drop provider.organization', (card) => void (card.provider = { url: 'https://acme-corp.io' })),
-  ...['supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills'].map(
-    (key) => edit(`empty ${key}`, (card) => void (card[key] = [])),
+  ...['supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills'].map((key) =>
+    edit(`empty ${key}`, (card) => void (card[key] = [])),
   ),
   edit('empty skills[0].tags', (card) => void (first(card, 'skills').tags = [])),
   edit('empty name', (card) => void (card.name = '')),
@@ -115,13 +132,19 @@ export const MUTATIONS: readonly Mutation[] = [
   edit('no scheme wrapper', (card) => void (card.securitySchemes = { s: {} })),
   edit('two flows', (card) => void (card.securitySchemes = { s: { oauth2SecurityScheme: { flows: { ...FLOWS } } } })),
   edit('no flow', (card) => void (card.securitySchemes = { s: { oauth2SecurityScheme: { flows: {} } } })),
-  edit('apiKey location outside the enum', (card) => void (card.securitySchemes = { s: { apiKeySecurityScheme: { location: 'body', name: 'k' } } })),
+  edit(
+    'apiKey location outside the enum',
+    (card) => void (card.securitySchemes = { s: { apiKeySecurityScheme: { location: 'body', name: 'k' } } }),
+  ),
   edit('unknown root key', (card) => void (card.stateTransitionHistory = true)),
   edit('unknown capability', (card) => void ((card.capabilities as Json).stateTransitionHistory = true)),
   edit('unknown skill key', (card) => void (first(card, 'skills').owner = 'team-a')),
   edit('legacy url key', (card) => void (card.url = 'https://agents.acme-corp.io/a2a')),
   edit('__proto__ key', (card) => void Object.defineProperty(card, '__proto__', { value: {}, enumerable: true })),
-  edit('snake_case default_input_modes', (card) => void ((card.default_input_modes = card.defaultInputModes), delete card.defaultInputModes)),
+  edit(
+    'snake_case default_input_modes',
+    (card) => void ((card.default_input_modes = card.defaultInputModes), delete card.defaultInputModes),
+  ),
   edit('snake_case protocol_binding', (card) => {
     const iface = first(card, 'supportedInterfaces');
     iface.protocol_binding = iface.protocolBinding;
@@ -133,8 +156,17 @@ export const MUTATIONS: readonly Mutation[] = [
   edit('tags as a string', (card) => void (first(card, 'skills').tags = 'billing')),
   edit('capabilities as an array', (card) => void (card.capabilities = [])),
   edit('extension params as an array', (card) => void ((card.capabilities as Json).extensions = [{ params: [] }])),
-  edit('signature header as null', (card) => void (card.signatures = [{ protected: 'e30', signature: 'c2ln', header: null }])),
-  edit('scopes value as a number', (card) => void (card.securitySchemes = { s: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 't', scopes: { read: 1 } } } } } })),
+  edit(
+    'signature header as null',
+    (card) => void (card.signatures = [{ protected: 'e30', signature: 'c2ln', header: null }]),
+  ),
+  edit(
+    'scopes value as a number',
+    (card) =>
+      void (card.securitySchemes = {
+        s: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 't', scopes: { read: 1 } } } } },
+      }),
+  ),
   ['card as an array', (card) => [card]],
 ];
 

@@ -75,7 +75,11 @@ function raw(port: number, bytes: string | Buffer, timeoutMs = 5_000): Promise<R
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no close within ${timeoutMs} ms; received: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`));
+      reject(
+        new Error(
+          `no close within ${timeoutMs} ms; received: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`,
+        ),
+      );
     }, timeoutMs);
     socket.on('data', (chunk) => chunks.push(chunk));
     // A reset after the answer (the server closing on a parse error) is still an answer.
@@ -115,7 +119,11 @@ const corpus: [string, string | Buffer, number | number[]][] = [
   ['encoded slash', get('/.well-known%2fagent-card.json'), 404],
   ['invalid UTF-8, percent-encoded', get('/.well-known/agent-card.json%ff%fe'), 404],
   ['invalid UTF-8 in the query', get(`${WELL_KNOWN}?q=%ff%c3%28`), 200],
-  ['invalid UTF-8 raw bytes in the path', Buffer.from(`GET /.well-known/agent-card.json\xff\xfe HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`, 'latin1'), 400],
+  [
+    'invalid UTF-8 raw bytes in the path',
+    Buffer.from(`GET /.well-known/agent-card.json\xff\xfe HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`, 'latin1'),
+    400,
+  ],
   ['a NUL byte, encoded', get('/.well-known/agent-card.json%00'), 404],
   ['asterisk-form target', get('*'), 404],
   ['absolute-form target', get(`http://127.0.0.1${WELL_KNOWN}`), 404],
@@ -125,17 +133,36 @@ const corpus: [string, string | Buffer, number | number[]][] = [
   ['If-None-Match: empty', get(WELL_KNOWN, ['If-None-Match:']), 200],
   ['If-None-Match: Latin-1 bytes', Buffer.from(get(WELL_KNOWN, ['If-None-Match: "\xe9\xff"']), 'latin1'), 200],
   ['If-None-Match: twice', get(WELL_KNOWN, ['If-None-Match: "a"', 'If-None-Match: "b"']), 200],
-  ['If-None-Match: 64 KiB (over Node\'s header limit)', get(WELL_KNOWN, [`If-None-Match: ${'"x", '.repeat(64 * 205)}`]), 431],
+  [
+    "If-None-Match: 64 KiB (over Node's header limit)",
+    get(WELL_KNOWN, [`If-None-Match: ${'"x", '.repeat(64 * 205)}`]),
+    431,
+  ],
   ['a 20 KiB header', get(WELL_KNOWN, [`X-Big: ${'b'.repeat(20 * 1024)}`]), 431],
-  ['3000 small headers', get(WELL_KNOWN, Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`)), 431],
+  [
+    '3000 small headers',
+    get(
+      WELL_KNOWN,
+      Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`),
+    ),
+    431,
+  ],
   ['HTTP/1.1 without Host', `GET ${WELL_KNOWN} HTTP/1.1\r\nConnection: close\r\n\r\n`, 400],
   ['HTTP/1.0 without Host', `GET ${WELL_KNOWN} HTTP/1.0\r\n\r\n`, 200],
   ['header without a colon', get(WELL_KNOWN, ['NoColonHere']), 400],
   ['header name with a space', get(WELL_KNOWN, ['Bad Name: x']), 400],
   ['a body on GET', get(WELL_KNOWN, ['Content-Length: 5']).replace(/\r\n\r\n$/, '\r\n\r\nhello'), 200],
   // Whether the app answers before Node's parser reaches the broken chunk is a race.
-  ['chunked garbage on GET', get(WELL_KNOWN, ['Transfer-Encoding: chunked']).replace(/\r\n\r\n$/, '\r\n\r\nzz\r\n'), [200, 400]],
-  ['preflight asking for DELETE', get(WELL_KNOWN, ['Origin: http://evil.test', 'Access-Control-Request-Method: DELETE']).replace(/^GET /, 'OPTIONS '), 204],
+  [
+    'chunked garbage on GET',
+    get(WELL_KNOWN, ['Transfer-Encoding: chunked']).replace(/\r\n\r\n$/, '\r\n\r\nzz\r\n'),
+    [200, 400],
+  ],
+  [
+    'preflight asking for DELETE',
+    get(WELL_KNOWN, ['Origin: http://evil.test', 'Access-Control-Request-Method: DELETE']).replace(/^GET /, 'OPTIONS '),
+    204,
+  ],
   ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 400],
   ['not HTTP at all', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03', 400],
 ];
@@ -200,9 +227,9 @@ describe.each(Object.entries(apps))('bad-request corpus: %s', (_name, createApp)
   it('never answers an arbitrary request target with a 5xx', async () => {
     const target = fc.oneof(
       fc.stringMatching(/^\/[!$&'()*+,;=:@%\-._~a-zA-Z0-9/?]{0,80}$/),
-      fc.constantFrom('/.well-known/', '/.well-known/agent-card.json', '/.well-known/agent.json').chain((base) =>
-        fc.stringMatching(/^[!$&'()*+,;=:@%\-._~a-zA-Z0-9/?]{0,20}$/).map((tail) => base + tail),
-      ),
+      fc
+        .constantFrom('/.well-known/', '/.well-known/agent-card.json', '/.well-known/agent.json')
+        .chain((base) => fc.stringMatching(/^[!$&'()*+,;=:@%\-._~a-zA-Z0-9/?]{0,20}$/).map((tail) => base + tail)),
     );
     const method = fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'TRACE');
     await fc.assert(

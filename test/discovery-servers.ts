@@ -99,17 +99,29 @@ export async function refusedOrigin(): Promise<string> {
  * (scheme checks, redirects, the http:// probe) can be tested against local http servers.
  * @example mapOrigins({ 'https://acme.test': server.origin })
  */
-export function mapOrigins(map: Readonly<Record<string, string>>): (url: string, init: RequestInit) => Promise<Response> {
+export function mapOrigins(
+  map: Readonly<Record<string, string>>,
+): (url: string, init: RequestInit) => Promise<Response> {
   return (url, init) => {
     const target = new URL(url);
     const to = map[target.origin];
-    if (to === undefined) return Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error(`getaddrinfo ENOTFOUND ${target.hostname}`), { code: 'ENOTFOUND' }) }));
+    if (to === undefined)
+      return Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error(`getaddrinfo ENOTFOUND ${target.hostname}`), { code: 'ENOTFOUND' }),
+        }),
+      );
     return fetch(`${to}${target.pathname}${target.search}`, init);
   };
 }
 
 /** Serves JSON the way the middleware does: ETag, caching, CORS, HEAD, OPTIONS and 304. */
-export function serveJson(res: ServerResponse, req: IncomingMessage, body: string | Uint8Array, extra: Record<string, string> = {}): void {
+export function serveJson(
+  res: ServerResponse,
+  req: IncomingMessage,
+  body: string | Uint8Array,
+  extra: Record<string, string> = {},
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
   const headers: Record<string, string> = {
@@ -258,7 +270,11 @@ export const misbehaving = {
   /** A 200 KiB card: over the 128 KiB warning threshold, under the 1 MiB error. */
   largeCard: ((req, res) => {
     if (!isCardPath(req)) return notFound(res);
-    serveJson(res, req, JSON.stringify({ ...GOOD_CARD, description: `${GOOD_CARD.description} ${'More detail. '.repeat(16_000)}` }));
+    serveJson(
+      res,
+      req,
+      JSON.stringify({ ...GOOD_CARD, description: `${GOOD_CARD.description} ${'More detail. '.repeat(16_000)}` }),
+    );
   }) as RequestListener,
 
   /** Headers at once, then one byte per second. */
@@ -304,7 +320,10 @@ export const misbehaving = {
 
   /** The card, but as text/plain; charset=iso-8859-1, without nosniff. */
   textPlain: ((req, res) => {
-    serveJson(res, req, JSON.stringify(GOOD_CARD), { 'content-type': 'text/plain; charset=iso-8859-1', 'x-content-type-options': '' });
+    serveJson(res, req, JSON.stringify(GOOD_CARD), {
+      'content-type': 'text/plain; charset=iso-8859-1',
+      'x-content-type-options': '',
+    });
   }) as RequestListener,
 
   /** The card labelled text/html. */
@@ -337,7 +356,8 @@ export const misbehaving = {
 
   /** The legacy path serves an older card (stale copy). */
   stalePaths: ((req, res) => {
-    if ((req.url ?? '').startsWith(LEGACY_PATH)) serveJson(res, req, JSON.stringify({ ...GOOD_CARD, version: '1.3.0' }));
+    if ((req.url ?? '').startsWith(LEGACY_PATH))
+      serveJson(res, req, JSON.stringify({ ...GOOD_CARD, version: '1.3.0' }));
     else if (isCardPath(req)) serveJson(res, req, JSON.stringify(GOOD_CARD));
     else notFound(res);
   }) as RequestListener,
@@ -399,7 +419,8 @@ export const misbehaving = {
 /** Answers the card paths with `status` and a small body (JSON for 5xx, HTML for 401/403). */
 export function status(code: number): RequestListener {
   return (req, res) => {
-    if (code === 401) res.writeHead(401, { 'www-authenticate': 'Bearer realm="acme"', 'content-type': 'application/json' });
+    if (code === 401)
+      res.writeHead(401, { 'www-authenticate': 'Bearer realm="acme"', 'content-type': 'application/json' });
     else res.writeHead(code, { 'content-type': 'application/json' });
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ error: code }));
   };

@@ -10,7 +10,16 @@ import {
   signAgentCard,
 } from '@agent-card/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GOOD_CARD, type LocalServer, listen, mapOrigins, misbehaving, refusedOrigin, status, wellBehaved } from './discovery-servers';
+import {
+  GOOD_CARD,
+  type LocalServer,
+  listen,
+  mapOrigins,
+  misbehaving,
+  refusedOrigin,
+  status,
+  wellBehaved,
+} from './discovery-servers';
 
 const servers: LocalServer[] = [];
 afterAll(async () => {
@@ -24,7 +33,10 @@ async function start(handler: RequestListener): Promise<LocalServer> {
 }
 
 /** Discovers against a local server over http, and measures the wall time. */
-async function discover(handler: RequestListener, options: DiscoveryOptions = {}): Promise<DiscoveryReport & { wall: number }> {
+async function discover(
+  handler: RequestListener,
+  options: DiscoveryOptions = {},
+): Promise<DiscoveryReport & { wall: number }> {
   const server = await start(handler);
   const started = performance.now();
   const report = await discoverAgentCard(server.origin, { allowHttp: true, timeoutMs: 2_000, ...options });
@@ -32,7 +44,11 @@ async function discover(handler: RequestListener, options: DiscoveryOptions = {}
 }
 
 /** Discovers `https://acme.test` served by a local http server through a mapping fetch. */
-async function discoverHttps(handler: RequestListener, options: DiscoveryOptions = {}, httpHandler?: RequestListener): Promise<DiscoveryReport> {
+async function discoverHttps(
+  handler: RequestListener,
+  options: DiscoveryOptions = {},
+  httpHandler?: RequestListener,
+): Promise<DiscoveryReport> {
   const server = await start(handler);
   const map: Record<string, string> = { 'https://acme.test': server.origin };
   if (httpHandler) map['http://acme.test'] = (await start(httpHandler)).origin;
@@ -40,7 +56,9 @@ async function discoverHttps(handler: RequestListener, options: DiscoveryOptions
 }
 
 const ids = (report: DiscoveryReport, severity?: string): string[] =>
-  report.findings.filter((f) => severity === undefined || f.severity === severity).map((f) => `${f.rule}:${f.severity}`);
+  report.findings
+    .filter((f) => severity === undefined || f.severity === severity)
+    .map((f) => `${f.rule}:${f.severity}`);
 
 function finding(report: DiscoveryReport, rule: string, severity: string) {
   const found = report.findings.find((f) => f.rule === rule && f.severity === severity);
@@ -85,10 +103,16 @@ describe('discoverAgentCard against a well-behaved server', () => {
     await discoverAgentCard(server.origin, { allowHttp: true, headers: { 'User-Agent': 'agent-card-check' } });
     const gets = server.requests.filter((r) => r.method === 'GET' && r.url === '/.well-known/agent-card.json');
     expect(gets).toHaveLength(3);
-    expect(gets.filter((r) => r.headers['a2a-version'] === undefined && r.headers['if-none-match'] === undefined)).toHaveLength(1);
-    expect(gets.filter((r) => r.headers['a2a-version'] === '1.0' && r.headers.origin === 'https://example.org')).toHaveLength(1);
+    expect(
+      gets.filter((r) => r.headers['a2a-version'] === undefined && r.headers['if-none-match'] === undefined),
+    ).toHaveLength(1);
+    expect(
+      gets.filter((r) => r.headers['a2a-version'] === '1.0' && r.headers.origin === 'https://example.org'),
+    ).toHaveLength(1);
     expect(gets.filter((r) => r.headers['if-none-match'] !== undefined)).toHaveLength(1);
-    expect(gets.every((r) => r.headers.accept === 'application/json' && r.headers['user-agent'] === 'agent-card-check')).toBe(true);
+    expect(
+      gets.every((r) => r.headers.accept === 'application/json' && r.headers['user-agent'] === 'agent-card-check'),
+    ).toBe(true);
     const preflight = server.requests.find((r) => r.method === 'OPTIONS');
     expect(preflight?.headers).toMatchObject({ origin: 'https://example.org', 'access-control-request-method': 'GET' });
     expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(2);
@@ -158,7 +182,13 @@ describe('signature status', () => {
   const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
 
   it.each([
-    ['the signing key', { 'card-key': publicKey }, 'verified', 'info', /signature verified \(#0 \(kid "card-key", ES256\) verified with keys\["card-key"\]\)/],
+    [
+      'the signing key',
+      { 'card-key': publicKey },
+      'verified',
+      'info',
+      /signature verified \(#0 \(kid "card-key", ES256\) verified with keys\["card-key"\]\)/,
+    ],
     ['another key', { 'card-key': other }, 'failed', 'error', /no signature verified/],
     ['no key with that kid', { 'other-kid': publicKey }, 'failed', 'error', /no signature verified/],
   ] as const)('verifies a signed card with %s', async (_name, keys, status, severity, message) => {
@@ -183,7 +213,9 @@ describe('signature status', () => {
       fetch: mapOrigins({ 'https://acme.test': cardServer.origin, 'https://keys.acme.test': keyServer.origin }),
     });
     expect(report.primary.signature?.status).toBe('verified');
-    expect(finding(report, 'discovery-signature', 'info').message).toMatch(/verified with https:\/\/keys\.acme\.test\/jwks\.json/);
+    expect(finding(report, 'discovery-signature', 'info').message).toMatch(
+      /verified with https:\/\/keys\.acme\.test\/jwks\.json/,
+    );
   });
 
   it('an unsigned card is an error when keys are given, and unchecked otherwise', async () => {
@@ -200,25 +232,67 @@ describe('discoverAgentCard against misbehaving servers', () => {
   it.each([
     ['redirect loop', misbehaving.redirectLoop, 'discovery-redirect', 'error', /redirect loop/],
     ['more than maxRedirects hops', misbehaving.redirectChain, 'discovery-redirect', 'error', /more than 3 redirects/],
-    ['same-origin redirect to a login page', misbehaving.redirectToLoginSameOrigin, 'discovery-redirect', 'error', /login page titled "Sign in – Acme"/],
-    ['one same-origin redirect', misbehaving.redirectOnce, 'discovery-redirect', 'warning', /redirects before the card \(301 →/],
+    [
+      'same-origin redirect to a login page',
+      misbehaving.redirectToLoginSameOrigin,
+      'discovery-redirect',
+      'error',
+      /login page titled "Sign in – Acme"/,
+    ],
+    [
+      'one same-origin redirect',
+      misbehaving.redirectOnce,
+      'discovery-redirect',
+      'warning',
+      /redirects before the card \(301 →/,
+    ],
     ['endless body', misbehaving.endlessBody, 'discovery-size', 'error', /over the 1048576-byte read cap/],
     ['huge body (Content-Length)', misbehaving.hugeBody, 'discovery-size', 'error', /5242880 bytes declared/],
     ['huge chunked body', misbehaving.hugeChunkedBody, 'discovery-size', 'error', /read cap/],
-    ['slow body (one byte per second)', misbehaving.slowBody, 'discovery-status', 'error', /body not complete within 1500 ms/],
+    [
+      'slow body (one byte per second)',
+      misbehaving.slowBody,
+      'discovery-status',
+      'error',
+      /body not complete within 1500 ms/,
+    ],
     ['slow headers', misbehaving.slowHeaders, 'discovery-status', 'error', /no response within 1500 ms/],
-    ['invalid UTF-8', misbehaving.invalidUtf8, 'card-json-parse', 'error', /not valid UTF-8 \(byte 0xff at offset \d+\)/],
+    [
+      'invalid UTF-8',
+      misbehaving.invalidUtf8,
+      'card-json-parse',
+      'error',
+      /not valid UTF-8 \(byte 0xff at offset \d+\)/,
+    ],
     ['not JSON', misbehaving.invalidJson, 'card-json-parse', 'error', /not JSON/],
-    ['HTML with status 200', misbehaving.spaFallback, 'discovery-html-body', 'error', /title "Acme Dashboard".*single-page-app fallback/],
+    [
+      'HTML with status 200',
+      misbehaving.spaFallback,
+      'discovery-html-body',
+      'error',
+      /title "Acme Dashboard".*single-page-app fallback/,
+    ],
     ['HTML labelled as JSON', misbehaving.htmlLabelledJson, 'discovery-html-body', 'error', /title "502 Bad Gateway"/],
     ['JSON labelled text/html', misbehaving.jsonAsHtml, 'discovery-content-type', 'error', /served as HTML/],
     ['text/plain', misbehaving.textPlain, 'discovery-content-type', 'warning', /not a JSON media type/],
-    ['401', status(401), 'discovery-status', 'error', /card requires auth: public discovery will fail \(status 401 Unauthorized\)/],
+    [
+      '401',
+      status(401),
+      'discovery-status',
+      'error',
+      /card requires auth: public discovery will fail \(status 401 Unauthorized\)/,
+    ],
     ['403', status(403), 'discovery-status', 'error', /card requires auth.*403 Forbidden/],
     ['404', status(404), 'discovery-status', 'error', /card not published \(status 404 Not Found\)/],
     ['500', status(500), 'discovery-status', 'error', /server error \(status 500 Internal Server Error\)/],
     ['503', status(503), 'discovery-status', 'error', /server error \(status 503/],
-    ['connection dropped before a response', misbehaving.abruptClose, 'discovery-status', 'error', /connection closed before a response/],
+    [
+      'connection dropped before a response',
+      misbehaving.abruptClose,
+      'discovery-status',
+      'error',
+      /connection closed before a response/,
+    ],
     ['connection dropped mid-body', misbehaving.abruptCloseMidBody, 'discovery-status', 'error', /body cut off/],
   ] as const)('%s → %s (%s), within the timeout', async (_name, handler, rule, severity, message) => {
     const report = await discover(handler, { timeoutMs: 1_500 });
@@ -264,7 +338,9 @@ describe('discoverAgentCard against misbehaving servers', () => {
     const started = performance.now();
     const report = await discoverAgentCard('nonexistent.invalid', { timeoutMs: 3_000 });
     expect(report.origin).toBe('https://nonexistent.invalid');
-    expect(finding(report, 'discovery-status', 'error').message).toMatch(/host name does not resolve \(.*ENOTFOUND nonexistent\.invalid/);
+    expect(finding(report, 'discovery-status', 'error').message).toMatch(
+      /host name does not resolve \(.*ENOTFOUND nonexistent\.invalid/,
+    );
     expect(report.primary.failure?.kind).toBe('dns');
     expect(performance.now() - started).toBeLessThan(2 * 3_000 + 1_000);
   });
@@ -295,7 +371,9 @@ describe('discoverAgentCard against misbehaving servers', () => {
 
   it('records a cross-origin redirect to a login page and does not follow it', async () => {
     const report = await discoverHttps(misbehaving.redirectToLogin);
-    expect(finding(report, 'discovery-redirect', 'error').message).toMatch(/looks like a login page \(302 → https:\/\/sso\.acme-auth\.test\/login/);
+    expect(finding(report, 'discovery-redirect', 'error').message).toMatch(
+      /looks like a login page \(302 → https:\/\/sso\.acme-auth\.test\/login/,
+    );
     expect(report.primary.redirects).toHaveLength(1);
     expect(report.primary.redirects[0]).toMatchObject({ sameOrigin: false, followed: false });
   });
@@ -313,7 +391,9 @@ describe('discoverAgentCard against misbehaving servers', () => {
   it('notes an http:// origin that serves the card instead of redirecting', async () => {
     const report = await discoverHttps(wellBehaved(), {}, wellBehaved());
     expect(report.httpProbe?.outcome).toBe('serves');
-    expect(finding(report, 'discovery-https', 'info').message).toMatch(/^http:\/\/acme\.test\/\.well-known\/agent-card\.json: plain http answers without redirecting/);
+    expect(finding(report, 'discovery-https', 'info').message).toMatch(
+      /^http:\/\/acme\.test\/\.well-known\/agent-card\.json: plain http answers without redirecting/,
+    );
   });
 });
 
@@ -327,7 +407,9 @@ describe('discovery rules on headers and paths', () => {
   });
 
   it('a missing legacy path is info only', async () => {
-    const server = await start((req, res) => (req.url === '/.well-known/agent.json' ? status(404)(req, res) : wellBehaved()(req, res)));
+    const server = await start((req, res) =>
+      req.url === '/.well-known/agent.json' ? status(404)(req, res) : wellBehaved()(req, res),
+    );
     const report = await discoverAgentCard(server.origin, { allowHttp: true });
     expect(finding(report, 'discovery-legacy-path', 'info').message).toMatch(/not served \(status 404 Not Found\)/);
     expect(report.ok).toBe(true);
@@ -345,7 +427,9 @@ describe('discovery rules on headers and paths', () => {
     expect(report.legacy.finalUrl).toMatch(/\/\.well-known\/agent-card\.json$/);
     expect(report.pathsConsistent).toBe(true);
     expect(ids(report, 'warning')).toEqual([]);
-    expect(report.findings.some((f) => f.rule === 'discovery-legacy-path' || f.rule === 'discovery-redirect')).toBe(false);
+    expect(report.findings.some((f) => f.rule === 'discovery-legacy-path' || f.rule === 'discovery-redirect')).toBe(
+      false,
+    );
   });
 
   it('a stale legacy copy gives paths-consistent and legacy-path warnings', async () => {
@@ -360,7 +444,9 @@ describe('discovery rules on headers and paths', () => {
     const report = await discover(misbehaving.reformattedLegacy);
     expect(report.consistency).toEqual({ sameDocument: true, sameBytes: false, sameEtag: false, method: 'jcs' });
     expect(report.pathsConsistent).toBe(false);
-    expect(finding(report, 'discovery-paths-consistent', 'warning').message).toMatch(/same document but a different ETag/);
+    expect(finding(report, 'discovery-paths-consistent', 'warning').message).toMatch(
+      /same document but a different ETag/,
+    );
     expect(report.findings.some((f) => f.rule === 'discovery-legacy-path')).toBe(false);
   });
 
@@ -383,7 +469,9 @@ describe('discovery rules on headers and paths', () => {
 
   it('flags immutable caching, * with credentials and an ETag that changes per request', async () => {
     const report = await discover(misbehaving.badHeaders);
-    expect(finding(report, 'discovery-cors', 'error').message).toMatch(/\* with Access-Control-Allow-Credentials: true/);
+    expect(finding(report, 'discovery-cors', 'error').message).toMatch(
+      /\* with Access-Control-Allow-Credentials: true/,
+    );
     const cache = report.findings.filter((f) => f.rule === 'discovery-cache-control').map((f) => f.message);
     expect(cache.some((m) => /immutable/.test(m))).toBe(true);
     expect(cache.some((m) => /longer than one day/.test(m))).toBe(true);
@@ -393,25 +481,40 @@ describe('discovery rules on headers and paths', () => {
 
   it('a v0.3 card to header-less requests warns and needs Vary: A2A-Version', async () => {
     const report = await discover(misbehaving.versionNegotiation);
-    expect(finding(report, 'discovery-version-negotiation', 'warning').message).toMatch(/header-less request got v0\.3, A2A-Version: 1\.0 got v1\.0/);
+    expect(finding(report, 'discovery-version-negotiation', 'warning').message).toMatch(
+      /header-less request got v0\.3, A2A-Version: 1\.0 got v1\.0/,
+    );
     expect(finding(report, 'discovery-vary', 'warning').message).toMatch(/depends on A2A-Version but Vary lacks it/);
     expect(report.primary.versioned).toMatchObject({ status: 200, sameBody: false, shape: 'v1.0' });
   });
 
   it('an echoed Origin without Vary: Origin warns', async () => {
     const report = await discover(misbehaving.echoOrigin);
-    expect(finding(report, 'discovery-vary', 'warning').message).toMatch(/echoes the request Origin without Vary: Origin/);
+    expect(finding(report, 'discovery-vary', 'warning').message).toMatch(
+      /echoes the request Origin without Vary: Origin/,
+    );
   });
 
   it('validates the card with the profile and lists its findings with the card URL', async () => {
-    const report = await discover(wellBehaved({ ...GOOD_CARD, supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }));
+    const report = await discover(
+      wellBehaved({
+        ...GOOD_CARD,
+        supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
+    );
     const localhost = finding(report, 'url-localhost', 'error');
     expect(localhost.path).toBe('/supportedInterfaces/0/url');
     expect(localhost.url).toMatch(/\/\.well-known\/agent-card\.json$/);
     expect(report.primary.valid).toBe(false);
     expect(report.card).toBeUndefined();
     expect(report.document).toBeDefined();
-    const dev = await discover(wellBehaved({ ...GOOD_CARD, supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }), { profile: 'development' });
+    const dev = await discover(
+      wellBehaved({
+        ...GOOD_CARD,
+        supportedInterfaces: [{ url: 'http://localhost:3000/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
+      { profile: 'development' },
+    );
     expect(dev.findings.some((f) => f.rule === 'url-localhost' && f.severity === 'error')).toBe(false);
   });
 
@@ -467,7 +570,11 @@ describe('discoverAgentCard input and options', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = performance.now();
-    const report = await discoverAgentCard(server.origin, { allowHttp: true, timeoutMs: 10_000, signal: controller.signal });
+    const report = await discoverAgentCard(server.origin, {
+      allowHttp: true,
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(report.primary.failure?.kind).toBe('aborted');
     expect(report.ok).toBe(false);

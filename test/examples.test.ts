@@ -25,7 +25,9 @@ describe.each(Object.entries(examples))('%s', (_name, example) => {
   });
 
   it('declares a card ready for production once its public URL is https', () => {
-    const result = validateAgentCard(example.createCard('https://agents.northwind-traders.com'), { profile: 'production' });
+    const result = validateAgentCard(example.createCard('https://agents.northwind-traders.com'), {
+      profile: 'production',
+    });
     expect(result.findings.filter((finding) => finding.severity === 'error')).toEqual([]);
   });
 

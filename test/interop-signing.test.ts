@@ -2,8 +2,18 @@
 // we sign, its verifier accepts; what it signs, ours accepts; and both refuse a changed card.
 import { type KeyObject, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { canonicalizeAgentCard as sdkCanonicalize, generateAgentCardSignature, verifyAgentCardSignature } from '@a2a-js/sdk';
-import { type AgentCard, type AgentCardSigningAlgorithm, canonicalizeAgentCard, signAgentCard, verifyAgentCard } from '@agent-card/core';
+import {
+  canonicalizeAgentCard as sdkCanonicalize,
+  generateAgentCardSignature,
+  verifyAgentCardSignature,
+} from '@a2a-js/sdk';
+import {
+  type AgentCard,
+  type AgentCardSigningAlgorithm,
+  canonicalizeAgentCard,
+  signAgentCard,
+  verifyAgentCard,
+} from '@agent-card/core';
 import { describe, expect, it, vi } from 'vitest';
 
 const example = (name: string): AgentCard =>
@@ -19,7 +29,9 @@ const cards: Record<string, AgentCard> = {
   'a card with unicode, false, 0 and empties': {
     name: 'Café ☕ Agent \u{1F916}',
     description: 'Réservations — 予約',
-    supportedInterfaces: [{ url: 'https://café.example.com/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }],
+    supportedInterfaces: [
+      { url: 'https://café.example.com/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+    ],
     version: '2.0.0',
     capabilities: {
       streaming: false,
@@ -34,7 +46,10 @@ const cards: Record<string, AgentCard> = {
   },
 };
 
-const pairs: Record<'ES256' | 'RS256' | 'EdDSA' | 'Ed25519' | 'PS256', { privateKey: KeyObject; publicKey: KeyObject }> = {
+const pairs: Record<
+  'ES256' | 'RS256' | 'EdDSA' | 'Ed25519' | 'PS256',
+  { privateKey: KeyObject; publicKey: KeyObject }
+> = {
   ES256: generateKeyPairSync('ec', { namedCurve: 'P-256' }),
   RS256: generateKeyPairSync('rsa', { modulusLength: 2048 }),
   PS256: generateKeyPairSync('rsa', { modulusLength: 2048 }),
@@ -75,10 +90,18 @@ describe.each(algorithms)('%s', (alg) => {
   });
 
   it.each(Object.entries(cards))('an @a2a-js/sdk signature over %s verifies with ours', async (_, card) => {
-    const signed = (await generateAgentCardSignature(privateKey, { alg, typ: 'JOSE', kid: 'theirs' })(card as never)) as unknown as AgentCard;
+    const signed = (await generateAgentCardSignature(privateKey, { alg, typ: 'JOSE', kid: 'theirs' })(
+      card as never,
+    )) as unknown as AgentCard;
     const result = await verifyAgentCard(signed, { keys: { theirs: publicKey } });
-    expect(result).toEqual({ valid: true, signatures: [{ index: 0, kid: 'theirs', alg, valid: true, key: 'keys["theirs"]' }] });
-    const tampered = await verifyAgentCard({ ...signed, version: `${signed.version}.1` }, { keys: { theirs: publicKey } });
+    expect(result).toEqual({
+      valid: true,
+      signatures: [{ index: 0, kid: 'theirs', alg, valid: true, key: 'keys["theirs"]' }],
+    });
+    const tampered = await verifyAgentCard(
+      { ...signed, version: `${signed.version}.1` },
+      { keys: { theirs: publicKey } },
+    );
     expect(tampered.valid).toBe(false);
     expect(tampered.signatures[0]!.reason).toMatch(/signature does not match the card/);
   });
@@ -90,7 +113,11 @@ describe.each(algorithms)('%s', (alg) => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
     await expect(verifyAgentCardSignature(async () => jwk)(ours as never)).resolves.toBeUndefined();
     debug.mockRestore();
-    const theirs = (await generateAgentCardSignature(privateKey.export({ format: 'jwk' }), { alg, typ: 'JOSE', kid: 'k' })(card as never)) as unknown as AgentCard;
+    const theirs = (await generateAgentCardSignature(privateKey.export({ format: 'jwk' }), {
+      alg,
+      typ: 'JOSE',
+      kid: 'k',
+    })(card as never)) as unknown as AgentCard;
     expect((await verifyAgentCard(theirs, { jwks: { keys: [jwk] } })).valid).toBe(true);
   });
 });
@@ -98,7 +125,11 @@ describe.each(algorithms)('%s', (alg) => {
 describe('mixed signatures', () => {
   it('a card signed by the SDK and then by us carries both, and each side verifies both', async () => {
     const card = cards['the spec §8.5 sample']!;
-    const sdkSigned = (await generateAgentCardSignature(pairs.ES256.privateKey, { alg: 'ES256', typ: 'JOSE', kid: 'sdk' })(card as never)) as unknown as AgentCard;
+    const sdkSigned = (await generateAgentCardSignature(pairs.ES256.privateKey, {
+      alg: 'ES256',
+      typ: 'JOSE',
+      kid: 'sdk',
+    })(card as never)) as unknown as AgentCard;
     const both = await signAgentCard(sdkSigned, { privateKey: pairs.EdDSA.privateKey, kid: 'ours', alg: 'EdDSA' });
     const result = await verifyAgentCard(both, { keys: { sdk: pairs.ES256.publicKey, ours: pairs.EdDSA.publicKey } });
     expect(result.signatures.map((s) => [s.kid, s.valid])).toEqual([
@@ -111,7 +142,9 @@ describe('mixed signatures', () => {
 
   it('neither side accepts a signature whose protected header lacks typ', async () => {
     const card = cards['the spec §8.5 sample']!;
-    const signed = (await generateAgentCardSignature(pairs.ES256.privateKey, { alg: 'ES256', kid: 'k' })(card as never)) as unknown as AgentCard;
+    const signed = (await generateAgentCardSignature(pairs.ES256.privateKey, { alg: 'ES256', kid: 'k' })(
+      card as never,
+    )) as unknown as AgentCard;
     expect(await sdkAccepts(signed, pairs.ES256.publicKey, 'k')).toBe(false);
     const result = await verifyAgentCard(signed, { keys: { k: pairs.ES256.publicKey } });
     expect(result.signatures[0]!.reason).toBe('the protected header has no "typ" (spec §8.4.2: "JOSE")');

@@ -45,9 +45,14 @@ describe('structural equivalence: oracle ⇔ AgentCardSchema ⇔ agentCardJsonSc
   });
 
   it('covers the six example cards', () => {
-    expect(exampleCards.map(([name]) => name).sort()).toEqual(
-      ['booking.json', 'coding.json', 'research.json', 'shopping.json', 'support.json', 'workflow.json'],
-    );
+    expect(exampleCards.map(([name]) => name).sort()).toEqual([
+      'booking.json',
+      'coding.json',
+      'research.json',
+      'shopping.json',
+      'support.json',
+      'workflow.json',
+    ]);
   });
 
   it.each(exampleCards)('accepts example card %s in all three', (_name, card) => {
@@ -89,12 +94,20 @@ describe('structural equivalence: oracle ⇔ AgentCardSchema ⇔ agentCardJsonSc
   it.each([
     ['a scheme named __proto__', true, JSON.parse('{"securitySchemes":{"__proto__":{"mtlsSecurityScheme":{}}}}')],
     ['an empty scheme named __proto__', false, JSON.parse('{"securitySchemes":{"__proto__":{}}}')],
-    ['extension params with a __proto__ key', true, JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1}}}]}}')],
+    [
+      'extension params with a __proto__ key',
+      true,
+      JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1}}}]}}'),
+    ],
     ['a lone surrogate as the name', true, { name: '\uD800' }],
     ['a blank description', true, { description: ' ' }],
     ['an empty securitySchemes map', true, { securitySchemes: {} }],
     ['a requirement with no schemes', true, { securityRequirements: [{}] }],
-    ['implicit flow with nothing in it', true, { securitySchemes: { s: { oauth2SecurityScheme: { flows: { implicit: {} } } } } }],
+    [
+      'implicit flow with nothing in it',
+      true,
+      { securitySchemes: { s: { oauth2SecurityScheme: { flows: { implicit: {} } } } } },
+    ],
     ['signature header as an array', false, { signatures: [{ protected: 'e30', signature: 'c2ln', header: [] }] }],
     ['skills with null inside', false, { skills: [null] }],
   ])('agrees on the §8.5 sample with %s', (_what, expected, patch) => {

@@ -19,20 +19,58 @@ const broken = readdirSync(brokenDir).filter((name) => name.endsWith('.json'));
  * interface hosts with the URL that served the card, so no card can trigger it on its own.
  */
 const CARD_RULES = [
-  'card-json-parse', 'card-root-object', 'card-shape-detected', 'required-fields', 'field-types',
-  'required-arrays-non-empty', 'skills-non-empty', 'interface-required-fields', 'skill-required-fields',
-  'skill-tags-required', 'provider-required-fields', 'security-scheme-shape', 'oauth-flow-shape',
-  'security-requirement-shape', 'signature-format', 'extension-uri-required', 'json-camelcase', 'unknown-field',
-  'skill-id-unique', 'security-scheme-reference', 'security-scope-declared', 'security-empty',
-  'extended-card-requires-security', 'mode-media-type', 'interface-binding-known', 'interface-protocol-version',
-  'interface-url-format', 'interface-duplicate', 'interface-preference', 'version-format', 'legacy-fields-present',
-  'legacy-security-shape', 'url-https', 'url-localhost', 'url-private-host', 'url-placeholder',
-  'interface-url-is-card-url', 'secrets-in-card', 'metadata-quality', 'no-security-declared',
+  'card-json-parse',
+  'card-root-object',
+  'card-shape-detected',
+  'required-fields',
+  'field-types',
+  'required-arrays-non-empty',
+  'skills-non-empty',
+  'interface-required-fields',
+  'skill-required-fields',
+  'skill-tags-required',
+  'provider-required-fields',
+  'security-scheme-shape',
+  'oauth-flow-shape',
+  'security-requirement-shape',
+  'signature-format',
+  'extension-uri-required',
+  'json-camelcase',
+  'unknown-field',
+  'skill-id-unique',
+  'security-scheme-reference',
+  'security-scope-declared',
+  'security-empty',
+  'extended-card-requires-security',
+  'mode-media-type',
+  'interface-binding-known',
+  'interface-protocol-version',
+  'interface-url-format',
+  'interface-duplicate',
+  'interface-preference',
+  'version-format',
+  'legacy-fields-present',
+  'legacy-security-shape',
+  'url-https',
+  'url-localhost',
+  'url-private-host',
+  'url-placeholder',
+  'interface-url-is-card-url',
+  'secrets-in-card',
+  'metadata-quality',
+  'no-security-declared',
 ];
 
 describe('examples/cards', () => {
   it('has the six use-case cards', () => {
-    expect(good.sort()).toEqual(['booking.json', 'coding.json', 'research.json', 'shopping.json', 'support.json', 'workflow.json']);
+    expect(good.sort()).toEqual([
+      'booking.json',
+      'coding.json',
+      'research.json',
+      'shopping.json',
+      'support.json',
+      'workflow.json',
+    ]);
   });
 
   it.each(good)('%s validates with no error and no warning under production', (name) => {

@@ -18,4 +18,7 @@ export declare const DEVELOPMENT_API_KEY: string;
 export declare function createCard(publicUrl: string): Card;
 export declare const extendedSkills: Skill[];
 export declare function createApp(options: { publicUrl: string; apiKeys?: readonly string[] }): RequestListener;
-export declare function start(port?: number, host?: string): Promise<{ url: string; server: Server; close: () => Promise<void> }>;
+export declare function start(
+  port?: number,
+  host?: string,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }>;

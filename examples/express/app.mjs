@@ -70,7 +70,12 @@ export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY] }) {
   app.use(express.json());
 
   // The one line that publishes the card (and the extended card for API-key holders).
-  app.use(agentCard({ card: createCard(publicUrl), extended: { authenticate: (req) => partner(req, keys), card: extendedSkills } }));
+  app.use(
+    agentCard({
+      card: createCard(publicUrl),
+      extended: { authenticate: (req) => partner(req, keys), card: extendedSkills },
+    }),
+  );
 
   // The service's own API, untouched by the middleware.
   app.get('/api/orders', (req, res) => {

@@ -17,5 +17,10 @@ interface Card {
 export declare const DEVELOPMENT_TOKEN: string;
 export declare function createCard(publicUrl: string): Card;
 export declare const extendedSkills: Skill[];
-export declare function createApp(options: { publicUrl: string; tokens?: readonly string[] }): { callback(): RequestListener };
-export declare function start(port?: number, host?: string): Promise<{ url: string; server: Server; close: () => Promise<void> }>;
+export declare function createApp(options: { publicUrl: string; tokens?: readonly string[] }): {
+  callback(): RequestListener;
+};
+export declare function start(
+  port?: number,
+  host?: string,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }>;

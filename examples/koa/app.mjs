@@ -50,7 +50,7 @@ export const extendedSkills = [
   {
     id: 'cancel-any-booking',
     name: 'Cancel any booking',
-    description: 'Cancels any team\'s booking, for facility managers.',
+    description: "Cancels any team's booking, for facility managers.",
     tags: ['rooms', 'bookings', 'admin'],
     examples: ['Cancel booking B-17'],
   },
@@ -83,7 +83,12 @@ export function createApp({ publicUrl, tokens = [DEVELOPMENT_TOKEN] }) {
   });
 
   // The one line that publishes the card (and the extended card for bearer-token holders).
-  app.use(agentCard({ card: createCard(publicUrl), extended: { authenticate: (ctx) => staff(ctx, accepted), card: extendedSkills } }));
+  app.use(
+    agentCard({
+      card: createCard(publicUrl),
+      extended: { authenticate: (ctx) => staff(ctx, accepted), card: extendedSkills },
+    }),
+  );
   app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

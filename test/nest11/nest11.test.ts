@@ -46,8 +46,13 @@ describe('@agent-card/nest on Nest 11 (CommonJS)', () => {
   });
 
   it('works from the CJS build in a CommonJS Nest 11 app', async () => {
-    expect(existsSync(join(injected, 'dist/index.cjs')), 'packages/nest/dist is missing: run `pnpm build` first').toBe(true);
-    const { stdout } = await promisify(execFile)(process.execPath, [join(here, 'cjs-app.cjs')], { cwd: here, timeout: 30_000 });
+    expect(existsSync(join(injected, 'dist/index.cjs')), 'packages/nest/dist is missing: run `pnpm build` first').toBe(
+      true,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [join(here, 'cjs-app.cjs')], {
+      cwd: here,
+      timeout: 30_000,
+    });
     const result = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(result.nest).toMatch(/^11\./);
     expect(result.library).toMatch(/dist[\\/]index\.cjs$/);

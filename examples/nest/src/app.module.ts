@@ -30,7 +30,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         // ConfigService prefers loaded values over process.env, so the environment is merged in here.
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...defaults, ...fromEnvironment() })] }),
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          load: [() => ({ ...defaults, ...fromEnvironment() })],
+        }),
         // The card lists no skills by hand: they come from @Skill() on the controllers.
         AgentCardModule.forRootAsync({
           imports: [AuthModule],

@@ -1,7 +1,12 @@
 // The official JS SDK (@a2a-js/sdk 1.3.0) discovers the Nest example's card, built entirely from
 // @Skill() decorators, and reads the extended card through the API-key guard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, RestTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
 import { DEVELOPMENT_API_KEY, start } from '../src/main';
 
 const publicSkills = ['search-products', 'product-details', 'place-order', 'track-order'];
@@ -13,7 +18,9 @@ const withHeaders =
 
 const client = (fetchImpl: typeof fetch, url: string) =>
   new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new RestTransportFactory({ fetchImpl })] }),
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new RestTransportFactory({ fetchImpl })],
+    }),
   ).createFromUrl(url);
 
 describe('@a2a-js/sdk discovers examples/nest', () => {

@@ -11,7 +11,8 @@ describe('examples/nest settings', () => {
     process.env = { ...saved };
   });
 
-  const extended = (url: string, key: string) => fetch(`${url}/a2a/extendedAgentCard`, { headers: { 'x-api-key': key } });
+  const extended = (url: string, key: string) =>
+    fetch(`${url}/a2a/extendedAgentCard`, { headers: { 'x-api-key': key } });
 
   it('uses API_KEYS and PUBLIC_URL from the environment over the defaults', async () => {
     process.env.API_KEYS = 'ops-key-from-env';

@@ -21,7 +21,10 @@ interface Run {
 }
 
 /** Runs the real binary in a child process, asynchronously so in-process test servers can answer it. */
-function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<Run> {
+function cli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -44,12 +47,15 @@ beforeAll(() => {
 });
 
 describe('agent-card --help', () => {
-  it.each(['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify'])('%s --help shows usage and an example', async (command) => {
-    const run = await cli([command, '--help']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Usage: agent-card ${command}`);
-    expect(run.stdout).toMatch(/Examples:\n\s+\$ agent-card /);
-  });
+  it.each(['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify'])(
+    '%s --help shows usage and an example',
+    async (command) => {
+      const run = await cli([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Usage: agent-card ${command}`);
+      expect(run.stdout).toMatch(/Examples:\n\s+\$ agent-card /);
+    },
+  );
 
   it('an unknown command is a usage error (exit 2) without a stack trace', async () => {
     const run = await cli(['bogus']);
@@ -116,7 +122,7 @@ describe('agent-card validate', () => {
   it('rejects an unknown profile', async () => {
     const run = await cli(['validate', join(cards, 'support.json'), '--profile', 'lenient']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("Allowed choices are development, production, strict");
+    expect(run.stderr).toContain('Allowed choices are development, production, strict');
   });
 });
 
@@ -125,12 +131,17 @@ describe('agent-card init', () => {
     'writes a valid starter card from the %s template',
     async (template) => {
       const dir = tmp();
-      const run = await cli(['init', '--template', template, '--name', 'Orders Agent', '--url', 'https://orders.acme-corp.io/a2a'], { cwd: dir });
+      const run = await cli(
+        ['init', '--template', template, '--name', 'Orders Agent', '--url', 'https://orders.acme-corp.io/a2a'],
+        { cwd: dir },
+      );
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`Wrote agent-card.json from the "${template}" template.`);
       const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
       expect(card.name).toBe('Orders Agent');
-      expect(card.supportedInterfaces).toEqual([{ url: 'https://orders.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+      expect(card.supportedInterfaces).toEqual([
+        { url: 'https://orders.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ]);
       expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
     },
   );
@@ -226,7 +237,10 @@ describe('agent-card sign / verify', () => {
     const { privateKey, publicKey } = generateKeyPairSync(type as 'ec', params as { namedCurve: string });
     writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
-    const signed = await cli(['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--kid', 'k1', '--alg', alg, '-o', 'signed.json'], { cwd: dir });
+    const signed = await cli(
+      ['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--kid', 'k1', '--alg', alg, '-o', 'signed.json'],
+      { cwd: dir },
+    );
     expect(signed.stderr).toContain(`Signed with ${alg} (kid "k1"); wrote signed.json.`);
     expect(signed.code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'signed.json'), 'utf8'));
@@ -246,13 +260,27 @@ describe('agent-card sign / verify', () => {
   it('verifies with a JWK Set file and reports an unknown kid', async () => {
     const dir = tmp();
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    writeFileSync(join(dir, 'key.json'), JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid: 'jwk-1', alg: 'ES256' }));
-    expect((await cli(['sign', join(cards, 'research.json'), '--key', 'key.json', '-o', 'signed.json'], { cwd: dir })).code).toBe(0);
-    writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'jwk-1' }] }));
+    writeFileSync(
+      join(dir, 'key.json'),
+      JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid: 'jwk-1', alg: 'ES256' }),
+    );
+    expect(
+      (await cli(['sign', join(cards, 'research.json'), '--key', 'key.json', '-o', 'signed.json'], { cwd: dir })).code,
+    ).toBe(0);
+    writeFileSync(
+      join(dir, 'jwks.json'),
+      JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'jwk-1' }] }),
+    );
     const ok = await cli(['verify', 'signed.json', '--jwks', 'jwks.json', '--json'], { cwd: dir });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, signatures: [{ index: 0, kid: 'jwk-1', alg: 'ES256', valid: true }] });
-    writeFileSync(join(dir, 'other.json'), JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'other' }] }));
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      valid: true,
+      signatures: [{ index: 0, kid: 'jwk-1', alg: 'ES256', valid: true }],
+    });
+    writeFileSync(
+      join(dir, 'other.json'),
+      JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'other' }] }),
+    );
     const unknown = await cli(['verify', 'signed.json', '--jwks', 'other.json'], { cwd: dir });
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toContain('jwk-1');
@@ -284,7 +312,11 @@ describe('agent-card check', () => {
     const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
     good = await listen(
       createServer(async (req, res) => {
-        const answer = await responder.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+        const answer = await responder.respond({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+        });
         if (!answer) {
           res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
           return;
@@ -295,7 +327,9 @@ describe('agent-card check', () => {
     );
     html = await listen(
       createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in</title></head><body></body></html>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><html><head><title>Sign in</title></head><body></body></html>');
       }),
     );
   });
@@ -319,14 +353,21 @@ describe('agent-card check', () => {
     const run = await cli(['check', good, '--allow-http', '--profile', 'development', '--json']);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report).toMatchObject({ ok: true, primary: { status: 200 }, legacy: { status: 200 }, pathsConsistent: true });
+    expect(report).toMatchObject({
+      ok: true,
+      primary: { status: 200 },
+      legacy: { status: 200 },
+      pathsConsistent: true,
+    });
   });
 
   it('asks for --kid with a PEM key, as verify does, instead of guessing one', async () => {
     const dir = tmp();
     const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
-    const run = await cli(['check', good, '--allow-http', '--profile', 'development', '--key', 'key.pub.pem'], { cwd: dir });
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development', '--key', 'key.pub.pem'], {
+      cwd: dir,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--kid: missing.');
   });

@@ -21,7 +21,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Arrays whose elements carry a stable `id` are matched by id, so reordering is not a change. */
 function keyedById(a: unknown[], b: unknown[]): boolean {
-  const ok = (list: unknown[]) => list.every((x) => isObject(x) && typeof x.id === 'string') && new Set(list.map((x) => (x as { id: string }).id)).size === list.length;
+  const ok = (list: unknown[]) =>
+    list.every((x) => isObject(x) && typeof x.id === 'string') &&
+    new Set(list.map((x) => (x as { id: string }).id)).size === list.length;
   return a.length + b.length > 0 && ok(a) && ok(b);
 }
 

@@ -30,7 +30,12 @@ function terminal(answers: string[]) {
 describe('agent-card init on a terminal', () => {
   it('asks for the template, name, description and endpoint, then writes a valid card', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'agent-card-init-'));
-    const t = terminal(['research', 'Paper Scout', 'Finds and summarises papers on a topic for a research team.', 'https://scout.acme-corp.io/a2a']);
+    const t = terminal([
+      'research',
+      'Paper Scout',
+      'Finds and summarises papers on a topic for a research team.',
+      'https://scout.acme-corp.io/a2a',
+    ]);
     const io: CliIO = { stdin: t.stdin, stdout: t.stdout, stderr: t.stderr, env: {}, cwd };
     const code = await run(['init'], io);
     expect(t.screen()).toContain('Template [support/booking/shopping/coding/research/workflow] (support): ');
@@ -42,7 +47,9 @@ describe('agent-card init on a terminal', () => {
       name: 'Paper Scout',
       description: 'Finds and summarises papers on a topic for a research team.',
       version: '0.1.0',
-      supportedInterfaces: [{ url: 'https://scout.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      supportedInterfaces: [
+        { url: 'https://scout.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
     });
     expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
   });
@@ -50,7 +57,13 @@ describe('agent-card init on a terminal', () => {
   it('takes the defaults when the answers are empty, and skips prompts answered by flags', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'agent-card-init-'));
     const t = terminal(['', '']);
-    const code = await run(['init', '--template', 'coding', '--name', 'Patch Bot'], { stdin: t.stdin, stdout: t.stdout, stderr: t.stderr, env: {}, cwd });
+    const code = await run(['init', '--template', 'coding', '--name', 'Patch Bot'], {
+      stdin: t.stdin,
+      stdout: t.stdout,
+      stderr: t.stderr,
+      env: {},
+      cwd,
+    });
     expect(code).toBe(0);
     expect(t.screen()).not.toContain('Template [');
     expect(t.screen()).not.toContain('Agent name: ');

@@ -36,7 +36,9 @@ export interface Painter {
 export function createPainter(io: CliIO): Painter {
   const force = io.env.FORCE_COLOR;
   const enabled =
-    force !== undefined && force !== '' ? force !== '0' && force !== 'false' : !io.env.NO_COLOR && io.stdout.isTTY === true;
+    force !== undefined && force !== ''
+      ? force !== '0' && force !== 'false'
+      : !io.env.NO_COLOR && io.stdout.isTTY === true;
   return {
     enabled,
     paint: (style, text) => (enabled ? styleText(style, text) : text),

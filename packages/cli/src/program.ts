@@ -35,24 +35,34 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
-    .addHelpText('after', example('agent-card check acme.io', 'agent-card validate agent-card.json', 'agent-card init --template support'));
+    .addHelpText(
+      'after',
+      example('agent-card check acme.io', 'agent-card validate agent-card.json', 'agent-card init --template support'),
+    );
 
   program
     .command('check')
     .description('Fetch both well-known paths of a deployed agent and report what clients will see.')
     .argument('<target>', 'a domain (acme.io), an origin or a URL')
-    .addOption(new Option('--profile <profile>', 'validation profile for the served card').choices(PROFILES).default('production'))
+    .addOption(
+      new Option('--profile <profile>', 'validation profile for the served card')
+        .choices(PROFILES)
+        .default('production'),
+    )
     .option('--json', 'print the full report as JSON')
     .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
     .option('--allow-http', 'check an http:// target as is (local development, 127.0.0.1)')
-    .option('--key <file>', 'a public key (PEM or JWK) to check the card\'s signature with')
-    .option('--kid <kid>', 'the key id --key stands for (required for a PEM key; default: the JWK\'s kid)')
-    .option('--jwks <file|url>', 'a JWK Set to check the card\'s signature with')
+    .option('--key <file>', "a public key (PEM or JWK) to check the card's signature with")
+    .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
+    .option('--jwks <file|url>', "a JWK Set to check the card's signature with")
     .option('--no-info', 'hide info findings')
     .addHelpText(
       'after',
-      example('agent-card check acme.io', 'agent-card check http://127.0.0.1:3000 --allow-http --profile development', 'agent-card check acme.io --json > report.json') +
-        '\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n',
+      example(
+        'agent-card check acme.io',
+        'agent-card check http://127.0.0.1:3000 --allow-http --profile development',
+        'agent-card check acme.io --json > report.json',
+      ) + '\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n',
     )
     .action(async (target: string, options) => {
       result.code = await checkCommand(io, target, options);
@@ -66,7 +76,13 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
     .option('--no-info', 'hide info findings')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', example('agent-card validate agent-card.json', 'cat card.json | agent-card validate - --profile development --json'))
+    .addHelpText(
+      'after',
+      example(
+        'agent-card validate agent-card.json',
+        'cat card.json | agent-card validate - --profile development --json',
+      ),
+    )
     .action(async (file: string, options) => {
       result.code = await validateCommand(io, file, options);
     });
@@ -103,13 +119,19 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .command('init')
     .description('Write a starter agent-card.json from a template.')
     .addOption(new Option('-t, --template <name>', 'starter template').choices(TEMPLATE_NAMES))
-    .option('--name <name>', 'the agent\'s name')
+    .option('--name <name>', "the agent's name")
     .option('--description <text>', 'what the agent does')
-    .option('--url <url>', 'the agent\'s JSON-RPC endpoint (becomes supportedInterfaces[0])')
+    .option('--url <url>', "the agent's JSON-RPC endpoint (becomes supportedInterfaces[0])")
     .option('-o, --output <file>', 'where to write', 'agent-card.json')
     .option('--force', 'overwrite an existing file')
     .option('--no-interactive', 'never prompt, even on a terminal')
-    .addHelpText('after', example('agent-card init', 'agent-card init --template booking --name "Table Booker" --url https://book.acme.io/a2a'))
+    .addHelpText(
+      'after',
+      example(
+        'agent-card init',
+        'agent-card init --template booking --name "Table Booker" --url https://book.acme.io/a2a',
+      ),
+    )
     .action(async (options) => {
       result.code = await initCommand(io, options);
     });
@@ -119,12 +141,19 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .description('Sign a card (JWS over its RFC 8785 canonical form) and print or write the signed card.')
     .argument('<file>', 'the card to sign')
     .requiredOption('--key <file>', 'the private key: PEM (PKCS#8) or JWK')
-    .option('--kid <kid>', 'key id for the protected header (default: the JWK\'s kid)')
-    .addOption(new Option('--alg <alg>', 'JWS algorithm (default: the JWK\'s alg)').choices(AGENT_CARD_SIGNING_ALGORITHMS))
+    .option('--kid <kid>', "key id for the protected header (default: the JWK's kid)")
+    .addOption(
+      new Option('--alg <alg>', "JWS algorithm (default: the JWK's alg)").choices(AGENT_CARD_SIGNING_ALGORITHMS),
+    )
     .option('--jku <url>', 'https URL of the JWK Set with the public key')
     .option('-o, --output <file>', 'write the signed card here instead of stdout')
     .option('--force', 'overwrite the output file')
-    .addHelpText('after', example('agent-card sign agent-card.json --key card-key.pem --kid card-key-1 --alg ES256 -o agent-card.json --force'))
+    .addHelpText(
+      'after',
+      example(
+        'agent-card sign agent-card.json --key card-key.pem --kid card-key-1 --alg ES256 -o agent-card.json --force',
+      ),
+    )
     .action(async (file: string, options) => {
       result.code = await signCommand(io, file, options);
     });
@@ -134,14 +163,16 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .description('Verify the signatures of a card with a public key or a JWK Set.')
     .argument('<file>', 'the signed card')
     .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
-    .option('--kid <kid>', 'the key id --key stands for (required for a PEM key; default: the JWK\'s kid)')
+    .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
     .option('--allow-http', 'allow an http:// JWKS URL on 127.0.0.1 or localhost (tests)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      example('agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1', 'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json') +
-        '\nExit status: 0 when at least one signature verifies, 1 otherwise.\n',
+      example(
+        'agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1',
+        'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json',
+      ) + '\nExit status: 0 when at least one signature verifies, 1 otherwise.\n',
     )
     .action(async (file: string, options) => {
       result.code = await verifyCommand(io, file, options);

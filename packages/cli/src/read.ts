@@ -34,7 +34,12 @@ export async function readJson(io: CliIO, file: string): Promise<unknown> {
 }
 
 /** Writes a file relative to the working directory. */
-export async function writeText(io: CliIO, file: string, text: string, options: { force?: boolean } = {}): Promise<string> {
+export async function writeText(
+  io: CliIO,
+  file: string,
+  text: string,
+  options: { force?: boolean } = {},
+): Promise<string> {
   const path = resolve(io.cwd, file);
   try {
     await writeFile(path, text, { flag: options.force ? 'w' : 'wx' });
@@ -64,15 +69,24 @@ const MAX_BYTES = 1024 * 1024;
 export async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json' },
+    });
   } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    const reason =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
     throw new CliError(`${url}: cannot be fetched (${reason}).`);
   }
   if (response.status !== 200) {
     await response.body?.cancel();
     const where = response.headers.get('location');
-    throw new CliError(`${url}: answered ${response.status}${where ? ` (redirect to ${where})` : ''}. Run "agent-card check" for details.`);
+    throw new CliError(
+      `${url}: answered ${response.status}${where ? ` (redirect to ${where})` : ''}. Run "agent-card check" for details.`,
+    );
   }
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];

@@ -15,7 +15,9 @@ export function countFindings(findings: readonly Finding[]): Record<Severity, nu
 export function summarize(findings: readonly Finding[], painter: Painter): string {
   const c = countFindings(findings);
   const part = (n: number, word: string, style: 'red' | 'yellow' | 'cyan') =>
-    n > 0 ? painter.paint(style, `${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`) : `${n} ${word}${word === 'info' ? '' : 's'}`;
+    n > 0
+      ? painter.paint(style, `${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`)
+      : `${n} ${word}${word === 'info' ? '' : 's'}`;
   return `${part(c.error, 'error', 'red')}, ${part(c.warning, 'warning', 'yellow')}, ${part(c.info, 'info', 'cyan')}`;
 }
 
@@ -28,7 +30,11 @@ export function formatFinding(f: Finding, painter: Painter, indent = '  '): stri
 }
 
 /** Findings, errors first, then the summary line. */
-export function formatFindings(findings: readonly Finding[], painter: Painter, options: { showInfo?: boolean } = {}): string {
+export function formatFindings(
+  findings: readonly Finding[],
+  painter: Painter,
+  options: { showInfo?: boolean } = {},
+): string {
   const order: Severity[] = ['error', 'warning', 'info'];
   const shown = findings
     .filter((f) => options.showInfo !== false || f.severity !== 'info')

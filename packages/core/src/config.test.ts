@@ -85,7 +85,11 @@ describe('loadAgentCardConfig', () => {
   });
 
   it('reads a file given relative to cwd and ignores its $schema key', () => {
-    write('config/card.json', { $schema: './node_modules/@agent-card/core/agent-card.schema.json', ...cardFile, ...pkg });
+    write('config/card.json', {
+      $schema: './node_modules/@agent-card/core/agent-card.schema.json',
+      ...cardFile,
+      ...pkg,
+    });
     const card = loadAgentCardConfig({ cwd: root, file: 'config/card.json', profile: 'production' });
     expect(card).not.toHaveProperty('$schema');
     expect(card.name).toBe(pkg.name);
@@ -121,7 +125,9 @@ describe('loadAgentCardConfig', () => {
     write('agent-card.json', text);
     const error = configError(() => loadAgentCardConfig({ cwd: root }));
     expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
-    expect(error.message).toContain(`${join(root, 'agent-card.json')}: invalid JSON at line ${line}, column ${column} (`);
+    expect(error.message).toContain(
+      `${join(root, 'agent-card.json')}: invalid JSON at line ${line}, column ${column} (`,
+    );
     expect(error.message).toContain('no comments, no trailing commas');
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
@@ -131,7 +137,9 @@ describe('loadAgentCardConfig', () => {
     write('package.json', '{ "name": "x", }');
     const error = configError(() => loadAgentCardConfig({ cwd: root }));
     expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
-    expect(error.message).toContain(`${join(root, 'package.json')}: invalid JSON at line 1, column 16 (unexpected "}")`);
+    expect(error.message).toContain(
+      `${join(root, 'package.json')}: invalid JSON at line 1, column 16 (unexpected "}")`,
+    );
   });
 
   it.each([

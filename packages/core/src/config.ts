@@ -89,7 +89,9 @@ export function loadAgentCardConfig(options: LoadAgentCardConfigOptions = {}): A
  * const { definition } = readAgentCardConfig();
  * const card = defineAgentCard({ ...definition, skills: [...definition.skills ?? [], ...collected] });
  */
-export function readAgentCardConfig(options: Omit<LoadAgentCardConfigOptions, 'profile' | 'logger'> = {}): AgentCardConfig {
+export function readAgentCardConfig(
+  options: Omit<LoadAgentCardConfigOptions, 'profile' | 'logger'> = {},
+): AgentCardConfig {
   const cwd = resolve(options.cwd ?? process.cwd());
   const file = resolve(cwd, options.file ?? AGENT_CARD_CONFIG_FILE);
   const packageJson = findUp(dirname(file), 'package.json');
@@ -147,9 +149,13 @@ function readJson(file: string): unknown {
     text = readFileSync(file, 'utf8');
   } catch (cause) {
     const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', `${file}: cannot be read (${reason}). Check that it is a readable file.`, {
-      cause,
-    });
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: cannot be read (${reason}). Check that it is a readable file.`,
+      {
+        cause,
+      },
+    );
   }
   // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

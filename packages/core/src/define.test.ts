@@ -53,7 +53,10 @@ describe('defineAgentCard', () => {
   });
 
   it('keeps protocolVersion and tenant of the shorthand on the interface', () => {
-    const card = defineAgentCard({ ...minimal(), binding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'emea' }, { profile: 'production' });
+    const card = defineAgentCard(
+      { ...minimal(), binding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'emea' },
+      { profile: 'production' },
+    );
     expect(card.supportedInterfaces[0]).toEqual({
       url: 'https://support-agent.larkspur-telecom.com/a2a/v1',
       protocolBinding: 'HTTP+JSON',
@@ -69,7 +72,11 @@ describe('defineAgentCard', () => {
         ...rest,
         supportedInterfaces: [
           { url: 'https://support-agent.larkspur-telecom.com/a2a/v1', protocolBinding: 'JSONRPC' },
-          { url: 'https://support-agent.larkspur-telecom.com/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+          {
+            url: 'https://support-agent.larkspur-telecom.com/a2a/rest',
+            protocolBinding: 'HTTP+JSON',
+            protocolVersion: '1.0',
+          },
         ],
       },
       { profile: 'production' },
@@ -96,12 +103,23 @@ describe('defineAgentCard', () => {
   });
 
   it('orders keys as the proto does, whatever the input order', () => {
-    const card = defineAgentCard(Object.fromEntries(Object.entries(minimal()).reverse()) as unknown as AgentCardDefinition, {
-      profile: 'production',
-    });
+    const card = defineAgentCard(
+      Object.fromEntries(Object.entries(minimal()).reverse()) as unknown as AgentCardDefinition,
+      {
+        profile: 'production',
+      },
+    );
     expect(Object.keys(card)).toEqual([
-      'name', 'description', 'supportedInterfaces', 'provider', 'version', 'documentationUrl', 'capabilities',
-      'defaultInputModes', 'defaultOutputModes', 'skills',
+      'name',
+      'description',
+      'supportedInterfaces',
+      'provider',
+      'version',
+      'documentationUrl',
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
     ]);
     expect(Object.keys(card.provider!)).toEqual(['url', 'organization']);
     expect(Object.keys(card.skills[0]!)).toEqual(['id', 'name', 'description', 'tags', 'examples']);
@@ -141,7 +159,9 @@ describe('defineAgentCard', () => {
     delete (input.skills[0] as Partial<(typeof input.skills)[0]>).tags;
     const error = thrown(() => defineAgentCard(input, { profile: 'production' }));
     expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
-    expect(error.message).toMatch(/\[skill-tags-required\] \/skills\/0\/tags: skills\[0\] \("explain-bill"\): tags are missing\./);
+    expect(error.message).toMatch(
+      /\[skill-tags-required\] \/skills\/0\/tags: skills\[0\] \("explain-bill"\): tags are missing\./,
+    );
     expect(error.message).toContain('tags: ["billing", "invoices"]');
     expect(error.findings.filter((f) => f.path === '/skills/0/tags')).toHaveLength(1);
   });
@@ -173,9 +193,19 @@ describe('defineAgentCard', () => {
   });
 
   it.each([
-    ['url without binding', { binding: undefined }, '/binding', /^binding: missing for url \("https:\/\/support-agent\.larkspur-telecom\.com\/a2a\/v1"\)\./],
+    [
+      'url without binding',
+      { binding: undefined },
+      '/binding',
+      /^binding: missing for url \("https:\/\/support-agent\.larkspur-telecom\.com\/a2a\/v1"\)\./,
+    ],
     ['binding without url', { url: undefined }, '/url', /^url: missing, but binding is set \("JSONRPC"\)\./],
-    ['no interface at all', { url: undefined, binding: undefined }, '/supportedInterfaces', /^supportedInterfaces: missing \(neither url nor supportedInterfaces is set\)\./],
+    [
+      'no interface at all',
+      { url: undefined, binding: undefined },
+      '/supportedInterfaces',
+      /^supportedInterfaces: missing \(neither url nor supportedInterfaces is set\)\./,
+    ],
     [
       'both url and supportedInterfaces',
       { supportedInterfaces: [{ url: 'https://a.larkspur-telecom.com/a2a', protocolBinding: 'JSONRPC' }] },
@@ -183,7 +213,9 @@ describe('defineAgentCard', () => {
       /^url: set together with supportedInterfaces/,
     ],
   ])('explains %s', (_what, patch, path, message) => {
-    const error = thrown(() => defineAgentCard({ ...minimal(), ...patch } as AgentCardDefinition, { profile: 'production' }));
+    const error = thrown(() =>
+      defineAgentCard({ ...minimal(), ...patch } as AgentCardDefinition, { profile: 'production' }),
+    );
     const finding = error.findings.find((f) => f.path === path);
     expect(finding?.severity).toBe('error');
     expect(finding?.message).toMatch(message);
@@ -206,8 +238,11 @@ describe('defineAgentCard', () => {
     const warn = vi.fn();
     defineAgentCard(input, { profile: 'production', logger: { warn } });
     expect(warn).toHaveBeenCalled();
-    expect(warn.mock.calls.map(([line]) => line).join('\n')).toMatch(/^agent-card: \[url-placeholder\] \/documentationUrl: /m);
-    for (const [line] of warn.mock.calls) expect(line).not.toMatch(/^agent-card: \[(?:no-security-declared|interface-preference)\]/);
+    expect(warn.mock.calls.map(([line]) => line).join('\n')).toMatch(
+      /^agent-card: \[url-placeholder\] \/documentationUrl: /m,
+    );
+    for (const [line] of warn.mock.calls)
+      expect(line).not.toMatch(/^agent-card: \[(?:no-security-declared|interface-preference)\]/);
   });
 
   it('keeps unknown keys (the validator warns about them) and a __proto__ key stays a plain key', () => {
@@ -228,7 +263,10 @@ describe('defineAgentCard', () => {
       fc.property(
         fc.oneof(
           fc.anything(),
-          fc.record({ ...Object.fromEntries(Object.keys(minimal()).map((k) => [k, fc.anything()])) }, { requiredKeys: [] }),
+          fc.record(
+            { ...Object.fromEntries(Object.keys(minimal()).map((k) => [k, fc.anything()])) },
+            { requiredKeys: [] },
+          ),
         ),
         (input) => {
           try {
@@ -247,7 +285,9 @@ describe('defineAgentCard', () => {
 
   it('allows http://localhost under development, and rejects it under production', () => {
     const input = { ...minimal(), url: 'http://localhost:3000/a2a' };
-    expect(defineAgentCard(input, { profile: 'development' }).supportedInterfaces[0]!.url).toBe('http://localhost:3000/a2a');
+    expect(defineAgentCard(input, { profile: 'development' }).supportedInterfaces[0]!.url).toBe(
+      'http://localhost:3000/a2a',
+    );
     expect(thrown(() => defineAgentCard(input, { profile: 'production' })).code).toBe('ERR_AGENT_CARD_INVALID');
   });
 });

@@ -163,7 +163,8 @@ export function defineAgentCard(input: AgentCardDefinition, options: DefineAgent
   const { card, findings } = defineAgentCardWithFindings(input, options);
   if (options.logger) {
     for (const finding of findings) {
-      if (finding.severity === 'warning') options.logger.warn(`agent-card: ${formatFindings([finding]).trim().slice(2)}`);
+      if (finding.severity === 'warning')
+        options.logger.warn(`agent-card: ${formatFindings([finding]).trim().slice(2)}`);
     }
   }
   return card;
@@ -203,7 +204,9 @@ export function defineAgentCardWithFindings(
   const ordered = copyInSchemaOrder(raw, written);
   const result = validateAgentCardFindings(ordered ?? raw, { profile });
   // Listed in the order the caller wrote the definition, as when the definition itself was checked.
-  const validated = ordered ? sortFindingsInKeyOrder(result.findings, ordered, (node) => written.get(node)) : result.findings;
+  const validated = ordered
+    ? sortFindingsInKeyOrder(result.findings, ordered, (node) => written.get(node))
+    : result.findings;
   // Our own findings speak about the definition the caller wrote; drop the validator's finding
   // on the same spot so each problem is listed once.
   const covered = new Set(own.map((f) => f.path));
@@ -339,9 +342,19 @@ function toShorthandPath(finding: Finding): Finding {
  * followed by any keys the schema does not know, in input order. Keys are defined, never
  * assigned, so a `__proto__` key stays a plain key.
  */
-function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown, written?: WeakMap<object, readonly string[]>): unknown {
+function inSchemaOrder(
+  schema: z.core.$ZodType | undefined,
+  value: unknown,
+  written?: WeakMap<object, readonly string[]>,
+): unknown {
   const def = schema?._zod.def as
-    | { type: string; innerType?: z.core.$ZodType; element?: z.core.$ZodType; valueType?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> }
+    | {
+        type: string;
+        innerType?: z.core.$ZodType;
+        element?: z.core.$ZodType;
+        valueType?: z.core.$ZodType;
+        shape?: Record<string, z.core.$ZodType>;
+      }
     | undefined;
   if (def && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {
     return inSchemaOrder(def.innerType, value, written);
@@ -360,7 +373,10 @@ function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown, writ
       if (!Object.hasOwn(def.shape, key)) setOwn(out, key, inSchemaOrder(undefined, value[key], written));
     }
     // The written order of the keys JSON keeps (it drops undefined, functions and symbols).
-    written?.set(out, Object.keys(value).filter((key) => Object.hasOwn(out, key) && isJsonValue(out[key])));
+    written?.set(
+      out,
+      Object.keys(value).filter((key) => Object.hasOwn(out, key) && isJsonValue(out[key])),
+    );
     return out;
   }
   const item = def?.type === 'record' ? def.valueType : undefined;
@@ -372,7 +388,10 @@ function inSchemaOrder(schema: z.core.$ZodType | undefined, value: unknown, writ
  * {@link inSchemaOrder} of the whole card, or `undefined` when the definition cannot be copied;
  * `written` receives each reordered object's keys in the order they were written.
  */
-function copyInSchemaOrder(raw: Record<string, unknown>, written: WeakMap<object, readonly string[]>): Record<string, unknown> | undefined {
+function copyInSchemaOrder(
+  raw: Record<string, unknown>,
+  written: WeakMap<object, readonly string[]>,
+): Record<string, unknown> | undefined {
   try {
     return inSchemaOrder(AgentCardSchema, raw, written) as Record<string, unknown>;
   } catch {

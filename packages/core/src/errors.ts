@@ -46,7 +46,5 @@ export class AgentCardError extends Error {
 
 /** Formats findings as the lines of an error message: `path: message Hint.` */
 export function formatFindings(findings: readonly Finding[]): string {
-  return findings
-    .map((f) => `  - [${f.rule}] ${f.path || '/'}: ${f.message}${f.hint ? ` ${f.hint}` : ''}`)
-    .join('\n');
+  return findings.map((f) => `  - [${f.rule}] ${f.path || '/'}: ${f.message}${f.hint ? ` ${f.hint}` : ''}`).join('\n');
 }

@@ -23,11 +23,27 @@ describe('agentCardJsonSchema', () => {
     const defs = Object.keys(agentCardJsonSchema().$defs as object).sort();
     expect(defs).toEqual(
       [
-        'APIKeySecurityScheme', 'AgentCapabilities', 'AgentCard', 'AgentCardSignature', 'AgentExtension',
-        'AgentInterface', 'AgentProvider', 'AgentSkill', 'AuthorizationCodeOAuthFlow',
-        'ClientCredentialsOAuthFlow', 'DeviceCodeOAuthFlow', 'HTTPAuthSecurityScheme', 'ImplicitOAuthFlow',
-        'MutualTlsSecurityScheme', 'OAuth2SecurityScheme', 'OAuthFlows', 'OpenIdConnectSecurityScheme',
-        'PasswordOAuthFlow', 'SecurityRequirement', 'SecurityScheme', 'StringList',
+        'APIKeySecurityScheme',
+        'AgentCapabilities',
+        'AgentCard',
+        'AgentCardSignature',
+        'AgentExtension',
+        'AgentInterface',
+        'AgentProvider',
+        'AgentSkill',
+        'AuthorizationCodeOAuthFlow',
+        'ClientCredentialsOAuthFlow',
+        'DeviceCodeOAuthFlow',
+        'HTTPAuthSecurityScheme',
+        'ImplicitOAuthFlow',
+        'MutualTlsSecurityScheme',
+        'OAuth2SecurityScheme',
+        'OAuthFlows',
+        'OpenIdConnectSecurityScheme',
+        'PasswordOAuthFlow',
+        'SecurityRequirement',
+        'SecurityScheme',
+        'StringList',
       ].sort(),
     );
   });
@@ -43,7 +59,10 @@ describe('agentCardJsonSchema', () => {
   });
 
   it.each([
-    ['two security scheme wrappers', { securitySchemes: { s: { mtlsSecurityScheme: {}, httpAuthSecurityScheme: { scheme: 'Bearer' } } } }],
+    [
+      'two security scheme wrappers',
+      { securitySchemes: { s: { mtlsSecurityScheme: {}, httpAuthSecurityScheme: { scheme: 'Bearer' } } } },
+    ],
     ['an empty security scheme', { securitySchemes: { s: {} } }],
     ['an unknown key', { stateTransitionHistory: true }],
     ['an empty skills array', { skills: [] }],

@@ -107,7 +107,8 @@ function generate(): JsonSchema {
   return strip({
     $schema,
     title: 'A2A v1.0 Agent Card',
-    description: 'An A2A v1.0 Agent Card in its ProtoJSON (camelCase) form, as published at /.well-known/agent-card.json.',
+    description:
+      'An A2A v1.0 Agent Card in its ProtoJSON (camelCase) form, as published at /.well-known/agent-card.json.',
     $ref: '#/$defs/AgentCard',
     $defs: defs,
   }) as JsonSchema;

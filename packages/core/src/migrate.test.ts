@@ -13,7 +13,8 @@ const migrate = (value: unknown) => {
   const result = migrateAgentCard(value);
   return { card: result.card as Card, changes: result.changes };
 };
-const errors = (card: unknown) => validateAgentCard(card, { profile: 'development' }).findings.filter((f) => f.severity === 'error');
+const errors = (card: unknown) =>
+  validateAgentCard(card, { profile: 'development' }).findings.filter((f) => f.severity === 'error');
 
 describe('migrateAgentCard', () => {
   it('turns the v0.3 spec sample into a v1.0 card with no errors', () => {
@@ -28,11 +29,27 @@ describe('migrateAgentCard', () => {
     expect(card.capabilities).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(card.securitySchemes).toEqual(main().securitySchemes);
     expect(card.securityRequirements).toEqual(main().securityRequirements);
-    for (const key of ['url', 'preferredTransport', 'additionalInterfaces', 'protocolVersion', 'security', 'supportsAuthenticatedExtendedCard']) {
+    for (const key of [
+      'url',
+      'preferredTransport',
+      'additionalInterfaces',
+      'protocolVersion',
+      'security',
+      'supportsAuthenticatedExtendedCard',
+    ]) {
       expect(card).not.toHaveProperty(key);
     }
     expect(changes.map((c) => c.path)).toEqual(
-      expect.arrayContaining(['/url', '/preferredTransport', '/additionalInterfaces', '/protocolVersion', '/security', '/supportsAuthenticatedExtendedCard', '/securitySchemes/google', '/capabilities/stateTransitionHistory']),
+      expect.arrayContaining([
+        '/url',
+        '/preferredTransport',
+        '/additionalInterfaces',
+        '/protocolVersion',
+        '/security',
+        '/supportsAuthenticatedExtendedCard',
+        '/securitySchemes/google',
+        '/capabilities/stateTransitionHistory',
+      ]),
     );
     // Apart from the interfaces' declared version, the result is the current spec sample.
     card.supportedInterfaces.forEach((i: Card) => (i.protocolVersion = '1.0'));
@@ -59,23 +76,49 @@ describe('migrateAgentCard', () => {
   });
 
   it.each([
-    [{ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'key' }, { apiKeySecurityScheme: { description: 'key', location: 'header', name: 'X-API-Key' } }],
-    [{ type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' }, { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } }],
-    [{ type: 'mutualTLS' }, { mtlsSecurityScheme: {} }],
-    [{ type: 'openIdConnect', openIdConnectUrl: 'https://id.acme.com/.well-known/openid-configuration' }, { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id.acme.com/.well-known/openid-configuration' } }],
     [
-      { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } } }, oauth2MetadataUrl: 'https://id.acme.com/.well-known/oauth-authorization-server' },
-      { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } } }, oauth2MetadataUrl: 'https://id.acme.com/.well-known/oauth-authorization-server' } },
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'key' },
+      { apiKeySecurityScheme: { description: 'key', location: 'header', name: 'X-API-Key' } },
+    ],
+    [
+      { type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' },
+      { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
+    ],
+    [{ type: 'mutualTLS' }, { mtlsSecurityScheme: {} }],
+    [
+      { type: 'openIdConnect', openIdConnectUrl: 'https://id.acme.com/.well-known/openid-configuration' },
+      { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id.acme.com/.well-known/openid-configuration' } },
+    ],
+    [
+      {
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } } },
+        oauth2MetadataUrl: 'https://id.acme.com/.well-known/oauth-authorization-server',
+      },
+      {
+        oauth2SecurityScheme: {
+          flows: { clientCredentials: { tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } } },
+          oauth2MetadataUrl: 'https://id.acme.com/.well-known/oauth-authorization-server',
+        },
+      },
     ],
   ])('converts the v0.3 scheme %j', (legacy, v1) => {
-    const { card } = migrate({ ...main(), securitySchemes: { s: legacy }, securityRequirements: [{ schemes: { s: { list: [] } } }] });
+    const { card } = migrate({
+      ...main(),
+      securitySchemes: { s: legacy },
+      securityRequirements: [{ schemes: { s: { list: [] } } }],
+    });
     expect(card.securitySchemes).toEqual({ s: v1 });
     expect(JSON.stringify(card.securitySchemes)).toBe(JSON.stringify({ s: v1 }));
   });
 
   it('splits an OAuth scheme with two flows and offers both as alternatives', () => {
     const flows = {
-      authorizationCode: { authorizationUrl: 'https://id.acme.com/authorize', tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } },
+      authorizationCode: {
+        authorizationUrl: 'https://id.acme.com/authorize',
+        tokenUrl: 'https://id.acme.com/token',
+        scopes: { read: 'Read' },
+      },
       clientCredentials: { tokenUrl: 'https://id.acme.com/token', scopes: { read: 'Read' } },
     };
     const input = { ...main(), securitySchemes: { oauth: { type: 'oauth2', flows } } };
@@ -102,26 +145,58 @@ describe('migrateAgentCard', () => {
       authentication: { schemes: ['Bearer', 'OAuth2'] },
       default_input_modes: ['text/plain'],
       defaultOutputModes: ['text/plain'],
-      skills: [{ id: 'billing', name: 'Billing', description: 'Answers billing questions.', tags: ['billing'], input_modes: ['text/plain'] }],
+      skills: [
+        {
+          id: 'billing',
+          name: 'Billing',
+          description: 'Answers billing questions.',
+          tags: ['billing'],
+          input_modes: ['text/plain'],
+        },
+      ],
     };
     const { card, changes } = migrate(legacy);
-    expect(card.supportedInterfaces).toEqual([{ url: 'https://old.acme.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]);
+    expect(card.supportedInterfaces).toEqual([
+      { url: 'https://old.acme.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ]);
     expect(card.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } });
     expect(card.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }]);
     expect(card.defaultInputModes).toEqual(['text/plain']);
     expect(card.skills[0].inputModes).toEqual(['text/plain']);
-    expect(changes.find((c) => c.path === '/authentication')?.change).toContain('"OAuth2" cannot be converted automatically');
+    expect(changes.find((c) => c.path === '/authentication')?.change).toContain(
+      '"OAuth2" cannot be converted automatically',
+    );
     expect(changes.find((c) => c.path === '/default_input_modes')).toMatchObject({ target: '/defaultInputModes' });
-    expect(Object.keys(card)).toEqual(['name', 'description', 'supportedInterfaces', 'version', 'capabilities', 'securitySchemes', 'securityRequirements', 'defaultInputModes', 'defaultOutputModes', 'skills']);
+    expect(Object.keys(card)).toEqual([
+      'name',
+      'description',
+      'supportedInterfaces',
+      'version',
+      'capabilities',
+      'securitySchemes',
+      'securityRequirements',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
+    ]);
     // The snake_case capability stays as an unknown field: it has no v1.0 counterpart.
     expect(errors(card)).toEqual([]);
   });
 
-  it('keeps a mixed card\'s interfaces and adds the legacy endpoint only when it is missing', () => {
-    const known = migrate({ ...main(), url: 'https://georoute-agent.example.com/a2a/v1', preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' });
+  it("keeps a mixed card's interfaces and adds the legacy endpoint only when it is missing", () => {
+    const known = migrate({
+      ...main(),
+      url: 'https://georoute-agent.example.com/a2a/v1',
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3.0',
+    });
     expect(known.card.supportedInterfaces).toEqual(main().supportedInterfaces);
     const missing = migrate({ ...main(), url: 'https://legacy.acme.com/a2a', protocolVersion: '0.3.0' });
-    expect(missing.card.supportedInterfaces.at(-1)).toEqual({ url: 'https://legacy.acme.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' });
+    expect(missing.card.supportedInterfaces.at(-1)).toEqual({
+      url: 'https://legacy.acme.com/a2a',
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '0.3',
+    });
   });
 
   it('is deterministic and does not touch its input', () => {

@@ -230,7 +230,8 @@ function convertInterfaces(src: JsonObject, work: JsonObject, changes: KindedCha
     changes.push({
       kind: 'interface',
       path: '/supportedInterfaces',
-      change: 'the card declared no protocolVersion: its interfaces were given "0.3", as SDK parsers assume; set the version the endpoint speaks',
+      change:
+        'the card declared no protocolVersion: its interfaces were given "0.3", as SDK parsers assume; set the version the endpoint speaks',
       target: '/supportedInterfaces',
     });
   }
@@ -259,9 +260,10 @@ function convertExtendedFlag(src: JsonObject, work: JsonObject, changes: KindedC
     changes.push({
       kind: 'extended-card',
       path: '/supportsAuthenticatedExtendedCard',
-      change: isObject(caps) && has(caps, 'extendedAgentCard')
-        ? 'removed: capabilities.extendedAgentCard is already set'
-        : `removed: not a boolean (${json(flag)})`,
+      change:
+        isObject(caps) && has(caps, 'extendedAgentCard')
+          ? 'removed: capabilities.extendedAgentCard is already set'
+          : `removed: not a boolean (${json(flag)})`,
       target: '/capabilities',
     });
   }
@@ -344,11 +346,37 @@ function convertScheme(entry: JsonObject): { suffix: string; value: JsonObject }
   const t = typeof type === 'string' ? type.toLowerCase() : '';
   switch (t) {
     case 'apikey':
-      return [{ suffix: '', value: { apiKeySecurityScheme: pick(entry, { description: 'description', in: 'location', name: 'name' }) } }];
+      return [
+        {
+          suffix: '',
+          value: { apiKeySecurityScheme: pick(entry, { description: 'description', in: 'location', name: 'name' }) },
+        },
+      ];
     case 'http':
-      return [{ suffix: '', value: { httpAuthSecurityScheme: pick(entry, { description: 'description', scheme: 'scheme', bearerFormat: 'bearerFormat' }) } }];
+      return [
+        {
+          suffix: '',
+          value: {
+            httpAuthSecurityScheme: pick(entry, {
+              description: 'description',
+              scheme: 'scheme',
+              bearerFormat: 'bearerFormat',
+            }),
+          },
+        },
+      ];
     case 'openidconnect':
-      return [{ suffix: '', value: { openIdConnectSecurityScheme: pick(entry, { description: 'description', openIdConnectUrl: 'openIdConnectUrl' }) } }];
+      return [
+        {
+          suffix: '',
+          value: {
+            openIdConnectSecurityScheme: pick(entry, {
+              description: 'description',
+              openIdConnectUrl: 'openIdConnectUrl',
+            }),
+          },
+        },
+      ];
     case 'mutualtls':
     case 'mtls':
       return [{ suffix: '', value: { mtlsSecurityScheme: pick(entry, { description: 'description' }) } }];
@@ -363,7 +391,8 @@ function convertScheme(entry: JsonObject): { suffix: string; value: JsonObject }
       // Unknown keys stay with the first flow, where the validator reports them.
       return known.map((k, i) => {
         const one: JsonObject = {};
-        for (const key of keys) if (key === k || (i === 0 && !known.includes(key))) setOwn(one, key, (flows as JsonObject)[key]);
+        for (const key of keys)
+          if (key === k || (i === 0 && !known.includes(key))) setOwn(one, key, (flows as JsonObject)[key]);
         return { suffix: k, value: make(one) };
       });
     }
@@ -389,7 +418,8 @@ function convertAuthentication(src: JsonObject, work: JsonObject, changes: Kinde
     for (const s of http) {
       const name = s.trim().toLowerCase();
       const scheme = name.charAt(0).toUpperCase() + name.slice(1);
-      if (!has(schemes as JsonObject, name)) setOwn(schemes as JsonObject, name, { httpAuthSecurityScheme: { scheme } });
+      if (!has(schemes as JsonObject, name))
+        setOwn(schemes as JsonObject, name, { httpAuthSecurityScheme: { scheme } });
       const req: JsonObject = {};
       setOwn(req, name, []);
       reqs.push(req);
@@ -400,8 +430,12 @@ function convertAuthentication(src: JsonObject, work: JsonObject, changes: Kinde
     kind: 'authentication',
     path: '/authentication',
     change:
-      (http.length > 0 ? `converted ${http.map((s) => json(s)).join(', ')} to HTTP securitySchemes and securityRequirements` : 'removed') +
-      (other.length > 0 ? `; ${other.map((s) => json(s)).join(', ')} cannot be converted automatically: declare them in securitySchemes` : ''),
+      (http.length > 0
+        ? `converted ${http.map((s) => json(s)).join(', ')} to HTTP securitySchemes and securityRequirements`
+        : 'removed') +
+      (other.length > 0
+        ? `; ${other.map((s) => json(s)).join(', ')} cannot be converted automatically: declare them in securitySchemes`
+        : ''),
     target: http.length > 0 ? '/securitySchemes' : undefined,
   });
 }
@@ -477,7 +511,9 @@ function convertSecurity(holder: JsonObject, at: (string | number)[], changes: K
         path: from,
         change:
           `moved to securityRequirements, each {name: [scopes]} as {schemes: {name: {list: [scopes]}}}` +
-          (kept.length < converted.length ? `; dropped ${converted.length - kept.length} entries that were not objects` : ''),
+          (kept.length < converted.length
+            ? `; dropped ${converted.length - kept.length} entries that were not objects`
+            : ''),
         target,
       });
     } else {
@@ -502,7 +538,12 @@ function convertSecurity(holder: JsonObject, at: (string | number)[], changes: K
  * Orders keys as the model declares them, renames snake_case aliases of known fields and drops
  * `capabilities.stateTransitionHistory`; unknown keys are kept after the known ones.
  */
-function normalize(value: unknown, schema: ModelSchema | undefined, path: (string | number)[], changes: KindedChange[]): unknown {
+function normalize(
+  value: unknown,
+  schema: ModelSchema | undefined,
+  path: (string | number)[],
+  changes: KindedChange[],
+): unknown {
   if (!schema) return value;
   const kind = kindOf(schema);
   if (kind === 'array' && Array.isArray(value)) {
@@ -526,18 +567,32 @@ function normalize(value: unknown, schema: ModelSchema | undefined, path: (strin
       used.add(name);
       if (alias !== name && has(value, alias)) {
         used.add(alias);
-        changes.push({ kind: 'rename', path: ptr([...path, alias]), change: `removed: duplicate of ${name}`, target: ptr([...path, name]) });
+        changes.push({
+          kind: 'rename',
+          path: ptr([...path, alias]),
+          change: `removed: duplicate of ${name}`,
+          target: ptr([...path, name]),
+        });
       }
     } else if (alias !== name && has(value, alias)) {
       setOwn(out, name, normalize(value[alias], fieldSchema, [...path, name], changes));
       used.add(alias);
-      changes.push({ kind: 'rename', path: ptr([...path, alias]), change: `renamed to ${name} (JSON uses camelCase, spec §5.5)`, target: ptr([...path, name]) });
+      changes.push({
+        kind: 'rename',
+        path: ptr([...path, alias]),
+        change: `renamed to ${name} (JSON uses camelCase, spec §5.5)`,
+        target: ptr([...path, name]),
+      });
     }
   }
   for (const key of Object.keys(value)) {
     if (used.has(key)) continue;
     if (key === 'stateTransitionHistory' && path.length === 1 && path[0] === 'capabilities') {
-      changes.push({ kind: 'removed-field', path: ptr([...path, key]), change: 'removed: v1.0 has no stateTransitionHistory capability' });
+      changes.push({
+        kind: 'removed-field',
+        path: ptr([...path, key]),
+        change: 'removed: v1.0 has no stateTransitionHistory capability',
+      });
       continue;
     }
     setOwn(out, key, value[key]);

@@ -25,9 +25,18 @@ describe('AgentCardSchema edge cases', () => {
   // JSON.parse keeps "__proto__" as an ordinary key; the oracle checks its value like any other.
   it.each([
     ['an empty security scheme', '{"securitySchemes":{"__proto__":{}}}'],
-    ['two scheme wrappers', '{"securitySchemes":{"__proto__":{"mtlsSecurityScheme":{},"httpAuthSecurityScheme":{"scheme":"Bearer"}}}}'],
-    ['a numeric scope description', '{"securitySchemes":{"s":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"https://a.acme-corp.io/t","scopes":{"__proto__":1}}}}}}}'],
-    ['a requirement list that is not a StringList', '{"securityRequirements":[{"schemes":{"__proto__":{"list":"read"}}}]}'],
+    [
+      'two scheme wrappers',
+      '{"securitySchemes":{"__proto__":{"mtlsSecurityScheme":{},"httpAuthSecurityScheme":{"scheme":"Bearer"}}}}',
+    ],
+    [
+      'a numeric scope description',
+      '{"securitySchemes":{"s":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"https://a.acme-corp.io/t","scopes":{"__proto__":1}}}}}}}',
+    ],
+    [
+      'a requirement list that is not a StringList',
+      '{"securityRequirements":[{"schemes":{"__proto__":{"list":"read"}}}]}',
+    ],
   ])('rejects %s under a "__proto__" map key', (_what, json) => {
     const result = AgentCardSchema.safeParse(withPatch(json));
     expect(result.success).toBe(false);
@@ -53,6 +62,8 @@ describe('AgentCardSchema edge cases', () => {
 
   it('lists the parsed card keys in proto field order', () => {
     const shuffled = Object.fromEntries(Object.entries(sample()).reverse());
-    expect(Object.keys(AgentCardSchema.parse(shuffled))).toEqual(Object.keys(AgentCardSchema.shape).filter((key) => key in shuffled));
+    expect(Object.keys(AgentCardSchema.parse(shuffled))).toEqual(
+      Object.keys(AgentCardSchema.shape).filter((key) => key in shuffled),
+    );
   });
 });

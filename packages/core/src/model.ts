@@ -101,7 +101,7 @@ export const AgentProviderSchema = z
     /** The provider's organisation name. */
     organization: requiredString(),
   })
-  .describe("Represents the service provider of an agent.");
+  .describe('Represents the service provider of an agent.');
 export type AgentProvider = z.infer<typeof AgentProviderSchema>;
 
 /**

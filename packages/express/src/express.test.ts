@@ -62,8 +62,13 @@ describe.each(Object.entries(versions))('%s adapter', (_version, express) => {
     app.get('/.well-known/security.txt', (_req, res) => void res.type('text/plain').send('Contact: ops'));
     app.post('/.well-known/agent-card.json.bak', (_req, res) => void res.status(202).end());
 
-    await request(app).get('/api/orders').expect(200, [{ id: '1001' }]);
-    await request(app).post('/api/orders').send({ customer: 'c-42' }).expect(201, { received: { customer: 'c-42' } });
+    await request(app)
+      .get('/api/orders')
+      .expect(200, [{ id: '1001' }]);
+    await request(app)
+      .post('/api/orders')
+      .send({ customer: 'c-42' })
+      .expect(201, { received: { customer: 'c-42' } });
     await request(app).get('/.well-known/security.txt').expect(200, 'Contact: ops');
     await request(app).post('/.well-known/agent-card.json.bak').expect(202);
     await request(app).get('/.well-known/agent-card.jsonx').expect(404);

@@ -7,7 +7,8 @@ import express5 from 'express';
 import express4 from 'express4';
 import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core';
 
-const respond = vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
+const respond =
+  vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
 
 vi.mock('@agent-card/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@agent-card/core')>()),
@@ -54,7 +55,11 @@ describe.each(Object.entries(versions))('%s: respond() → Express', (_version, 
     respond.mockReturnValue(ok);
     const response = await request(app()).get('/base/card').expect(200);
     expect(response.text).toBe('{}');
-    expect(response.headers).toMatchObject({ 'content-type': 'application/a2a+json', etag: '"e"', 'content-length': '2' });
+    expect(response.headers).toMatchObject({
+      'content-type': 'application/a2a+json',
+      etag: '"e"',
+      'content-length': '2',
+    });
   });
 
   it('writes an asynchronous response as is', async () => {

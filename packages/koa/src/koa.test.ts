@@ -44,7 +44,9 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
 
     const response = await request(server).get(WELL_KNOWN).expect(200);
     expect(JSON.parse(response.text).name).toBe(card.name);
-    await request(server).get('/api/rooms').expect(200, [{ id: 'aurora' }]);
+    await request(server)
+      .get('/api/rooms')
+      .expect(200, [{ id: 'aurora' }]);
     await request(server).post('/api/rooms').expect(201);
     await request(server).get('/.well-known/security.txt').expect(200, 'Contact: ops');
     await request(server).get('/.well-known/agent-card.jsonx').expect(404);
@@ -109,7 +111,10 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
     const denied = await request(server).get('/a2a/extendedAgentCard').set('authorization', 'Bearer nope').expect(401);
     expect(denied.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(denied.text).not.toContain(cancel.id);
-    const granted = await request(server).get('/a2a/extendedAgentCard').set('authorization', 'Bearer staff').expect(200);
+    const granted = await request(server)
+      .get('/a2a/extendedAgentCard')
+      .set('authorization', 'Bearer staff')
+      .expect(200);
     expect(JSON.parse(granted.text).skills.map((s: { id: string }) => s.id)).toContain(cancel.id);
     const publicCard = await request(server).get(WELL_KNOWN).set('authorization', 'Bearer staff').expect(200);
     expect(publicCard.text).not.toContain(cancel.id);
@@ -124,7 +129,12 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
           card,
           ...quiet,
           // The extended path as the mounted middleware sees it (koa-mount strips /api).
-          extended: { authenticate: (ctx: Koa3.Context) => (ctx.get('authorization') === 'Bearer staff' ? { role: 'staff' } : undefined), path: '/a2a/extendedAgentCard', card: [cancel] },
+          extended: {
+            authenticate: (ctx: Koa3.Context) =>
+              ctx.get('authorization') === 'Bearer staff' ? { role: 'staff' } : undefined,
+            path: '/a2a/extendedAgentCard',
+            card: [cancel],
+          },
         }),
       ),
     );
@@ -139,7 +149,10 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
     await request(server).get(`/api${WELL_KNOWN}`).set('if-none-match', response.headers['etag']!).expect(304);
     await request(server).head(`/api/.well-known/agent.json`).expect(200);
     await request(server).get('/api/a2a/extendedAgentCard').expect(401);
-    const granted = await request(server).get('/api/a2a/extendedAgentCard').set('authorization', 'Bearer staff').expect(200);
+    const granted = await request(server)
+      .get('/api/a2a/extendedAgentCard')
+      .set('authorization', 'Bearer staff')
+      .expect(200);
     expect(JSON.parse(granted.text).skills.map((s: { id: string }) => s.id)).toContain(cancel.id);
     // Outside the prefix the card is not served; the app answers.
     await request(server).get(WELL_KNOWN).expect(200, `app: ${WELL_KNOWN}`);

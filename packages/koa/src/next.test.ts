@@ -7,7 +7,8 @@ import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core';
 
-const respond = vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
+const respond =
+  vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
 
 vi.mock('@agent-card/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@agent-card/core')>()),
@@ -65,7 +66,11 @@ describe.each(Object.entries(versions))('%s: respond() → Koa', (_version, Koa)
   it('writes a synchronous response with its own headers only', async () => {
     respond.mockReturnValue(json(200, '{}'));
     const response = await request(app()).get('/card').expect(200, '{}');
-    expect(response.headers).toMatchObject({ 'content-type': 'application/a2a+json', etag: '"e"', 'content-length': '2' });
+    expect(response.headers).toMatchObject({
+      'content-type': 'application/a2a+json',
+      etag: '"e"',
+      'content-length': '2',
+    });
   });
 
   it('writes an asynchronous response', async () => {
@@ -74,7 +79,10 @@ describe.each(Object.entries(versions))('%s: respond() → Koa', (_version, Koa)
   });
 
   it('keeps Content-Type and Content-Length on a bodiless HEAD answer', async () => {
-    respond.mockReturnValue({ status: 200, headers: { 'content-type': 'application/a2a+json', 'content-length': '1234' } });
+    respond.mockReturnValue({
+      status: 200,
+      headers: { 'content-type': 'application/a2a+json', 'content-length': '1234' },
+    });
     const response = await request(app()).head('/card').expect(200);
     expect(response.headers['content-type']).toBe('application/a2a+json');
     expect(response.headers['content-length']).toBe('1234');

@@ -6,7 +6,10 @@ import type { AgentSkillsOptions, SkillMethodRecord, SkillOptions } from './skil
 type Lookup = (this: object, name: string) => unknown;
 // The Annex B lookups answer "is this property an accessor?" without allocating a property
 // descriptor for every decorated method of every controller at start-up.
-const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } = Object.prototype as unknown as { __lookupGetter__: Lookup; __lookupSetter__: Lookup };
+const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } = Object.prototype as unknown as {
+  __lookupGetter__: Lookup;
+  __lookupSetter__: Lookup;
+};
 
 // Indexed loops: this runs for every method of every controller at start-up, and iterating a
 // frozen list with for...of allocates an iterator each time.
@@ -50,7 +53,11 @@ export class AgentCardMetadataAccessor {
   getSkillMethods(prototype: object): SkillMethodOptions[] {
     const found: SkillMethodOptions[] = [];
     let hidden: Set<string> | undefined;
-    for (let level: object | null = prototype; level !== null && level !== Object.prototype; level = Reflect.getPrototypeOf(level)) {
+    for (
+      let level: object | null = prototype;
+      level !== null && level !== Object.prototype;
+      level = Reflect.getPrototypeOf(level)
+    ) {
       const next = Reflect.getPrototypeOf(level);
       const deeper = next !== null && next !== Object.prototype;
       const records = Reflect.getOwnMetadata(SKILL_METHODS_METADATA, level) as readonly SkillMethodRecord[] | undefined;

@@ -69,7 +69,13 @@ function expressHandler(service: AgentCardService) {
     let result: ReturnType<AgentCardService['respond']>;
     try {
       // No response argument: guards find it as `req.res`, which Express sets on every request.
-      result = service.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, raw: req, encrypted: req.socket?.encrypted === true });
+      result = service.respond({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        raw: req,
+        encrypted: req.socket?.encrypted === true,
+      });
     } catch (error) {
       next(error);
       return;
@@ -88,7 +94,13 @@ function fastifyHook(service: AgentCardService) {
   const send = (reply: FastifyReplyLike, response: AgentCardResponse) => {
     reply.code(response.status).headers(response.headers);
     const body = response.body;
-    reply.send(body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    reply.send(
+      body === undefined
+        ? undefined
+        : Buffer.isBuffer(body)
+          ? body
+          : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+    );
   };
   return (request: FastifyRequestLike, reply: FastifyReplyLike, done: Next): void => {
     let result: ReturnType<AgentCardService['respond']>;

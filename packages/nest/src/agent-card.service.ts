@@ -1,11 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type CanActivate,
-  type OnModuleInit,
-  type Type,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type CanActivate, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import {
   AgentCardError,
@@ -26,8 +19,19 @@ import {
   type Principal,
 } from '@agent-card/core';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
-import type { AgentCardBuild, AgentCardGuard, AgentCardModuleOptions, AgentCardServingOption } from './agent-card.options';
-import { annotateSkillErrors, buildAgentCard, checkSkills, explainBuildFailure, type BuildAgentCardInput } from './build-agent-card';
+import type {
+  AgentCardBuild,
+  AgentCardGuard,
+  AgentCardModuleOptions,
+  AgentCardServingOption,
+} from './agent-card.options';
+import {
+  annotateSkillErrors,
+  buildAgentCard,
+  checkSkills,
+  explainBuildFailure,
+  type BuildAgentCardInput,
+} from './build-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions } from './skill-source';
@@ -69,7 +73,9 @@ function withSkills(card: CardFunction, skills: readonly AgentSkill[]): CardFunc
  */
 function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[]): ExtendedContent {
   if (skills.length === 0) return extra;
-  const combine = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined): Partial<AgentCard> | readonly AgentSkill[] => {
+  const combine = (
+    content: Partial<AgentCard> | readonly AgentSkill[] | undefined,
+  ): Partial<AgentCard> | readonly AgentSkill[] => {
     if (content === undefined) return skills;
     if (Array.isArray(content)) return [...skills, ...(content as readonly AgentSkill[])];
     throw new AgentCardError(
@@ -129,7 +135,8 @@ export class AgentCardService implements OnModuleInit {
     const definition: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) continue;
-      if ((RESPONDER_KEYS as readonly string[]).includes(key)) (responderOptions as Record<string, unknown>)[key] = value;
+      if ((RESPONDER_KEYS as readonly string[]).includes(key))
+        (responderOptions as Record<string, unknown>)[key] = value;
       else definition[key] = value;
     }
     if (typeof tenant === 'function') responderOptions.tenant = tenant;
@@ -146,7 +153,11 @@ export class AgentCardService implements OnModuleInit {
     let extendedSkills: readonly AgentSkill[];
     let buildInput: BuildAgentCardInput | undefined;
     if (typeof base === 'function') {
-      const split = checkSkills({ sources: [...(skills ?? []).map(skillFromOptions), ...decorated], logger, ...profile });
+      const split = checkSkills({
+        sources: [...(skills ?? []).map(skillFromOptions), ...decorated],
+        logger,
+        ...profile,
+      });
       extendedSkills = split.extendedSkills;
       if (extendedSkills.length > 0 && !canAuthenticate) {
         throw new AgentCardError(
@@ -176,14 +187,18 @@ export class AgentCardService implements OnModuleInit {
         if (this.build) {
           // Handing core the whole extended card keeps one merge rule for the REST endpoint and
           // getExtendedCard(); a static one is then validated and hashed once, at start-up.
-          content = typeof extra === 'function' ? (principal: Principal) => this.getExtendedCard(principal) : await this.getExtendedCard(true);
+          content =
+            typeof extra === 'function'
+              ? (principal: Principal) => this.getExtendedCard(principal)
+              : await this.getExtendedCard(true);
           if (typeof extra !== 'function') this.staticExtended = content as AgentCard;
         } else {
           content = withExtendedSkills(extra, extendedSkills);
         }
         responderOptions.extended = {
           ...rest,
-          authenticate: (request: object) => this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
+          authenticate: (request: object) =>
+            this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
           ...(content === undefined ? {} : { card: content }),
         };
       }
@@ -247,7 +262,12 @@ export class AgentCardService implements OnModuleInit {
    */
   async authenticate(request: object, response?: unknown): Promise<Principal | undefined> {
     if (this.guards.length > 0) {
-      const context = createHttpExecutionContext(request, response, AgentCardService, AgentCardService.prototype.getExtendedCard);
+      const context = createHttpExecutionContext(
+        request,
+        response,
+        AgentCardService,
+        AgentCardService.prototype.getExtendedCard,
+      );
       if (!(await runGuards(this.guards, context))) return undefined;
     }
     const authenticate = this.options.extended?.authenticate;

@@ -29,7 +29,7 @@ export interface BuildAgentCardInput {
 }
 
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
-const show = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value) ?? String(value));
+const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
 
 /**
  * Builds the public card and the extended skills from the collected skills. Core validates the
@@ -51,8 +51,12 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
   const publicSkills = skillsOf(ordered, 0, publicCount);
   const extendedSkills = skillsOf(ordered, publicCount, ordered.length);
   if (input.card) {
-    const unchanged = capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard && publicSkills.length === input.card.skills.length;
-    const card = unchanged ? input.card : { ...input.card, capabilities: { ...input.card.capabilities, ...capabilities }, skills: publicSkills };
+    const unchanged =
+      capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard &&
+      publicSkills.length === input.card.skills.length;
+    const card = unchanged
+      ? input.card
+      : { ...input.card, capabilities: { ...input.card.capabilities, ...capabilities }, skills: publicSkills };
     return { card, extendedSkills, sources: ordered };
   }
 
@@ -86,7 +90,9 @@ export function explainBuildFailure(input: BuildAgentCardInput): AgentCardError 
   const own = [...checkSources(ordered), ...extendedProblems];
   if (!own.some((f) => f.severity === 'error')) return undefined;
   // Report everything at once: core's findings about the whole card join the Nest-level ones.
-  const full = input.card ? { findings: [] } : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
+  const full = input.card
+    ? { findings: [] }
+    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
@@ -156,7 +162,14 @@ export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const probe = attempt(
-      { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a', binding: 'JSONRPC', skills: ordered.map((s) => s.skill) },
+      {
+        name: 'Skills',
+        description: 'Skills',
+        version: '1',
+        url: 'https://agent.invalid/a2a',
+        binding: 'JSONRPC',
+        skills: ordered.map((s) => s.skill),
+      },
       input.profile,
     );
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
@@ -189,9 +202,13 @@ function skillsOf(sources: readonly SkillSource[], from: number, to: number): Ag
 }
 
 /** ` (skill "id")` for a message, when the skill has a string id. */
-const skillLabel = (skill: AgentSkill): string => (typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '');
+const skillLabel = (skill: AgentSkill): string =>
+  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
 
-function attempt(definition: AgentCardDefinition, profile: ValidationProfile | undefined): { card?: AgentCard; findings: readonly Finding[] } {
+function attempt(
+  definition: AgentCardDefinition,
+  profile: ValidationProfile | undefined,
+): { card?: AgentCard; findings: readonly Finding[] } {
   try {
     return defineAgentCardWithFindings(definition, profile === undefined ? {} : { profile });
   } catch (error) {
@@ -226,7 +243,9 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
       });
     }
     if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
-      const where = source.controller ? `${source.declaredBy}, or to @AgentSkills() on ${source.controller}` : source.declaredBy;
+      const where = source.controller
+        ? `${source.declaredBy}, or to @AgentSkills() on ${source.controller}`
+        : source.declaredBy;
       findings.push({
         rule: 'skill-tags-required',
         severity: 'error',
@@ -269,7 +288,11 @@ function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   const match = /^\/skills\/(\d+)(?:\/|$)/.exec(finding.path);
   const source = match ? ordered[Number(match[1])] : undefined;
   if (!source) return finding;
-  return { ...finding, message: `${source.origin}: ${finding.message}`, hint: `${finding.hint} (declared by ${source.declaredBy})`.trim() };
+  return {
+    ...finding,
+    message: `${source.origin}: ${finding.message}`,
+    hint: `${finding.hint} (declared by ${source.declaredBy})`.trim(),
+  };
 }
 
 /** One `ERR_AGENT_CARD_INVALID` whose message lists the errors among `findings`; its findings put those errors first. */

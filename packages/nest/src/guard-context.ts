@@ -38,7 +38,9 @@ interface Subscribable<T> {
 }
 
 function isSubscribable(value: unknown): value is Subscribable<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as { subscribe?: unknown }).subscribe === 'function';
+  return (
+    value !== null && typeof value === 'object' && typeof (value as { subscribe?: unknown }).subscribe === 'function'
+  );
 }
 
 /** Like Nest's guard consumer: an Observable result counts by its last value. */

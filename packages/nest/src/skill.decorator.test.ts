@@ -10,7 +10,12 @@ import { toSkillId, toSkillName } from './skill-naming';
 
 const bearer = [{ schemes: { bearer: { list: [] } } }];
 
-@AgentSkills({ tags: ['orders', 'shop'], inputModes: ['application/json'], outputModes: ['application/json'], securityRequirements: bearer })
+@AgentSkills({
+  tags: ['orders', 'shop'],
+  inputModes: ['application/json'],
+  outputModes: ['application/json'],
+  securityRequirements: bearer,
+})
 class OrdersController {
   @Skill({ description: 'Places an order.', tags: ['create', 'orders'], examples: ['Order two mugs'] })
   createOrder() {}
@@ -69,12 +74,16 @@ describe('@Skill() and @AgentSkills() metadata', () => {
 describe('the list of decorated methods', () => {
   const accessor = new AgentCardMetadataAccessor(new Reflector());
   const names = (prototype: object) => accessor.getSkillMethods(prototype).map((m) => m.name);
-  const recorded = (prototype: object) => (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as { name: string }[] | undefined)?.map((r) => r.name);
+  const recorded = (prototype: object) =>
+    (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as { name: string }[] | undefined)?.map((r) => r.name);
   /** What the explorer found before the list existed: every method name, then its metadata. */
   const scanned = (prototype: object) =>
     new MetadataScanner()
       .getAllMethodNames(prototype)
-      .filter((name) => Reflect.getMetadata(SKILL_METADATA, (prototype as Record<string, unknown>)[name] as object) !== undefined);
+      .filter(
+        (name) =>
+          Reflect.getMetadata(SKILL_METADATA, (prototype as Record<string, unknown>)[name] as object) !== undefined,
+      );
 
   class Base {
     @Skill({ description: 'a' })
@@ -151,7 +160,10 @@ describe('the list of decorated methods', () => {
   });
 
   it('takes the options of the override when a subclass decorates it again', () => {
-    expect(accessor.getSkillMethods(Redecorated.prototype)[0]).toStrictEqual({ name: 'gamma', options: { id: 'gamma-again', description: 'g2' } });
+    expect(accessor.getSkillMethods(Redecorated.prototype)[0]).toStrictEqual({
+      name: 'gamma',
+      options: { id: 'gamma-again', description: 'g2' },
+    });
     expect(accessor.getSkillMethods(Twice.prototype)).toStrictEqual([{ name: 'both', options: { id: 'outer' } }]);
   });
 
@@ -162,12 +174,17 @@ describe('the list of decorated methods', () => {
       @Skill({ description: 'wrapper that copies metadata' })
       two() {}
     }
-    const wrap = (fn: Function) => function (this: unknown, ...args: unknown[]) { return fn.apply(this, args); };
+    const wrap = (fn: Function) =>
+      function (this: unknown, ...args: unknown[]) {
+        return fn.apply(this, args);
+      };
     Wrapped.prototype.one = wrap(Wrapped.prototype.one) as () => void;
     const two = wrap(Wrapped.prototype.two);
     Reflect.defineMetadata(SKILL_METADATA, { description: 'copied' }, two);
     Wrapped.prototype.two = two as () => void;
-    expect(accessor.getSkillMethods(Wrapped.prototype)).toStrictEqual([{ name: 'two', options: { description: 'copied' } }]);
+    expect(accessor.getSkillMethods(Wrapped.prototype)).toStrictEqual([
+      { name: 'two', options: { description: 'copied' } },
+    ]);
     expect(names(Wrapped.prototype)).toEqual(scanned(Wrapped.prototype));
   });
 
@@ -192,7 +209,12 @@ describe('the list of decorated methods', () => {
 describe('skills inherit @AgentSkills() defaults', () => {
   const defaults = Reflect.getMetadata(AGENT_SKILLS_METADATA, OrdersController);
   const skill = (method: keyof OrdersController) =>
-    skillFromDecorator('OrdersController', method, Reflect.getMetadata(SKILL_METADATA, OrdersController.prototype[method]), defaults);
+    skillFromDecorator(
+      'OrdersController',
+      method,
+      Reflect.getMetadata(SKILL_METADATA, OrdersController.prototype[method]),
+      defaults,
+    );
 
   it('merges tags (controller first, no duplicates) and takes the controller modes and security', () => {
     const source = skill('createOrder');
@@ -216,10 +238,19 @@ describe('skills inherit @AgentSkills() defaults', () => {
     [['a', 'b'], undefined, ['a', 'b']],
     [['a', 'a', 'b'], [], ['a', 'b']],
     [[], ['b', 'b'], ['b']],
-    [['a', 'b'], ['b', 'c', 'a'], ['a', 'b', 'c']],
+    [
+      ['a', 'b'],
+      ['b', 'c', 'a'],
+      ['a', 'b', 'c'],
+    ],
     [undefined, undefined, []],
   ])('merges controller tags %j and method tags %j into %j', (controllerTags, methodTags, expected) => {
-    const source = skillFromDecorator('C', 'm', { description: 'd', ...(methodTags ? { tags: methodTags } : {}) }, controllerTags ? { tags: controllerTags } : {});
+    const source = skillFromDecorator(
+      'C',
+      'm',
+      { description: 'd', ...(methodTags ? { tags: methodTags } : {}) },
+      controllerTags ? { tags: controllerTags } : {},
+    );
     expect(source.skill.tags).toStrictEqual(expected);
   });
 
@@ -234,7 +265,12 @@ describe('skills inherit @AgentSkills() defaults', () => {
 
   it('lets the method win for modes and extended', () => {
     const { skill: s, extended } = skill('trackOrder');
-    expect(s).toMatchObject({ id: 'track', name: 'Track', inputModes: ['application/json'], outputModes: ['text/plain'] });
+    expect(s).toMatchObject({
+      id: 'track',
+      name: 'Track',
+      inputModes: ['application/json'],
+      outputModes: ['text/plain'],
+    });
     expect(extended).toBe(true);
   });
 
@@ -244,8 +280,13 @@ describe('skills inherit @AgentSkills() defaults', () => {
   });
 
   it('takes extended from the controller when the method does not say', () => {
-    expect(skillFromDecorator('Admin', 'purge', { description: 'd', tags: ['t'] }, { extended: true }).extended).toBe(true);
-    expect(skillFromDecorator('Admin', 'purge', { description: 'd', tags: ['t'], extended: false }, { extended: true }).extended).toBe(false);
+    expect(skillFromDecorator('Admin', 'purge', { description: 'd', tags: ['t'] }, { extended: true }).extended).toBe(
+      true,
+    );
+    expect(
+      skillFromDecorator('Admin', 'purge', { description: 'd', tags: ['t'], extended: false }, { extended: true })
+        .extended,
+    ).toBe(false);
   });
 
   it('leaves out optional fields nobody set', () => {
@@ -260,7 +301,15 @@ describe('skills inherit @AgentSkills() defaults', () => {
   it('copies lists, so the card shares no array with the decorator metadata', () => {
     const options = { description: 'd', tags: ['t'], examples: ['e'], inputModes: ['text/plain'] };
     const { skill } = skillFromDecorator('C', 'm', options, { outputModes: ['application/json'] });
-    expect(skill).toStrictEqual({ id: 'm', name: 'M', description: 'd', tags: ['t'], examples: ['e'], inputModes: ['text/plain'], outputModes: ['application/json'] });
+    expect(skill).toStrictEqual({
+      id: 'm',
+      name: 'M',
+      description: 'd',
+      tags: ['t'],
+      examples: ['e'],
+      inputModes: ['text/plain'],
+      outputModes: ['application/json'],
+    });
     expect(skill.tags).not.toBe(options.tags);
     expect(skill.examples).not.toBe(options.examples);
     expect(skill.inputModes).not.toBe(options.inputModes);

@@ -95,8 +95,7 @@ export function Skill(options?: SkillOptions): MethodDecorator;
 /** `@Skill('id')` shorthand, optionally with the other options. */
 export function Skill(id: string, options?: Omit<SkillOptions, 'id'>): MethodDecorator;
 export function Skill(idOrOptions?: string | SkillOptions, rest?: Omit<SkillOptions, 'id'>): MethodDecorator {
-  const metadata: SkillOptions =
-    typeof idOrOptions === 'string' ? { ...rest, id: idOrOptions } : { ...idOrOptions };
+  const metadata: SkillOptions = typeof idOrOptions === 'string' ? { ...rest, id: idOrOptions } : { ...idOrOptions };
   const store = SetMetadata(SKILL_METADATA, metadata);
   return (target, key, descriptor) => {
     store(target, key, descriptor);
@@ -121,7 +120,8 @@ export interface SkillMethodRecord {
 
 /** Adds a method to the list of `prototype` (its own list; a name decorated again is replaced). */
 function recordSkillMethod(prototype: object, record: SkillMethodRecord): void {
-  const records = (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as readonly SkillMethodRecord[] | undefined) ?? [];
+  const records =
+    (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as readonly SkillMethodRecord[] | undefined) ?? [];
   const index = records.findIndex((r) => r.name === record.name);
   // A new array each time: a list read earlier never changes under its reader.
   const next = index === -1 ? [...records, record] : records.map((r, i) => (i === index ? record : r));

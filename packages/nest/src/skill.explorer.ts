@@ -36,7 +36,8 @@ export class SkillExplorer {
       const methods = this.accessor.getSkillMethods(prototype);
       if (methods.length === 0) continue;
       const defaults = this.accessor.getDefaults(controller);
-      for (let i = 0; i < methods.length; i++) found.push(skillFromDecorator(controller.name, methods[i]!.name, methods[i]!.options, defaults));
+      for (let i = 0; i < methods.length; i++)
+        found.push(skillFromDecorator(controller.name, methods[i]!.name, methods[i]!.options, defaults));
     }
     return found;
   }

@@ -37,7 +37,11 @@ export function agentCardE2E(deps: SuiteDeps): void {
   const { Controller, Get, Inject, Injectable, Module } = common;
   const { AgentCardModule, AgentCardService, AgentSkills, Skill } = lib;
 
-  async function start(module: NestCommon.Type<unknown>, platform: Platform, prefix = 'api'): Promise<{ app: App; base: string }> {
+  async function start(
+    module: NestCommon.Type<unknown>,
+    platform: Platform,
+    prefix = 'api',
+  ): Promise<{ app: App; base: string }> {
     const ref = await testing.Test.createTestingModule({ imports: [module] }).compile();
     const app = ref.createNestApplication(platform.adapter(), { logger: false });
     if (prefix) app.setGlobalPrefix(prefix);
@@ -97,7 +101,12 @@ export function agentCardE2E(deps: SuiteDeps): void {
         tags: ['orders', 'history'],
         outputModes: ['application/json'],
       });
-      expect(card.skills[1]).toMatchObject({ id: 'place-order', name: 'Place order', tags: ['orders'], examples: ['Order two blue mugs'] });
+      expect(card.skills[1]).toMatchObject({
+        id: 'place-order',
+        name: 'Place order',
+        tags: ['orders'],
+        examples: ['Order two blue mugs'],
+      });
       expect(card.skills[2]).toEqual({
         id: 'get-invoice',
         name: 'Get invoice',
@@ -127,10 +136,16 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(head.status).toBe(200);
       expect(head.headers.get('content-length')).toBe(String(body.byteLength));
       expect(head.headers.get('etag')).toBe(etag);
-      const notModified = await fetch(`${base}/.well-known/agent-card.json?x=1`, { headers: { 'if-none-match': etag } });
+      const notModified = await fetch(`${base}/.well-known/agent-card.json?x=1`, {
+        headers: { 'if-none-match': etag },
+      });
       expect(notModified.status).toBe(304);
       expect(notModified.headers.get('etag')).toBe(etag);
-      const post = await fetch(`${base}/.well-known/agent-card.json`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const post = await fetch(`${base}/.well-known/agent-card.json`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(post.status).toBe(405);
       expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     });
@@ -160,7 +175,9 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(card.skills.map((s) => s.id)).toEqual([...publicSkillIds, 'export-all']);
       expect(card.skills[3]).toMatchObject({ tags: ['orders'], outputModes: ['text/csv'] });
       const service = app.get(AgentCardService);
-      expect((await service.getExtendedCard({ id: 'ops-team' })).skills.map((s) => s.id)).toEqual(card.skills.map((s) => s.id));
+      expect((await service.getExtendedCard({ id: 'ops-team' })).skills.map((s) => s.id)).toEqual(
+        card.skills.map((s) => s.id),
+      );
     });
 
     it('counts request-scoped controllers without instantiating them', () => {
@@ -183,7 +200,10 @@ export function agentCardE2E(deps: SuiteDeps): void {
     runAgentCardConformanceSuite({
       name: `Nest ${deps.major} platform-${platform.name}`,
       async start(options: AgentCardOptions<any>) {
-        @Module({ imports: [AgentCardModule.forRoot(options as AgentCardNest.AgentCardModuleOptions)], controllers: [RoutesController] })
+        @Module({
+          imports: [AgentCardModule.forRoot(options as AgentCardNest.AgentCardModuleOptions)],
+          controllers: [RoutesController],
+        })
         class ConformanceModule {}
         const { app, base } = await start(ConformanceModule, platform, '');
         return { url: base, close: () => app.close() };
@@ -201,7 +221,10 @@ export function agentCardE2E(deps: SuiteDeps): void {
       class BetaController {
         @Get() @Skill('lookup', { description: 'Looks other things up.', tags: ['b'] }) go() {}
       }
-      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [AlphaController, BetaController] })
+      @Module({
+        imports: [AgentCardModule.forRoot({ ...baseOptions })],
+        controllers: [AlphaController, BetaController],
+      })
       class AppModule {}
       const error = await bootError(AppModule);
       expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
@@ -213,9 +236,13 @@ export function agentCardE2E(deps: SuiteDeps): void {
 
     it('names a static skill that clashes with a decorated one', async () => {
       const error = await bootError(
-        fx.appModule({ skills: [{ id: 'get-invoice', name: 'Invoice', description: 'Old invoice lookup.', tags: ['billing'] }] }),
+        fx.appModule({
+          skills: [{ id: 'get-invoice', name: 'Invoice', description: 'Old invoice lookup.', tags: ['billing'] }],
+        }),
       );
-      expect(error.message).toContain('Duplicate skill id "get-invoice": declared by AgentCardModule skills[0] and by InvoicesController#getInvoice.');
+      expect(error.message).toContain(
+        'Duplicate skill id "get-invoice": declared by AgentCardModule skills[0] and by InvoicesController#getInvoice.',
+      );
     });
 
     it('names the decorator to fix when a description or tags are missing, listing every problem at once', async () => {
@@ -231,9 +258,9 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(error.message).toBe(
         [
           'AgentCardModule: the agent card built from the module options and @Skill() decorators has 3 errors. Fix each one below.',
-          "  - [skill-required-fields] /skills/0/description: LonelyController#handle: the skill has no description (skill \"ping\"). Add description: 'What the skill does' to @Skill() on LonelyController#handle.",
-          "  - [skill-tags-required] /skills/0/tags: LonelyController#handle: the skill has no tags (skill \"ping\"). Add tags: ['keyword'] to @Skill() on LonelyController#handle, or to @AgentSkills() on LonelyController.",
-          "  - [skill-tags-required] /skills/1/tags: LonelyController#greet: the skill has no tags (skill \"greet\"). Add tags: ['keyword'] to @Skill() on LonelyController#greet, or to @AgentSkills() on LonelyController.",
+          '  - [skill-required-fields] /skills/0/description: LonelyController#handle: the skill has no description (skill "ping"). Add description: \'What the skill does\' to @Skill() on LonelyController#handle.',
+          '  - [skill-tags-required] /skills/0/tags: LonelyController#handle: the skill has no tags (skill "ping"). Add tags: [\'keyword\'] to @Skill() on LonelyController#handle, or to @AgentSkills() on LonelyController.',
+          '  - [skill-tags-required] /skills/1/tags: LonelyController#greet: the skill has no tags (skill "greet"). Add tags: [\'keyword\'] to @Skill() on LonelyController#greet, or to @AgentSkills() on LonelyController.',
         ].join('\n'),
       );
       expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path])).toEqual([
@@ -257,7 +284,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(error.message).toBe(
         [
           'AgentCardModule: the agent card built from the module options and @Skill() decorators has 2 errors. Fix each one below.',
-          "  - [skill-required-fields] /skills/1/description: StockController#audit: the skill has no description (skill \"audit\"). Add description: 'What the skill does' to @Skill() on StockController#audit.",
+          '  - [skill-required-fields] /skills/1/description: StockController#audit: the skill has no description (skill "audit"). Add description: \'What the skill does\' to @Skill() on StockController#audit.',
           `  - [skill-id-unique] /skills/2/id: Duplicate skill id "count": declared by StockController#count and by StockController#recount. Give one of them another id, e.g. @Skill({ id: '…' }).`,
         ].join('\n'),
       );
@@ -269,7 +296,10 @@ export function agentCardE2E(deps: SuiteDeps): void {
         @Get() @Skill({ description: 'Lists the vaults.', tags: ['vault'] }) list() {}
         @Get('o') @Skill({ description: 'Opens a vault.', extended: true }) open() {}
       }
-      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions, extended: { authenticate: () => true } })], controllers: [VaultController] })
+      @Module({
+        imports: [AgentCardModule.forRoot({ ...baseOptions, extended: { authenticate: () => true } })],
+        controllers: [VaultController],
+      })
       class AppModule {}
       const error = await bootError(AppModule);
       expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path, f.message])).toEqual([
@@ -287,18 +317,31 @@ export function agentCardE2E(deps: SuiteDeps): void {
         name: 'Desks',
         description: 'Books desks in Acme offices.',
         version: '1.0.0',
-        supportedInterfaces: [{ url: 'https://desks.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        supportedInterfaces: [
+          { url: 'https://desks.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        ],
         capabilities: {},
         defaultInputModes: ['text/plain'],
         defaultOutputModes: ['text/plain'],
         skills: [],
       });
-      @Module({ imports: [AgentCardModule.forRoot({ card, profile: 'development', logger: { warn: () => {} } })], controllers: [DeskController] })
+      @Module({
+        imports: [AgentCardModule.forRoot({ card, profile: 'development', logger: { warn: () => {} } })],
+        controllers: [DeskController],
+      })
       class AppModule {}
       const error = await bootError(AppModule);
       expect(error.findings.filter((f) => f.severity === 'error').map((f) => [f.rule, f.path, f.message])).toEqual([
-        ['skill-required-fields', '/skills/1/description', 'DeskController#free: the skill has no description (skill "book").'],
-        ['skill-id-unique', '/skills/1/id', 'Duplicate skill id "book": declared by DeskController#book and by DeskController#free.'],
+        [
+          'skill-required-fields',
+          '/skills/1/description',
+          'DeskController#free: the skill has no description (skill "book").',
+        ],
+        [
+          'skill-id-unique',
+          '/skills/1/id',
+          'Duplicate skill id "book": declared by DeskController#book and by DeskController#free.',
+        ],
       ]);
     });
 
@@ -306,7 +349,9 @@ export function agentCardE2E(deps: SuiteDeps): void {
       @Controller('notes')
       class NotesController {
         // What a JavaScript caller can write; TypeScript would stop it.
-        @Get() @Skill({ description: 'Takes a note.', tags: ['notes'], examples: 'Note that milk is low' as never }) take() {}
+        @Get()
+        @Skill({ description: 'Takes a note.', tags: ['notes'], examples: 'Note that milk is low' as never })
+        take() {}
       }
       @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [NotesController] })
       class AppModule {}
@@ -321,7 +366,10 @@ export function agentCardE2E(deps: SuiteDeps): void {
       @Controller('reports')
       class ReportsController {
         @Get()
-        @Skill({ description: 'Builds a report.', securityRequirements: [{ schemes: { oauth: { list: ['reports:read'] } } }] })
+        @Skill({
+          description: 'Builds a report.',
+          securityRequirements: [{ schemes: { oauth: { list: ['reports:read'] } } }],
+        })
         build() {}
       }
       @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [ReportsController] })
@@ -341,14 +389,19 @@ export function agentCardE2E(deps: SuiteDeps): void {
       @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [AdminController] })
       class AppModule {}
       const error = await bootError(AppModule);
-      expect(error.message).toContain('AdminController#purge is extended: true but nothing authenticates extended-card requests.');
+      expect(error.message).toContain(
+        'AdminController#purge is extended: true but nothing authenticates extended-card requests.',
+      );
       expect(error.message).toContain('Add guards: [YourAuthGuard] or extended: { authenticate }');
     });
   });
 
   describe('configuration', () => {
     const CONFIG = Symbol('CONFIG');
-    @Module({ providers: [{ provide: CONFIG, useValue: { publicUrl: 'https://orders.acme-corp.io/a2a' } }], exports: [CONFIG] })
+    @Module({
+      providers: [{ provide: CONFIG, useValue: { publicUrl: 'https://orders.acme-corp.io/a2a' } }],
+      exports: [CONFIG],
+    })
     class ConfigLikeModule {}
 
     it('forRootAsync({ imports, inject, useFactory }) reads the public URL from a provider', async () => {
@@ -357,7 +410,11 @@ export function agentCardE2E(deps: SuiteDeps): void {
           AgentCardModule.forRootAsync({
             imports: [ConfigLikeModule],
             inject: [CONFIG],
-            useFactory: (config: { publicUrl: string }) => ({ ...baseOptions, url: config.publicUrl, guards: [fx.ApiKeyGuard] }),
+            useFactory: (config: { publicUrl: string }) => ({
+              ...baseOptions,
+              url: config.publicUrl,
+              guards: [fx.ApiKeyGuard],
+            }),
           }),
           fx.OrdersModule,
         ],
@@ -374,7 +431,11 @@ export function agentCardE2E(deps: SuiteDeps): void {
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
       @Module({
         imports: [
-          AgentCardModule.forRoot({ ...baseOptions, guards: [fx.ApiKeyGuard], sign: { privateKey, kid: 'nest-key', alg: 'EdDSA' } }),
+          AgentCardModule.forRoot({
+            ...baseOptions,
+            guards: [fx.ApiKeyGuard],
+            sign: { privateKey, kid: 'nest-key', alg: 'EdDSA' },
+          }),
           fx.OrdersModule,
         ],
       })
@@ -387,7 +448,9 @@ export function agentCardE2E(deps: SuiteDeps): void {
         const result = await verifyAgentCard(card, { keys: { 'nest-key': publicKey } });
         expect(result).toMatchObject({ valid: true, signatures: [{ kid: 'nest-key', alg: 'EdDSA', valid: true }] });
         // Signed once: the same bytes and ETag on every request, so revalidation keeps working.
-        const again = await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+        const again = await fetch(`${base}/.well-known/agent-card.json`, {
+          headers: { 'if-none-match': first.headers.get('etag')! },
+        });
         expect(again.status).toBe(304);
       } finally {
         await app.close();
@@ -398,7 +461,12 @@ export function agentCardE2E(deps: SuiteDeps): void {
       @Injectable()
       class CardOptionsFactory {
         createAgentCardOptions() {
-          return { ...baseOptions, skills: [{ id: 'static', name: 'Static', description: 'A skill no controller implements.', tags: ['misc'] }] };
+          return {
+            ...baseOptions,
+            skills: [
+              { id: 'static', name: 'Static', description: 'A skill no controller implements.', tags: ['misc'] },
+            ],
+          };
         }
       }
       @Injectable()
@@ -407,10 +475,21 @@ export function agentCardE2E(deps: SuiteDeps): void {
       }
       @Module({ providers: [Consumer] })
       class FeatureModule {}
-      @Module({ imports: [AgentCardModule.forRootAsync({ useClass: CardOptionsFactory, isGlobal: true }), FeatureModule, fx.BillingModule] })
+      @Module({
+        imports: [
+          AgentCardModule.forRootAsync({ useClass: CardOptionsFactory, isGlobal: true }),
+          FeatureModule,
+          fx.BillingModule,
+        ],
+      })
       class AppModule {}
       const app = await boot(AppModule);
-      expect(app.get(Consumer).cards.getCard().skills.map((s) => s.id)).toEqual(['static', 'get-invoice']);
+      expect(
+        app
+          .get(Consumer)
+          .cards.getCard()
+          .skills.map((s) => s.id),
+      ).toEqual(['static', 'get-invoice']);
       await app.close();
     });
 
@@ -419,17 +498,24 @@ export function agentCardE2E(deps: SuiteDeps): void {
       @Injectable()
       class HeaderGuard {
         canActivate(context: NestCommon.ExecutionContext) {
-          return of(context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-team'] === 'ops');
+          return of(
+            context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-team'] === 'ops',
+          );
         }
       }
-      const app = await boot(fx.appModule({ guards: [HeaderGuard], extended: { authenticate: () => ({ team: 'ops' }) } }));
+      const app = await boot(
+        fx.appModule({ guards: [HeaderGuard], extended: { authenticate: () => ({ team: 'ops' }) } }),
+      );
       const service = app.get(AgentCardService);
       expect(await service.authenticate({ headers: { 'x-team': 'ops' } })).toEqual({ team: 'ops' });
       expect(await service.authenticate({ headers: {} })).toBeUndefined();
       const denied = await service.getExtendedAgentCard({ headers: {}, raw: { headers: {} } });
       expect(denied.error).toBeDefined();
       expect(denied.card).toBeUndefined();
-      const allowed = await service.getExtendedAgentCard({ headers: { 'x-team': 'ops' }, raw: { headers: { 'x-team': 'ops' } } });
+      const allowed = await service.getExtendedAgentCard({
+        headers: { 'x-team': 'ops' },
+        raw: { headers: { 'x-team': 'ops' } },
+      });
       expect(allowed.card?.skills.map((s) => s.id)).toContain('export-all');
       await app.close();
     });
@@ -437,7 +523,12 @@ export function agentCardE2E(deps: SuiteDeps): void {
     it('serve: false leaves the HTTP adapter alone', async () => {
       const { app, base } = await start(fx.appModule({ serve: false }), platforms[0]!, '');
       expect((await fetch(`${base}/.well-known/agent-card.json`)).status).toBe(404);
-      expect(app.get(AgentCardService).getCard().skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(
+        app
+          .get(AgentCardService)
+          .getCard()
+          .skills.map((s) => s.id),
+      ).toEqual(publicSkillIds);
       await app.close();
     });
   });

@@ -48,7 +48,10 @@ export function createFixture({ common, lib }: FixtureDeps) {
       if (!this.keys.isValid(request.headers['x-api-key'])) throw new UnauthorizedException();
       request.user = { id: 'ops-team' };
       // Express' res.header() and Fastify's reply.header() both set a response header.
-      context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header('x-guard', 'api-key');
+      context
+        .switchToHttp()
+        .getResponse<{ header(name: string, value: string): unknown }>()
+        .header('x-guard', 'api-key');
       return true;
     }
   }
@@ -63,13 +66,20 @@ export function createFixture({ common, lib }: FixtureDeps) {
     }
 
     @Post()
-    @Skill('place-order', { description: 'Places an order for one or more products.', examples: ['Order two blue mugs'] })
+    @Skill('place-order', {
+      description: 'Places an order for one or more products.',
+      examples: ['Order two blue mugs'],
+    })
     create() {
       return { id: 'o-2' };
     }
 
     @Get('export')
-    @Skill({ description: 'Exports every order as CSV for the operations team.', outputModes: ['text/csv'], extended: true })
+    @Skill({
+      description: 'Exports every order as CSV for the operations team.',
+      outputModes: ['text/csv'],
+      extended: true,
+    })
     exportAll() {
       return 'id\no-1\n';
     }
@@ -104,13 +114,26 @@ export function createFixture({ common, lib }: FixtureDeps) {
   /** The application module, with AgentCardModule.forRoot(options). */
   function appModule(options: Partial<AgentNestOptions> = {}) {
     @Module({
-      imports: [AgentCardModule.forRoot({ ...baseOptions, guards: [ApiKeyGuard], ...options } as AgentNestOptions), OrdersModule, BillingModule],
+      imports: [
+        AgentCardModule.forRoot({ ...baseOptions, guards: [ApiKeyGuard], ...options } as AgentNestOptions),
+        OrdersModule,
+        BillingModule,
+      ],
     })
     class AppModule {}
     return AppModule;
   }
 
-  return { KeyStore, ApiKeyGuard, OrdersController, InvoicesController, OrdersModule, BillingModule, appModule, AgentCardService };
+  return {
+    KeyStore,
+    ApiKeyGuard,
+    OrdersController,
+    InvoicesController,
+    OrdersModule,
+    BillingModule,
+    appModule,
+    AgentCardService,
+  };
 }
 
 type AgentNestOptions = AgentCardNest.AgentCardModuleForRootOptions;

@@ -12,7 +12,12 @@ export class ApiKeyGuard implements CanActivate {
 
   constructor(@Inject(ConfigService) config: ConfigService) {
     const configured = config.get<string>('API_KEYS') ?? '';
-    this.keys = new Set(configured.split(',').map((key) => key.trim()).filter(Boolean));
+    this.keys = new Set(
+      configured
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    );
   }
 
   canActivate(context: ExecutionContext): boolean {

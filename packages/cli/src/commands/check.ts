@@ -1,4 +1,9 @@
-import { discoverAgentCard, type DiscoveryPathReport, type DiscoveryReport, type ValidationProfile } from '@agent-card/core';
+import {
+  discoverAgentCard,
+  type DiscoveryPathReport,
+  type DiscoveryReport,
+  type ValidationProfile,
+} from '@agent-card/core';
 import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { readJson, toJsonText } from '../read';
@@ -23,9 +28,13 @@ function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
     p.status === undefined
       ? painter.paint('red', p.failure ? `failed (${p.failure.kind}: ${p.failure.message})` : 'no response')
       : painter.paint(p.status === 200 ? 'green' : p.status >= 400 ? 'red' : 'yellow', String(p.status));
-  const lines = [`${painter.paint('bold', p.path)}  ${status}  ${p.contentType ?? '(no content type)'}  ${kib(p.bytes)}  ${Math.round(p.timeMs)} ms`];
+  const lines = [
+    `${painter.paint('bold', p.path)}  ${status}  ${p.contentType ?? '(no content type)'}  ${kib(p.bytes)}  ${Math.round(p.timeMs)} ms`,
+  ];
   for (const r of p.redirects) {
-    lines.push(`  ↪ ${r.status} ${r.url} → ${r.location ?? '(no Location)'}${r.followed ? '' : painter.paint('yellow', ' (not followed)')}`);
+    lines.push(
+      `  ↪ ${r.status} ${r.url} → ${r.location ?? '(no Location)'}${r.followed ? '' : painter.paint('yellow', ' (not followed)')}`,
+    );
   }
   if (p.status === 200) {
     const h = p.headers;
@@ -40,7 +49,10 @@ function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
     }
     lines.push(`  ${parts.join('  ·  ')}`);
   }
-  if (p.signature) lines.push(`  signature: ${p.signature.status}${p.signature.details.length ? ` (${p.signature.details.join('; ')})` : ''}`);
+  if (p.signature)
+    lines.push(
+      `  signature: ${p.signature.status}${p.signature.details.length ? ` (${p.signature.details.join('; ')})` : ''}`,
+    );
   return lines;
 }
 
@@ -55,7 +67,9 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
   }
   const doc = report.document as { name?: unknown; version?: unknown; skills?: unknown } | undefined;
   if (doc && typeof doc === 'object') {
-    const skills = Array.isArray(doc.skills) ? doc.skills.map((s) => (s && typeof s === 'object' ? String((s as { id?: unknown }).id) : '?')) : [];
+    const skills = Array.isArray(doc.skills)
+      ? doc.skills.map((s) => (s && typeof s === 'object' ? String((s as { id?: unknown }).id) : '?'))
+      : [];
     out.push(
       '',
       `Card: ${painter.paint('bold', String(doc.name ?? '(no name)'))} ${String(doc.version ?? '')} from ${report.cardUrl ?? '?'}`,

@@ -73,7 +73,12 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   const result = validateAgentCard(card, { profile: 'development' });
   const painter = createPainter(io);
   if (!result.valid) {
-    io.stderr.write(formatFindings(result.findings.filter((f) => f.severity === 'error'), painter) + '\n');
+    io.stderr.write(
+      formatFindings(
+        result.findings.filter((f) => f.severity === 'error'),
+        painter,
+      ) + '\n',
+    );
     throw new CliError('the starter card has errors (see above); nothing was written.', 1);
   }
   const output = answers.output ?? 'agent-card.json';

@@ -11,13 +11,20 @@ export async function readKeyFile(io: CliIO, file: string): Promise<KeyMaterial>
   if (text.startsWith('-----BEGIN')) return text;
   try {
     const jwk: unknown = JSON.parse(text);
-    if (typeof jwk === 'object' && jwk !== null && !Array.isArray(jwk) && typeof (jwk as { kty?: unknown }).kty === 'string') {
+    if (
+      typeof jwk === 'object' &&
+      jwk !== null &&
+      !Array.isArray(jwk) &&
+      typeof (jwk as { kty?: unknown }).kty === 'string'
+    ) {
       return jwk as Record<string, unknown>;
     }
   } catch {
     // Reported below with one message for both cases.
   }
-  throw new CliError(`${file}: not a PEM key or a JWK. Pass a PEM file (BEGIN PRIVATE KEY / PUBLIC KEY) or a JWK JSON file.`);
+  throw new CliError(
+    `${file}: not a PEM key or a JWK. Pass a PEM file (BEGIN PRIVATE KEY / PUBLIC KEY) or a JWK JSON file.`,
+  );
 }
 
 /**

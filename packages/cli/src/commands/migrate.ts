@@ -30,7 +30,11 @@ export async function migrateCommand(io: CliIO, file: string, options: MigrateCo
     io.stdout.write(text);
   }
   const log: string[] = [];
-  log.push(changes.length === 0 ? 'No changes: the card is already v1.0.' : `${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+  log.push(
+    changes.length === 0
+      ? 'No changes: the card is already v1.0.'
+      : `${changes.length} change${changes.length === 1 ? '' : 's'}:`,
+  );
   for (const c of changes) log.push(`  ${painter.paint('cyan', c.path || '/')}: ${c.change}`);
   const errors = result.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) {

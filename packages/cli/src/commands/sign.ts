@@ -1,4 +1,11 @@
-import { AGENT_CARD_SIGNING_ALGORITHMS, AgentCardError, signAgentCard, validateAgentCard, type AgentCard, type AgentCardSigningAlgorithm } from '@agent-card/core';
+import {
+  AGENT_CARD_SIGNING_ALGORITHMS,
+  AgentCardError,
+  signAgentCard,
+  validateAgentCard,
+  type AgentCard,
+  type AgentCardSigningAlgorithm,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
 import { readJson, toJsonText, writeText } from '../read';
@@ -20,12 +27,18 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   const input = await readJson(io, file);
   const result = validateAgentCard(input, { profile: 'development' });
   if (!result.card) {
-    io.stderr.write(formatFindings(result.findings.filter((f) => f.severity === 'error'), createPainter({ ...io, stdout: io.stderr })) + '\n');
+    io.stderr.write(
+      formatFindings(
+        result.findings.filter((f) => f.severity === 'error'),
+        createPainter({ ...io, stdout: io.stderr }),
+      ) + '\n',
+    );
     throw new CliError(`${file}: the card has errors; fix them before signing (run "agent-card validate ${file}").`, 1);
   }
   const privateKey = await readKeyFile(io, options.key);
   const kid = options.kid ?? jwkMember(privateKey, 'kid');
-  if (!kid) throw new CliError('--kid: missing. Pass the key id verifiers will look the key up by (or use a JWK with "kid").');
+  if (!kid)
+    throw new CliError('--kid: missing. Pass the key id verifiers will look the key up by (or use a JWK with "kid").');
   const alg = options.alg ?? jwkMember(privateKey, 'alg');
   if (!alg) throw new CliError(`--alg: missing. Pass one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
   let signed: AgentCard;

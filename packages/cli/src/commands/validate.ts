@@ -19,12 +19,16 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const result = validateAgentCard(text, { profile });
   const name = file === '-' ? 'stdin' : file;
   if (options.json) {
-    io.stdout.write(toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }));
+    io.stdout.write(
+      toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }),
+    );
     return result.valid ? 0 : 1;
   }
   const painter = createPainter(io);
   const card = result.card;
-  const title = card ? `${painter.paint('bold', card.name)} ${card.version} (${result.shape})` : `(${result.shape} card)`;
+  const title = card
+    ? `${painter.paint('bold', card.name)} ${card.version} (${result.shape})`
+    : `(${result.shape} card)`;
   io.stdout.write(`${name}: ${title}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(body + '\n');

@@ -14,13 +14,17 @@ export interface VerifyCommandOptions {
 
 /** `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
-  if (!options.key === !options.jwks) throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
+  if (!options.key === !options.jwks)
+    throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
   const card = await readJson(io, file);
-  if (typeof card !== 'object' || card === null || Array.isArray(card)) throw new CliError(`${file}: not a JSON object.`);
+  if (typeof card !== 'object' || card === null || Array.isArray(card))
+    throw new CliError(`${file}: not a JSON object.`);
   const verifyOptions: VerifyAgentCardOptions = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
-    verifyOptions.keys = { [verifyingKeyId(options.kid, key)]: key as NonNullable<VerifyAgentCardOptions['keys']>[string] };
+    verifyOptions.keys = {
+      [verifyingKeyId(options.kid, key)]: key as NonNullable<VerifyAgentCardOptions['keys']>[string],
+    };
   } else if (options.jwks && isRemote(options.jwks)) {
     verifyOptions.jwksUrl = options.jwks;
     if (options.allowHttp) verifyOptions.allowInsecureJwksUrl = true;
@@ -46,6 +50,10 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
         : `${painter.paint('red', '✖')} ${head}: ${s.reason ?? 'did not verify'}\n`,
     );
   }
-  io.stdout.write(result.valid ? painter.paint('green', 'Valid: at least one signature verified.\n') : painter.paint('red', 'Invalid: no signature verified.\n'));
+  io.stdout.write(
+    result.valid
+      ? painter.paint('green', 'Valid: at least one signature verified.\n')
+      : painter.paint('red', 'Invalid: no signature verified.\n'),
+  );
   return result.valid ? 0 : 1;
 }

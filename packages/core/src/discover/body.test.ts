@@ -51,7 +51,11 @@ describe('parseBody', () => {
   });
 
   it('reports the offset and value of the first bad byte', () => {
-    expect(parseBody(Uint8Array.from([0x7b, 0x22, 0xfe, 0x22, 0x7d]))).toEqual({ kind: 'invalid-utf8', offset: 2, byte: 0xfe });
+    expect(parseBody(Uint8Array.from([0x7b, 0x22, 0xfe, 0x22, 0x7d]))).toEqual({
+      kind: 'invalid-utf8',
+      offset: 2,
+      byte: 0xfe,
+    });
   });
 
   it('never throws on arbitrary bytes', () => {
@@ -99,7 +103,10 @@ describe('classifyFailure', () => {
   it.each([
     [wrapped(Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND' })), 'dns'],
     [wrapped(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), 'refused'],
-    [wrapped(new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1'), { code: 'ECONNREFUSED' })])), 'refused'],
+    [
+      wrapped(new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1'), { code: 'ECONNREFUSED' })])),
+      'refused',
+    ],
     [wrapped(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })), 'reset'],
     [wrapped(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' })), 'tls'],
     [wrapped(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })), 'tls'],
@@ -110,7 +117,10 @@ describe('classifyFailure', () => {
   });
 
   it('prefers timeout and abort over the error itself', () => {
-    expect(classifyFailure(new Error('x'), true, true, 1234)).toEqual({ kind: 'timeout', message: 'no complete response within 1234 ms' });
+    expect(classifyFailure(new Error('x'), true, true, 1234)).toEqual({
+      kind: 'timeout',
+      message: 'no complete response within 1234 ms',
+    });
     expect(classifyFailure(new Error('x'), false, true, 1234).kind).toBe('aborted');
   });
 });

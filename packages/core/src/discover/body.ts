@@ -108,7 +108,11 @@ export function parseMediaType(value: string | undefined): MediaType | undefined
     const eq = param.indexOf('=');
     if (eq < 0) continue;
     if (param.slice(0, eq).trim().toLowerCase() === 'charset') {
-      out.charset = param.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+      out.charset = param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '')
+        .toLowerCase();
     }
   }
   return out;
@@ -126,7 +130,15 @@ export function parseCacheControl(value: string): Map<string, string> {
     const eq = part.indexOf('=');
     const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
     if (name === '') continue;
-    out.set(name, eq < 0 ? '' : part.slice(eq + 1).trim().replace(/^"|"$/g, ''));
+    out.set(
+      name,
+      eq < 0
+        ? ''
+        : part
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"|"$/g, ''),
+    );
   }
   return out;
 }

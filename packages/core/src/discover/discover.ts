@@ -45,7 +45,13 @@ const INTERESTING: readonly DiscoveryHeaderName[] = [
 ];
 
 /** Headers HEAD must repeat from GET (RFC 9110 §9.3.2); length may legitimately be absent. */
-const HEAD_COMPARED: readonly DiscoveryHeaderName[] = ['content-type', 'etag', 'cache-control', 'vary', 'access-control-allow-origin'];
+const HEAD_COMPARED: readonly DiscoveryHeaderName[] = [
+  'content-type',
+  'etag',
+  'cache-control',
+  'vary',
+  'access-control-allow-origin',
+];
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -90,11 +96,14 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   const [primary, legacy, probe] = await Promise.all([
     runPath(origin, WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json', settings, onRequest),
     runPath(origin, WELL_KNOWN_PATHS[1] ?? '/.well-known/agent.json', settings, onRequest),
-    origin.startsWith('https:') && settings.probeHttp ? probeHttp(origin, settings, onRequest) : Promise.resolve(undefined),
+    origin.startsWith('https:') && settings.probeHttp
+      ? probeHttp(origin, settings, onRequest)
+      : Promise.resolve(undefined),
   ]);
 
   const consistency = compare(primary, legacy);
-  const source = primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
+  const source =
+    primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
   if (source && keys) source.report.signature = await signatureStatus(source.report.document, keys, settings);
 
   const findings: DiscoveryFinding[] = discoveryFindings({
@@ -157,7 +166,10 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
     } catch {
       url = undefined;
     }
-    if (url === undefined || (url.protocol !== 'https:' && !(allowInsecureJwksUrl === true && url.protocol === 'http:'))) {
+    if (
+      url === undefined ||
+      (url.protocol !== 'https:' && !(allowInsecureJwksUrl === true && url.protocol === 'http:'))
+    ) {
       throw new AgentCardError(
         'ERR_AGENT_CARD_OPTIONS',
         `discoverAgentCard: jwksUrl must be an https URL (${JSON.stringify(String(jwksUrl))}). Use https://…/jwks.json.`,
@@ -171,7 +183,12 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
   return out;
 }
 
-async function runPath(origin: string, path: DiscoveryPath, settings: DiscoverySettings, onRequest: () => void): Promise<PathRun> {
+async function runPath(
+  origin: string,
+  path: DiscoveryPath,
+  settings: DiscoverySettings,
+  onRequest: () => void,
+): Promise<PathRun> {
   const url = `${origin}${path}`;
   const base = (method: ExchangeSpec['method'], headers: Record<string, string>, follow = true): ExchangeSpec => {
     const spec: ExchangeSpec = {
@@ -199,7 +216,9 @@ async function runPath(origin: string, path: DiscoveryPath, settings: DiscoveryS
     exchange(base('OPTIONS', { origin: settings.corsOrigin, 'access-control-request-method': 'GET' }, false)),
     getting.then((g) => {
       const etag = g.headers?.get('etag');
-      return g.status === 200 && g.failure === undefined && etag ? exchange(base('GET', { ...accept, 'if-none-match': etag })) : undefined;
+      return g.status === 200 && g.failure === undefined && etag
+        ? exchange(base('GET', { ...accept, 'if-none-match': etag }))
+        : undefined;
     }),
   ]);
 
@@ -292,7 +311,13 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
   const { report } = run;
   const parsed: ParsedBody = run.parsed ?? { kind: 'empty' };
   const parseFinding = (severity: Severity, message: string, hint: string): void => {
-    report.findings.push({ rule: 'card-json-parse', severity, path: '', message: `${run.get.finalUrl}: ${message}`, hint });
+    report.findings.push({
+      rule: 'card-json-parse',
+      severity,
+      path: '',
+      message: `${run.get.finalUrl}: ${message}`,
+      hint,
+    });
   };
   switch (parsed.kind) {
     case 'html':
@@ -308,13 +333,21 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
       );
       return;
     case 'invalid-json':
-      parseFinding('error', `body is not JSON (${parsed.reason}).`, 'Serve the card as one JSON object; check the file with `agent-card validate`.');
+      parseFinding(
+        'error',
+        `body is not JSON (${parsed.reason}).`,
+        'Serve the card as one JSON object; check the file with `agent-card validate`.',
+      );
       return;
     case 'json':
       break;
   }
   if (parsed.bom) {
-    parseFinding('warning', 'body starts with a UTF-8 byte order mark.', 'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.');
+    parseFinding(
+      'warning',
+      'body starts with a UTF-8 byte order mark.',
+      'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.',
+    );
   }
   report.document = parsed.value;
   const result = safeValidate(parsed.value, profile, run.get.finalUrl);
@@ -325,7 +358,11 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
   report.findings.push(...result.findings);
 }
 
-function safeValidate(value: unknown, profile: ValidationProfile, cardUrl?: string): ReturnType<typeof validateAgentCard> | undefined {
+function safeValidate(
+  value: unknown,
+  profile: ValidationProfile,
+  cardUrl?: string,
+): ReturnType<typeof validateAgentCard> | undefined {
   try {
     return validateAgentCard(value, cardUrl === undefined ? { profile } : { profile, cardUrl });
   } catch {
@@ -369,7 +406,11 @@ function compare(primary: PathRun, legacy: PathRun): DiscoveryConsistency | unde
 }
 
 /** GET http://host/.well-known/agent-card.json once: it should redirect to https or be refused. */
-async function probeHttp(origin: string, settings: DiscoverySettings, onRequest: () => void): Promise<DiscoveryHttpProbe> {
+async function probeHttp(
+  origin: string,
+  settings: DiscoverySettings,
+  onRequest: () => void,
+): Promise<DiscoveryHttpProbe> {
   const https = new URL(origin);
   const http = new URL(origin);
   http.protocol = 'http:';
@@ -399,7 +440,10 @@ async function probeHttp(origin: string, settings: DiscoverySettings, onRequest:
   if (hop) {
     if (hop.location !== undefined) probe.location = hop.location;
     const target = hop.location === undefined ? undefined : new URL(hop.location);
-    probe.outcome = target !== undefined && target.protocol === 'https:' && target.hostname === https.hostname ? 'redirects-to-https' : 'redirects-elsewhere';
+    probe.outcome =
+      target !== undefined && target.protocol === 'https:' && target.hostname === https.hostname
+        ? 'redirects-to-https'
+        : 'redirects-elsewhere';
   } else {
     probe.outcome = 'serves';
   }
@@ -420,8 +464,13 @@ async function signatureStatus(
   }
   try {
     // Key sets are fetched like the card: with the run's fetch and time limit.
-    const fetchKeys: typeof globalThis.fetch = (input, init) => settings.fetch(input instanceof Request ? input.url : String(input), init ?? {});
-    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], { ...keys, fetch: fetchKeys, timeoutMs: settings.timeoutMs });
+    const fetchKeys: typeof globalThis.fetch = (input, init) =>
+      settings.fetch(input instanceof Request ? input.url : String(input), init ?? {});
+    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], {
+      ...keys,
+      fetch: fetchKeys,
+      timeoutMs: settings.timeoutMs,
+    });
     const details = result.signatures.map((s) =>
       s.valid
         ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'}`
@@ -448,9 +497,17 @@ function signatureFinding(signature: DiscoverySignature, url: string): Discovery
     case 'verified':
       return finding('info', `signature verified (${detail}).`, 'Nothing to do.');
     case 'unsigned':
-      return finding('error', 'card is not signed, but keys were given to verify it.', 'Sign the card (signAgentCard, or the middleware option sign).');
+      return finding(
+        'error',
+        'card is not signed, but keys were given to verify it.',
+        'Sign the card (signAgentCard, or the middleware option sign).',
+      );
     case 'failed':
-      return finding('error', `no signature verified (${detail}).`, 'Re-sign the card after every change, with a key the client trusts (same kid).');
+      return finding(
+        'error',
+        `no signature verified (${detail}).`,
+        'Re-sign the card after every change, with a key the client trusts (same kid).',
+      );
     default:
       return finding('error', `signature could not be checked (${detail}).`, 'Check the keys, jwks or jwksUrl given.');
   }

@@ -182,13 +182,17 @@ function discard(response: Response): void {
   response.body?.cancel().catch(() => undefined);
 }
 
-
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 
 /** Maps whatever fetch threw to a failure kind and a readable reason. */
-export function classifyFailure(error: unknown, timedOut: boolean, aborted: boolean, timeoutMs: number): DiscoveryFailure {
+export function classifyFailure(
+  error: unknown,
+  timedOut: boolean,
+  aborted: boolean,
+  timeoutMs: number,
+): DiscoveryFailure {
   if (timedOut) return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
   if (aborted) return { kind: 'aborted', message: 'the discovery run was aborted' };
   const root = rootCause(error);
@@ -198,7 +202,8 @@ export function classifyFailure(error: unknown, timedOut: boolean, aborted: bool
     if (DNS_CODES.has(code)) kind = 'dns';
     else if (REFUSED_CODES.has(code)) kind = 'refused';
     else if (RESET_CODES.has(code)) kind = 'reset';
-    else if (/^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO$|HOSTNAME_MISMATCH)/.test(code)) kind = 'tls';
+    else if (/^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|EPROTO$|HOSTNAME_MISMATCH)/.test(code))
+      kind = 'tls';
   } else if (/terminated|other side closed|socket hang up/i.test(root.message)) {
     kind = 'reset';
   }

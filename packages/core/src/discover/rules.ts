@@ -11,7 +11,13 @@ import type { Severity } from '../findings';
 import type { ParsedBody } from './body';
 import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType, show } from './body';
 import type { Exchange } from './request';
-import type { DiscoveryConsistency, DiscoveryFailure, DiscoveryFinding, DiscoveryHttpProbe, DiscoveryPathReport } from './types';
+import type {
+  DiscoveryConsistency,
+  DiscoveryFailure,
+  DiscoveryFinding,
+  DiscoveryHttpProbe,
+  DiscoveryPathReport,
+} from './types';
 
 /** Everything one path's requests produced. */
 export interface PathRun {
@@ -101,7 +107,9 @@ function statusText(status: number): string {
 }
 
 function failureText(failure: DiscoveryFailure): string {
-  return failure.code && !failure.message.includes(failure.code) ? `${failure.code}: ${failure.message}` : failure.message;
+  return failure.code && !failure.message.includes(failure.code)
+    ? `${failure.code}: ${failure.message}`
+    : failure.message;
 }
 
 // Rule 42 discovery-status.
@@ -114,9 +122,18 @@ function checkStatus({ primary, timeoutMs }: RuleInput, report: Report): void {
     if (!failure || failure.kind === 'tls') return; // TLS failures are rule 43.
     const what: Record<string, [string, string]> = {
       dns: ['host name does not resolve', 'Check the domain and its DNS A/AAAA records.'],
-      refused: ['connection refused', 'Make sure the service listens on the port of the URL (443 for https) and the firewall lets it through.'],
-      timeout: [`no response within ${timeoutMs} ms`, 'Check that the service is up and answers the well-known path quickly (a static response).'],
-      reset: ['connection closed before a response', 'Check the server and any proxy in front of it: the connection dropped without an HTTP response.'],
+      refused: [
+        'connection refused',
+        'Make sure the service listens on the port of the URL (443 for https) and the firewall lets it through.',
+      ],
+      timeout: [
+        `no response within ${timeoutMs} ms`,
+        'Check that the service is up and answers the well-known path quickly (a static response).',
+      ],
+      reset: [
+        'connection closed before a response',
+        'Check the server and any proxy in front of it: the connection dropped without an HTTP response.',
+      ],
       aborted: ['request aborted', 'The run was aborted before the server answered.'],
       network: ['request failed', hint200],
       'too-large': ['response too large', hint200],
@@ -167,7 +184,13 @@ function checkStatus({ primary, timeoutMs }: RuleInput, report: Report): void {
       'Fix the server error; the card should be a static, always-available response.',
     );
   } else {
-    report('discovery-status', 'error', url, `unexpected status (${statusText(status)}); clients accept 200 only.`, hint200);
+    report(
+      'discovery-status',
+      'error',
+      url,
+      `unexpected status (${statusText(status)}); clients accept 200 only.`,
+      hint200,
+    );
   }
 }
 
@@ -224,13 +247,16 @@ function checkRedirects({ primary, maxRedirects }: RuleInput, report: Report): v
       report('discovery-redirect', 'error', url, `redirect downgrades https to http (${chain}).`, fixHint);
       return;
     case 'cross-origin': {
-      const login = last?.location !== undefined && LOGIN.test(new URL(last.location).pathname + new URL(last.location).search);
+      const login =
+        last?.location !== undefined && LOGIN.test(new URL(last.location).pathname + new URL(last.location).search);
       report(
         'discovery-redirect',
         'error',
         url,
         login ? `redirects to what looks like a login page (${chain}).` : `redirects to another origin (${chain}).`,
-        login ? 'Exempt /.well-known/agent-card.json from authentication: the public card must be readable anonymously.' : fixHint,
+        login
+          ? 'Exempt /.well-known/agent-card.json from authentication: the public card must be readable anonymously.'
+          : fixHint,
       );
       return;
     }
@@ -241,7 +267,13 @@ function checkRedirects({ primary, maxRedirects }: RuleInput, report: Report): v
       report('discovery-redirect', 'error', url, `more than ${maxRedirects} redirects (${chain}).`, fixHint);
       return;
     case 'no-location':
-      report('discovery-redirect', 'error', url, `${last?.status ?? 3} redirect without a valid Location (${chain}).`, fixHint);
+      report(
+        'discovery-redirect',
+        'error',
+        url,
+        `${last?.status ?? 3} redirect without a valid Location (${chain}).`,
+        fixHint,
+      );
       return;
     case 'not-followed':
       report('discovery-redirect', 'error', url, `redirects (${chain}).`, fixHint);
@@ -254,7 +286,8 @@ function checkRedirects({ primary, maxRedirects }: RuleInput, report: Report): v
   const landedOnJson = get.status === 200 && parsed?.kind === 'json';
   if (!landedOnJson && get.status === 200) {
     const title = parsed?.kind === 'html' && parsed.title ? ` titled ${show(parsed.title)}` : '';
-    const looksLogin = parsed?.kind === 'html' && (LOGIN.test(parsed.title ?? '') || LOGIN.test(new URL(get.finalUrl).pathname));
+    const looksLogin =
+      parsed?.kind === 'html' && (LOGIN.test(parsed.title ?? '') || LOGIN.test(new URL(get.finalUrl).pathname));
     report(
       'discovery-redirect',
       'error',
@@ -288,7 +321,13 @@ function checkContentType(run: PathRun, report: Report): void {
   } else if (!isJsonMediaType(media.essence)) {
     report('discovery-content-type', 'warning', url, `not a JSON media type (Content-Type ${show(raw)}).`, hint);
   } else if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
-    report('discovery-content-type', 'warning', url, `charset is not utf-8 (Content-Type ${show(raw)}).`, 'Drop the charset parameter or use charset=utf-8: JSON is UTF-8 (RFC 8259 §8.1).');
+    report(
+      'discovery-content-type',
+      'warning',
+      url,
+      `charset is not utf-8 (Content-Type ${show(raw)}).`,
+      'Drop the charset parameter or use charset=utf-8: JSON is UTF-8 (RFC 8259 §8.1).',
+    );
   }
   const nosniff = run.report.headers['x-content-type-options'];
   if (nosniff === undefined || nosniff.trim().toLowerCase() !== 'nosniff') {
@@ -296,7 +335,9 @@ function checkContentType(run: PathRun, report: Report): void {
       'discovery-content-type',
       'info',
       url,
-      nosniff === undefined ? 'no X-Content-Type-Options: nosniff.' : `X-Content-Type-Options is not nosniff (${show(nosniff)}).`,
+      nosniff === undefined
+        ? 'no X-Content-Type-Options: nosniff.'
+        : `X-Content-Type-Options is not nosniff (${show(nosniff)}).`,
       'Send X-Content-Type-Options: nosniff so browsers never sniff the card as another type (RFC 8615 §4.2).',
     );
   }
@@ -331,7 +372,8 @@ function checkSize({ primary, maxBytes }: RuleInput, report: Report): void {
   const { get } = primary;
   const url = get.finalUrl;
   const declared = Number(primary.report.headers['content-length'] ?? Number.NaN);
-  const hint = 'Keep the card small: move long descriptions to documentationUrl and trim examples; some scanners stop at 128 KiB.';
+  const hint =
+    'Keep the card small: move long descriptions to documentationUrl and trim examples; some scanners stop at 128 KiB.';
   if (get.failure?.kind === 'too-large') {
     const size = Number.isFinite(declared) ? `${declared} bytes declared` : `more than ${maxBytes} bytes`;
     report('discovery-size', 'error', url, `body over the ${maxBytes}-byte read cap (${size}); reading stopped.`, hint);
@@ -436,7 +478,13 @@ function checkConsistency({ primary, legacy, consistency }: RuleInput, report: R
       va !== undefined && vb !== undefined && va !== vb
         ? `version ${show(va)} vs ${show(vb)}`
         : `sha256 ${primary.report.sha256?.slice(0, 12) ?? '?'}… vs ${legacy.report.sha256?.slice(0, 12) ?? '?'}…`;
-    report('discovery-paths-consistent', 'warning', url, `differs from /.well-known/agent-card.json (${detail}).`, hint);
+    report(
+      'discovery-paths-consistent',
+      'warning',
+      url,
+      `differs from /.well-known/agent-card.json (${detail}).`,
+      hint,
+    );
     if (consistency.sameEtag === true) {
       report(
         'discovery-paths-consistent',
@@ -461,7 +509,8 @@ function checkConsistency({ primary, legacy, consistency }: RuleInput, report: R
 function checkCacheControl(run: PathRun, report: Report): void {
   const url = run.get.finalUrl;
   const raw = run.report.headers['cache-control'];
-  const hint = 'Send Cache-Control: public, max-age=3600 (spec §8.6.1): long enough to spare the server, short enough to roll out changes.';
+  const hint =
+    'Send Cache-Control: public, max-age=3600 (spec §8.6.1): long enough to spare the server, short enough to roll out changes.';
   if (raw === undefined) {
     report('discovery-cache-control', 'warning', url, 'no Cache-Control header.', hint);
     return;
@@ -473,7 +522,13 @@ function checkCacheControl(run: PathRun, report: Report): void {
   }
   const ages = ['s-maxage', 'max-age'].filter((d) => cc.has(d)).map((d) => Number(cc.get(d)));
   if (cc.has('immutable')) {
-    report('discovery-cache-control', 'warning', url, `marked immutable (Cache-Control ${show(raw)}): clients may never see a changed card.`, hint);
+    report(
+      'discovery-cache-control',
+      'warning',
+      url,
+      `marked immutable (Cache-Control ${show(raw)}): clients may never see a changed card.`,
+      hint,
+    );
   }
   if (ages.length === 0) {
     if (cc.has('no-cache')) {
@@ -486,7 +541,13 @@ function checkCacheControl(run: PathRun, report: Report): void {
   if (ages.some((age) => !Number.isInteger(age) || age < 0)) {
     report('discovery-cache-control', 'warning', url, `malformed max-age (Cache-Control ${show(raw)}).`, hint);
   } else if (ages.some((age) => age > ONE_DAY)) {
-    report('discovery-cache-control', 'warning', url, `cached longer than one day (Cache-Control ${show(raw)}): stale-card risk.`, hint);
+    report(
+      'discovery-cache-control',
+      'warning',
+      url,
+      `cached longer than one day (Cache-Control ${show(raw)}): stale-card risk.`,
+      hint,
+    );
   }
 }
 
@@ -510,17 +571,31 @@ function checkConditional(run: PathRun, report: Report): void {
   const url = run.get.finalUrl;
   const hint = 'Answer If-None-Match with 304, no body, and the same ETag, Cache-Control and Vary (RFC 9110 §15.4.5).';
   if (c.status === undefined) {
-    report('discovery-conditional-get', 'warning', url, `conditional request failed (${failureText(c.failure ?? { kind: 'network', message: 'unknown' })}).`, hint);
+    report(
+      'discovery-conditional-get',
+      'warning',
+      url,
+      `conditional request failed (${failureText(c.failure ?? { kind: 'network', message: 'unknown' })}).`,
+      hint,
+    );
     return;
   }
   if (c.status === 304) {
     if (!c.bodyEmpty) report('discovery-conditional-get', 'warning', url, '304 carries a body.', hint);
-    const missing = (['etag', 'cache-control', 'vary'] as const).filter((h) => run.report.headers[h] !== undefined && c.headers[h] === undefined);
+    const missing = (['etag', 'cache-control', 'vary'] as const).filter(
+      (h) => run.report.headers[h] !== undefined && c.headers[h] === undefined,
+    );
     if (missing.length > 0) {
       report('discovery-conditional-get', 'warning', url, `304 omits ${missing.join(', ')} that the 200 sends.`, hint);
     }
     if (c.headers.etag !== undefined && !c.sameEtag) {
-      report('discovery-conditional-get', 'warning', url, `304 has a different ETag (${show(c.headers.etag)} vs ${show(c.ifNoneMatch)}).`, hint);
+      report(
+        'discovery-conditional-get',
+        'warning',
+        url,
+        `304 has a different ETag (${show(c.headers.etag)} vs ${show(c.ifNoneMatch)}).`,
+        hint,
+      );
     }
     return;
   }
@@ -535,13 +610,31 @@ function checkConditional(run: PathRun, report: Report): void {
         'Make the ETag a hash of the bytes, the same on every replica, with no timestamps.',
       );
     } else if (sameBody) {
-      report('discovery-conditional-get', 'warning', url, 'If-None-Match ignored: 200 with the same body instead of 304.', hint);
+      report(
+        'discovery-conditional-get',
+        'warning',
+        url,
+        'If-None-Match ignored: 200 with the same body instead of 304.',
+        hint,
+      );
     } else {
-      report('discovery-conditional-get', 'info', url, 'the card changed between two requests (200 with a different body).', 'Check that every replica serves the same card.');
+      report(
+        'discovery-conditional-get',
+        'info',
+        url,
+        'the card changed between two requests (200 with a different body).',
+        'Check that every replica serves the same card.',
+      );
     }
     return;
   }
-  report('discovery-conditional-get', 'warning', url, `conditional request answered ${statusText(c.status)} instead of 304.`, hint);
+  report(
+    'discovery-conditional-get',
+    'warning',
+    url,
+    `conditional request answered ${statusText(c.status)} instead of 304.`,
+    hint,
+  );
 }
 
 /** Byte equality of two bodies. */
@@ -593,9 +686,16 @@ function checkCors({ primary, corsOrigin }: RuleInput, report: Report): void {
   const url = primary.get.finalUrl;
   const headers = primary.report.versioned?.status === 200 ? primary.report.versioned.headers : primary.report.headers;
   const acao = headers['access-control-allow-origin']?.trim();
-  const hint = 'Send Access-Control-Allow-Origin: * on the card: it is public, and browser-based clients and inspectors must read it.';
+  const hint =
+    'Send Access-Control-Allow-Origin: * on the card: it is public, and browser-based clients and inspectors must read it.';
   if (acao === undefined) {
-    report('discovery-cors', 'warning', url, 'no Access-Control-Allow-Origin: browser-based clients cannot read the card.', hint);
+    report(
+      'discovery-cors',
+      'warning',
+      url,
+      'no Access-Control-Allow-Origin: browser-based clients cannot read the card.',
+      hint,
+    );
   } else if (acao === '*') {
     if (headers['access-control-allow-credentials']?.trim().toLowerCase() === 'true') {
       report(
@@ -638,7 +738,10 @@ function checkVersionNegotiation(run: PathRun, report: Report): void {
   const versioned = run.report.versioned;
   if (plainShape === undefined || versioned === undefined) return;
   if (versioned.status !== 200 || run.versioned.failure !== undefined) {
-    const what = versioned.status === undefined ? `failed (${failureText(run.versioned.failure ?? { kind: 'network', message: 'unknown' })})` : `got ${statusText(versioned.status)}`;
+    const what =
+      versioned.status === undefined
+        ? `failed (${failureText(run.versioned.failure ?? { kind: 'network', message: 'unknown' })})`
+        : `got ${statusText(versioned.status)}`;
     report(
       'discovery-version-negotiation',
       'warning',
@@ -658,7 +761,13 @@ function checkVersionNegotiation(run: PathRun, report: Report): void {
       'Serve the v1.0 card by default (to header-less requests); keep v0.3 only behind an explicit opt-in.',
     );
   } else {
-    report('discovery-version-negotiation', 'info', url, `${got}.`, 'Nothing to do; clients of either kind get a card they understand.');
+    report(
+      'discovery-version-negotiation',
+      'info',
+      url,
+      `${got}.`,
+      'Nothing to do; clients of either kind get a card they understand.',
+    );
   }
 }
 
@@ -669,14 +778,22 @@ function checkMethods(run: PathRun, report: Report): void {
   const url = run.get.finalUrl;
   const hint = 'Answer HEAD like GET without the body (RFC 9110 §9.3.2); a 405 must list the allowed methods in Allow.';
   if (head.status === undefined) {
-    report('discovery-methods', 'info', url, `HEAD failed (${failureText(head.failure ?? { kind: 'network', message: 'unknown' })}).`, hint);
+    report(
+      'discovery-methods',
+      'info',
+      url,
+      `HEAD failed (${failureText(head.failure ?? { kind: 'network', message: 'unknown' })}).`,
+      hint,
+    );
   } else if (head.status === 405) {
     const allow = head.headers.allow;
     report(
       'discovery-methods',
       'info',
       url,
-      allow === undefined ? 'HEAD answered 405 without an Allow header.' : `HEAD not supported (405, Allow ${show(allow)}).`,
+      allow === undefined
+        ? 'HEAD answered 405 without an Allow header.'
+        : `HEAD not supported (405, Allow ${show(allow)}).`,
       hint,
     );
   } else if (head.status !== 200) {

@@ -67,12 +67,18 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
     parsedOrigin = undefined;
   }
   if (parsedOrigin === undefined || parsedOrigin.origin !== corsOrigin) {
-    throw optionsError(`corsOrigin is not an origin (${JSON.stringify(corsOrigin)})`, "Use scheme://host[:port], e.g. 'https://example.org'.");
+    throw optionsError(
+      `corsOrigin is not an origin (${JSON.stringify(corsOrigin)})`,
+      "Use scheme://host[:port], e.g. 'https://example.org'.",
+    );
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~\w-]+$/.test(name)) {
-      throw optionsError(`headers["${name}"] is not a valid header`, 'Use a token name and a single-line string value.');
+      throw optionsError(
+        `headers["${name}"] is not a valid header`,
+        'Use a token name and a single-line string value.',
+      );
     }
     headers[name.toLowerCase()] = value;
   }
@@ -98,7 +104,10 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
  */
 export function resolveOrigin(input: string, allowHttp: boolean): string {
   if (typeof input !== 'string' || input.trim() === '') {
-    throw optionsError(`expected a domain or URL (${JSON.stringify(input)})`, 'Pass e.g. "acme.io" or "https://acme.io".');
+    throw optionsError(
+      `expected a domain or URL (${JSON.stringify(input)})`,
+      'Pass e.g. "acme.io" or "https://acme.io".',
+    );
   }
   const text = input.trim();
   const hasScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(text);

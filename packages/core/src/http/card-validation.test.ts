@@ -19,7 +19,15 @@ const definition = (): AgentCardDefinition => ({
   supportedInterfaces: [{ url: 'https://support-agent.larkspur-telecom.com/a2a/v1', protocolBinding: 'JSONRPC' }],
   provider: { organization: 'Larkspur Telecom Ltd.', url: 'https://www.larkspur-telecom.com' },
   documentationUrl: 'https://docs.example.com/support',
-  skills: [{ id: 'explain-bill', name: 'Explain a bill', description: 'Breaks down a monthly bill.', tags: ['billing'], examples: ['Why is my bill higher?'] }],
+  skills: [
+    {
+      id: 'explain-bill',
+      name: 'Explain a bill',
+      description: 'Breaks down a monthly bill.',
+      tags: ['billing'],
+      examples: ['Why is my bill higher?'],
+    },
+  ],
 });
 
 beforeEach(() => {
@@ -59,5 +67,4 @@ describe('a card from defineAgentCard is validated once', () => {
     checkCard(structuredClone(card), 'production');
     expect(validations).toHaveBeenCalledTimes(1);
   });
-
 });

@@ -41,7 +41,12 @@ export function checkCard(value: unknown, profile: ValidationProfile): CardCheck
  * Validates a card with the configured profile. Errors throw one `ERR_AGENT_CARD_INVALID`
  * listing every finding; warnings go to `warn` (once per distinct text, by the caller).
  */
-export function validateVariant(card: unknown, options: ResolvedAgentCardOptions<any>, warn: (findings: Finding[]) => void, where = 'card'): AgentCard {
+export function validateVariant(
+  card: unknown,
+  options: ResolvedAgentCardOptions<any>,
+  warn: (findings: Finding[]) => void,
+  where = 'card',
+): AgentCard {
   const check = checkCard(card, options.profile);
   const errors = check.findings.filter((f) => f.severity === 'error');
   if (!check.valid || errors.length > 0) {
@@ -55,4 +60,3 @@ export function validateVariant(card: unknown, options: ResolvedAgentCardOptions
   if (warnings.length > 0) warn(warnings);
   return card as AgentCard;
 }
-

@@ -3,7 +3,10 @@ import { computeEtag } from './etag';
 import { encodeJson } from './encode';
 
 /** Normalised CORS setting. */
-export type CorsSetting = { readonly mode: 'any' } | { readonly mode: 'off' } | { readonly mode: 'list'; readonly origins: readonly string[] };
+export type CorsSetting =
+  | { readonly mode: 'any' }
+  | { readonly mode: 'off' }
+  | { readonly mode: 'list'; readonly origins: readonly string[] };
 
 /** `Access-Control-Allow-Methods` and `Allow` of every card resource. */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -30,7 +33,10 @@ export function selectCors<T>(variants: CorsVariants<T>, headers: AgentCardReque
 }
 
 /** Builds a value for each CORS outcome; `cors` holds the CORS headers to add. */
-export function buildCorsVariants<T>(setting: CorsSetting, build: (cors: Record<string, string>) => T): CorsVariants<T> {
+export function buildCorsVariants<T>(
+  setting: CorsSetting,
+  build: (cors: Record<string, string>) => T,
+): CorsVariants<T> {
   if (setting.mode === 'off') return { any: build({}) };
   if (setting.mode === 'any') return { any: build({ 'access-control-allow-origin': '*' }) };
   const byOrigin = new Map<string, T>();
@@ -100,7 +106,11 @@ function methodNotAllowed(cors: Record<string, string>, vary: string | undefined
   return freeze(405, headers, METHOD_NOT_ALLOWED_BODY);
 }
 
-function preflight(cors: Record<string, string>, vary: string | undefined, allowHeaders: readonly string[]): AgentCardResponse {
+function preflight(
+  cors: Record<string, string>,
+  vary: string | undefined,
+  allowHeaders: readonly string[],
+): AgentCardResponse {
   const headers: Record<string, string> = { allow: ALLOWED_METHODS, ...cors };
   if (cors['access-control-allow-origin'] !== undefined) {
     headers['access-control-allow-methods'] = ALLOWED_METHODS;
@@ -117,7 +127,11 @@ function preflight(cors: Record<string, string>, vary: string | undefined, allow
  * path only picks one of them. `etag` is passed when the same bytes were already hashed (the
  * byte-identical legacy alias).
  */
-export function prepareDocument(bytes: Uint8Array, settings: DocumentHeaderSettings, etag = computeEtag(bytes)): PreparedDocument {
+export function prepareDocument(
+  bytes: Uint8Array,
+  settings: DocumentHeaderSettings,
+  etag = computeEtag(bytes),
+): PreparedDocument {
   const vary = joinVary(settings.cors, settings.vary ?? []);
   const allowHeaders = settings.allowHeaders ?? [];
   const responses = buildCorsVariants(settings.cors, (cors): ResponseSet => {

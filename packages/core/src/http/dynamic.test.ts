@@ -20,7 +20,9 @@ function dynamic(options: Partial<AgentCardOptions> & { card?: AgentCardOptions[
   const provider = vi.fn((ctx: AgentCardContext) => cardFor(ctx.origin));
   const responder = createAgentCardResponder({ card: provider, logger: quiet, onError: () => {}, ...options });
   const get = (headers: Record<string, string>, extra: { encrypted?: boolean; path?: string } = {}) =>
-    Promise.resolve(responder.respond({ method: 'GET', path: extra.path ?? CARD_PATH, headers, encrypted: extra.encrypted }));
+    Promise.resolve(
+      responder.respond({ method: 'GET', path: extra.path ?? CARD_PATH, headers, encrypted: extra.encrypted }),
+    );
   return { provider, responder, get };
 }
 
@@ -32,7 +34,12 @@ describe('dynamic cards', () => {
     expect(body(a).supportedInterfaces[0].url).toBe('https://a.example.org/a2a/rest');
     expect(body(b).supportedInterfaces[0].url).toBe('https://b.example.org:8443/a2a/rest');
     expect(a?.headers.etag).not.toBe(b?.headers.etag);
-    const again = responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'A.example.org:443' }, encrypted: true });
+    const again = responder.respond({
+      method: 'GET',
+      path: CARD_PATH,
+      headers: { host: 'A.example.org:443' },
+      encrypted: true,
+    });
     // A cached variant answers synchronously with the very same object.
     expect(again).toBe(a);
     expect(provider).toHaveBeenCalledTimes(2);
@@ -46,7 +53,9 @@ describe('dynamic cards', () => {
       return cardFor(ctx.origin);
     });
     const responder = createAgentCardResponder({ card: provider, logger: quiet });
-    const all = Array.from({ length: 20 }, () => responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'x.example.org' } }));
+    const all = Array.from({ length: 20 }, () =>
+      responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'x.example.org' } }),
+    );
     release();
     const results = await Promise.all(all);
     expect(provider).toHaveBeenCalledTimes(1);
@@ -54,24 +63,43 @@ describe('dynamic cards', () => {
   });
 
   it('ignores X-Forwarded-* unless trustProxy is set; then the first value wins', async () => {
-    const headers = { host: 'internal:8080', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'public.example.org, evil.example' };
+    const headers = {
+      host: 'internal:8080',
+      'x-forwarded-proto': 'https, http',
+      'x-forwarded-host': 'public.example.org, evil.example',
+    };
     expect(body(await dynamic().get(headers)).supportedInterfaces[0].url).toBe('http://internal:8080/a2a/rest');
-    expect(body(await dynamic({ trustProxy: true }).get(headers)).supportedInterfaces[0].url).toBe('https://public.example.org/a2a/rest');
+    expect(body(await dynamic({ trustProxy: true }).get(headers)).supportedInterfaces[0].url).toBe(
+      'https://public.example.org/a2a/rest',
+    );
   });
 
   it('reads the first Forwarded element (RFC 7239) with trustProxy, before X-Forwarded-*', async () => {
-    const url = async (headers: Record<string, string>, trustProxy = true) => body(await dynamic({ trustProxy }).get(headers)).supportedInterfaces[0].url;
-    const proxied = { host: 'internal:8080', forwarded: 'for=192.0.2.60;proto=https;host=public.example.org, for=10.0.0.1;proto=http;host=evil.example' };
+    const url = async (headers: Record<string, string>, trustProxy = true) =>
+      body(await dynamic({ trustProxy }).get(headers)).supportedInterfaces[0].url;
+    const proxied = {
+      host: 'internal:8080',
+      forwarded: 'for=192.0.2.60;proto=https;host=public.example.org, for=10.0.0.1;proto=http;host=evil.example',
+    };
     expect(await url(proxied)).toBe('https://public.example.org/a2a/rest');
     expect(await url(proxied, false)).toBe('http://internal:8080/a2a/rest');
     // Quoted values, an IPv6 literal with a port, parameter names in any case.
-    expect(await url({ host: 'internal', forwarded: 'Proto=HTTPS;Host="[2001:db8::1]:8443"' })).toBe('https://[2001:db8::1]:8443/a2a/rest');
-    // Forwarded wins over X-Forwarded-*; a parameter it leaves out comes from them.
-    expect(await url({ host: 'internal', forwarded: 'host=public.example.org', 'x-forwarded-host': 'other.example', 'x-forwarded-proto': 'https' })).toBe(
-      'https://public.example.org/a2a/rest',
+    expect(await url({ host: 'internal', forwarded: 'Proto=HTTPS;Host="[2001:db8::1]:8443"' })).toBe(
+      'https://[2001:db8::1]:8443/a2a/rest',
     );
+    // Forwarded wins over X-Forwarded-*; a parameter it leaves out comes from them.
+    expect(
+      await url({
+        host: 'internal',
+        forwarded: 'host=public.example.org',
+        'x-forwarded-host': 'other.example',
+        'x-forwarded-proto': 'https',
+      }),
+    ).toBe('https://public.example.org/a2a/rest');
     // A header that does not parse is ignored as a whole.
-    expect(await url({ host: 'internal', forwarded: 'host="unterminated', 'x-forwarded-host': 'fallback.example' })).toBe('http://fallback.example/a2a/rest');
+    expect(
+      await url({ host: 'internal', forwarded: 'host="unterminated', 'x-forwarded-host': 'fallback.example' }),
+    ).toBe('http://fallback.example/a2a/rest');
     expect(await url({ host: 'internal', forwarded: 'proto=gopher;host=a b' })).toBe('http://internal/a2a/rest');
   });
 
@@ -80,16 +108,22 @@ describe('dynamic cards', () => {
     expect(res?.status).toBe(400);
   });
 
-  it.each([[{}], [{ host: '' }], [{ host: 'a b' }], [{ host: 'x'.repeat(300) }], [{ host: 'evil/path' }], [{ host: 'a.example:99999999' }]])(
-    'a missing or garbage Host (%j) gets 400 with a fixed JSON body, never 5xx',
-    async (headers) => {
-      const { get, provider } = dynamic();
-      const res = await get(headers as Record<string, string>);
-      expect(res?.status).toBe(400);
-      expect(body(res)).toEqual({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Missing or invalid Host header.' } });
-      expect(provider).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    [{}],
+    [{ host: '' }],
+    [{ host: 'a b' }],
+    [{ host: 'x'.repeat(300) }],
+    [{ host: 'evil/path' }],
+    [{ host: 'a.example:99999999' }],
+  ])('a missing or garbage Host (%j) gets 400 with a fixed JSON body, never 5xx', async (headers) => {
+    const { get, provider } = dynamic();
+    const res = await get(headers as Record<string, string>);
+    expect(res?.status).toBe(400);
+    expect(body(res)).toEqual({
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Missing or invalid Host header.' },
+    });
+    expect(provider).not.toHaveBeenCalled();
+  });
 
   it('cacheKey and tenant shape the variant', async () => {
     const provider = vi.fn((ctx: AgentCardContext) => ({ ...cardFor(ctx.origin), name: `Agent for ${ctx.tenant}` }));
@@ -98,7 +132,14 @@ describe('dynamic cards', () => {
       logger: quiet,
       tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
     });
-    const get = async (tenant: string) => body(await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'h.example.org', 'x-tenant': tenant } }));
+    const get = async (tenant: string) =>
+      body(
+        await responder.respond({
+          method: 'GET',
+          path: CARD_PATH,
+          headers: { host: 'h.example.org', 'x-tenant': tenant },
+        }),
+      );
     expect((await get('acme')).name).toBe('Agent for acme');
     expect((await get('globex')).name).toBe('Agent for globex');
     expect((await get('acme')).name).toBe('Agent for acme');
@@ -107,7 +148,15 @@ describe('dynamic cards', () => {
 
   it('maxVariants bounds the cache (least recently used is rebuilt)', async () => {
     const { get, provider } = dynamic({ maxVariants: 2 });
-    for (const host of ['a.example.org', 'b.example.org', 'a.example.org', 'c.example.org', 'a.example.org', 'b.example.org']) await get({ host });
+    for (const host of [
+      'a.example.org',
+      'b.example.org',
+      'a.example.org',
+      'c.example.org',
+      'a.example.org',
+      'b.example.org',
+    ])
+      await get({ host });
     // a, b, (a hit), c evicts b, (a hit), b rebuilt.
     expect(provider).toHaveBeenCalledTimes(4);
   });
@@ -115,7 +164,12 @@ describe('dynamic cards', () => {
   it('a throwing provider gives 503 with Retry-After and a fixed body; onError gets the error', async () => {
     const onError = vi.fn();
     const boom = new Error('secret stack detail');
-    const responder = createAgentCardResponder({ card: () => Promise.reject(boom), logger: quiet, onError, retryAfter: 7 });
+    const responder = createAgentCardResponder({
+      card: () => Promise.reject(boom),
+      logger: quiet,
+      onError,
+      retryAfter: 7,
+    });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
     expect(res?.status).toBe(503);
     expect(res?.headers['retry-after']).toBe('7');
@@ -126,15 +180,27 @@ describe('dynamic cards', () => {
 
   it('concurrent requests that wait for one failing build report the error once', async () => {
     const onError = vi.fn();
-    const responder = createAgentCardResponder({ card: async () => Promise.reject(new Error('down')), logger: quiet, onError });
-    const all = await Promise.all(Array.from({ length: 10 }, () => responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } })));
+    const responder = createAgentCardResponder({
+      card: async () => Promise.reject(new Error('down')),
+      logger: quiet,
+      onError,
+    });
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }),
+      ),
+    );
     expect(all.map((r) => r?.status)).toEqual(Array(10).fill(503));
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
   it('an invalid variant is never served', async () => {
     const onError = vi.fn();
-    const responder = createAgentCardResponder({ card: () => ({ ...CONFORMANCE_CARD, skills: [] }), logger: quiet, onError });
+    const responder = createAgentCardResponder({
+      card: () => ({ ...CONFORMANCE_CARD, skills: [] }),
+      logger: quiet,
+      onError,
+    });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
     expect(res?.status).toBe(503);
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'ERR_AGENT_CARD_INVALID' }));
@@ -153,7 +219,8 @@ describe('dynamic cards', () => {
       staleIfError: true,
       variantMaxAge: 0.001,
     });
-    const get = () => Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
+    const get = () =>
+      Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
     const good = await get();
     fail = true;
     await new Promise((r) => setTimeout(r, 5));
@@ -175,7 +242,8 @@ describe('dynamic cards', () => {
       onError: () => {},
       variantMaxAge: 0.001,
     });
-    const get = () => Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
+    const get = () =>
+      Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
     expect((await get())?.status).toBe(200);
     fail = true;
     await new Promise((r) => setTimeout(r, 5));
@@ -192,6 +260,8 @@ describe('dynamic cards', () => {
   });
 
   it('dynamic-only options on a static card fail at start-up', () => {
-    expect(() => createAgentCardResponder({ card: CONFORMANCE_CARD, staleIfError: true, logger: quiet })).toThrow(/options.staleIfError/);
+    expect(() => createAgentCardResponder({ card: CONFORMANCE_CARD, staleIfError: true, logger: quiet })).toThrow(
+      /options.staleIfError/,
+    );
   });
 });

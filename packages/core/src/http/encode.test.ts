@@ -18,14 +18,28 @@ const skill = (i: number) => ({
 });
 
 describe('encodeCard', () => {
-  it.each([0, 1, 127, 128, 129, 256, 257, 1000])('gives the bytes of JSON.stringify for a card with %i skills', (count) => {
-    const card = { name: 'A', skills: Array.from({ length: count }, (_, i) => skill(i)), capabilities: {}, signatures: undefined, tail: [1, 2] };
-    expectJsonBytes(encodeCard(card), card);
-  });
+  it.each([0, 1, 127, 128, 129, 256, 257, 1000])(
+    'gives the bytes of JSON.stringify for a card with %i skills',
+    (count) => {
+      const card = {
+        name: 'A',
+        skills: Array.from({ length: count }, (_, i) => skill(i)),
+        capabilities: {},
+        signatures: undefined,
+        tail: [1, 2],
+      };
+      expectJsonBytes(encodeCard(card), card);
+    },
+  );
 
   it('gives the same bytes when the long array is the last key, the first key, or there are several', () => {
     const skills = Array.from({ length: 300 }, (_, i) => skill(i));
-    for (const card of [{ skills }, { skills, name: 'x' }, { a: skills, b: [...skills, null, undefined], c: 1 }, { f: () => 1, skills, s: Symbol('x') }]) {
+    for (const card of [
+      { skills },
+      { skills, name: 'x' },
+      { a: skills, b: [...skills, null, undefined], c: 1 },
+      { f: () => 1, skills, s: Symbol('x') },
+    ]) {
       expectJsonBytes(encodeCard(card as Record<string, unknown>), card);
     }
   });
@@ -41,9 +55,12 @@ describe('encodeCard', () => {
   it('gives the bytes of JSON.stringify for any JSON value with long arrays', () => {
     const json = fc.jsonValue({ maxDepth: 3 });
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.oneof(json, fc.array(json, { minLength: 120, maxLength: 300 }))), (card) => {
-        expectJsonBytes(encodeCard(card), card);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.oneof(json, fc.array(json, { minLength: 120, maxLength: 300 }))),
+        (card) => {
+          expectJsonBytes(encodeCard(card), card);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -31,9 +31,15 @@ export function encodeJson(value: unknown): Uint8Array {
 
 /** Whether `JSON.stringify` would call a `toJSON` of the value (objects, functions, bigints). */
 const hasToJson = (value: unknown): boolean =>
-  value !== null && value !== undefined && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+  value !== null &&
+  value !== undefined &&
+  typeof value !== 'string' &&
+  typeof value !== 'number' &&
+  typeof value !== 'boolean' &&
+  typeof (value as { toJSON?: unknown }).toJSON === 'function';
 
-const isPlainArray = (value: unknown): value is unknown[] => Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
+const isPlainArray = (value: unknown): value is unknown[] =>
+  Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 
 const COMMA = 0x2c;
 

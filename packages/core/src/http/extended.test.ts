@@ -22,9 +22,18 @@ function responderWith(options: Partial<AgentCardOptions> = {}) {
   });
 }
 
-async function call(options: Partial<AgentCardOptions>, request: Partial<AgentCardRequest>): Promise<AgentCardResponse | undefined> {
+async function call(
+  options: Partial<AgentCardOptions>,
+  request: Partial<AgentCardRequest>,
+): Promise<AgentCardResponse | undefined> {
   const headers = request.headers ?? {};
-  return responderWith(options).respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers, raw: { headers }, ...request });
+  return responderWith(options).respond({
+    method: 'GET',
+    path: CONFORMANCE_EXTENDED_PATH,
+    headers,
+    raw: { headers },
+    ...request,
+  });
 }
 
 const json = (res: AgentCardResponse | undefined) => JSON.parse(new TextDecoder().decode(res!.body!));
@@ -44,7 +53,13 @@ describe('REST GetExtendedAgentCard', () => {
         code: 401,
         status: 'UNAUTHENTICATED',
         message: 'Authentication is required to read the extended agent card.',
-        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNAUTHENTICATED', domain: 'a2a-protocol.org' }],
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'UNAUTHENTICATED',
+            domain: 'a2a-protocol.org',
+          },
+        ],
       },
     });
   });
@@ -69,11 +84,19 @@ describe('REST GetExtendedAgentCard', () => {
       onError,
       extended: {
         authenticate: (raw) => (raw as Raw).headers.authorization?.slice(7) || undefined,
-        card: (who: string) => (who === 'bad' ? [{ id: '', name: '', description: '', tags: [] }] : { description: `Extended card for ${who}.` }),
+        card: (who: string) =>
+          who === 'bad'
+            ? [{ id: '', name: '', description: '', tags: [] }]
+            : { description: `Extended card for ${who}.` },
       },
     });
     const get = (token: string) =>
-      responder.respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers: {}, raw: { headers: { authorization: `Bearer ${token}` } } });
+      responder.respond({
+        method: 'GET',
+        path: CONFORMANCE_EXTENDED_PATH,
+        headers: {},
+        raw: { headers: { authorization: `Bearer ${token}` } },
+      });
     expect(json(await get('alice')).description).toBe('Extended card for alice.');
     expect(json(await get('bob')).description).toBe('Extended card for bob.');
     const bad = await get('bad');
@@ -83,7 +106,13 @@ describe('REST GetExtendedAgentCard', () => {
   });
 
   it.each([
-    ['not declared', { ...CONFORMANCE_CARD, capabilities: {} }, { extended: { authenticate } }, 400, 'UNSUPPORTED_OPERATION'],
+    [
+      'not declared',
+      { ...CONFORMANCE_CARD, capabilities: {} },
+      { extended: { authenticate } },
+      400,
+      'UNSUPPORTED_OPERATION',
+    ],
     ['declared, not configured', CONFORMANCE_CARD, { extended: undefined }, 400, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
   ])('%s → %i %s', async (_name, card, options, status, reason) => {
     const res = await call({ card: card as AgentCard, ...options }, { headers: authorized });
@@ -92,7 +121,10 @@ describe('REST GetExtendedAgentCard', () => {
   });
 
   it('neither declared nor configured: the path belongs to the app', async () => {
-    const res = await call({ card: { ...CONFORMANCE_CARD, capabilities: {} }, extended: undefined }, { headers: authorized });
+    const res = await call(
+      { card: { ...CONFORMANCE_CARD, capabilities: {} }, extended: undefined },
+      { headers: authorized },
+    );
     expect(res).toBeUndefined();
   });
 
@@ -105,7 +137,9 @@ describe('REST GetExtendedAgentCard', () => {
   });
 
   it('extended.path moves the endpoint; false turns it off', async () => {
-    expect((await call({ extended: { authenticate, path: '/private/card' } }, { path: '/private/card' }))?.status).toBe(401);
+    expect((await call({ extended: { authenticate, path: '/private/card' } }, { path: '/private/card' }))?.status).toBe(
+      401,
+    );
     expect(await call({ extended: { authenticate, path: '/private/card' } }, {})).toBeUndefined();
     expect(await call({ extended: { authenticate, path: false } }, {})).toBeUndefined();
   });
@@ -114,33 +148,42 @@ describe('REST GetExtendedAgentCard', () => {
     const tenantCard: AgentCard = {
       ...CONFORMANCE_CARD,
       supportedInterfaces: [
-        { url: 'https://agent.example.com/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme corp' },
+        {
+          url: 'https://agent.example.com/rest',
+          protocolBinding: 'HTTP+JSON',
+          protocolVersion: '1.0',
+          tenant: 'acme corp',
+        },
         { url: 'https://agent.example.com/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       ],
     };
     const dynamic = () => tenantCard;
     const options = { dynamic: { card: dynamic, cacheKey: () => 'one' }, static: { card: tenantCard } };
 
-    it.each(['static', 'dynamic'] as const)('%s card: answers /{tenant}/extendedAgentCard, percent-encoded as clients send it, and the plain path', async (kind) => {
-      const responder = responderWith(options[kind] as Partial<AgentCardOptions>);
-      // A per-request card is built for the request's host.
-      const get = (path: string, extra: Record<string, string> = {}) => {
-        const headers = { host: 'agent.example.com', ...extra };
-        return responder.respond({ method: 'GET', path, headers, raw: { headers } });
-      };
-      const withTenant = await get('/rest/acme%20corp/extendedAgentCard', authorized);
-      expect(withTenant?.status).toBe(200);
-      expect(json(withTenant).skills.map((s: { id: string }) => s.id)).toContain('private-audit');
-      expect((await get('/rest/acme%20corp/extendedAgentCard'))?.status).toBe(401);
-      expect((await get('/rest/extendedAgentCard', authorized))?.status).toBe(200);
-      // Another tenant, or the tenant under another base, is not this card's endpoint.
-      expect(await get('/rest/other/extendedAgentCard', authorized)).toBeUndefined();
-      expect(await get('/rpc/acme%20corp/extendedAgentCard', authorized)).toBeUndefined();
-    });
+    it.each(['static', 'dynamic'] as const)(
+      '%s card: answers /{tenant}/extendedAgentCard, percent-encoded as clients send it, and the plain path',
+      async (kind) => {
+        const responder = responderWith(options[kind] as Partial<AgentCardOptions>);
+        // A per-request card is built for the request's host.
+        const get = (path: string, extra: Record<string, string> = {}) => {
+          const headers = { host: 'agent.example.com', ...extra };
+          return responder.respond({ method: 'GET', path, headers, raw: { headers } });
+        };
+        const withTenant = await get('/rest/acme%20corp/extendedAgentCard', authorized);
+        expect(withTenant?.status).toBe(200);
+        expect(json(withTenant).skills.map((s: { id: string }) => s.id)).toContain('private-audit');
+        expect((await get('/rest/acme%20corp/extendedAgentCard'))?.status).toBe(401);
+        expect((await get('/rest/extendedAgentCard', authorized))?.status).toBe(200);
+        // Another tenant, or the tenant under another base, is not this card's endpoint.
+        expect(await get('/rest/other/extendedAgentCard', authorized)).toBeUndefined();
+        expect(await get('/rpc/acme%20corp/extendedAgentCard', authorized)).toBeUndefined();
+      },
+    );
 
     it('an explicit extended.path is the only path served', async () => {
       const responder = responderWith({ card: tenantCard, extended: { authenticate, path: '/private/card' } });
-      const get = (path: string) => responder.respond({ method: 'GET', path, headers: authorized, raw: { headers: authorized } });
+      const get = (path: string) =>
+        responder.respond({ method: 'GET', path, headers: authorized, raw: { headers: authorized } });
       expect((await get('/private/card'))?.status).toBe(200);
       expect(await get('/rest/acme%20corp/extendedAgentCard')).toBeUndefined();
     });
@@ -149,7 +192,10 @@ describe('REST GetExtendedAgentCard', () => {
   it('an authenticate that throws is a 401, and the error goes to onError', async () => {
     const onError = vi.fn();
     const boom = new Error('db down');
-    const res = await call({ onError, extended: { authenticate: () => Promise.reject(boom), card: [EXTENDED_ONLY_SKILL] } }, { headers: authorized });
+    const res = await call(
+      { onError, extended: { authenticate: () => Promise.reject(boom), card: [EXTENDED_ONLY_SKILL] } },
+      { headers: authorized },
+    );
     expect(res?.status).toBe(401);
     expect(onError).toHaveBeenCalledWith(boom);
   });
@@ -165,10 +211,27 @@ describe('getExtendedAgentCard (JSON-RPC)', () => {
 
   it.each([
     ['unauthenticated', {}, { headers: {} }, -32000, 401, 'UNAUTHENTICATED'],
-    ['not declared', { card: { ...CONFORMANCE_CARD, capabilities: {} } }, { headers: authorized }, -32004, 400, 'UNSUPPORTED_OPERATION'],
-    ['not configured', { extended: undefined }, { headers: authorized }, -32007, 400, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
+    [
+      'not declared',
+      { card: { ...CONFORMANCE_CARD, capabilities: {} } },
+      { headers: authorized },
+      -32004,
+      400,
+      'UNSUPPORTED_OPERATION',
+    ],
+    [
+      'not configured',
+      { extended: undefined },
+      { headers: authorized },
+      -32007,
+      400,
+      'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    ],
   ])('%s → %i', async (_name, options, raw, code, status, reason) => {
-    const result = await getExtendedAgentCard(responderWith(options as Partial<AgentCardOptions>), { headers: {}, raw });
+    const result = await getExtendedAgentCard(responderWith(options as Partial<AgentCardOptions>), {
+      headers: {},
+      raw,
+    });
     expect(result.card).toBeUndefined();
     expect(result.error?.code).toBe(code);
     expect(result.error?.data[0]?.reason).toBe(reason);
@@ -181,7 +244,11 @@ describe('getExtendedAgentCard (JSON-RPC)', () => {
   });
 
   it('accepts the options object instead of a responder', async () => {
-    const options: AgentCardOptions = { card: CONFORMANCE_CARD, logger: quiet, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } };
+    const options: AgentCardOptions = {
+      card: CONFORMANCE_CARD,
+      logger: quiet,
+      extended: { authenticate, card: [EXTENDED_ONLY_SKILL] },
+    };
     const result = await getExtendedAgentCard(options, { headers: {}, raw: { headers: authorized } });
     expect(result.card?.skills).toHaveLength(2);
   });
@@ -202,31 +269,43 @@ describe('property: a rejected principal never sees an extended-only skill', () 
       '/.well-known/agent.json',
       '/a2a/rest/extendedagentcard',
     ),
-    headers: fc.dictionary(fc.constantFrom('authorization', 'x-api-key', 'if-none-match', 'origin', 'cookie'), fc.string()),
+    headers: fc.dictionary(
+      fc.constantFrom('authorization', 'x-api-key', 'if-none-match', 'origin', 'cookie'),
+      fc.string(),
+    ),
   });
 
   it('holds for any falsy or throwing authenticate, any method, path and headers', async () => {
     await fc.assert(
-      fc.asyncProperty(rejections, requests, fc.constantFrom(true, 'v0.3' as const), async (rejection, request, legacy) => {
-        const responder = createAgentCardResponder({
-          card: CONFORMANCE_CARD,
-          logger: quiet,
-          legacy,
-          onError: () => {},
-          extended: {
-            authenticate: () => {
-              if (rejection.kind === 'throw') throw rejection.v;
-              return rejection.v as undefined;
+      fc.asyncProperty(
+        rejections,
+        requests,
+        fc.constantFrom(true, 'v0.3' as const),
+        async (rejection, request, legacy) => {
+          const responder = createAgentCardResponder({
+            card: CONFORMANCE_CARD,
+            logger: quiet,
+            legacy,
+            onError: () => {},
+            extended: {
+              authenticate: () => {
+                if (rejection.kind === 'throw') throw rejection.v;
+                return rejection.v as undefined;
+              },
+              card: (principal: unknown) => [
+                EXTENDED_ONLY_SKILL,
+                { ...EXTENDED_ONLY_SKILL, id: `private-${String(principal)}` },
+              ],
             },
-            card: (principal: unknown) => [EXTENDED_ONLY_SKILL, { ...EXTENDED_ONLY_SKILL, id: `private-${String(principal)}` }],
-          },
-        });
-        const res = await responder.respond({ ...request, raw: request });
-        const seen = res === undefined ? '' : JSON.stringify(res.headers) + (res.body ? new TextDecoder().decode(res.body) : '');
-        expect(seen).not.toContain(EXTENDED_ONLY_SKILL.id);
-        const rpc = await getExtendedAgentCard(responder, { headers: request.headers, raw: request });
-        expect(JSON.stringify(rpc)).not.toContain(EXTENDED_ONLY_SKILL.id);
-      }),
+          });
+          const res = await responder.respond({ ...request, raw: request });
+          const seen =
+            res === undefined ? '' : JSON.stringify(res.headers) + (res.body ? new TextDecoder().decode(res.body) : '');
+          expect(seen).not.toContain(EXTENDED_ONLY_SKILL.id);
+          const rpc = await getExtendedAgentCard(responder, { headers: request.headers, raw: request });
+          expect(JSON.stringify(rpc)).not.toContain(EXTENDED_ONLY_SKILL.id);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -121,7 +121,11 @@ export function createExtendedEndpoint(
   const declared = card.capabilities.extendedAgentCard === true;
   const explicit = ext?.path;
   const paths: readonly string[] =
-    (!declared && ext === undefined) || explicit === false ? [] : typeof explicit === 'string' ? [explicit] : extendedPathsOf(card.supportedInterfaces);
+    (!declared && ext === undefined) || explicit === false
+      ? []
+      : typeof explicit === 'string'
+        ? [explicit]
+        : extendedPathsOf(card.supportedInterfaces);
   const cors = options.cors;
   const vary = credentialHeaders(card);
   const errorSettings = { contentType: REST_CONTENT_TYPE, cors, vary, allowHeaders: vary };
@@ -142,9 +146,17 @@ export function createExtendedEndpoint(
   const wwwAuthenticate = buildWwwAuthenticate(card, realmOf(card, ext.realm));
   const unauthorized = fixedError(UNAUTHENTICATED, { 'www-authenticate': wwwAuthenticate });
   const unauthorizedResult = errorResult(UNAUTHENTICATED, { 'www-authenticate': wwwAuthenticate });
-  const unavailable: CorsVariants<ErrorResponseSet> = fixedError(EXTENDED_CARD_UNAVAILABLE, { 'retry-after': String(options.retryAfter) });
+  const unavailable: CorsVariants<ErrorResponseSet> = fixedError(EXTENDED_CARD_UNAVAILABLE, {
+    'retry-after': String(options.retryAfter),
+  });
   const unavailableResult = errorResult(EXTENDED_CARD_UNAVAILABLE, { 'retry-after': String(options.retryAfter) });
-  const docSettings = { contentType: REST_CONTENT_TYPE, cacheControl: PRIVATE_CACHE_CONTROL, cors, vary, allowHeaders: vary };
+  const docSettings = {
+    contentType: REST_CONTENT_TYPE,
+    cacheControl: PRIVATE_CACHE_CONTROL,
+    cors,
+    vary,
+    allowHeaders: vary,
+  };
 
   const prepare = (merged: AgentCard, json: string): PreparedExtended => {
     validateVariant(merged, options, warn, 'extended.card');
@@ -165,7 +177,10 @@ export function createExtendedEndpoint(
         try {
           entry = prepare(merged, json);
         } catch (error) {
-          entry = error instanceof AgentCardError ? error : new AgentCardError('ERR_AGENT_CARD_INVALID', 'extended.card: could not be prepared.', { cause: error });
+          entry =
+            error instanceof AgentCardError
+              ? error
+              : new AgentCardError('ERR_AGENT_CARD_INVALID', 'extended.card: could not be prepared.', { cause: error });
         }
         cache.set(json, entry);
       }

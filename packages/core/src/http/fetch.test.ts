@@ -21,7 +21,9 @@ describe('createAgentCardFetchHandler', () => {
     ['OPTIONS', {}, 204],
     ['POST', {}, 405],
   ])('%s %j → %i', async (method, headers, status) => {
-    const res = await handler(new Request('https://agent.example.org/.well-known/agent-card.json', { method, headers }));
+    const res = await handler(
+      new Request('https://agent.example.org/.well-known/agent-card.json', { method, headers }),
+    );
     expect(res?.status).toBe(status);
     if (status !== 405) expect(await res?.text()).toBe('');
   });
@@ -39,10 +41,15 @@ describe('createAgentCardFetchHandler', () => {
 
   it('a dynamic card sees the origin from the request URL', async () => {
     const dyn = createAgentCardFetchHandler({
-      card: (ctx) => ({ ...CONFORMANCE_CARD, supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+      card: (ctx) => ({
+        ...CONFORMANCE_CARD,
+        supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
       logger: quiet,
     });
     const res = await dyn(new Request('https://tenant.example.org/.well-known/agent-card.json'));
-    expect(((await res?.json()) as { supportedInterfaces: { url: string }[] }).supportedInterfaces[0]?.url).toBe('https://tenant.example.org/a2a');
+    expect(((await res?.json()) as { supportedInterfaces: { url: string }[] }).supportedInterfaces[0]?.url).toBe(
+      'https://tenant.example.org/a2a',
+    );
   });
 });

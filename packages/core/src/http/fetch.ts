@@ -41,14 +41,21 @@ function hostOf(url: string): string | undefined {
  * const cardHandler = createAgentCardFetchHandler({ card })
  * Bun.serve({ fetch: async (req) => (await cardHandler(req)) ?? app.fetch(req) })
  */
-export function createAgentCardFetchHandler(options?: AgentCardOptions<Request>, settings: AgentCardFetchHandlerSettings = {}): AgentCardFetchHandler {
+export function createAgentCardFetchHandler(
+  options?: AgentCardOptions<Request>,
+  settings: AgentCardFetchHandlerSettings = {},
+): AgentCardFetchHandler {
   const responder = createAgentCardResponder<Request>(options);
   let base = settings.basePath ?? '';
   if (base.endsWith('/')) base = base.slice(0, -1);
   return async (request) => {
     let path = pathOf(request.url);
     if (base !== '') {
-      if (!path.startsWith(base) || (path.length > base.length && path[base.length] !== '/' && path[base.length] !== '?')) return undefined;
+      if (
+        !path.startsWith(base) ||
+        (path.length > base.length && path[base.length] !== '/' && path[base.length] !== '?')
+      )
+        return undefined;
       path = path.slice(base.length) || '/';
     }
     const headers: Record<string, string> = {};
@@ -68,6 +75,9 @@ export function createAgentCardFetchHandler(options?: AgentCardOptions<Request>,
       encrypted: request.url.startsWith('https:'),
     });
     if (res === undefined) return undefined;
-    return new Response(request.method === 'HEAD' ? null : (res.body ?? null), { status: res.status, headers: res.headers });
+    return new Response(request.method === 'HEAD' ? null : (res.body ?? null), {
+      status: res.status,
+      headers: res.headers,
+    });
   };
 }

@@ -5,7 +5,12 @@ import type { AgentCard } from '../model';
 import { toLegacyV03Card } from './legacy-v03';
 
 const sample = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url)), 'utf8'),
+  readFileSync(
+    fileURLToPath(
+      new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url),
+    ),
+    'utf8',
+  ),
 ) as AgentCard;
 
 describe('toLegacyV03Card', () => {
@@ -16,7 +21,9 @@ describe('toLegacyV03Card', () => {
       if (key === 'securitySchemes' || key === 'skills') continue;
       expect(legacy[key as keyof typeof legacy]).toEqual(sample[key]);
     }
-    expect(legacy.securitySchemes?.google?.openIdConnectSecurityScheme).toEqual(sample.securitySchemes?.google?.openIdConnectSecurityScheme);
+    expect(legacy.securitySchemes?.google?.openIdConnectSecurityScheme).toEqual(
+      sample.securitySchemes?.google?.openIdConnectSecurityScheme,
+    );
   });
 
   it('adds the v0.3 endpoint fields from the preferred interface', () => {
@@ -58,14 +65,34 @@ describe('toLegacyV03Card', () => {
   });
 
   it.each([
-    [{ apiKeySecurityScheme: { location: 'header', name: 'X-Key', description: 'k' } }, { type: 'apiKey', in: 'header', name: 'X-Key', description: 'k' }],
-    [{ httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } }, { type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' }],
     [
-      { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'https://a.example.org/t', scopes: { r: 'read' } } } } },
+      { apiKeySecurityScheme: { location: 'header', name: 'X-Key', description: 'k' } },
+      { type: 'apiKey', in: 'header', name: 'X-Key', description: 'k' },
+    ],
+    [
+      { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
+      { type: 'http', scheme: 'Bearer', bearerFormat: 'JWT' },
+    ],
+    [
+      {
+        oauth2SecurityScheme: {
+          flows: { clientCredentials: { tokenUrl: 'https://a.example.org/t', scopes: { r: 'read' } } },
+        },
+      },
       { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://a.example.org/t', scopes: { r: 'read' } } } },
     ],
     [
-      { oauth2SecurityScheme: { flows: { deviceCode: { deviceAuthorizationUrl: 'https://a.example.org/d', tokenUrl: 'https://a.example.org/t', scopes: {} } } } },
+      {
+        oauth2SecurityScheme: {
+          flows: {
+            deviceCode: {
+              deviceAuthorizationUrl: 'https://a.example.org/d',
+              tokenUrl: 'https://a.example.org/t',
+              scopes: {},
+            },
+          },
+        },
+      },
       { type: 'oauth2', flows: {} },
     ],
     [{ mtlsSecurityScheme: {} }, { type: 'mutualTLS' }],
@@ -75,7 +102,10 @@ describe('toLegacyV03Card', () => {
   });
 
   it('maps skill-level securityRequirements to security', () => {
-    const card: AgentCard = { ...sample, skills: [{ ...sample.skills[0]!, securityRequirements: [{ schemes: { google: { list: ['email'] } } }] }] };
+    const card: AgentCard = {
+      ...sample,
+      skills: [{ ...sample.skills[0]!, securityRequirements: [{ schemes: { google: { list: ['email'] } } }] }],
+    };
     expect(toLegacyV03Card(card).skills[0]?.security).toEqual([{ google: ['email'] }]);
   });
 });

@@ -52,8 +52,10 @@ function toLegacyFlows(flows: OAuthFlows): Record<string, Record<string, unknown
     for (const k of keys) if (flow[k] !== undefined) r[k] = flow[k];
     return r;
   };
-  if (flows.authorizationCode) out.authorizationCode = strip(flows.authorizationCode, ['authorizationUrl', 'tokenUrl', 'refreshUrl', 'scopes']);
-  if (flows.clientCredentials) out.clientCredentials = strip(flows.clientCredentials, ['tokenUrl', 'refreshUrl', 'scopes']);
+  if (flows.authorizationCode)
+    out.authorizationCode = strip(flows.authorizationCode, ['authorizationUrl', 'tokenUrl', 'refreshUrl', 'scopes']);
+  if (flows.clientCredentials)
+    out.clientCredentials = strip(flows.clientCredentials, ['tokenUrl', 'refreshUrl', 'scopes']);
   if (flows.implicit) out.implicit = strip(flows.implicit, ['authorizationUrl', 'refreshUrl', 'scopes']);
   if (flows.password) out.password = strip(flows.password, ['tokenUrl', 'refreshUrl', 'scopes']);
   // v0.3 has no device-code flow: it is left out of the v0.3 view (the v1.0 wrapper keeps it).
@@ -61,15 +63,26 @@ function toLegacyFlows(flows: OAuthFlows): Record<string, Record<string, unknown
 }
 
 function toLegacyScheme(scheme: SecurityScheme): LegacyV03SecurityScheme {
-  const withDescription = <T extends { description?: string }>(inner: T, extra: Omit<LegacyV03SecurityScheme, keyof SecurityScheme>) =>
-    ({ ...scheme, ...extra, ...(inner.description ? { description: inner.description } : {}) }) as LegacyV03SecurityScheme;
+  const withDescription = <T extends { description?: string }>(
+    inner: T,
+    extra: Omit<LegacyV03SecurityScheme, keyof SecurityScheme>,
+  ) =>
+    ({
+      ...scheme,
+      ...extra,
+      ...(inner.description ? { description: inner.description } : {}),
+    }) as LegacyV03SecurityScheme;
   if (scheme.apiKeySecurityScheme) {
     const s = scheme.apiKeySecurityScheme;
     return withDescription(s, { type: 'apiKey', in: s.location, name: s.name });
   }
   if (scheme.httpAuthSecurityScheme) {
     const s = scheme.httpAuthSecurityScheme;
-    return withDescription(s, { type: 'http', scheme: s.scheme, ...(s.bearerFormat ? { bearerFormat: s.bearerFormat } : {}) });
+    return withDescription(s, {
+      type: 'http',
+      scheme: s.scheme,
+      ...(s.bearerFormat ? { bearerFormat: s.bearerFormat } : {}),
+    });
   }
   if (scheme.oauth2SecurityScheme) {
     const s = scheme.oauth2SecurityScheme;
@@ -119,10 +132,14 @@ export function toLegacyV03Card(card: AgentCard): LegacyV03AgentCard {
         : { ...skill },
     ),
   } as LegacyV03AgentCard;
-  if (card.capabilities.extendedAgentCard !== undefined) out.supportsAuthenticatedExtendedCard = card.capabilities.extendedAgentCard;
-  if (card.securityRequirements && card.securityRequirements.length > 0) out.security = card.securityRequirements.map(toLegacyRequirement);
+  if (card.capabilities.extendedAgentCard !== undefined)
+    out.supportsAuthenticatedExtendedCard = card.capabilities.extendedAgentCard;
+  if (card.securityRequirements && card.securityRequirements.length > 0)
+    out.security = card.securityRequirements.map(toLegacyRequirement);
   if (card.securitySchemes) {
-    out.securitySchemes = Object.fromEntries(Object.entries(card.securitySchemes).map(([name, s]) => [name, toLegacyScheme(s)]));
+    out.securitySchemes = Object.fromEntries(
+      Object.entries(card.securitySchemes).map(([name, s]) => [name, toLegacyScheme(s)]),
+    );
   }
   return out;
 }

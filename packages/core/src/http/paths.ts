@@ -37,7 +37,9 @@ export function endsWithExtendedSuffix(path: string): boolean {
  * @example extendedPathsOf([{ url: 'https://a.io/a2a', protocolBinding: 'HTTP+JSON', tenant: 'acme' }])
  * // ['/a2a/extendedAgentCard', '/a2a/acme/extendedAgentCard']
  */
-export function extendedPathsOf(interfaces: readonly { url: string; protocolBinding: string; tenant?: string }[]): string[] {
+export function extendedPathsOf(
+  interfaces: readonly { url: string; protocolBinding: string; tenant?: string }[],
+): string[] {
   const paths: string[] = [];
   const add = (path: string) => {
     if (!paths.includes(path)) paths.push(path);
@@ -52,7 +54,8 @@ export function extendedPathsOf(interfaces: readonly { url: string; protocolBind
     }
     if (pathname.endsWith('/')) pathname = pathname.slice(0, -1);
     add(pathname + EXTENDED_AGENT_CARD_SUFFIX);
-    if (typeof intf.tenant === 'string' && intf.tenant !== '') add(`${pathname}/${encodeURIComponent(intf.tenant)}${EXTENDED_AGENT_CARD_SUFFIX}`);
+    if (typeof intf.tenant === 'string' && intf.tenant !== '')
+      add(`${pathname}/${encodeURIComponent(intf.tenant)}${EXTENDED_AGENT_CARD_SUFFIX}`);
   }
   return paths;
 }

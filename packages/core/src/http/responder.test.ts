@@ -12,7 +12,10 @@ const LEGACY_PATH = '/.well-known/agent.json';
 const bytes = new TextEncoder().encode(JSON.stringify(CONFORMANCE_CARD));
 const ETAG = computeEtag(bytes);
 
-function respond(options: Partial<AgentCardOptions>, request: Partial<AgentCardRequest>): AgentCardResponse | undefined {
+function respond(
+  options: Partial<AgentCardOptions>,
+  request: Partial<AgentCardRequest>,
+): AgentCardResponse | undefined {
   const responder = createAgentCardResponder({ card: CONFORMANCE_CARD, logger: quiet, ...options });
   const res = responder.respond({ method: 'GET', path: CARD_PATH, headers: {}, ...request });
   if (res instanceof Promise) throw new Error('a static card must answer synchronously');
@@ -128,7 +131,10 @@ describe('static card: conditional GET', () => {
   });
 
   it('304 carries ETag, Cache-Control, CORS and Vary and no body', () => {
-    const res = respond({ cors: ['https://app.example.org'] }, { headers: { 'if-none-match': ETAG, origin: 'https://app.example.org' } });
+    const res = respond(
+      { cors: ['https://app.example.org'] },
+      { headers: { 'if-none-match': ETAG, origin: 'https://app.example.org' } },
+    );
     expect(res?.status).toBe(304);
     expect(res?.body).toBeUndefined();
     expect(res?.headers).toEqual({
@@ -154,7 +160,10 @@ describe('static card: CORS', () => {
   });
 
   it('OPTIONS answers a preflight with methods, headers and max-age', () => {
-    const res = respond({}, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } });
+    const res = respond(
+      {},
+      { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } },
+    );
     expect(res?.status).toBe(204);
     expect(res?.body).toBeUndefined();
     expect(res?.headers).toMatchObject({
@@ -237,7 +246,14 @@ describe('start-up', () => {
     expect(error).toBeInstanceOf(AgentCardError);
     expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_OPTIONS');
     const message = (error as AgentCardError).message;
-    for (const where of ['options.cors', 'options.cacheControl', 'options.maxVariants', 'options.legacy', 'options.cahceControl', 'options.extended.authenticate']) {
+    for (const where of [
+      'options.cors',
+      'options.cacheControl',
+      'options.maxVariants',
+      'options.legacy',
+      'options.cahceControl',
+      'options.extended.authenticate',
+    ]) {
       expect(message).toContain(where);
     }
   });
@@ -245,14 +261,22 @@ describe('start-up', () => {
   it('an invalid static card throws ERR_AGENT_CARD_INVALID listing the findings', () => {
     const card = { ...CONFORMANCE_CARD, skills: [], name: '' } as unknown as AgentCard;
     expect(() => createAgentCardResponder({ card, logger: quiet })).toThrow(
-      expect.objectContaining({ code: 'ERR_AGENT_CARD_INVALID', findings: expect.arrayContaining([expect.objectContaining({ severity: 'error' })]) }),
+      expect.objectContaining({
+        code: 'ERR_AGENT_CARD_INVALID',
+        findings: expect.arrayContaining([expect.objectContaining({ severity: 'error' })]),
+      }),
     );
   });
 
   it('an extended card without security schemes fails at start-up', () => {
     const { securitySchemes: _s, securityRequirements: _r, ...card } = CONFORMANCE_CARD;
-    expect(() => createAgentCardResponder({ card: card as AgentCard, logger: quiet, extended: { authenticate: () => 'x' } })).toThrow(
-      expect.objectContaining({ code: 'ERR_AGENT_CARD_INVALID', findings: expect.arrayContaining([expect.objectContaining({ rule: 'extended-card-requires-security' })]) }),
+    expect(() =>
+      createAgentCardResponder({ card: card as AgentCard, logger: quiet, extended: { authenticate: () => 'x' } }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'ERR_AGENT_CARD_INVALID',
+        findings: expect.arrayContaining([expect.objectContaining({ rule: 'extended-card-requires-security' })]),
+      }),
     );
   });
 
@@ -273,11 +297,25 @@ describe('zero-config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-card-'));
     const { name: _n, description: _d, version: _v, ...rest } = CONFORMANCE_CARD;
     writeFileSync(join(dir, 'agent-card.json'), JSON.stringify(rest));
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'zero-config-agent', description: 'Serves its card without any option at all.', version: '3.1.4' }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({
+        name: 'zero-config-agent',
+        description: 'Serves its card without any option at all.',
+        version: '3.1.4',
+      }),
+    );
     const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir);
     try {
-      const res = createAgentCardResponder({ logger: quiet }).respond({ method: 'GET', path: CARD_PATH, headers: {} }) as AgentCardResponse;
-      expect(JSON.parse(new TextDecoder().decode(res.body))).toMatchObject({ name: 'zero-config-agent', version: '3.1.4' });
+      const res = createAgentCardResponder({ logger: quiet }).respond({
+        method: 'GET',
+        path: CARD_PATH,
+        headers: {},
+      }) as AgentCardResponse;
+      expect(JSON.parse(new TextDecoder().decode(res.body))).toMatchObject({
+        name: 'zero-config-agent',
+        version: '3.1.4',
+      });
     } finally {
       cwd.mockRestore();
     }
@@ -289,7 +327,9 @@ describe('zero-config', () => {
     const { join } = await import('node:path');
     const cwd = vi.spyOn(process, 'cwd').mockReturnValue(mkdtempSync(join(tmpdir(), 'agent-card-empty-')));
     try {
-      expect(() => createAgentCardResponder({ logger: quiet })).toThrow(expect.objectContaining({ code: 'ERR_AGENT_CARD_CONFIG' }));
+      expect(() => createAgentCardResponder({ logger: quiet })).toThrow(
+        expect.objectContaining({ code: 'ERR_AGENT_CARD_CONFIG' }),
+      );
     } finally {
       cwd.mockRestore();
     }

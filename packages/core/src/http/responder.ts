@@ -2,7 +2,14 @@ import { loadAgentCardConfig } from '../config';
 import { formatFindings } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
-import { answerError, prepareErrorResponses, selectCors, type CorsVariants, type ErrorResponseSet, type PreparedDocument } from './documents';
+import {
+  answerError,
+  prepareErrorResponses,
+  selectCors,
+  type CorsVariants,
+  type ErrorResponseSet,
+  type PreparedDocument,
+} from './documents';
 import { ifNoneMatchMatches } from './etag';
 import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
 import { LruCache } from './lru';
@@ -17,7 +24,13 @@ import {
   WELL_KNOWN_PREFIX,
 } from './paths';
 import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from './protocol-errors';
-import type { AgentCardContext, AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+import type {
+  AgentCardContext,
+  AgentCardOptions,
+  AgentCardRequest,
+  AgentCardResponder,
+  AgentCardResponse,
+} from './types';
 import { prepareVariant, type PreparedVariant } from './variant';
 
 /** What a responder keeps for {@link getExtendedAgentCard}. */
@@ -99,11 +112,16 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
   const o = resolveOptions(options);
   const warn = createWarner(o);
   const card = o.card ?? loadDefaultCard(o);
-  const responder = typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
+  const responder =
+    typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
   return responder;
 }
 
-function createStaticResponder<Req>(o: ResolvedAgentCardOptions<Req>, card: AgentCard, warn: (f: Finding[]) => void): AgentCardResponder<Req> {
+function createStaticResponder<Req>(
+  o: ResolvedAgentCardOptions<Req>,
+  card: AgentCard,
+  warn: (f: Finding[]) => void,
+): AgentCardResponder<Req> {
   const variant = prepareVariant(card, o, warn);
   warnAboutExtended(card, variant, o);
   const main = variant.main;
@@ -159,7 +177,9 @@ function createDynamicResponder<Req>(
   });
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
     status: 503,
-    body: { error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' } },
+    body: {
+      error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' },
+    },
     headers: { 'retry-after': String(o.retryAfter) },
     cors: o.cors,
   });
@@ -191,7 +211,8 @@ function createDynamicResponder<Req>(
     const p = comparablePath(path);
     if (p === AGENT_CARD_PATH) return { route: 'main', p };
     if (p === LEGACY_AGENT_CARD_PATH) return o.legacy === false ? undefined : { route: 'legacy', p };
-    if (typeof explicitExtendedPath === 'string') return p === explicitExtendedPath ? { route: 'extended', p } : undefined;
+    if (typeof explicitExtendedPath === 'string')
+      return p === explicitExtendedPath ? { route: 'extended', p } : undefined;
     // Without an explicit path the REST path comes from each variant's HTTP+JSON interface.
     if (explicitExtendedPath !== false && endsWithExtendedSuffix(p)) return { route: 'maybe-extended', p };
     return undefined;
@@ -215,7 +236,10 @@ function createDynamicResponder<Req>(
     let ctx: AgentCardContext<Req>;
     try {
       const tenant = o.tenant?.(request);
-      ctx = tenant === undefined ? { origin, headers: request.headers, raw: request.raw } : { origin, tenant, headers: request.headers, raw: request.raw };
+      ctx =
+        tenant === undefined
+          ? { origin, headers: request.headers, raw: request.raw }
+          : { origin, tenant, headers: request.headers, raw: request.raw };
       key = o.cacheKey ? String(o.cacheKey(ctx)) : tenant === undefined ? origin : `${origin}\n${tenant}`;
     } catch (error) {
       o.onError(error);
@@ -243,7 +267,9 @@ function createDynamicResponder<Req>(
       const found = variantFor(request);
       const fail = (what: 'bad-host' | 'unavailable') =>
         // A path that is only possibly ours (an app's own …/extendedAgentCard) is left to the app.
-        r.route === 'maybe-extended' ? undefined : answerError(selectCors(what === 'bad-host' ? badHost : unavailable, request.headers), request.method);
+        r.route === 'maybe-extended'
+          ? undefined
+          : answerError(selectCors(what === 'bad-host' ? badHost : unavailable, request.headers), request.method);
       if (found === 'bad-host' || found === 'unavailable') return fail(found);
       if (!(found instanceof Promise)) return serve(found, r.route, r.p, request);
       return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, r.route, r.p, request)));
@@ -251,9 +277,17 @@ function createDynamicResponder<Req>(
   };
   internals.set(responder, {
     async extended(request) {
-      const found = await variantFor({ method: 'GET', path: AGENT_CARD_PATH, ...(request as ExtendedCardRequest<Req>) });
+      const found = await variantFor({
+        method: 'GET',
+        path: AGENT_CARD_PATH,
+        ...(request as ExtendedCardRequest<Req>),
+      });
       if (found === 'bad-host' || found === 'unavailable') {
-        return { error: toJsonRpcError(EXTENDED_CARD_UNAVAILABLE), status: EXTENDED_CARD_UNAVAILABLE.httpStatus, headers: { 'retry-after': String(o.retryAfter) } };
+        return {
+          error: toJsonRpcError(EXTENDED_CARD_UNAVAILABLE),
+          status: EXTENDED_CARD_UNAVAILABLE.httpStatus,
+          headers: { 'retry-after': String(o.retryAfter) },
+        };
       }
       return found.variant.extended.resolve(request);
     },

@@ -80,7 +80,9 @@ export interface ExtendedAgentCardOptions<Req = unknown, P extends Principal = P
   card?:
     | Partial<AgentCard>
     | readonly AgentSkill[]
-    | ((principal: P) => Partial<AgentCard> | readonly AgentSkill[] | Promise<Partial<AgentCard> | readonly AgentSkill[]>);
+    | ((
+        principal: P,
+      ) => Partial<AgentCard> | readonly AgentSkill[] | Promise<Partial<AgentCard> | readonly AgentSkill[]>);
   /**
    * Path (relative to the mount point) of the REST `GetExtendedAgentCard` endpoint.
    * @default the path of the card's HTTP+JSON interface + `/extendedAgentCard`

@@ -24,11 +24,18 @@ export const CANONICAL_LINK = `<${AGENT_CARD_PATH}>; rel="canonical"`;
  * Validates, serialises, hashes and prepares every answer of one card variant. Runs once per
  * variant (at start-up for a static card), never per request.
  */
-export function prepareVariant(input: unknown, options: ResolvedAgentCardOptions<any>, warn: (findings: Finding[]) => void): PreparedVariant {
+export function prepareVariant(
+  input: unknown,
+  options: ResolvedAgentCardOptions<any>,
+  warn: (findings: Finding[]) => void,
+): PreparedVariant {
   const card = validateVariant(input, options, warn);
   // Signed here, where the variant becomes bytes, so the signature, the bytes and the ETag are
   // made together once; the v0.3 and extended documents differ from it and stay unsigned.
-  const served = options.signer === undefined ? card : { ...card, signatures: [...(card.signatures ?? []), options.signer.signSync(card)] };
+  const served =
+    options.signer === undefined
+      ? card
+      : { ...card, signatures: [...(card.signatures ?? []), options.signer.signSync(card)] };
   const bytes = encodeCard(served);
   const headerSettings = { contentType: options.contentType, cacheControl: options.cacheControl, cors: options.cors };
   const main = prepareDocument(bytes, headerSettings);

@@ -36,7 +36,10 @@ function scopesFor(name: string, requirements: readonly SecurityRequirement[] | 
  *
  * @see https://a2a-protocol.org/latest/specification/#133-extended-agent-card-access-control
  */
-export function buildWwwAuthenticate(card: Pick<AgentCard, 'securitySchemes' | 'securityRequirements'>, realm: string): string {
+export function buildWwwAuthenticate(
+  card: Pick<AgentCard, 'securitySchemes' | 'securityRequirements'>,
+  realm: string,
+): string {
   const r = quoteParam(realm);
   const challenges: string[] = [];
   const add = (c: string) => {
@@ -45,7 +48,13 @@ export function buildWwwAuthenticate(card: Pick<AgentCard, 'securitySchemes' | '
   for (const [name, scheme] of Object.entries(card.securitySchemes ?? {})) {
     if (scheme.httpAuthSecurityScheme) {
       const s = scheme.httpAuthSecurityScheme.scheme;
-      const authScheme = isToken(s) ? (s.toLowerCase() === 'bearer' ? 'Bearer' : s.toLowerCase() === 'basic' ? 'Basic' : s) : 'Bearer';
+      const authScheme = isToken(s)
+        ? s.toLowerCase() === 'bearer'
+          ? 'Bearer'
+          : s.toLowerCase() === 'basic'
+            ? 'Basic'
+            : s
+        : 'Bearer';
       add(`${authScheme} realm=${r}`);
     } else if (scheme.oauth2SecurityScheme) {
       const scopes = scopesFor(name, card.securityRequirements);
@@ -68,7 +77,12 @@ export function credentialHeaders(card: Pick<AgentCard, 'securitySchemes'>): str
   const names = ['Authorization'];
   for (const scheme of Object.values(card.securitySchemes ?? {})) {
     const k = scheme.apiKeySecurityScheme;
-    if (k && k.location === 'header' && isToken(k.name) && !names.some((n) => n.toLowerCase() === k.name.toLowerCase())) {
+    if (
+      k &&
+      k.location === 'header' &&
+      isToken(k.name) &&
+      !names.some((n) => n.toLowerCase() === k.name.toLowerCase())
+    ) {
       names.push(k.name);
     }
     if (k && k.location === 'cookie' && !names.includes('Cookie')) names.push('Cookie');

@@ -38,12 +38,16 @@ export function refuseAlgorithm(alg: unknown, allowed: ReadonlySet<string> = ALL
     return `alg "${alg}" is HMAC, a shared-secret algorithm: with a published key anyone could forge it (key/alg confusion)`;
   }
   if (!ALLOWED.has(alg)) return `alg "${alg}" is not an allowed Agent Card signing algorithm`;
-  if (!allowed.has(alg)) return `alg "${alg}" is not in the algorithms this verifier accepts (${[...allowed].join(', ')})`;
+  if (!allowed.has(alg))
+    return `alg "${alg}" is not in the algorithms this verifier accepts (${[...allowed].join(', ')})`;
   return undefined;
 }
 
 /** What a key must be for `alg`, for messages, and the check of a Node key against it. */
-export function expectedKey(alg: AgentCardSigningAlgorithm): { text: string; accepts(type: string, curve?: string): boolean } {
+export function expectedKey(alg: AgentCardSigningAlgorithm): {
+  text: string;
+  accepts(type: string, curve?: string): boolean;
+} {
   switch (alg) {
     case 'ES256':
       return { text: 'an EC P-256 key', accepts: (t, c) => t === 'ec' && c === 'prime256v1' };

@@ -2,7 +2,10 @@
 
 /** Encodes UTF-8 text or bytes. */
 export function encodeBase64url(input: string | Uint8Array): string {
-  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const bytes =
+    typeof input === 'string'
+      ? Buffer.from(input, 'utf8')
+      : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   return bytes.toString('base64url');
 }
 

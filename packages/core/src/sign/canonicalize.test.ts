@@ -12,7 +12,10 @@ const canon = (card: unknown) => canonicalizeAgentCard(card as AgentCard);
 describe('canonicalizeAgentCard', () => {
   it.each([
     ['spec-8.4.1-canonicalization-input.json', 'a2a-js-1.3.0.canonical.spec-8.4.1-canonicalization-input.txt'],
-    ['spec-8.5-sample-agent-card.main-16ba5269.json', 'a2a-js-1.3.0.canonical.spec-8.5-sample-agent-card.main-16ba5269.txt'],
+    [
+      'spec-8.5-sample-agent-card.main-16ba5269.json',
+      'a2a-js-1.3.0.canonical.spec-8.5-sample-agent-card.main-16ba5269.txt',
+    ],
   ])('reproduces the @a2a-js/sdk 1.3.0 vector for %s byte for byte', (input, vector) => {
     const card = JSON.parse(read(`examples/${input}`));
     expect(Buffer.from(canon(card), 'utf8')).toEqual(Buffer.from(read(`vectors/${vector}`), 'utf8'));
@@ -27,22 +30,87 @@ describe('canonicalizeAgentCard', () => {
 
   it.each<[string, unknown, string]>([
     ['removes signatures', { name: 'A', signatures: [{ protected: 'x', signature: 'y' }] }, '{"name":"A"}'],
-    ['drops empty strings, arrays and objects, REQUIRED ones too', { name: 'A', description: '', skills: [], provider: {}, capabilities: {} }, '{"name":"A"}'],
-    ['keeps an explicit false on proto3 optional booleans', { capabilities: { streaming: false, extendedAgentCard: false } }, '{"capabilities":{"extendedAgentCard":false,"streaming":false}}'],
-    ['drops false on implicit-presence booleans', { capabilities: { extensions: [{ uri: 'u', required: false }] } }, '{"capabilities":{"extensions":[{"uri":"u"}]}}'],
-    ['keeps true on implicit-presence booleans', { capabilities: { extensions: [{ uri: 'u', required: true }] } }, '{"capabilities":{"extensions":[{"required":true,"uri":"u"}]}}'],
+    [
+      'drops empty strings, arrays and objects, REQUIRED ones too',
+      { name: 'A', description: '', skills: [], provider: {}, capabilities: {} },
+      '{"name":"A"}',
+    ],
+    [
+      'keeps an explicit false on proto3 optional booleans',
+      { capabilities: { streaming: false, extendedAgentCard: false } },
+      '{"capabilities":{"extendedAgentCard":false,"streaming":false}}',
+    ],
+    [
+      'drops false on implicit-presence booleans',
+      { capabilities: { extensions: [{ uri: 'u', required: false }] } },
+      '{"capabilities":{"extensions":[{"uri":"u"}]}}',
+    ],
+    [
+      'keeps true on implicit-presence booleans',
+      { capabilities: { extensions: [{ uri: 'u', required: true }] } },
+      '{"capabilities":{"extensions":[{"required":true,"uri":"u"}]}}',
+    ],
     ['drops an optional string set to ""', { name: 'A', documentationUrl: '' }, '{"name":"A"}'],
-    ['keeps 0 and false inside extension params, drops their empties', { capabilities: { extensions: [{ params: { n: 0, b: false, s: '', a: [], o: {}, l: ['', 1] } }] } }, '{"capabilities":{"extensions":[{"params":{"b":false,"l":[1],"n":0}}]}}'],
-    ['drops a requirement whose scope list is empty (not covered by a signature)', { securitySchemes: { m: { mtlsSecurityScheme: {} } }, securityRequirements: [{ schemes: { m: { list: [] } } }] }, '{}'],
-    ['drops fields outside the v1.0 model', { name: 'A', url: 'https://legacy', protocolVersion: '0.3.0', skills: [{ id: 's', extra: 1 }] }, '{"name":"A","skills":[{"id":"s"}]}'],
-    ['reads snake_case names as their camelCase twin', { default_input_modes: ['text/plain'], icon_url: 'https://i' }, '{"defaultInputModes":["text/plain"],"iconUrl":"https://i"}'],
-    ['prefers camelCase over snake_case', { defaultInputModes: ['a'], default_input_modes: ['b'] }, '{"defaultInputModes":["a"]}'],
-    ['keeps only the first member of a oneof, in the SDK order', { securitySchemes: { s: { mtlsSecurityScheme: { description: 'm' }, apiKeySecurityScheme: { name: 'k', location: 'header' } } } }, '{"securitySchemes":{"s":{"apiKeySecurityScheme":{"location":"header","name":"k"}}}}'],
-    ['sorts keys by UTF-16 code units (RFC 8785)', { securitySchemes: { '\u{1F600}': { mtlsSecurityScheme: { description: 'e' } }, '\uFB33': { mtlsSecurityScheme: { description: 'f' } } } }, '{"securitySchemes":{"\u{1F600}":{"mtlsSecurityScheme":{"description":"e"}},"\uFB33":{"mtlsSecurityScheme":{"description":"f"}}}}'],
-    ['keeps non-ASCII as UTF-8 and escapes only what JSON must', { name: 'Café "A"\n\u0001' }, '{"name":"Café \\"A\\"\\n\\u0001"}'],
-    ['formats numbers as ECMAScript does', { capabilities: { extensions: [{ params: { a: 0.000001, b: 1e21, c: 1.0, d: -0 } }] } }, '{"capabilities":{"extensions":[{"params":{"a":0.000001,"b":1e+21,"c":1,"d":0}}]}}'],
+    [
+      'keeps 0 and false inside extension params, drops their empties',
+      { capabilities: { extensions: [{ params: { n: 0, b: false, s: '', a: [], o: {}, l: ['', 1] } }] } },
+      '{"capabilities":{"extensions":[{"params":{"b":false,"l":[1],"n":0}}]}}',
+    ],
+    [
+      'drops a requirement whose scope list is empty (not covered by a signature)',
+      { securitySchemes: { m: { mtlsSecurityScheme: {} } }, securityRequirements: [{ schemes: { m: { list: [] } } }] },
+      '{}',
+    ],
+    [
+      'drops fields outside the v1.0 model',
+      { name: 'A', url: 'https://legacy', protocolVersion: '0.3.0', skills: [{ id: 's', extra: 1 }] },
+      '{"name":"A","skills":[{"id":"s"}]}',
+    ],
+    [
+      'reads snake_case names as their camelCase twin',
+      { default_input_modes: ['text/plain'], icon_url: 'https://i' },
+      '{"defaultInputModes":["text/plain"],"iconUrl":"https://i"}',
+    ],
+    [
+      'prefers camelCase over snake_case',
+      { defaultInputModes: ['a'], default_input_modes: ['b'] },
+      '{"defaultInputModes":["a"]}',
+    ],
+    [
+      'keeps only the first member of a oneof, in the SDK order',
+      {
+        securitySchemes: {
+          s: { mtlsSecurityScheme: { description: 'm' }, apiKeySecurityScheme: { name: 'k', location: 'header' } },
+        },
+      },
+      '{"securitySchemes":{"s":{"apiKeySecurityScheme":{"location":"header","name":"k"}}}}',
+    ],
+    [
+      'sorts keys by UTF-16 code units (RFC 8785)',
+      {
+        securitySchemes: {
+          '\u{1F600}': { mtlsSecurityScheme: { description: 'e' } },
+          '\uFB33': { mtlsSecurityScheme: { description: 'f' } },
+        },
+      },
+      '{"securitySchemes":{"\u{1F600}":{"mtlsSecurityScheme":{"description":"e"}},"\uFB33":{"mtlsSecurityScheme":{"description":"f"}}}}',
+    ],
+    [
+      'keeps non-ASCII as UTF-8 and escapes only what JSON must',
+      { name: 'Café "A"\n\u0001' },
+      '{"name":"Café \\"A\\"\\n\\u0001"}',
+    ],
+    [
+      'formats numbers as ECMAScript does',
+      { capabilities: { extensions: [{ params: { a: 0.000001, b: 1e21, c: 1.0, d: -0 } }] } },
+      '{"capabilities":{"extensions":[{"params":{"a":0.000001,"b":1e+21,"c":1,"d":0}}]}}',
+    ],
     ['returns {} for a card with nothing covered', { description: '' }, '{}'],
-    ['never keeps a __proto__ key', JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}'), '{"capabilities":{"extensions":[{"params":{"y":2}}]}}'],
+    [
+      'never keeps a __proto__ key',
+      JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}'),
+      '{"capabilities":{"extensions":[{"params":{"y":2}}]}}',
+    ],
   ])('%s', (_, card, expected) => {
     expect(canon(card)).toBe(expected);
     expect(canon(card)).toBe(sdkCanonicalize(card as never));
@@ -58,8 +126,16 @@ describe('canonicalizeAgentCard', () => {
   it.each<[string, unknown, RegExp]>([
     ['a card that is not an object', 'card', /^canonicalizeAgentCard: \/ is string, not an object\. /],
     ['an array', [], /^canonicalizeAgentCard: \/ is an array, not an object\. /],
-    ['null where a message is expected', { skills: [null] }, /^canonicalizeAgentCard: \/skills\/0 is null, not an object\. /],
-    ['a lone surrogate (RFC 8785 rejects it)', { name: 'a\uD800' }, /RFC 8785.*Lone surrogate.*Remove lone UTF-16 surrogates/],
+    [
+      'null where a message is expected',
+      { skills: [null] },
+      /^canonicalizeAgentCard: \/skills\/0 is null, not an object\. /,
+    ],
+    [
+      'a lone surrogate (RFC 8785 rejects it)',
+      { name: 'a\uD800' },
+      /RFC 8785.*Lone surrogate.*Remove lone UTF-16 surrogates/,
+    ],
   ])('refuses %s with ERR_AGENT_CARD_SIGNATURE', (_, card, message) => {
     let thrown: unknown;
     try {

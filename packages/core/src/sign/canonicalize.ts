@@ -56,7 +56,12 @@ const AgentInterface: Message = {
     ['protocolVersion', 'protocol_version', str],
   ],
 };
-const AgentProvider: Message = { fields: [['url', undefined, str], ['organization', undefined, str]] };
+const AgentProvider: Message = {
+  fields: [
+    ['url', undefined, str],
+    ['organization', undefined, str],
+  ],
+};
 const AgentExtension: Message = {
   fields: [
     ['uri', undefined, str],
@@ -108,10 +113,18 @@ const OAuthFlows: Message = {
   ],
 };
 const APIKeySecurityScheme: Message = {
-  fields: [['description', undefined, str], ['location', undefined, str], ['name', undefined, str]],
+  fields: [
+    ['description', undefined, str],
+    ['location', undefined, str],
+    ['name', undefined, str],
+  ],
 };
 const HTTPAuthSecurityScheme: Message = {
-  fields: [['description', undefined, str], ['scheme', undefined, str], ['bearerFormat', 'bearer_format', str]],
+  fields: [
+    ['description', undefined, str],
+    ['scheme', undefined, str],
+    ['bearerFormat', 'bearer_format', str],
+  ],
 };
 const OAuth2SecurityScheme: Message = {
   fields: [
@@ -121,7 +134,10 @@ const OAuth2SecurityScheme: Message = {
   ],
 };
 const OpenIdConnectSecurityScheme: Message = {
-  fields: [['description', undefined, str], ['openIdConnectUrl', 'open_id_connect_url', str]],
+  fields: [
+    ['description', undefined, str],
+    ['openIdConnectUrl', 'open_id_connect_url', str],
+  ],
 };
 const MutualTlsSecurityScheme: Message = { fields: [['description', undefined, str]] };
 const SecurityScheme: Message = {
@@ -236,7 +252,9 @@ function normalizeMessage(message: Message, value: Json, path: string): Record<s
       case 'messages': {
         const found = read(object, json, proto, Array.isArray);
         const list = found
-          ? (found.value as Json[]).map((item, i) => normalizeMessage(field.of(), item, child(child(path, found.key), i)))
+          ? (found.value as Json[]).map((item, i) =>
+              normalizeMessage(field.of(), item, child(child(path, found.key), i)),
+            )
           : [];
         if (list.length > 0) out[json] = list;
         break;
@@ -248,7 +266,9 @@ function normalizeMessage(message: Message, value: Json, path: string): Record<s
         const map: Record<string, Json> = {};
         for (const [key, item] of Object.entries(found.value as Record<string, Json>)) {
           const normalized =
-            field.kind === 'stringMap' ? String(item) : normalizeMessage(field.of(), item, child(child(path, found.key), key));
+            field.kind === 'stringMap'
+              ? String(item)
+              : normalizeMessage(field.of(), item, child(child(path, found.key), key));
           if (key !== FORBIDDEN_KEY) map[key] = normalized;
         }
         if (Object.keys(map).length > 0) out[json] = map;
@@ -305,7 +325,8 @@ function dropEmpty(value: Json): Json {
  * @see spec §8.4.1 (canonicalization), RFC 8785
  */
 export function canonicalizeAgentCard(card: AgentCard | Omit<AgentCard, 'signatures'>): string {
-  if (!isObject(card) || Array.isArray(card)) fail('', `is ${Array.isArray(card) ? 'an array' : typeof card}, not an object`);
+  if (!isObject(card) || Array.isArray(card))
+    fail('', `is ${Array.isArray(card) ? 'an array' : typeof card}, not an object`);
   const cleaned = dropEmpty(normalizeMessage(AgentCardMessage, card, ''));
   if (cleaned === undefined) return '{}';
   try {

@@ -23,7 +23,11 @@ function isCryptoKey(value: unknown): value is CryptoKey {
 }
 
 function signError(where: string, what: string, how: string, cause?: unknown): AgentCardError {
-  return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: ${what}. ${how}`, cause === undefined ? {} : { cause });
+  return new AgentCardError(
+    'ERR_AGENT_CARD_SIGNATURE',
+    `${where}: ${what}. ${how}`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** `ec P-256`, `rsa 2048-bit`, `ed25519`: what a Node key is, for messages. */
@@ -38,12 +42,20 @@ export function describeKeyObject(key: KeyObject): string {
 function checkKeyObjectFits(key: KeyObject, alg: AgentCardSigningAlgorithm, where: string): void {
   const want = expectedKey(alg);
   if (!want.accepts(key.asymmetricKeyType ?? '', key.asymmetricKeyDetails?.namedCurve)) {
-    throw signError(where, `alg "${alg}" needs ${want.text}, got a ${describeKeyObject(key)}`, 'Pass a key of the right type or change alg.');
+    throw signError(
+      where,
+      `alg "${alg}" needs ${want.text}, got a ${describeKeyObject(key)}`,
+      'Pass a key of the right type or change alg.',
+    );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength;
   // RFC 7518 §3.3 and §3.5 require 2048 bits; verifiers (jose among them) refuse shorter keys.
   if (bits !== undefined && bits < 2048) {
-    throw signError(where, `alg "${alg}" needs an RSA key of 2048 bits or more, got a ${describeKeyObject(key)}`, 'Generate a 2048-, 3072- or 4096-bit RSA key.');
+    throw signError(
+      where,
+      `alg "${alg}" needs an RSA key of 2048 bits or more, got a ${describeKeyObject(key)}`,
+      'Generate a 2048-, 3072- or 4096-bit RSA key.',
+    );
   }
 }
 
@@ -51,19 +63,36 @@ function checkKeyObjectFits(key: KeyObject, alg: AgentCardSigningAlgorithm, wher
  * Turns any accepted private key form into a key `jose` can sign with, checking it fits `alg`.
  * Secret keys and public keys are refused with a message that says why.
  */
-export function toPrivateKey(input: AgentCardPrivateKey, alg: AgentCardSigningAlgorithm, where: string): KeyObject | CryptoKey {
+export function toPrivateKey(
+  input: AgentCardPrivateKey,
+  alg: AgentCardSigningAlgorithm,
+  where: string,
+): KeyObject | CryptoKey {
   if (typeof input === 'string') {
     if (!input.includes('-----BEGIN')) {
-      throw signError(where, 'a string key must be a PEM document and this one has no "-----BEGIN" line', 'Pass the PKCS#8 PEM text (not a file path), a JWK object or a KeyObject.');
+      throw signError(
+        where,
+        'a string key must be a PEM document and this one has no "-----BEGIN" line',
+        'Pass the PKCS#8 PEM text (not a file path), a JWK object or a KeyObject.',
+      );
     }
     if (/-----BEGIN (RSA )?PUBLIC KEY-----|-----BEGIN CERTIFICATE-----/.test(input)) {
-      throw signError(where, 'the PEM holds a public key or certificate, which cannot sign', 'Pass the private key (-----BEGIN PRIVATE KEY-----); publish the public one.');
+      throw signError(
+        where,
+        'the PEM holds a public key or certificate, which cannot sign',
+        'Pass the private key (-----BEGIN PRIVATE KEY-----); publish the public one.',
+      );
     }
     let key: KeyObject;
     try {
       key = createPrivateKey(input);
     } catch (error) {
-      throw signError(where, `the PEM could not be read (${(error as Error).message})`, 'Pass an unencrypted PKCS#8 PEM (openssl pkcs8 -topk8 -nocrypt -in key.pem).', error);
+      throw signError(
+        where,
+        `the PEM could not be read (${(error as Error).message})`,
+        'Pass an unencrypted PKCS#8 PEM (openssl pkcs8 -topk8 -nocrypt -in key.pem).',
+        error,
+      );
     }
     checkKeyObjectFits(key, alg, where);
     return key;
@@ -83,28 +112,49 @@ export function toPrivateKey(input: AgentCardPrivateKey, alg: AgentCardSigningAl
   }
   if (isCryptoKey(input)) {
     if (input.type !== 'private') {
-      throw signError(where, `a ${input.type} CryptoKey (${input.algorithm.name}) cannot sign an Agent Card`, 'Pass the private key of an EC, RSA or Ed25519 key pair.');
+      throw signError(
+        where,
+        `a ${input.type} CryptoKey (${input.algorithm.name}) cannot sign an Agent Card`,
+        'Pass the private key of an EC, RSA or Ed25519 key pair.',
+      );
     }
     return input;
   }
   if (typeof input === 'object' && input !== null) {
     const jwk = input as JWK;
     if (jwk.kty === 'oct') {
-      throw signError(where, 'the JWK is a symmetric "oct" key', 'Agent Card signatures use asymmetric keys (HMAC is refused); use an EC, RSA or OKP (Ed25519) private JWK.');
+      throw signError(
+        where,
+        'the JWK is a symmetric "oct" key',
+        'Agent Card signatures use asymmetric keys (HMAC is refused); use an EC, RSA or OKP (Ed25519) private JWK.',
+      );
     }
     if (typeof jwk.d !== 'string') {
-      throw signError(where, `the JWK (kty "${String(jwk.kty)}") has no "d" member, so it is a public key`, 'Pass the private JWK; publish the public one.');
+      throw signError(
+        where,
+        `the JWK (kty "${String(jwk.kty)}") has no "d" member, so it is a public key`,
+        'Pass the private JWK; publish the public one.',
+      );
     }
     let key: KeyObject;
     try {
       key = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
     } catch (error) {
-      throw signError(where, `the JWK could not be imported (${(error as Error).message})`, 'Check that it is a complete EC, RSA or OKP private JWK.', error);
+      throw signError(
+        where,
+        `the JWK could not be imported (${(error as Error).message})`,
+        'Check that it is a complete EC, RSA or OKP private JWK.',
+        error,
+      );
     }
     checkKeyObjectFits(key, alg, where);
     return key;
   }
-  throw signError(where, `expected a KeyObject, CryptoKey, JWK object or PEM string, got ${input === null ? 'null' : typeof input}`, 'Pass one of these forms.');
+  throw signError(
+    where,
+    `expected a KeyObject, CryptoKey, JWK object or PEM string, got ${input === null ? 'null' : typeof input}`,
+    'Pass one of these forms.',
+  );
 }
 
 /**
@@ -114,38 +164,68 @@ export function toPrivateKey(input: AgentCardPrivateKey, alg: AgentCardSigningAl
 export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject | CryptoKey {
   if (typeof input === 'string') {
     if (!input.includes('-----BEGIN')) {
-      throw signError(where, 'a string key must be a PEM document and this one has no "-----BEGIN" line', 'Pass the SPKI PEM text (-----BEGIN PUBLIC KEY-----), a JWK object or a KeyObject.');
+      throw signError(
+        where,
+        'a string key must be a PEM document and this one has no "-----BEGIN" line',
+        'Pass the SPKI PEM text (-----BEGIN PUBLIC KEY-----), a JWK object or a KeyObject.',
+      );
     }
     try {
       return createPublicKey(input);
     } catch (error) {
-      throw signError(where, `the PEM could not be read (${(error as Error).message})`, 'Pass an SPKI PEM (-----BEGIN PUBLIC KEY-----) or an X.509 certificate.', error);
+      throw signError(
+        where,
+        `the PEM could not be read (${(error as Error).message})`,
+        'Pass an SPKI PEM (-----BEGIN PUBLIC KEY-----) or an X.509 certificate.',
+        error,
+      );
     }
   }
   if (input instanceof KeyObject) {
     if (input.type === 'secret') {
-      throw signError(where, 'a secret (symmetric) key cannot verify Agent Card signatures', 'HMAC is refused (key/alg confusion); pass the signer\'s public key.');
+      throw signError(
+        where,
+        'a secret (symmetric) key cannot verify Agent Card signatures',
+        "HMAC is refused (key/alg confusion); pass the signer's public key.",
+      );
     }
     return input.type === 'private' ? createPublicKey(input) : input;
   }
   if (isCryptoKey(input)) {
     if (input.type !== 'public') {
-      throw signError(where, `a ${input.type} CryptoKey cannot verify Agent Card signatures`, 'Pass the signer\'s public CryptoKey.');
+      throw signError(
+        where,
+        `a ${input.type} CryptoKey cannot verify Agent Card signatures`,
+        "Pass the signer's public CryptoKey.",
+      );
     }
     return input;
   }
   if (typeof input === 'object' && input !== null) {
     const jwk = input as JWK;
     if (jwk.kty === 'oct') {
-      throw signError(where, 'the JWK is a symmetric "oct" key', 'HMAC is refused (key/alg confusion); pass the signer\'s public EC, RSA or OKP JWK.');
+      throw signError(
+        where,
+        'the JWK is a symmetric "oct" key',
+        "HMAC is refused (key/alg confusion); pass the signer's public EC, RSA or OKP JWK.",
+      );
     }
     try {
       return createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
     } catch (error) {
-      throw signError(where, `the JWK could not be imported (${(error as Error).message})`, 'Check that it is a complete EC, RSA or OKP public JWK.', error);
+      throw signError(
+        where,
+        `the JWK could not be imported (${(error as Error).message})`,
+        'Check that it is a complete EC, RSA or OKP public JWK.',
+        error,
+      );
     }
   }
-  throw signError(where, `expected a KeyObject, CryptoKey, JWK object or PEM string, got ${input === null ? 'null' : typeof input}`, 'Pass one of these forms.');
+  throw signError(
+    where,
+    `expected a KeyObject, CryptoKey, JWK object or PEM string, got ${input === null ? 'null' : typeof input}`,
+    'Pass one of these forms.',
+  );
 }
 
 /** Why a public key cannot check `alg` (key/alg confusion), or `undefined` when it fits. */

@@ -16,7 +16,15 @@ const params = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }
 const scopes = map(text);
 
 const flows = fc.oneof(
-  partial({ authorizationCode: partial({ authorizationUrl: text, tokenUrl: text, refreshUrl: text, scopes, pkceRequired: fc.boolean() }) }),
+  partial({
+    authorizationCode: partial({
+      authorizationUrl: text,
+      tokenUrl: text,
+      refreshUrl: text,
+      scopes,
+      pkceRequired: fc.boolean(),
+    }),
+  }),
   partial({ clientCredentials: partial({ tokenUrl: text, refreshUrl: text, scopes }) }),
   partial({ implicit: partial({ authorizationUrl: text, refreshUrl: text, scopes }) }),
   partial({ password: partial({ tokenUrl: text, refreshUrl: text, scopes }) }),
@@ -36,7 +44,9 @@ const requirements = fc.array(requirement, { maxLength: 2 });
 const card = partial({
   name: text,
   description: text,
-  supportedInterfaces: fc.array(partial({ url: text, protocolBinding: text, protocolVersion: text, tenant: text }), { maxLength: 2 }),
+  supportedInterfaces: fc.array(partial({ url: text, protocolBinding: text, protocolVersion: text, tenant: text }), {
+    maxLength: 2,
+  }),
   provider: partial({ organization: text, url: text }),
   version: text,
   documentationUrl: text,
@@ -52,7 +62,16 @@ const card = partial({
   defaultInputModes: texts,
   defaultOutputModes: texts,
   skills: fc.array(
-    partial({ id: text, name: text, description: text, tags: texts, examples: texts, inputModes: texts, outputModes: texts, securityRequirements: requirements }),
+    partial({
+      id: text,
+      name: text,
+      description: text,
+      tags: texts,
+      examples: texts,
+      inputModes: texts,
+      outputModes: texts,
+      securityRequirements: requirements,
+    }),
     { maxLength: 2 },
   ),
 }) as fc.Arbitrary<AgentCard>;
@@ -61,7 +80,14 @@ const card = partial({
 const messyCard = fc
   .tuple(
     card,
-    partial({ url: text, protocolVersion: text, preferredTransport: text, default_input_modes: texts, icon_url: text, 'x-vendor': fc.jsonValue({ maxDepth: 2 }) }),
+    partial({
+      url: text,
+      protocolVersion: text,
+      preferredTransport: text,
+      default_input_modes: texts,
+      icon_url: text,
+      'x-vendor': fc.jsonValue({ maxDepth: 2 }),
+    }),
     fc.option(fc.tuple(scheme, scheme), { nil: undefined }),
   )
   .map(([base, extra, twoSchemes]) => {
@@ -82,9 +108,13 @@ describe('canonicalizeAgentCard properties', () => {
 
   it('never depends on signatures already present', () => {
     fc.assert(
-      fc.property(card, fc.array(fc.record({ protected: text, signature: text }), { maxLength: 2 }), (input, signatures) => {
-        expect(canonicalizeAgentCard({ ...input, signatures })).toBe(canonicalizeAgentCard(input));
-      }),
+      fc.property(
+        card,
+        fc.array(fc.record({ protected: text, signature: text }), { maxLength: 2 }),
+        (input, signatures) => {
+          expect(canonicalizeAgentCard({ ...input, signatures })).toBe(canonicalizeAgentCard(input));
+        },
+      ),
     );
   });
 });
@@ -141,19 +171,28 @@ describe('verifyAgentCard properties', () => {
 
   it('fails when any character of the protected header or the signature is changed', async () => {
     await fc.assert(
-      fc.asyncProperty(card, fc.constantFrom('protected', 'signature'), fc.nat(), fc.nat(), async (input, part, at, by) => {
-        const signed = await signAgentCard(input, { privateKey, kid: 'k', alg: 'EdDSA' });
-        const entry = signed.signatures![0]!;
-        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-        const original = entry[part];
-        // The last character also carries padding bits a decoder ignores, so it is left alone.
-        const i = at % (original.length - 1);
-        const c = alphabet[(alphabet.indexOf(original[i]!) + 1 + (by % 63)) % 64]!;
-        const tampered = { ...signed, signatures: [{ ...entry, [part]: original.slice(0, i) + c + original.slice(i + 1) }] };
-        const result = await verifyAgentCard(tampered, { keys });
-        expect(result.valid).toBe(false);
-        expect(result.signatures[0]!.reason).toBeTruthy();
-      }),
+      fc.asyncProperty(
+        card,
+        fc.constantFrom('protected', 'signature'),
+        fc.nat(),
+        fc.nat(),
+        async (input, part, at, by) => {
+          const signed = await signAgentCard(input, { privateKey, kid: 'k', alg: 'EdDSA' });
+          const entry = signed.signatures![0]!;
+          const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+          const original = entry[part];
+          // The last character also carries padding bits a decoder ignores, so it is left alone.
+          const i = at % (original.length - 1);
+          const c = alphabet[(alphabet.indexOf(original[i]!) + 1 + (by % 63)) % 64]!;
+          const tampered = {
+            ...signed,
+            signatures: [{ ...entry, [part]: original.slice(0, i) + c + original.slice(i + 1) }],
+          };
+          const result = await verifyAgentCard(tampered, { keys });
+          expect(result.valid).toBe(false);
+          expect(result.signatures[0]!.reason).toBeTruthy();
+        },
+      ),
       { numRuns: 300 },
     );
   });

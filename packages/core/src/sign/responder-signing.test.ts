@@ -16,7 +16,14 @@ const card: AgentCard = {
   capabilities: { streaming: true },
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'find-recipe', name: 'Find recipe', description: 'Finds a recipe for the given ingredients.', tags: ['cooking'] }],
+  skills: [
+    {
+      id: 'find-recipe',
+      name: 'Find recipe',
+      description: 'Finds a recipe for the given ingredients.',
+      tags: ['cooking'],
+    },
+  ],
 };
 
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -27,7 +34,8 @@ const get = (path = '/.well-known/agent-card.json', headers: Record<string, stri
   path,
   headers: { host: 'recipes.acme.dev', ...headers },
 });
-const body = (response: AgentCardResponse | undefined) => JSON.parse(new TextDecoder().decode(response!.body!)) as AgentCard;
+const body = (response: AgentCardResponse | undefined) =>
+  JSON.parse(new TextDecoder().decode(response!.body!)) as AgentCard;
 
 async function respond(options: AgentCardOptions, request = get()): Promise<AgentCardResponse> {
   const response = await createAgentCardResponder(options).respond(request);
@@ -46,7 +54,11 @@ function optionsError(options: AgentCardOptions): AgentCardError {
 
 describe('responder option sign', () => {
   it('serves a static card signed once at start-up: same bytes and ETag on every request, even with ES256', async () => {
-    const responder = createAgentCardResponder({ card, logger: quiet, sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' } });
+    const responder = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
+    });
     const first = (await responder.respond(get()))!;
     // ECDSA signatures are random: signing per request would change the bytes every time.
     for (let i = 0; i < 20; i++) {
@@ -79,12 +91,19 @@ describe('responder option sign', () => {
       ...card,
       signatures: [
         {
-          protected: 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpPU0UiLCJraWQiOiJrZXktMSIsImprdSI6Imh0dHBzOi8vZXhhbXBsZS5jb20vYWdlbnQvandrcy5qc29uIn0',
+          protected:
+            'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpPU0UiLCJraWQiOiJrZXktMSIsImprdSI6Imh0dHBzOi8vZXhhbXBsZS5jb20vYWdlbnQvandrcy5qc29uIn0',
           signature: 'QFdkNLNszlGj3z3u0YQGt_T9LixY3qtdQpZmsTdDHDe3fXV9y9-B3m2-XgCpzuhiLt8E0tV6HXoZKHv4GtHgKQ',
         },
       ],
     };
-    const served = body(await respond({ card: presigned, logger: quiet, sign: { privateKey: ed.privateKey, kid: 'card-1', alg: 'EdDSA' } }));
+    const served = body(
+      await respond({
+        card: presigned,
+        logger: quiet,
+        sign: { privateKey: ed.privateKey, kid: 'card-1', alg: 'EdDSA' },
+      }),
+    );
     expect(served.signatures).toHaveLength(2);
     expect(served.signatures![0]).toEqual(presigned.signatures[0]);
     const result = await verifyAgentCard(served, { keys: { 'card-1': ed.publicKey } });
@@ -114,7 +133,10 @@ describe('responder option sign', () => {
   it('answers 503 (and reports why) when a signed card function reads ctx.origin', async () => {
     const onError = vi.fn();
     const response = await respond({
-      card: (ctx) => ({ ...card, supportedInterfaces: [{ url: `${ctx.origin}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+      card: (ctx) => ({
+        ...card,
+        supportedInterfaces: [{ url: `${ctx.origin}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+      }),
       cacheKey: () => 'one',
       onError,
       logger: quiet,
@@ -129,19 +151,51 @@ describe('responder option sign', () => {
   });
 
   it.each<[string, Partial<AgentCardOptions>, RegExp]>([
-    ['a card function without cacheKey', { card: () => card }, /options\.sign: needs an explicit cacheKey with a card function, the default variant key is the request origin \(Host header\) \("no cacheKey"\)\. Add cacheKey/],
-    ['a card function with trustProxy', { card: () => card, cacheKey: () => 'k', trustProxy: true }, /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-\* headers \(true\)\. Set trustProxy to false/],
-    ['alg none', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'none' as never } }, /options\.sign: alg "none" means an unsigned card and is never accepted\. Use one of /],
-    ['a public key', { sign: { privateKey: ec.publicKey, kid: 'k', alg: 'ES256' } }, /options\.sign: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. /],
-    ['an http jku', { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'http://acme.dev/jwks.json' } }, /options\.sign: jku is not https \(http:\/\/acme\.dev\/jwks\.json\)\. /],
+    [
+      'a card function without cacheKey',
+      { card: () => card },
+      /options\.sign: needs an explicit cacheKey with a card function, the default variant key is the request origin \(Host header\) \("no cacheKey"\)\. Add cacheKey/,
+    ],
+    [
+      'a card function with trustProxy',
+      { card: () => card, cacheKey: () => 'k', trustProxy: true },
+      /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-\* headers \(true\)\. Set trustProxy to false/,
+    ],
+    [
+      'alg none',
+      { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'none' as never } },
+      /options\.sign: alg "none" means an unsigned card and is never accepted\. Use one of /,
+    ],
+    [
+      'a public key',
+      { sign: { privateKey: ec.publicKey, kid: 'k', alg: 'ES256' } },
+      /options\.sign: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. /,
+    ],
+    [
+      'an http jku',
+      { sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'http://acme.dev/jwks.json' } },
+      /options\.sign: jku is not https \(http:\/\/acme\.dev\/jwks\.json\)\. /,
+    ],
   ])('refuses at start-up: %s', (_, override, message) => {
-    const error = optionsError({ card, logger: quiet, sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' }, ...override });
+    const error = optionsError({
+      card,
+      logger: quiet,
+      sign: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' },
+      ...override,
+    });
     expect(error.code).toBe('ERR_AGENT_CARD_OPTIONS');
     expect(error.message).toMatch(message);
   });
 
   it('still serves a static card with trustProxy (its URLs never come from headers)', async () => {
-    const served = body(await respond({ card, trustProxy: true, logger: quiet, sign: { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' } }));
+    const served = body(
+      await respond({
+        card,
+        trustProxy: true,
+        logger: quiet,
+        sign: { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+      }),
+    );
     expect((await verifyAgentCard(served, { keys: { k: ed.publicKey } })).valid).toBe(true);
   });
 });

@@ -8,7 +8,10 @@ import { prepareSigner, signAgentCard, type SignAgentCardOptions } from './sign'
 import { verifyAgentCard } from './verify';
 
 const { signatures: specSignatures, ...sample }: AgentCard = JSON.parse(
-  readFileSync(new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url),
+    'utf8',
+  ),
 );
 
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -16,7 +19,8 @@ const ec384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ed = generateKeyPairSync('ed25519');
 
-const pem = (key: KeyObject) => key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }) as string;
+const pem = (key: KeyObject) =>
+  key.export({ type: key.type === 'private' ? 'pkcs8' : 'spki', format: 'pem' }) as string;
 const jwk = (key: KeyObject) => key.export({ format: 'jwk' });
 
 async function refusal(options: Partial<SignAgentCardOptions>, card: unknown = sample): Promise<AgentCardError> {
@@ -43,7 +47,11 @@ describe('signAgentCard', () => {
     expect(signed.signatures).toHaveLength(1);
     const entry = signed.signatures![0]!;
     expect(Object.keys(entry).sort()).toEqual(['protected', 'signature']);
-    expect(JSON.parse(new TextDecoder().decode(base64url.decode(entry.protected)))).toEqual({ alg, typ: 'JOSE', kid: 'k1' });
+    expect(JSON.parse(new TextDecoder().decode(base64url.decode(entry.protected)))).toEqual({
+      alg,
+      typ: 'JOSE',
+      kid: 'k1',
+    });
     const result = await verifyAgentCard(signed, { keys: { k1: pair.publicKey } });
     expect(result).toEqual({ valid: true, signatures: [{ index: 0, kid: 'k1', alg, valid: true, key: 'keys["k1"]' }] });
   });
@@ -53,24 +61,48 @@ describe('signAgentCard', () => {
     ['a SEC1 EC PEM string', () => ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string],
     ['a private JWK', () => jwk(ec.privateKey)],
     ['a KeyObject', () => ec.privateKey],
-    ['a CryptoKey', () => webcrypto.subtle.importKey('jwk', jwk(ec.privateKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])],
+    [
+      'a CryptoKey',
+      () =>
+        webcrypto.subtle.importKey('jwk', jwk(ec.privateKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']),
+    ],
   ])('accepts the private key as %s', async (_, key) => {
     const signed = await signAgentCard(sample, { privateKey: (await key()) as never, kid: 'k', alg: 'ES256' });
     expect((await verifyAgentCard(signed, { keys: { k: ec.publicKey } })).valid).toBe(true);
   });
 
   it('puts an https jku in the protected header', async () => {
-    const signed = await signAgentCard(sample, { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA', jku: 'https://agent.example.com/.well-known/jwks.json' });
-    expect(decodeProtectedHeader(signed.signatures![0]!)).toEqual({ alg: 'EdDSA', typ: 'JOSE', kid: 'k', jku: 'https://agent.example.com/.well-known/jwks.json' });
+    const signed = await signAgentCard(sample, {
+      privateKey: ed.privateKey,
+      kid: 'k',
+      alg: 'EdDSA',
+      jku: 'https://agent.example.com/.well-known/jwks.json',
+    });
+    expect(decodeProtectedHeader(signed.signatures![0]!)).toEqual({
+      alg: 'EdDSA',
+      typ: 'JOSE',
+      kid: 'k',
+      jku: 'https://agent.example.com/.well-known/jwks.json',
+    });
   });
 
-  it('keeps a signature it cannot check (the spec sample\'s) and adds its own after it', async () => {
+  it("keeps a signature it cannot check (the spec sample's) and adds its own after it", async () => {
     expect(specSignatures).toHaveLength(1);
-    const signed = await signAgentCard({ ...sample, signatures: specSignatures }, { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' });
+    const signed = await signAgentCard(
+      { ...sample, signatures: specSignatures },
+      { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+    );
     expect(signed.signatures![0]).toEqual(specSignatures![0]);
     const result = await verifyAgentCard(signed, { keys: { k: ed.publicKey } });
     expect(result.valid).toBe(true);
-    expect(result.signatures[0]).toEqual({ index: 0, kid: 'key-1', alg: 'ES256', jku: 'https://example.com/agent/jwks.json', valid: false, reason: 'unknown kid "key-1": no trusted key has this kid' });
+    expect(result.signatures[0]).toEqual({
+      index: 0,
+      kid: 'key-1',
+      alg: 'ES256',
+      jku: 'https://example.com/agent/jwks.json',
+      valid: false,
+      reason: 'unknown kid "key-1": no trusted key has this kid',
+    });
     expect(result.signatures[1]).toMatchObject({ index: 1, valid: true, key: 'keys["k"]' });
   });
 
@@ -95,57 +127,134 @@ describe('signAgentCard', () => {
 
   it('signs the same payload whatever empty values the card carries', async () => {
     const a = await signAgentCard(sample, { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' });
-    const b = await signAgentCard({
+    const b = await signAgentCard(
+      {
         ...sample,
         capabilities: { ...sample.capabilities, extensions: [] },
         securityRequirements: [...sample.securityRequirements!, { schemes: {} }],
-        skills: sample.skills.map((skill) => ({ ...skill, securityRequirements: [], examples: [...(skill.examples ?? []), ''] })),
-      }, { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' });
+        skills: sample.skills.map((skill) => ({
+          ...skill,
+          securityRequirements: [],
+          examples: [...(skill.examples ?? []), ''],
+        })),
+      },
+      { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+    );
     expect(b.signatures).toEqual(a.signatures);
   });
 
   it.each<[string, Partial<SignAgentCardOptions>, RegExp]>([
-    ['alg none', { alg: 'none' as never }, /^signAgentCard: alg "none" means an unsigned card and is never accepted\. Use one of ES256, /],
+    [
+      'alg none',
+      { alg: 'none' as never },
+      /^signAgentCard: alg "none" means an unsigned card and is never accepted\. Use one of ES256, /,
+    ],
     ['HMAC', { alg: 'HS256' as never }, /^signAgentCard: alg "HS256" is HMAC, .*key\/alg confusion\)\. Use one of /],
-    ['an unknown alg', { alg: 'ES999' as never }, /^signAgentCard: alg "ES999" is not an allowed Agent Card signing algorithm\. Use one of /],
+    [
+      'an unknown alg',
+      { alg: 'ES999' as never },
+      /^signAgentCard: alg "ES999" is not an allowed Agent Card signing algorithm\. Use one of /,
+    ],
     ['a missing alg', { alg: undefined }, /^signAgentCard: alg is missing \(undefined\)\. /],
     ['a missing kid', { kid: undefined }, /^signAgentCard: kid is missing or empty \(undefined\)\. Pass the key id/],
     ['an empty kid', { kid: ' ' }, /^signAgentCard: kid is missing or empty \(" "\)\. /],
-    ['an http jku', { jku: 'http://agent.example.com/jwks.json' }, /^signAgentCard: jku is not https \(http:\/\/agent\.example\.com\/jwks\.json\)\. Publish the JWKS at an https:\/\/ URL\.$/],
+    [
+      'an http jku',
+      { jku: 'http://agent.example.com/jwks.json' },
+      /^signAgentCard: jku is not https \(http:\/\/agent\.example\.com\/jwks\.json\)\. Publish the JWKS at an https:\/\/ URL\.$/,
+    ],
     ['a relative jku', { jku: '/jwks.json' }, /^signAgentCard: jku is not an absolute URL \("\/jwks\.json"\)\. /],
-    ['a public key PEM', { privateKey: pem(ec.publicKey) }, /^signAgentCard: privateKey: the PEM holds a public key or certificate, which cannot sign\. Pass the private key/],
-    ['a public KeyObject', { privateKey: ec.publicKey }, /^signAgentCard: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. Pass the private key/],
-    ['a secret KeyObject', { privateKey: createSecretKey(Buffer.alloc(32, 1)) }, /^signAgentCard: privateKey: a secret \(symmetric\) key cannot sign an Agent Card\. Agent Card signatures use asymmetric keys \(HMAC is refused\)/],
-    ['an oct JWK', { privateKey: { kty: 'oct', k: 'AAAA' } }, /^signAgentCard: privateKey: the JWK is a symmetric "oct" key\. /],
-    ['a public JWK', { privateKey: jwk(ec.publicKey) }, /^signAgentCard: privateKey: the JWK \(kty "EC"\) has no "d" member, so it is a public key\. Pass the private JWK/],
-    ['a file path instead of PEM', { privateKey: './key.pem' }, /^signAgentCard: privateKey: a string key must be a PEM document and this one has no "-----BEGIN" line\. Pass the PKCS#8 PEM text \(not a file path\)/],
-    ['a broken PEM', { privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }, /^signAgentCard: privateKey: the PEM could not be read \(.+\)\. Pass an unencrypted PKCS#8 PEM/],
-    ['an EC key for RS256', { alg: 'RS256' }, /^signAgentCard: privateKey: alg "RS256" needs an RSA key, got a private ec prime256v1 key\. Pass a key of the right type or change alg\.$/],
-    ['a P-384 key for ES256', { privateKey: ec384.privateKey }, /^signAgentCard: privateKey: alg "ES256" needs an EC P-256 key, got a private ec secp384r1 key\. /],
-    ['an RSA key under 2048 bits', { alg: 'RS256', privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey }, /^signAgentCard: privateKey: alg "RS256" needs an RSA key of 2048 bits or more, got a private rsa 1024-bit key\. Generate a 2048-, 3072- or 4096-bit RSA key\.$/],
-    ['no key at all', { privateKey: undefined }, /^signAgentCard: privateKey: expected a KeyObject, CryptoKey, JWK object or PEM string, got undefined\. /],
+    [
+      'a public key PEM',
+      { privateKey: pem(ec.publicKey) },
+      /^signAgentCard: privateKey: the PEM holds a public key or certificate, which cannot sign\. Pass the private key/,
+    ],
+    [
+      'a public KeyObject',
+      { privateKey: ec.publicKey },
+      /^signAgentCard: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. Pass the private key/,
+    ],
+    [
+      'a secret KeyObject',
+      { privateKey: createSecretKey(Buffer.alloc(32, 1)) },
+      /^signAgentCard: privateKey: a secret \(symmetric\) key cannot sign an Agent Card\. Agent Card signatures use asymmetric keys \(HMAC is refused\)/,
+    ],
+    [
+      'an oct JWK',
+      { privateKey: { kty: 'oct', k: 'AAAA' } },
+      /^signAgentCard: privateKey: the JWK is a symmetric "oct" key\. /,
+    ],
+    [
+      'a public JWK',
+      { privateKey: jwk(ec.publicKey) },
+      /^signAgentCard: privateKey: the JWK \(kty "EC"\) has no "d" member, so it is a public key\. Pass the private JWK/,
+    ],
+    [
+      'a file path instead of PEM',
+      { privateKey: './key.pem' },
+      /^signAgentCard: privateKey: a string key must be a PEM document and this one has no "-----BEGIN" line\. Pass the PKCS#8 PEM text \(not a file path\)/,
+    ],
+    [
+      'a broken PEM',
+      { privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' },
+      /^signAgentCard: privateKey: the PEM could not be read \(.+\)\. Pass an unencrypted PKCS#8 PEM/,
+    ],
+    [
+      'an EC key for RS256',
+      { alg: 'RS256' },
+      /^signAgentCard: privateKey: alg "RS256" needs an RSA key, got a private ec prime256v1 key\. Pass a key of the right type or change alg\.$/,
+    ],
+    [
+      'a P-384 key for ES256',
+      { privateKey: ec384.privateKey },
+      /^signAgentCard: privateKey: alg "ES256" needs an EC P-256 key, got a private ec secp384r1 key\. /,
+    ],
+    [
+      'an RSA key under 2048 bits',
+      { alg: 'RS256', privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey },
+      /^signAgentCard: privateKey: alg "RS256" needs an RSA key of 2048 bits or more, got a private rsa 1024-bit key\. Generate a 2048-, 3072- or 4096-bit RSA key\.$/,
+    ],
+    [
+      'no key at all',
+      { privateKey: undefined },
+      /^signAgentCard: privateKey: expected a KeyObject, CryptoKey, JWK object or PEM string, got undefined\. /,
+    ],
   ])('refuses %s with a clear message', async (_, override, message) => {
     const error = await refusal({ privateKey: ec.privateKey, kid: 'k', alg: 'ES256', ...override });
     expect(error.message).toMatch(message);
   });
 
   it('refuses a public CryptoKey', async () => {
-    const publicKey = await webcrypto.subtle.importKey('jwk', jwk(ec.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, true, ['verify']);
+    const publicKey = await webcrypto.subtle.importKey(
+      'jwk',
+      jwk(ec.publicKey),
+      { name: 'ECDSA', namedCurve: 'P-256' },
+      true,
+      ['verify'],
+    );
     const error = await refusal({ privateKey: publicKey as never, kid: 'k', alg: 'ES256' });
-    expect(error.message).toMatch(/^signAgentCard: privateKey: a public CryptoKey \(ECDSA\) cannot sign an Agent Card\. /);
+    expect(error.message).toMatch(
+      /^signAgentCard: privateKey: a public CryptoKey \(ECDSA\) cannot sign an Agent Card\. /,
+    );
   });
 
   it('refuses a card RFC 8785 cannot serialize', async () => {
-    const error = await refusal({ privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' }, { ...sample, name: 'bad \uDC00' });
+    const error = await refusal(
+      { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+      { ...sample, name: 'bad \uDC00' },
+    );
     expect(error.message).toMatch(/^canonicalizeAgentCard: the card cannot be serialized with RFC 8785/);
   });
 
   describe('the synchronous signer (used by the responder at start-up)', () => {
-    it.each(['EdDSA', 'Ed25519', 'RS256', 'RS512'] as const)('gives byte-identical signatures to jose with %s', async (alg) => {
-      const privateKey = alg.startsWith('RS') ? rsa.privateKey : ed.privateKey;
-      const signer = prepareSigner({ privateKey, kid: 'k', alg, jku: 'https://agent.example.com/jwks.json' });
-      expect(signer.signSync(sample)).toEqual(await signer.sign(sample));
-    });
+    it.each(['EdDSA', 'Ed25519', 'RS256', 'RS512'] as const)(
+      'gives byte-identical signatures to jose with %s',
+      async (alg) => {
+        const privateKey = alg.startsWith('RS') ? rsa.privateKey : ed.privateKey;
+        const signer = prepareSigner({ privateKey, kid: 'k', alg, jku: 'https://agent.example.com/jwks.json' });
+        expect(signer.signSync(sample)).toEqual(await signer.sign(sample));
+      },
+    );
 
     it.each([
       ['ES256', ec],
@@ -159,9 +268,17 @@ describe('signAgentCard', () => {
     });
 
     it('signs with a CryptoKey too', async () => {
-      const privateKey = await webcrypto.subtle.importKey('jwk', jwk(ec.privateKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+      const privateKey = await webcrypto.subtle.importKey(
+        'jwk',
+        jwk(ec.privateKey),
+        { name: 'ECDSA', namedCurve: 'P-256' },
+        false,
+        ['sign'],
+      );
       const signature = prepareSigner({ privateKey: privateKey as never, kid: 'k', alg: 'ES256' }).signSync(sample);
-      expect((await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: ec.publicKey } })).valid).toBe(true);
+      expect((await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: ec.publicKey } })).valid).toBe(
+        true,
+      );
     });
   });
 });

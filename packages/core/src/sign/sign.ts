@@ -39,7 +39,8 @@ function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
 /** JWS encodings: ECDSA as r||s (RFC 7518 §3.4), PSS with a salt as long as the hash (§3.5). */
 function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
   if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' as const };
-  if (alg.startsWith('PS')) return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
+  if (alg.startsWith('PS'))
+    return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
   return key;
 }
 
@@ -49,7 +50,10 @@ function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
  */
 export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentCard') {
   if (typeof options !== 'object' || options === null) {
-    throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: options are missing. Pass { privateKey, kid, alg }.`);
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: options are missing. Pass { privateKey, kid, alg }.`,
+    );
   }
   const refused = refuseAlgorithm(options.alg);
   if (refused) {
@@ -72,7 +76,10 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
   if (options.jku !== undefined) {
     const problem = checkKeySetUrl(options.jku, false);
     if (typeof problem === 'string') {
-      throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: jku ${problem}. Publish the JWKS at an https:// URL.`);
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_SIGNATURE',
+        `${where}: jku ${problem}. Publish the JWKS at an https:// URL.`,
+      );
     }
     header.jku = problem.href;
   }
@@ -89,7 +96,11 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
       const signingInput = `${encodedHeader}.${encodeBase64url(canonicalizeAgentCard(card))}`;
       try {
         const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
-        const signature = nodeSign(nodeDigest(header.alg), Buffer.from(signingInput), nodeKeyOptions(header.alg, keyObject));
+        const signature = nodeSign(
+          nodeDigest(header.alg),
+          Buffer.from(signingInput),
+          nodeKeyOptions(header.alg, keyObject),
+        );
         return { protected: encodedHeader, signature: signature.toString('base64url') };
       } catch (error) {
         throw new AgentCardError(

@@ -23,13 +23,19 @@ const card: AgentCard = {
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ed = generateKeyPairSync('ed25519');
-const publicJwk = (key: KeyObject, extra: Record<string, string> = {}) => ({ ...key.export({ format: 'jwk' }), ...extra });
+const publicJwk = (key: KeyObject, extra: Record<string, string> = {}) => ({
+  ...key.export({ format: 'jwk' }),
+  ...extra,
+});
 const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }) as string;
 const b64 = (value: unknown) => base64url.encode(typeof value === 'string' ? value : JSON.stringify(value));
 const payload = () => new TextEncoder().encode(canonicalizeAgentCard(card));
 
 /** A signature with any protected header, made with jose directly (our signer refuses bad headers). */
-async function signWithHeader(header: Record<string, unknown>, key: KeyObject = ec.privateKey): Promise<AgentCardSignature> {
+async function signWithHeader(
+  header: Record<string, unknown>,
+  key: KeyObject = ec.privateKey,
+): Promise<AgentCardSignature> {
   const jws = await new FlattenedSign(payload()).setProtectedHeader(header as never).sign(key);
   return { protected: jws.protected!, signature: jws.signature };
 }
@@ -38,7 +44,9 @@ async function signWithHeader(header: Record<string, unknown>, key: KeyObject = 
 function signRaw(header: Record<string, unknown>): AgentCardSignature {
   const encoded = b64(header);
   const input = `${encoded}.${base64url.encode(payload())}`;
-  const signature = sign('sha256', Buffer.from(input), { key: ec.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+  const signature = sign('sha256', Buffer.from(input), { key: ec.privateKey, dsaEncoding: 'ieee-p1363' }).toString(
+    'base64url',
+  );
   return { protected: encoded, signature };
 }
 
@@ -61,17 +69,34 @@ describe('verifyAgentCard: keys', () => {
     ['a public JWK', () => publicJwk(ec.publicKey)],
     ['a KeyObject', () => ec.publicKey],
     ['a private KeyObject (its public half is used)', () => ec.privateKey],
-    ['a CryptoKey', () => webcrypto.subtle.importKey('jwk', publicJwk(ec.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify'])],
+    [
+      'a CryptoKey',
+      () =>
+        webcrypto.subtle.importKey('jwk', publicJwk(ec.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, [
+          'verify',
+        ]),
+    ],
   ])('verifies with the key given as %s and names it', async (_, key) => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
     const result = await verifyAgentCard(signed, { keys: { k: (await key()) as never } });
-    expect(result).toEqual({ valid: true, signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: true, key: 'keys["k"]' }] });
+    expect(result).toEqual({
+      valid: true,
+      signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: true, key: 'keys["k"]' }],
+    });
   });
 
   it('verifies with a JWKS, matching by kid', async () => {
     const signed = await signAgentCard(card, { privateKey: rsa.privateKey, kid: 'rsa-1', alg: 'RS256' });
-    const jwks = { keys: [publicJwk(ec.publicKey, { kid: 'ec-1' }), publicJwk(rsa.publicKey, { kid: 'rsa-1', use: 'sig', alg: 'RS256' })] };
-    expect(await verifyAgentCard(signed, { jwks })).toMatchObject({ valid: true, signatures: [{ valid: true, key: 'jwks["rsa-1"]' }] });
+    const jwks = {
+      keys: [
+        publicJwk(ec.publicKey, { kid: 'ec-1' }),
+        publicJwk(rsa.publicKey, { kid: 'rsa-1', use: 'sig', alg: 'RS256' }),
+      ],
+    };
+    expect(await verifyAgentCard(signed, { jwks })).toMatchObject({
+      valid: true,
+      signatures: [{ valid: true, key: 'jwks["rsa-1"]' }],
+    });
   });
 
   it('says which signature verified and why each other one failed', async () => {
@@ -80,16 +105,36 @@ describe('verifyAgentCard: keys', () => {
     const result = await verifyAgentCard(twice, { keys: { current: ec.publicKey } });
     expect(result.valid).toBe(true);
     expect(result.signatures).toEqual([
-      { index: 0, kid: 'retired', alg: 'EdDSA', valid: false, reason: 'unknown kid "retired": no trusted key has this kid' },
+      {
+        index: 0,
+        kid: 'retired',
+        alg: 'EdDSA',
+        valid: false,
+        reason: 'unknown kid "retired": no trusted key has this kid',
+      },
       { index: 1, kid: 'current', alg: 'ES256', valid: true, key: 'keys["current"]' },
     ]);
   });
 
   it('is invalid, with a reason, for a card without signatures', async () => {
-    expect(await verifyAgentCard(card, { keys: { k: ec.publicKey } })).toEqual({ valid: false, signatures: [], reason: 'the card has no signatures' });
-    expect(await verifyAgentCard(withSignatures(), { keys: { k: ec.publicKey } })).toEqual({ valid: false, signatures: [], reason: 'the card has no signatures' });
-    expect(await verifyAgentCard({ ...card, signatures: 'x' } as never, { keys: { k: ec.publicKey } })).toMatchObject({ valid: false, reason: '"signatures" is not an array' });
-    expect(await verifyAgentCard(null as never, { keys: { k: ec.publicKey } })).toMatchObject({ valid: false, reason: 'the card is not a JSON object' });
+    expect(await verifyAgentCard(card, { keys: { k: ec.publicKey } })).toEqual({
+      valid: false,
+      signatures: [],
+      reason: 'the card has no signatures',
+    });
+    expect(await verifyAgentCard(withSignatures(), { keys: { k: ec.publicKey } })).toEqual({
+      valid: false,
+      signatures: [],
+      reason: 'the card has no signatures',
+    });
+    expect(await verifyAgentCard({ ...card, signatures: 'x' } as never, { keys: { k: ec.publicKey } })).toMatchObject({
+      valid: false,
+      reason: '"signatures" is not an array',
+    });
+    expect(await verifyAgentCard(null as never, { keys: { k: ec.publicKey } })).toMatchObject({
+      valid: false,
+      reason: 'the card is not a JSON object',
+    });
   });
 
   it('reports a card that cannot be canonicalized on every signature', async () => {
@@ -105,34 +150,133 @@ describe('verifyAgentCard: refusals', () => {
   const hmacConfusion = (() => {
     // The classic attack: HMAC keyed with the verifier's public key, which is public.
     const header = b64({ alg: 'HS256', typ: 'JOSE', kid: 'k' });
-    const signature = createHmac('sha256', spki(ec.publicKey)).update(`${header}.${base64url.encode(payload())}`).digest('base64url');
+    const signature = createHmac('sha256', spki(ec.publicKey))
+      .update(`${header}.${base64url.encode(payload())}`)
+      .digest('base64url');
     return { protected: header, signature };
   })();
 
   it.each<[string, () => Promise<unknown> | unknown, RegExp, VerifyAgentCardOptions?]>([
-    ['alg none', () => ({ protected: b64({ alg: 'none', typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg "none" means an unsigned card and is never accepted$/],
-    ['HMAC signed with the public key (key/alg confusion)', () => hmacConfusion, /^alg "HS256" is HMAC, .*\(key\/alg confusion\)$/],
-    ['an alg outside the allowlist', () => ({ protected: b64({ alg: 'ES256K', typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg "ES256K" is not an allowed Agent Card signing algorithm$/],
-    ['an alg the caller did not allow', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^alg "ES256" is not in the algorithms this verifier accepts \(EdDSA\)$/, { keys: { k: ec.publicKey }, algorithms: ['EdDSA'] }],
-    ['an unknown kid', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'other' }), /^unknown kid "other": no trusted key has this kid$/],
-    ['a missing kid', () => signWithHeader({ alg: 'ES256', typ: 'JOSE' }), /^the protected header has no "kid", so no trusted key can be chosen$/],
-    ['a missing typ', () => signWithHeader({ alg: 'ES256', kid: 'k' }), /^the protected header has no "typ" \(spec §8\.4\.2: "JOSE"\)$/],
-    ['a missing alg', () => ({ protected: b64({ typ: 'JOSE', kid: 'k' }), signature: 'AA' }), /^alg is missing \(undefined\)$/],
-    ['an http jku', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'http://keys.example.com/jwks.json' }), /^jku is not https \(http:\/\/keys\.example\.com\/jwks\.json\): keys must come over https/],
-    ['a jku that is not a URL', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'jwks.json' }), /^jku is not an absolute URL/],
-    ['protected not base64url', () => ({ protected: 'eyJ+YWxn', signature: 'AA' }), /^malformed signature: "protected" is not base64url \(RFC 7515 §2\)$/],
-    ['signature not base64url', () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), signature: 'AA==' }), /^malformed signature: "signature" is not base64url/],
-    ['a header that is not JSON', () => ({ protected: b64('{alg:'), signature: 'AA' }), /^malformed signature: "protected" does not decode to JSON/],
-    ['a header that is not an object', () => ({ protected: b64('["ES256"]'), signature: 'AA' }), /^malformed signature: "protected" does not decode to a JSON object$/],
-    ['a header that is not UTF-8', () => ({ protected: base64url.encode(new Uint8Array([0xff, 0xfe])), signature: 'AA' }), /^malformed signature: "protected" does not decode to JSON/],
-    ['an entry without signature', () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }) }), /^malformed signature: "signature" is missing or not a string$/],
+    [
+      'alg none',
+      () => ({ protected: b64({ alg: 'none', typ: 'JOSE', kid: 'k' }), signature: 'AA' }),
+      /^alg "none" means an unsigned card and is never accepted$/,
+    ],
+    [
+      'HMAC signed with the public key (key/alg confusion)',
+      () => hmacConfusion,
+      /^alg "HS256" is HMAC, .*\(key\/alg confusion\)$/,
+    ],
+    [
+      'an alg outside the allowlist',
+      () => ({ protected: b64({ alg: 'ES256K', typ: 'JOSE', kid: 'k' }), signature: 'AA' }),
+      /^alg "ES256K" is not an allowed Agent Card signing algorithm$/,
+    ],
+    [
+      'an alg the caller did not allow',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }),
+      /^alg "ES256" is not in the algorithms this verifier accepts \(EdDSA\)$/,
+      { keys: { k: ec.publicKey }, algorithms: ['EdDSA'] },
+    ],
+    [
+      'an unknown kid',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'other' }),
+      /^unknown kid "other": no trusted key has this kid$/,
+    ],
+    [
+      'a missing kid',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE' }),
+      /^the protected header has no "kid", so no trusted key can be chosen$/,
+    ],
+    [
+      'a missing typ',
+      () => signWithHeader({ alg: 'ES256', kid: 'k' }),
+      /^the protected header has no "typ" \(spec §8\.4\.2: "JOSE"\)$/,
+    ],
+    [
+      'a missing alg',
+      () => ({ protected: b64({ typ: 'JOSE', kid: 'k' }), signature: 'AA' }),
+      /^alg is missing \(undefined\)$/,
+    ],
+    [
+      'an http jku',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'http://keys.example.com/jwks.json' }),
+      /^jku is not https \(http:\/\/keys\.example\.com\/jwks\.json\): keys must come over https/,
+    ],
+    [
+      'a jku that is not a URL',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku: 'jwks.json' }),
+      /^jku is not an absolute URL/,
+    ],
+    [
+      'protected not base64url',
+      () => ({ protected: 'eyJ+YWxn', signature: 'AA' }),
+      /^malformed signature: "protected" is not base64url \(RFC 7515 §2\)$/,
+    ],
+    [
+      'signature not base64url',
+      () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), signature: 'AA==' }),
+      /^malformed signature: "signature" is not base64url/,
+    ],
+    [
+      'a header that is not JSON',
+      () => ({ protected: b64('{alg:'), signature: 'AA' }),
+      /^malformed signature: "protected" does not decode to JSON/,
+    ],
+    [
+      'a header that is not an object',
+      () => ({ protected: b64('["ES256"]'), signature: 'AA' }),
+      /^malformed signature: "protected" does not decode to a JSON object$/,
+    ],
+    [
+      'a header that is not UTF-8',
+      () => ({ protected: base64url.encode(new Uint8Array([0xff, 0xfe])), signature: 'AA' }),
+      /^malformed signature: "protected" does not decode to JSON/,
+    ],
+    [
+      'an entry without signature',
+      () => ({ protected: b64({ alg: 'ES256', typ: 'JOSE', kid: 'k' }) }),
+      /^malformed signature: "signature" is missing or not a string$/,
+    ],
     ['an entry that is not an object', () => 'sig', /^malformed signature: the entry is not an object$/],
-    ['a key of another type (RSA key, ES256 signature)', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^keys\["k"\]: alg "ES256" needs an EC P-256 key but the key is a public rsa 2048-bit key \(key\/alg confusion\)$/, { keys: { k: rsa.publicKey } }],
-    ['a JWK published for another alg', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^jwks\["k"\] is for alg "ES384", the signature uses "ES256"$/, { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', alg: 'ES384' })] } }],
-    ['a JWK for encryption', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }), /^unknown kid "k": no trusted key has this kid \(jwks\["k"\] is for "use": "enc", not signatures\)$/, { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', use: 'enc' })] } }],
-    ['an oct JWK in the JWKS', () => hmacConfusion, /^alg "HS256" is HMAC/, { jwks: { keys: [{ kty: 'oct', kid: 'k', k: 'c2VjcmV0' }] } }],
-    ['a signature by another key', () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey), /^keys\["k"\]: the signature does not match the card: the card changed after signing, or another key signed it$/],
-    ['an unknown critical header', () => signRaw({ alg: 'ES256', typ: 'JOSE', kid: 'k', crit: ['exp'], exp: 1 }), /^keys\["k"\]: not supported: Extension Header Parameter "exp" is not recognized$/],
+    [
+      'a key of another type (RSA key, ES256 signature)',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }),
+      /^keys\["k"\]: alg "ES256" needs an EC P-256 key but the key is a public rsa 2048-bit key \(key\/alg confusion\)$/,
+      { keys: { k: rsa.publicKey } },
+    ],
+    [
+      'a JWK published for another alg',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }),
+      /^jwks\["k"\] is for alg "ES384", the signature uses "ES256"$/,
+      { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', alg: 'ES384' })] } },
+    ],
+    [
+      'a JWK for encryption',
+      () => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k' }),
+      /^unknown kid "k": no trusted key has this kid \(jwks\["k"\] is for "use": "enc", not signatures\)$/,
+      { jwks: { keys: [publicJwk(ec.publicKey, { kid: 'k', use: 'enc' })] } },
+    ],
+    [
+      'an oct JWK in the JWKS',
+      () => hmacConfusion,
+      /^alg "HS256" is HMAC/,
+      { jwks: { keys: [{ kty: 'oct', kid: 'k', k: 'c2VjcmV0' }] } },
+    ],
+    [
+      'a signature by another key',
+      () =>
+        signWithHeader(
+          { alg: 'ES256', typ: 'JOSE', kid: 'k' },
+          generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
+        ),
+      /^keys\["k"\]: the signature does not match the card: the card changed after signing, or another key signed it$/,
+    ],
+    [
+      'an unknown critical header',
+      () => signRaw({ alg: 'ES256', typ: 'JOSE', kid: 'k', crit: ['exp'], exp: 1 }),
+      /^keys\["k"\]: not supported: Extension Header Parameter "exp" is not recognized$/,
+    ],
   ])('fails on %s, with a clear reason', async (_, entry, reason, options = { keys: { k: ec.publicKey } }) => {
     const result = await verifyAgentCard(withSignatures(await entry()), options);
     expect(result.valid).toBe(false);
@@ -146,26 +290,76 @@ describe('verifyAgentCard: refusals', () => {
     const result = await verifyAgentCard({ ...signed, version: '1.0.1' }, { keys: { k: ec.publicKey } });
     expect(result).toEqual({
       valid: false,
-      signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: false, reason: 'keys["k"]: the signature does not match the card: the card changed after signing, or another key signed it' }],
+      signatures: [
+        {
+          index: 0,
+          kid: 'k',
+          alg: 'ES256',
+          valid: false,
+          reason:
+            'keys["k"]: the signature does not match the card: the card changed after signing, or another key signed it',
+        },
+      ],
     });
   });
 
   it('still verifies when only values outside the signature change (empties, unknown fields)', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
-    const changed = { ...signed, iconUrl: '', skills: [{ ...signed.skills[0]!, examples: [] }], url: 'https://legacy.example.com' } as AgentCard;
+    const changed = {
+      ...signed,
+      iconUrl: '',
+      skills: [{ ...signed.skills[0]!, examples: [] }],
+      url: 'https://legacy.example.com',
+    } as AgentCard;
     expect((await verifyAgentCard(changed, { keys: { k: ec.publicKey } })).valid).toBe(true);
   });
 
   it.each<[string, VerifyAgentCardOptions, RegExp]>([
-    ['no key source', {}, /^verifyAgentCard: no trusted key source\. Pass keys \(by kid\), jwks, jwksUrl, or allowJkuHosts\.$/],
-    ['HMAC in algorithms', { keys: { k: ec.publicKey }, algorithms: ['HS256' as never] }, /^verifyAgentCard: algorithms: alg "HS256" is HMAC.*\. Use only ES256, /],
-    ['none in algorithms', { keys: { k: ec.publicKey }, algorithms: ['none' as never] }, /^verifyAgentCard: algorithms: alg "none" means an unsigned card/],
-    ['an empty algorithms list', { keys: { k: ec.publicKey }, algorithms: [] }, /^verifyAgentCard: algorithms is empty\. /],
-    ['a secret KeyObject', { keys: { k: createSecretKey(Buffer.alloc(32)) } }, /^verifyAgentCard: keys\["k"\]: a secret \(symmetric\) key cannot verify Agent Card signatures\. HMAC is refused/],
-    ['an oct JWK', { keys: { k: { kty: 'oct', k: 'AAAA' } } }, /^verifyAgentCard: keys\["k"\]: the JWK is a symmetric "oct" key\. /],
-    ['a string that is not PEM', { keys: { k: 'key.pub' } }, /^verifyAgentCard: keys\["k"\]: a string key must be a PEM document/],
-    ['an http jwksUrl', { jwksUrl: 'http://keys.example.com/jwks.json' }, /^verifyAgentCard: jwksUrl is not https \(http:\/\/keys\.example\.com\/jwks\.json\)\. Use https \(allowInsecureJwksUrl admits http to 127\.0\.0\.1 for tests\)\.$/],
-    ['an http jwksUrl to a non-loopback host even when insecure URLs are allowed', { jwksUrl: 'http://keys.example.com/jwks.json', allowInsecureJwksUrl: true }, /^verifyAgentCard: jwksUrl is not https .*only admits http to 127\.0\.0\.1/],
+    [
+      'no key source',
+      {},
+      /^verifyAgentCard: no trusted key source\. Pass keys \(by kid\), jwks, jwksUrl, or allowJkuHosts\.$/,
+    ],
+    [
+      'HMAC in algorithms',
+      { keys: { k: ec.publicKey }, algorithms: ['HS256' as never] },
+      /^verifyAgentCard: algorithms: alg "HS256" is HMAC.*\. Use only ES256, /,
+    ],
+    [
+      'none in algorithms',
+      { keys: { k: ec.publicKey }, algorithms: ['none' as never] },
+      /^verifyAgentCard: algorithms: alg "none" means an unsigned card/,
+    ],
+    [
+      'an empty algorithms list',
+      { keys: { k: ec.publicKey }, algorithms: [] },
+      /^verifyAgentCard: algorithms is empty\. /,
+    ],
+    [
+      'a secret KeyObject',
+      { keys: { k: createSecretKey(Buffer.alloc(32)) } },
+      /^verifyAgentCard: keys\["k"\]: a secret \(symmetric\) key cannot verify Agent Card signatures\. HMAC is refused/,
+    ],
+    [
+      'an oct JWK',
+      { keys: { k: { kty: 'oct', k: 'AAAA' } } },
+      /^verifyAgentCard: keys\["k"\]: the JWK is a symmetric "oct" key\. /,
+    ],
+    [
+      'a string that is not PEM',
+      { keys: { k: 'key.pub' } },
+      /^verifyAgentCard: keys\["k"\]: a string key must be a PEM document/,
+    ],
+    [
+      'an http jwksUrl',
+      { jwksUrl: 'http://keys.example.com/jwks.json' },
+      /^verifyAgentCard: jwksUrl is not https \(http:\/\/keys\.example\.com\/jwks\.json\)\. Use https \(allowInsecureJwksUrl admits http to 127\.0\.0\.1 for tests\)\.$/,
+    ],
+    [
+      'an http jwksUrl to a non-loopback host even when insecure URLs are allowed',
+      { jwksUrl: 'http://keys.example.com/jwks.json', allowInsecureJwksUrl: true },
+      /^verifyAgentCard: jwksUrl is not https .*only admits http to 127\.0\.0\.1/,
+    ],
     ['a jwks without keys', { jwks: {} as never }, /^verifyAgentCard: jwks has no "keys" array\. /],
   ])('throws ERR_AGENT_CARD_SIGNATURE for %s', async (_, options, message) => {
     await expectOptionsError(options, message);
@@ -228,14 +422,20 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
     const result = await verifyAgentCard(signed, { jwksUrl: `${base}${path}`, allowInsecureJwksUrl: true });
     expect(result.valid).toBe(false);
-    expect(result.signatures[0]!.reason).toMatch(/^unknown kid "k": no trusted key has this kid \(JWKS http:\/\/127\.0\.0\.1:\d+\//);
+    expect(result.signatures[0]!.reason).toMatch(
+      /^unknown kid "k": no trusted key has this kid \(JWKS http:\/\/127\.0\.0\.1:\d+\//,
+    );
     expect(result.signatures[0]!.reason).toMatch(reason);
   });
 
   it('gives up on a JWKS that never finishes within timeoutMs', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
     const started = performance.now();
-    const result = await verifyAgentCard(signed, { jwksUrl: `${base}/slow`, allowInsecureJwksUrl: true, timeoutMs: 300 });
+    const result = await verifyAgentCard(signed, {
+      jwksUrl: `${base}/slow`,
+      allowInsecureJwksUrl: true,
+      timeoutMs: 300,
+    });
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(result.signatures[0]!.reason).toMatch(/did not answer within 300 ms/);
   });
@@ -243,8 +443,14 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
   it('gives up within timeoutMs even when a custom fetch ignores the abort signal', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
     const never = (() => new Promise<Response>(() => undefined)) as typeof fetch;
-    const result = await verifyAgentCard(signed, { jwksUrl: 'https://keys.example.com/jwks.json', fetch: never, timeoutMs: 100 });
-    expect(result.signatures[0]!.reason).toMatch(/JWKS https:\/\/keys\.example\.com\/jwks\.json did not answer within 100 ms/);
+    const result = await verifyAgentCard(signed, {
+      jwksUrl: 'https://keys.example.com/jwks.json',
+      fetch: never,
+      timeoutMs: 100,
+    });
+    expect(result.signatures[0]!.reason).toMatch(
+      /JWKS https:\/\/keys\.example\.com\/jwks\.json did not answer within 100 ms/,
+    );
   });
 
   describe('jku policy', () => {
@@ -259,7 +465,11 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
       requested.length = 0;
       const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku });
       const result = await verifyAgentCard(signed, { keys: { other: ed.publicKey }, fetch: fakeFetch });
-      expect(result.signatures[0]).toMatchObject({ valid: false, jku, reason: 'unknown kid "k": no trusted key has this kid' });
+      expect(result.signatures[0]).toMatchObject({
+        valid: false,
+        jku,
+        reason: 'unknown kid "k": no trusted key has this kid',
+      });
       expect(requested).toEqual([]);
       expect((await verifyAgentCard(signed, { keys: { k: ec.publicKey }, fetch: fakeFetch })).valid).toBe(true);
       expect(requested).toEqual([]);
@@ -275,7 +485,12 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
 
     it('fails a signature whose jku differs from the trusted jwksUrl', async () => {
       requested.length = 0;
-      const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku: 'https://evil.example.net/jwks.json' });
+      const signed = await signAgentCard(card, {
+        privateKey: ec.privateKey,
+        kid: 'k',
+        alg: 'ES256',
+        jku: 'https://evil.example.net/jwks.json',
+      });
       const result = await verifyAgentCard(signed, { jwksUrl: jku, fetch: fakeFetch });
       expect(result.signatures[0]!.reason).toBe(
         `jku https://evil.example.net/jwks.json differs from the trusted jwksUrl ${jku}; add its host to allowJkuHosts if both are yours`,

@@ -94,7 +94,12 @@ function optionsError(what: string, how: string): AgentCardError {
   return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `verifyAgentCard: ${what}. ${how}`);
 }
 
-function jwkCandidates(source: string, jwks: readonly JWK[], kid: string, label: (jwk: JWK) => string): { found: Candidate[]; skipped: string[] } {
+function jwkCandidates(
+  source: string,
+  jwks: readonly JWK[],
+  kid: string,
+  label: (jwk: JWK) => string,
+): { found: Candidate[]; skipped: string[] } {
   const found: Candidate[] = [];
   const skipped: string[] = [];
   for (const jwk of jwks) {
@@ -108,7 +113,11 @@ function jwkCandidates(source: string, jwks: readonly JWK[], kid: string, label:
       continue;
     }
     try {
-      found.push({ key: toPublicKey(jwk, source), name: label(jwk), alg: typeof jwk.alg === 'string' ? jwk.alg : undefined });
+      found.push({
+        key: toPublicKey(jwk, source),
+        name: label(jwk),
+        alg: typeof jwk.alg === 'string' ? jwk.alg : undefined,
+      });
     } catch (error) {
       skipped.push(`${label(jwk)} cannot be imported (${(error as Error).message})`);
     }
@@ -129,7 +138,8 @@ function decodeHeader(entry: unknown): Record<string, unknown> | string {
   } catch (error) {
     return `"protected" does not decode to JSON (${(error as Error).message})`;
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return '"protected" does not decode to a JSON object';
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    return '"protected" does not decode to a JSON object';
   return header as Record<string, unknown>;
 }
 
@@ -164,17 +174,29 @@ function describeJoseError(error: unknown, alg: string, errors: typeof Jose.erro
  * if (!result.valid) console.error(result.signatures.map((s) => `#${s.index} ${s.kid}: ${s.reason}`))
  * @see spec §8.4.3, RFC 7515 §5.2
  */
-export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardOptions): Promise<VerifyAgentCardResult> {
+export async function verifyAgentCard(
+  card: AgentCard,
+  options: VerifyAgentCardOptions,
+): Promise<VerifyAgentCardResult> {
   if (typeof options !== 'object' || options === null) {
     throw optionsError('options are missing', 'Pass { keys }, { jwks } or { jwksUrl }.');
   }
   const allowInsecure = options.allowInsecureJwksUrl === true;
   const jkuHosts = new Set((options.allowJkuHosts ?? []).map((host) => host.toLowerCase()));
-  if (options.keys === undefined && options.jwks === undefined && options.jwksUrl === undefined && jkuHosts.size === 0) {
+  if (
+    options.keys === undefined &&
+    options.jwks === undefined &&
+    options.jwksUrl === undefined &&
+    jkuHosts.size === 0
+  ) {
     throw optionsError('no trusted key source', 'Pass keys (by kid), jwks, jwksUrl, or allowJkuHosts.');
   }
   const algorithms = new Set<string>(options.algorithms ?? AGENT_CARD_SIGNING_ALGORITHMS);
-  if (algorithms.size === 0) throw optionsError('algorithms is empty', `Leave it out or list some of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
+  if (algorithms.size === 0)
+    throw optionsError(
+      'algorithms is empty',
+      `Leave it out or list some of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`,
+    );
   for (const alg of algorithms) {
     const refused = refuseAlgorithm(alg);
     if (refused) throw optionsError(`algorithms: ${refused}`, `Use only ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
@@ -191,7 +213,10 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
   if (options.jwksUrl !== undefined) {
     const checked = checkKeySetUrl(options.jwksUrl, allowInsecure);
     if (typeof checked === 'string') {
-      throw optionsError(`jwksUrl ${checked}`, allowInsecure ? 'Use https.' : 'Use https (allowInsecureJwksUrl admits http to 127.0.0.1 for tests).');
+      throw optionsError(
+        `jwksUrl ${checked}`,
+        allowInsecure ? 'Use https.' : 'Use https (allowInsecureJwksUrl admits http to 127.0.0.1 for tests).',
+      );
     }
     trustedUrl = checked;
   }
@@ -200,7 +225,11 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
   const keySetAt = (url: URL): Promise<KeySource> => {
     let pending = fetched.get(url.href);
     if (!pending) {
-      pending = fetchKeySet(url, { fetch: options.fetch, timeoutMs: options.timeoutMs, maxBytes: options.maxJwksBytes }).then(
+      pending = fetchKeySet(url, {
+        fetch: options.fetch,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxJwksBytes,
+      }).then(
         (set) => ({ name: url.href, keys: set.keys }),
         (error: Error) => ({ name: url.href, error: error.message }),
       );
@@ -285,7 +314,12 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
         notes.push(source.error);
         continue;
       }
-      const { found, skipped } = jwkCandidates(`verifyAgentCard: ${url.href}`, source.keys, kid, () => `${url.href}#${kid}`);
+      const { found, skipped } = jwkCandidates(
+        `verifyAgentCard: ${url.href}`,
+        source.keys,
+        kid,
+        () => `${url.href}#${kid}`,
+      );
       candidates.push(...found);
       notes.push(...skipped);
     }
@@ -306,8 +340,12 @@ export async function verifyAgentCard(card: AgentCard, options: VerifyAgentCardO
         continue;
       }
       try {
-        const { protected: encoded, signature, header: unprotected } = entry as { protected: string; signature: string; header?: unknown };
-        const { flattenedVerify } = jose ??= await loadJose();
+        const {
+          protected: encoded,
+          signature,
+          header: unprotected,
+        } = entry as { protected: string; signature: string; header?: unknown };
+        const { flattenedVerify } = (jose ??= await loadJose());
         const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });

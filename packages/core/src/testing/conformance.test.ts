@@ -12,7 +12,13 @@ runAgentCardConformanceSuite({
   async start(options) {
     const responder = createAgentCardResponder(options);
     const server = createServer(async (req, res) => {
-      const out = await responder.respond({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, raw: req, encrypted: false });
+      const out = await responder.respond({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        raw: req,
+        encrypted: false,
+      });
       if (out) {
         res.writeHead(out.status, out.headers);
         res.end(out.body);
@@ -46,7 +52,13 @@ runAgentCardConformanceSuite({
       });
       const out = await handle(request);
       const path = req.url ?? '/';
-      const response = out ?? (path === '/api/ping' ? new Response('pong') : path === '/.well-known/other' ? new Response('other') : new Response('not found', { status: 404 }));
+      const response =
+        out ??
+        (path === '/api/ping'
+          ? new Response('pong')
+          : path === '/.well-known/other'
+            ? new Response('other')
+            : new Response('not found', { status: 404 }));
       const headers: Record<string, string> = {};
       response.headers.forEach((v, k) => (headers[k] = v));
       res.writeHead(response.status, headers);

@@ -62,7 +62,8 @@ const CARD_ETAG = computeEtag(CARD_BYTES);
 const quiet = { warn: () => {} };
 const ignore = () => {};
 
-const authenticate = (raw: unknown) => (readRequestHeader(raw, 'authorization') === `Bearer ${CONFORMANCE_TOKEN}` ? { sub: 'conformance' } : undefined);
+const authenticate = (raw: unknown) =>
+  readRequestHeader(raw, 'authorization') === `Bearer ${CONFORMANCE_TOKEN}` ? { sub: 'conformance' } : undefined;
 
 function cardFor(ctx: AgentCardContext): AgentCard {
   return {
@@ -72,7 +73,14 @@ function cardFor(ctx: AgentCardContext): AgentCard {
 }
 
 /** The headers the table requires on a 200 (and HEAD) of the public card. */
-const CARD_HEADERS = ['content-type', 'content-length', 'etag', 'cache-control', 'x-content-type-options', 'access-control-allow-origin'];
+const CARD_HEADERS = [
+  'content-type',
+  'content-length',
+  'etag',
+  'cache-control',
+  'x-content-type-options',
+  'access-control-allow-origin',
+];
 
 /**
  * Runs the shared HTTP conformance suite (the behaviour table of the README) against an adapter,
@@ -84,7 +92,11 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
 
   const configurations: Record<string, () => AgentCardOptions<any>> = {
     default: () => ({ card: CONFORMANCE_CARD }),
-    custom: () => ({ card: CONFORMANCE_CARD, contentType: 'application/json', cacheControl: 'public, max-age=60, must-revalidate' }),
+    custom: () => ({
+      card: CONFORMANCE_CARD,
+      contentType: 'application/json',
+      cacheControl: 'public, max-age=60, must-revalidate',
+    }),
     noCache: () => ({ card: CONFORMANCE_CARD, cacheControl: false }),
     corsList: () => ({ card: CONFORMANCE_CARD, cors: ['https://app.conformance.dev', 'http://localhost:5173'] }),
     corsOff: () => ({ card: CONFORMANCE_CARD, cors: false }),
@@ -177,13 +189,19 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
 
       it('HEAD with a matching If-None-Match → 304', async () => {
-        expect((await get('default', CARD_PATH, { method: 'HEAD', headers: { 'if-none-match': CARD_ETAG } })).status).toBe(304);
+        expect(
+          (await get('default', CARD_PATH, { method: 'HEAD', headers: { 'if-none-match': CARD_ETAG } })).status,
+        ).toBe(304);
       });
 
       it('OPTIONS (CORS preflight) → 204 with the allowed methods', async () => {
         const res = await get('default', CARD_PATH, {
           method: 'OPTIONS',
-          headers: { origin: 'https://browser.conformance.dev', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+          headers: {
+            origin: 'https://browser.conformance.dev',
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'if-none-match',
+          },
         });
         expect(res.status).toBe(204);
         expect(res.body.byteLength).toBe(0);
@@ -194,7 +212,11 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
 
       it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s → 405 with Allow and a JSON error body', async (method) => {
-        const res = await get('default', CARD_PATH, { method, body: method === 'DELETE' ? undefined : '{}', headers: { 'content-type': 'application/json' } });
+        const res = await get('default', CARD_PATH, {
+          method,
+          body: method === 'DELETE' ? undefined : '{}',
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status).toBe(405);
         expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
         expect(JSON.parse(res.text)).toMatchObject({ error: { code: 405 } });
@@ -243,7 +265,10 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
           supportsAuthenticatedExtendedCard: true,
           supportedInterfaces: CONFORMANCE_CARD.supportedInterfaces,
           security: [{ bearer: [] }, { apiKey: [] }],
-          securitySchemes: { bearer: { type: 'http', scheme: 'Bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'Bearer' },
+            apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          },
         });
         expect(card.additionalInterfaces).toHaveLength(2);
         expect(res.headers.etag).toBe(computeEtag(res.body));
@@ -261,14 +286,17 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         expect(other.text).toBe('other');
       });
 
-      it.each(['/.well-known/%61gent-card.json', '/.well-known/agent-card.jsonx', '/.well-known/agent-card.json/x', '/.WELL-KNOWN/agent-card.json', '/nope'])(
-        '%s is not the card',
-        async (path) => {
-          const res = await get('default', path);
-          expect(res.status).toBe(404);
-          expect(res.headers.etag).not.toBe(CARD_ETAG);
-        },
-      );
+      it.each([
+        '/.well-known/%61gent-card.json',
+        '/.well-known/agent-card.jsonx',
+        '/.well-known/agent-card.json/x',
+        '/.WELL-KNOWN/agent-card.json',
+        '/nope',
+      ])('%s is not the card', async (path) => {
+        const res = await get('default', path);
+        expect(res.status).toBe(404);
+        expect(res.headers.etag).not.toBe(CARD_ETAG);
+      });
     });
 
     describe('CORS', () => {
@@ -284,7 +312,9 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
 
       it('304 keeps the CORS and Vary headers', async () => {
-        const res = await get('corsList', CARD_PATH, { headers: { origin: 'https://app.conformance.dev', 'if-none-match': CARD_ETAG } });
+        const res = await get('corsList', CARD_PATH, {
+          headers: { origin: 'https://app.conformance.dev', 'if-none-match': CARD_ETAG },
+        });
         expect(res.status).toBe(304);
         expect(res.headers['access-control-allow-origin']).toBe('https://app.conformance.dev');
         expect(res.headers.vary).toMatch(/\bOrigin\b/);
@@ -315,7 +345,9 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
 
       it('the right token → 200 with the extended skills, private caching, Vary: Authorization', async () => {
-        const res = await get('extended', CONFORMANCE_EXTENDED_PATH, { headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        const res = await get('extended', CONFORMANCE_EXTENDED_PATH, {
+          headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` },
+        });
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toBe('application/a2a+json');
         expect(res.headers['cache-control']).toBe('private, no-store');
@@ -326,7 +358,9 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
 
       it('declared but not configured → 400 EXTENDED_AGENT_CARD_NOT_CONFIGURED', async () => {
-        const res = await get('default', CONFORMANCE_EXTENDED_PATH, { headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        const res = await get('default', CONFORMANCE_EXTENDED_PATH, {
+          headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` },
+        });
         expect(res.status).toBe(400);
         expect(JSON.parse(res.text).error.details[0].reason).toBe('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
       });
@@ -334,19 +368,31 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
 
     describe('dynamic card', () => {
       it('builds a card per origin (X-Forwarded-* with trustProxy)', async () => {
-        const a = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' } });
-        const b = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' } });
+        const a = await get('dynamic', CARD_PATH, {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' },
+        });
+        const b = await get('dynamic', CARD_PATH, {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' },
+        });
         expect(JSON.parse(a.text).supportedInterfaces[0].url).toBe('https://a.conformance.dev/a2a/rest');
         expect(JSON.parse(b.text).supportedInterfaces[0].url).toBe('https://b.conformance.dev/a2a/rest');
         expect(a.headers.etag).not.toBe(b.headers.etag);
-        const again = await get('dynamic', CARD_PATH, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev', 'if-none-match': a.headers.etag! } });
+        const again = await get('dynamic', CARD_PATH, {
+          headers: {
+            'x-forwarded-proto': 'https',
+            'x-forwarded-host': 'a.conformance.dev',
+            'if-none-match': a.headers.etag!,
+          },
+        });
         expect(again.status).toBe(304);
       });
 
       it('extended card of a dynamic variant', async () => {
         const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' };
         expect((await get('dynamic', CONFORMANCE_EXTENDED_PATH, { headers })).status).toBe(401);
-        const ok = await get('dynamic', CONFORMANCE_EXTENDED_PATH, { headers: { ...headers, authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        const ok = await get('dynamic', CONFORMANCE_EXTENDED_PATH, {
+          headers: { ...headers, authorization: `Bearer ${CONFORMANCE_TOKEN}` },
+        });
         expect(ok.status).toBe(200);
         expect(ok.text).toContain(EXTENDED_ONLY_SKILL.id);
       });
@@ -355,7 +401,13 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         const res = await get('failing', CARD_PATH);
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('17');
-        expect(JSON.parse(res.text)).toEqual({ error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' } });
+        expect(JSON.parse(res.text)).toEqual({
+          error: {
+            code: 503,
+            status: 'UNAVAILABLE',
+            message: 'The agent card is temporarily unavailable. Retry later.',
+          },
+        });
         expect(res.text).not.toMatch(/secret|Error|\bat\b/);
         expect((await get('failing', '/api/ping')).text).toBe('pong');
       });

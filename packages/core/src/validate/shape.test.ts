@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { validateAgentCard } from './validate';
 import { AgentCardSchema } from '../model';
-import { describePath, detectCardShape, fieldsOf, itemOf, requiresNonEmpty, toJsonTree, unwrap, type ModelSchema } from './shape';
+import {
+  describePath,
+  detectCardShape,
+  fieldsOf,
+  itemOf,
+  requiresNonEmpty,
+  toJsonTree,
+  unwrap,
+  type ModelSchema,
+} from './shape';
 
 describe('detectCardShape (rule 3)', () => {
   it.each([
@@ -81,7 +90,8 @@ describe('requiresNonEmpty', () => {
     for (const schema of schemas) {
       const inner = unwrap(schema).schema;
       const kind = inner._zod.def.type;
-      const parsed = kind === 'string' ? !inner.safeParse('').success : kind === 'array' ? !inner.safeParse([]).success : false;
+      const parsed =
+        kind === 'string' ? !inner.safeParse('').success : kind === 'array' ? !inner.safeParse([]).success : false;
       expect(requiresNonEmpty(schema), `${kind} schema`).toBe(parsed);
       if (parsed) required++;
     }

@@ -75,7 +75,13 @@ export function preview(value: unknown, max = 80): string {
     else if (Array.isArray(value)) text = value.length === 0 ? '[]' : `array of ${value.length}`;
     else if (isObject(value)) {
       const keys = Object.keys(value);
-      text = keys.length === 0 ? '{}' : `object with ${keys.slice(0, 4).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 4 ? ', …' : ''}`;
+      text =
+        keys.length === 0
+          ? '{}'
+          : `object with ${keys
+              .slice(0, 4)
+              .map((k) => JSON.stringify(k))
+              .join(', ')}${keys.length > 4 ? ', …' : ''}`;
     } else text = String(JSON.stringify(value) ?? String(value));
   } catch {
     text = Object.prototype.toString.call(value);
@@ -433,7 +439,12 @@ export function enumValuesOf(schema: ModelSchema): string[] {
 export function requiresNonEmpty(schema: ModelSchema): boolean {
   const def = unwrap(schema).schema._zod.def;
   if (def.type !== 'string' && def.type !== 'array') return false;
-  return (def.checks ?? []).some((check) => check._zod.def.check === 'min_length' && typeof check._zod.def.minimum === 'number' && check._zod.def.minimum >= 1);
+  return (def.checks ?? []).some(
+    (check) =>
+      check._zod.def.check === 'min_length' &&
+      typeof check._zod.def.minimum === 'number' &&
+      check._zod.def.minimum >= 1,
+  );
 }
 
 /** `defaultInputModes` → `default_input_modes`: the proto field name ProtoJSON parsers also accept. */

@@ -59,7 +59,10 @@ export function baseCard(): JsonObject {
 
 /** A deep copy of the spec §8.5 sample card (main branch, proto-conformant). */
 export function specSampleCard(): JsonObject {
-  const url = new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url);
+  const url = new URL(
+    '../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json',
+    import.meta.url,
+  );
   return JSON.parse(readFileSync(url, 'utf8')) as JsonObject;
 }
 

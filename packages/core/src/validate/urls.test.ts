@@ -68,7 +68,12 @@ describe('classifyHost', () => {
   });
 
   it('classifies hosts as the URL parser normalises them (decimal, hex, IPv4-mapped)', () => {
-    for (const url of ['http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/', 'http://LocalHost:8080/']) {
+    for (const url of [
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://LocalHost:8080/',
+    ]) {
       expect(classifyHost(parseAbsoluteUrl(url)?.hostname ?? '').kind, url).toBe('loopback');
     }
   });

@@ -129,9 +129,14 @@ function classifyIPv4(o: readonly [number, number, number, number]): HostClass {
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) {
     return { kind: 'private', reason: 'an RFC 1918 private address' };
   }
-  if (a === 100 && b >= 64 && b <= 127) return { kind: 'private', reason: 'an RFC 6598 shared address (100.64.0.0/10)' };
+  if (a === 100 && b >= 64 && b <= 127)
+    return { kind: 'private', reason: 'an RFC 6598 shared address (100.64.0.0/10)' };
   if (a === 169 && b === 254) return { kind: 'private', reason: 'a link-local address (169.254.0.0/16)' };
-  if ((a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) {
+  if (
+    (a === 192 && b === 0 && c === 2) ||
+    (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113)
+  ) {
     return { kind: 'placeholder', reason: 'an RFC 5737 documentation address' };
   }
   return { kind: 'public', reason: 'a public address' };
@@ -140,7 +145,8 @@ function classifyIPv4(o: readonly [number, number, number, number]): HostClass {
 function classifyIPv6(g: readonly number[]): HostClass {
   const first = g[0] ?? 0;
   const zeroPrefix = g.slice(0, 5).every((x) => x === 0);
-  if (zeroPrefix && g[5] === 0 && g[6] === 0 && g[7] === 1) return { kind: 'loopback', reason: 'the IPv6 loopback address (::1)' };
+  if (zeroPrefix && g[5] === 0 && g[6] === 0 && g[7] === 1)
+    return { kind: 'loopback', reason: 'the IPv6 loopback address (::1)' };
   if (g.every((x) => x === 0)) return { kind: 'loopback', reason: 'the unspecified address (::)' };
   // IPv4-mapped addresses reach the IPv4 host, so they get its classification.
   if (zeroPrefix && g[5] === 0xffff) {
@@ -178,8 +184,10 @@ export function classifyHost(hostname: string): HostClass {
     }
   }
   const tld = host.slice(host.lastIndexOf('.') + 1);
-  if (PLACEHOLDER_TLDS.includes(tld)) return { kind: 'placeholder', reason: `under the reserved .${tld} TLD (RFC 2606)` };
-  if (!host.includes('.')) return { kind: 'private', reason: 'a single-label host that only resolves inside a private network' };
+  if (PLACEHOLDER_TLDS.includes(tld))
+    return { kind: 'placeholder', reason: `under the reserved .${tld} TLD (RFC 2606)` };
+  if (!host.includes('.'))
+    return { kind: 'private', reason: 'a single-label host that only resolves inside a private network' };
   for (const suffix of PRIVATE_SUFFIXES) {
     if (host.endsWith(`.${suffix}`)) return { kind: 'private', reason: `under .${suffix}, a private-network suffix` };
   }

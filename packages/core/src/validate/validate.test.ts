@@ -4,15 +4,31 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentCardSchema } from '../model';
 import { validateAgentCard, type ValidationResult } from './validate';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/spec/examples/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../test/fixtures/spec/examples/${name}`, import.meta.url), 'utf8');
 const SAMPLE_TEXT = fixture('spec-8.5-sample-agent-card.main-16ba5269.json');
 const sample = () => JSON.parse(SAMPLE_TEXT) as Record<string, any>;
 
 const STRUCTURE_RULES = new Set([
-  'card-json-parse', 'card-root-object', 'required-fields', 'field-types', 'required-arrays-non-empty', 'skills-non-empty',
-  'interface-required-fields', 'skill-required-fields', 'skill-tags-required', 'provider-required-fields',
-  'security-scheme-shape', 'oauth-flow-shape', 'security-requirement-shape', 'signature-format',
-  'extension-uri-required', 'json-camelcase', 'unknown-field', 'legacy-fields-present', 'legacy-security-shape',
+  'card-json-parse',
+  'card-root-object',
+  'required-fields',
+  'field-types',
+  'required-arrays-non-empty',
+  'skills-non-empty',
+  'interface-required-fields',
+  'skill-required-fields',
+  'skill-tags-required',
+  'provider-required-fields',
+  'security-scheme-shape',
+  'oauth-flow-shape',
+  'security-requirement-shape',
+  'signature-format',
+  'extension-uri-required',
+  'json-camelcase',
+  'unknown-field',
+  'legacy-fields-present',
+  'legacy-security-shape',
 ]);
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -77,16 +93,24 @@ describe('input decoding (rules 1 and 2)', () => {
     const result = validateAgentCard(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SAMPLE_TEXT)]));
     expect(result.findings.find((f) => f.rule === 'card-json-parse')).toMatchObject({ severity: 'warning', path: '' });
     expect(result.valid).toBe(true);
-    expect(validateAgentCard('\uFEFF' + SAMPLE_TEXT).findings.filter((f) => f.rule === 'card-json-parse')).toHaveLength(1);
+    expect(validateAgentCard('\uFEFF' + SAMPLE_TEXT).findings.filter((f) => f.rule === 'card-json-parse')).toHaveLength(
+      1,
+    );
   });
 
   it('rejects invalid UTF-8', () => {
     const result = validateAgentCard(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
-    expect(result.findings).toEqual([expect.objectContaining({ rule: 'card-json-parse', severity: 'error', message: 'card: not valid UTF-8.' })]);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ rule: 'card-json-parse', severity: 'error', message: 'card: not valid UTF-8.' }),
+    ]);
   });
 
   it('does not report a plain sample as a parse problem', () => {
-    expect(validateAgentCard(SAMPLE_TEXT).findings.filter((f) => f.rule === 'card-json-parse' || f.rule === 'card-root-object')).toEqual([]);
+    expect(
+      validateAgentCard(SAMPLE_TEXT).findings.filter(
+        (f) => f.rule === 'card-json-parse' || f.rule === 'card-root-object',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -139,8 +163,12 @@ describe('profiles', () => {
     vi.stubEnv('NODE_ENV', 'production');
     const card = sample();
     card.extra = true;
-    expect(validateAgentCard(card, { profile: 'strict' }).findings.find((f) => f.rule === 'unknown-field')?.severity).toBe('error');
-    expect(validateAgentCard(card, { profile: 'development' }).findings.find((f) => f.rule === 'unknown-field')?.severity).toBe('warning');
+    expect(
+      validateAgentCard(card, { profile: 'strict' }).findings.find((f) => f.rule === 'unknown-field')?.severity,
+    ).toBe('error');
+    expect(
+      validateAgentCard(card, { profile: 'development' }).findings.find((f) => f.rule === 'unknown-field')?.severity,
+    ).toBe('warning');
   });
 });
 
@@ -150,11 +178,16 @@ describe('hostile input', () => {
     const text = `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const fromText = validateAgentCard(text);
     assertWellFormed(fromText);
-    expect(fromText.findings.find((f) => f.rule === 'card-json-parse')?.message).toContain('nested deeper than 64 levels');
+    expect(fromText.findings.find((f) => f.rule === 'card-json-parse')?.message).toContain(
+      'nested deeper than 64 levels',
+    );
 
     let nested: unknown = {};
     for (let i = 0; i < depth; i++) nested = { a: nested };
-    const fromObject = validateAgentCard({ ...sample(), capabilities: { extensions: [{ uri: 'urn:x', params: nested }] } });
+    const fromObject = validateAgentCard({
+      ...sample(),
+      capabilities: { extensions: [{ uri: 'urn:x', params: nested }] },
+    });
     assertWellFormed(fromObject);
     expect(fromObject.valid).toBe(false);
   });
@@ -163,7 +196,12 @@ describe('hostile input', () => {
     const card: Record<string, any> = sample();
     card.self = card;
     card.skills[0].loop = card.skills;
-    Object.defineProperty(card, 'version', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(card, 'version', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     card.provider.size = 10n;
     card.capabilities.ratio = Number.NaN;
     const result = validateAgentCard(card);
@@ -180,15 +218,36 @@ describe('hostile input', () => {
   });
 
   it('survives proxies whose traps throw', () => {
-    const trap = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no keys');
+        },
+      },
+    );
     const result = validateAgentCard({ ...sample(), provider: trap });
     assertWellFormed(result);
-    expect(result.findings.find((f) => f.path === '/provider' && f.rule === 'card-json-parse')?.message).toContain('no keys');
-    assertWellFormed(validateAgentCard(new Proxy({}, { ownKeys: () => { throw new Error('x'); } })));
+    expect(result.findings.find((f) => f.path === '/provider' && f.rule === 'card-json-parse')?.message).toContain(
+      'no keys',
+    );
+    assertWellFormed(
+      validateAgentCard(
+        new Proxy(
+          {},
+          {
+            ownKeys: () => {
+              throw new Error('x');
+            },
+          },
+        ),
+      ),
+    );
   });
 
   it('treats __proto__ and constructor keys as plain data and pollutes nothing', () => {
-    const text = '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}, "securitySchemes": {"__proto__": {"type": "apiKey"}, "constructor": {}}, "securityRequirements": [{"schemes": {"constructor": {"list": []}}}]}';
+    const text =
+      '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}, "securitySchemes": {"__proto__": {"type": "apiKey"}, "constructor": {}}, "securityRequirements": [{"schemes": {"constructor": {"list": []}}}]}';
     const result = validateAgentCard(text);
     assertWellFormed(result);
     expect(({} as any).polluted).toBeUndefined();
@@ -214,40 +273,83 @@ describe('never throws (property)', () => {
   );
 
   it('for any value', () => {
-    fc.assert(fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true }), options, (value, opts) => {
-      assertWellFormed(validateAgentCard(value, opts));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+        }),
+        options,
+        (value, opts) => {
+          assertWellFormed(validateAgentCard(value, opts));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('for any JSON text and any string', () => {
-    fc.assert(fc.property(fc.oneof(fc.json(), fc.string(), fc.string({ unit: 'binary' })), options, (text, opts) => {
-      assertWellFormed(validateAgentCard(text, opts));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.string(), fc.string({ unit: 'binary' })), options, (text, opts) => {
+        assertWellFormed(validateAgentCard(text, opts));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('for arbitrary bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
-      assertWellFormed(validateAgentCard(bytes));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        assertWellFormed(validateAgentCard(bytes));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('for objects made of prototype keys', () => {
-    const key = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'name', 'skills', 'securitySchemes', 'schemes');
+    const key = fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'name',
+      'skills',
+      'securitySchemes',
+      'schemes',
+    );
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), fc.dictionary(key, tie('node'), { maxKeys: 5 }), fc.array(tie('node'), { maxLength: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue(),
+        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+        fc.array(tie('node'), { maxLength: 3 }),
+      ),
     })).node;
-    fc.assert(fc.property(fc.dictionary(key, tree, { maxKeys: 8 }), (value) => {
-      assertWellFormed(validateAgentCard(JSON.parse(JSON.stringify(value))));
-      assertWellFormed(validateAgentCard(JSON.stringify(value)));
-      expect(({} as any).polluted).toBeUndefined();
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.dictionary(key, tree, { maxKeys: 8 }), (value) => {
+        assertWellFormed(validateAgentCard(JSON.parse(JSON.stringify(value))));
+        assertWellFormed(validateAgentCard(JSON.stringify(value)));
+        expect(({} as any).polluted).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('for deeply nested values', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom('[', '{"a":'), (depth, open) => {
-      const close = open === '[' ? ']' : '}';
-      assertWellFormed(validateAgentCard(`{"skills":${open.repeat(depth)}1${close.repeat(depth)}}`));
-    }), { numRuns: 50 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom('[', '{"a":'), (depth, open) => {
+        const close = open === '[' ? ']' : '}';
+        assertWellFormed(validateAgentCard(`{"skills":${open.repeat(depth)}1${close.repeat(depth)}}`));
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('for mutations of the spec sample, and its structure verdict agrees with the zod model', () => {
@@ -256,7 +358,8 @@ describe('never throws (property)', () => {
       const walk = (node: unknown, path: (string | number)[]) => {
         paths.push(path);
         if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, i]));
-        else if (node && typeof node === 'object') for (const k of Object.keys(node)) walk((node as any)[k], [...path, k]);
+        else if (node && typeof node === 'object')
+          for (const k of Object.keys(node)) walk((node as any)[k], [...path, k]);
       };
       walk(root, []);
       return fc.constantFrom(...paths.filter((p) => p.length > 0));
@@ -266,34 +369,41 @@ describe('never throws (property)', () => {
       op: fc.constantFrom('delete', 'replace', 'empty', 'blank', 'rename'),
       value: fc.jsonValue({ maxDepth: 2 }),
     });
-    fc.assert(fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
-      const card = sample();
-      for (const { path, op, value } of mutations) {
-        let parent: any = card;
-        for (const seg of path.slice(0, -1)) parent = parent?.[seg];
-        if (!parent || typeof parent !== 'object') continue;
-        const last = path[path.length - 1]!;
-        if (op === 'delete') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
-        else if (op === 'replace') parent[last] = value;
-        else if (op === 'empty') parent[last] = Array.isArray(parent[last]) ? [] : {};
-        else if (op === 'blank') parent[last] = ' ';
-        else if (!Array.isArray(parent)) { parent[`${String(last)}_x`] = parent[last]; delete parent[last]; }
-      }
-      const result = validateAgentCard(card, { profile: 'strict' });
-      assertWellFormed(result);
-      // Strict makes unknown and snake_case keys errors, so "no structure error" must mean the
-      // strict zod model accepts the card, and the reverse for anything zod accepts.
-      const structureErrors = result.findings.filter((f) => f.severity === 'error' && STRUCTURE_RULES.has(f.rule));
-      // The validator reads the card as JSON (a key holding `undefined` is absent), so zod gets the
-      // same JSON document: a rename of an already deleted key leaves `{ key_x: undefined }`.
-      const zod = AgentCardSchema.safeParse(JSON.parse(JSON.stringify(card))).success;
-      if (structureErrors.length === 0) expect(zod, JSON.stringify(card)).toBe(true);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+        const card = sample();
+        for (const { path, op, value } of mutations) {
+          let parent: any = card;
+          for (const seg of path.slice(0, -1)) parent = parent?.[seg];
+          if (!parent || typeof parent !== 'object') continue;
+          const last = path[path.length - 1]!;
+          if (op === 'delete') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+          else if (op === 'replace') parent[last] = value;
+          else if (op === 'empty') parent[last] = Array.isArray(parent[last]) ? [] : {};
+          else if (op === 'blank') parent[last] = ' ';
+          else if (!Array.isArray(parent)) {
+            parent[`${String(last)}_x`] = parent[last];
+            delete parent[last];
+          }
+        }
+        const result = validateAgentCard(card, { profile: 'strict' });
+        assertWellFormed(result);
+        // Strict makes unknown and snake_case keys errors, so "no structure error" must mean the
+        // strict zod model accepts the card, and the reverse for anything zod accepts.
+        const structureErrors = result.findings.filter((f) => f.severity === 'error' && STRUCTURE_RULES.has(f.rule));
+        // The validator reads the card as JSON (a key holding `undefined` is absent), so zod gets the
+        // same JSON document: a rename of an already deleted key leaves `{ key_x: undefined }`.
+        const zod = AgentCardSchema.safeParse(JSON.parse(JSON.stringify(card))).success;
+        if (structureErrors.length === 0) expect(zod, JSON.stringify(card)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('cardUrl (rule 38, interface-origin-mismatch)', () => {
-  const card = () => JSON.parse(readFileSync(new URL('../../../../examples/cards/support.json', import.meta.url), 'utf8'));
+  const card = () =>
+    JSON.parse(readFileSync(new URL('../../../../examples/cards/support.json', import.meta.url), 'utf8'));
   const origin = (result: ValidationResult) => result.findings.filter((f) => f.rule === 'interface-origin-mismatch');
 
   it('is not checked without the URL the card came from', () => {
@@ -301,7 +411,12 @@ describe('cardUrl (rule 38, interface-origin-mismatch)', () => {
   });
 
   it('reports interfaces on another domain than the one that served the card', () => {
-    const found = origin(validateAgentCard(card(), { profile: 'production', cardUrl: 'https://cards.other-host.net/.well-known/agent-card.json' }));
+    const found = origin(
+      validateAgentCard(card(), {
+        profile: 'production',
+        cardUrl: 'https://cards.other-host.net/.well-known/agent-card.json',
+      }),
+    );
     expect(found.map((f) => [f.severity, f.path])).toEqual([
       ['info', '/supportedInterfaces/0/url'],
       ['info', '/supportedInterfaces/1/url'],
@@ -309,8 +424,11 @@ describe('cardUrl (rule 38, interface-origin-mismatch)', () => {
     expect(found[0]!.message).toContain('cards.other-host.net');
   });
 
-  it('is quiet when the card is served from the interfaces\' host', () => {
-    const result = validateAgentCard(card(), { profile: 'production', cardUrl: 'https://support-agent.larkspur-telecom.com/.well-known/agent-card.json' });
+  it("is quiet when the card is served from the interfaces' host", () => {
+    const result = validateAgentCard(card(), {
+      profile: 'production',
+      cardUrl: 'https://support-agent.larkspur-telecom.com/.well-known/agent-card.json',
+    });
     expect(origin(result)).toEqual([]);
   });
 });

@@ -67,7 +67,9 @@ export function defaultProfile(): ValidationProfile {
 
 /** The profile `validateAgentCard` applies for a requested one: itself when known, else the default. */
 export function resolveProfile(requested: unknown): ValidationProfile {
-  return requested === 'development' || requested === 'production' || requested === 'strict' ? requested : defaultProfile();
+  return requested === 'development' || requested === 'production' || requested === 'strict'
+    ? requested
+    : defaultProfile();
 }
 
 type Decoded = { ok: true; value: unknown } | { ok: false };
@@ -188,7 +190,12 @@ const BAD_ESCAPE = /~(?:[^01]|$)/;
  * such lists element by element, a prefix first, gives the pre-order: document order, without
  * naming every node of the card.
  */
-function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, Map<string, number>>, keyOrder?: KeyOrder): number[] {
+function treePosition(
+  tree: unknown,
+  pointer: string,
+  keyIndex: WeakMap<object, Map<string, number>>,
+  keyOrder?: KeyOrder,
+): number[] {
   const position: number[] = [];
   // Pointers come from `toPointer`: empty, or "/" before each escaped segment.
   if (pointer === '' || pointer.charCodeAt(0) !== 47) return position;
@@ -222,7 +229,12 @@ function treePosition(tree: unknown, pointer: string, keyIndex: WeakMap<object, 
 /** The keys of an object in document order, when that is not the order of `Object.keys`. */
 type KeyOrder = (node: object) => readonly string[] | undefined;
 
-function keyIndexOf(node: JsonObject, key: string, cache: WeakMap<object, Map<string, number>>, keyOrder?: KeyOrder): number {
+function keyIndexOf(
+  node: JsonObject,
+  key: string,
+  cache: WeakMap<object, Map<string, number>>,
+  keyOrder?: KeyOrder,
+): number {
   if (!Object.prototype.hasOwnProperty.call(node, key)) return -1;
   let map = cache.get(node);
   if (!map) {
@@ -265,7 +277,12 @@ function sortFindings(findings: Finding[], tree: unknown, nodes: number): Findin
 function sortInTreeOrder(findings: readonly Finding[], tree: unknown, keyOrder?: KeyOrder): Finding[] {
   const keyIndex = new WeakMap<object, Map<string, number>>();
   return findings
-    .map((finding, index) => ({ finding, index, severity: SEVERITY_ORDER[finding.severity], position: treePosition(tree, finding.path, keyIndex, keyOrder) }))
+    .map((finding, index) => ({
+      finding,
+      index,
+      severity: SEVERITY_ORDER[finding.severity],
+      position: treePosition(tree, finding.path, keyIndex, keyOrder),
+    }))
     .sort((a, b) => a.severity - b.severity || comparePositions(a.position, b.position) || a.index - b.index)
     .map((x) => x.finding);
 }
@@ -318,7 +335,10 @@ export function validateAgentCard(value: unknown, options: ValidationOptions = {
  * responder, `defineAgentCard`): the same findings, without the zod parse that builds the typed
  * `card`. Internal to the package.
  */
-export function validateAgentCardFindings(value: unknown, options: ValidationOptions = {}): Omit<ValidationResult, 'card'> {
+export function validateAgentCardFindings(
+  value: unknown,
+  options: ValidationOptions = {},
+): Omit<ValidationResult, 'card'> {
   return run(value, options, false, true);
 }
 
@@ -385,7 +405,14 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
   }
 }
 
-function finish(findings: Finding[], card: JsonObject | undefined, shape: CardShape, tree: unknown, nodes: number, typed: boolean): ValidationResult {
+function finish(
+  findings: Finding[],
+  card: JsonObject | undefined,
+  shape: CardShape,
+  tree: unknown,
+  nodes: number,
+  typed: boolean,
+): ValidationResult {
   let sorted: Finding[];
   try {
     sorted = sortFindings(findings, tree, nodes);

@@ -14,7 +14,10 @@ import { LEGACY_CARD_KEYS, describePath, has, isObject, json, own, preview } fro
 export function hasLegacyContent(card: JsonObject): boolean {
   if (LEGACY_CARD_KEYS.some((k) => has(card, k))) return true;
   const schemes = own(card, 'securitySchemes');
-  if (isObject(schemes) && Object.keys(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))) {
+  if (
+    isObject(schemes) &&
+    Object.keys(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))
+  ) {
     return true;
   }
   const skills = own(card, 'skills');
@@ -96,7 +99,12 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
       severity,
       path,
       `${describePath(path)}: ${what} (${preview(at(card, change.path))}).`,
-      [extraHint, sentence(change.change), use, legacyShape ? 'Or run `agent-card migrate` to rewrite the whole card.' : '']
+      [
+        extraHint,
+        sentence(change.change),
+        use,
+        legacyShape ? 'Or run `agent-card migrate` to rewrite the whole card.' : '',
+      ]
         .filter(Boolean)
         .join(' '),
     );
@@ -126,7 +134,13 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
             'Add the interface to supportedInterfaces or remove the v0.3 url.',
           );
         } else {
-          report('legacy-fields-present', 'warning', change, `v0.3 field in a v1.0 card; ${WHY[top]}`, 'Remove it unless you serve a v0.3-compatible superset card on purpose.');
+          report(
+            'legacy-fields-present',
+            'warning',
+            change,
+            `v0.3 field in a v1.0 card; ${WHY[top]}`,
+            'Remove it unless you serve a v0.3-compatible superset card on purpose.',
+          );
         }
         break;
       }
@@ -135,16 +149,41 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
         const holder = at(card, change.path.slice(0, change.path.lastIndexOf('/')));
         const superset = isObject(holder) && has(holder, 'securityRequirements');
         if (legacyShape) report('legacy-fields-present', 'error', change, `v0.3 field; ${WHY.security}`);
-        else if (superset) report('legacy-fields-present', 'warning', change, 'v0.3 field next to securityRequirements', 'Remove it unless you serve a v0.3-compatible superset card on purpose.');
+        else if (superset)
+          report(
+            'legacy-fields-present',
+            'warning',
+            change,
+            'v0.3 field next to securityRequirements',
+            'Remove it unless you serve a v0.3-compatible superset card on purpose.',
+          );
         else report('legacy-security-shape', 'error', change, `v0.3 security requirements; ${WHY.security}`);
         break;
       }
       case 'scheme':
-        if (legacyShape) report('legacy-fields-present', 'error', change, 'v0.3 security scheme (type discriminator); v1.0 clients read only the wrapper objects');
-        else report('legacy-security-shape', 'error', change, 'v0.3 security scheme (type discriminator); v1.0 parsers do not see it, so auth appears absent');
+        if (legacyShape)
+          report(
+            'legacy-fields-present',
+            'error',
+            change,
+            'v0.3 security scheme (type discriminator); v1.0 clients read only the wrapper objects',
+          );
+        else
+          report(
+            'legacy-security-shape',
+            'error',
+            change,
+            'v0.3 security scheme (type discriminator); v1.0 parsers do not see it, so auth appears absent',
+          );
         break;
       case 'scheme-extra':
-        report('legacy-fields-present', legacyShape ? 'error' : 'warning', change, 'v0.3 scheme fields next to the v1.0 wrapper', 'Remove them unless you serve a v0.3-compatible superset card on purpose.');
+        report(
+          'legacy-fields-present',
+          legacyShape ? 'error' : 'warning',
+          change,
+          'v0.3 scheme fields next to the v1.0 wrapper',
+          'Remove them unless you serve a v0.3-compatible superset card on purpose.',
+        );
         break;
       default:
         // Renames and removed capabilities are reported by json-camelcase and unknown-field.

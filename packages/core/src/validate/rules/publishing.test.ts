@@ -13,8 +13,14 @@ type Clean = [title: string, edit: Edit, rule: string];
 const TOKEN_URL = '/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials/tokenUrl';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 const RANDOM = 'q8ZfT3mX7pL2vN9kR4sW6yB1';
-const iface = (url: string, protocolBinding = 'JSONRPC'): Edit => (c) => (c.supportedInterfaces[0] = { url, protocolBinding, protocolVersion: '1.0' });
-const withParams = (params: Record<string, unknown>): Edit => (c) => (c.capabilities.extensions = [{ uri: 'https://acme.io/ext/audit', params }]);
+const iface =
+  (url: string, protocolBinding = 'JSONRPC'): Edit =>
+  (c) =>
+    (c.supportedInterfaces[0] = { url, protocolBinding, protocolVersion: '1.0' });
+const withParams =
+  (params: Record<string, unknown>): Edit =>
+  (c) =>
+    (c.capabilities.extensions = [{ uri: 'https://acme.io/ext/audit', params }]);
 const noSecurity: Edit = (c) => {
   delete c.securitySchemes;
   delete c.securityRequirements;
@@ -41,111 +47,592 @@ describe('checkPublishing', () => {
 
   const triggers: Trigger[] = [
     // 33 url-https
-    ['http interface URL', iface('http://api.acme.io/a2a'), 'url-https', 'error', '/supportedInterfaces/0/url', 'supportedInterfaces[0].url: uses http:// ("http://api.acme.io/a2a").'],
-    ['http documentationUrl', (c) => (c.documentationUrl = 'http://docs.acme.io/agent'), 'url-https', 'error', '/documentationUrl', 'documentationUrl: uses http://'],
-    ['http provider.url', (c) => (c.provider.url = 'http://acme.io'), 'url-https', 'error', '/provider/url', 'provider.url: uses http://'],
-    ['http iconUrl', (c) => (c.iconUrl = 'http://acme.io/icon.png'), 'url-https', 'error', '/iconUrl', 'iconUrl: uses http://'],
-    ['http OAuth tokenUrl', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://auth.acme.io/token'), 'url-https', 'error', TOKEN_URL, 'uses http://'],
-    ['http authorizationUrl', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows = { authorizationCode: { authorizationUrl: 'http://auth.acme.io/authorize', tokenUrl: 'https://auth.acme.io/token', scopes: {} } }), 'url-https', 'error', '/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/authorizationUrl', 'uses http://'],
-    ['http refreshUrl', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.refreshUrl = 'http://auth.acme.io/refresh'), 'url-https', 'error', '/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials/refreshUrl', 'uses http://'],
-    ['http deviceAuthorizationUrl', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows = { deviceCode: { deviceAuthorizationUrl: 'http://auth.acme.io/device', tokenUrl: 'https://auth.acme.io/token', scopes: {} } }), 'url-https', 'error', '/securitySchemes/oauth/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl', 'uses http://'],
-    ['http oauth2MetadataUrl', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.oauth2MetadataUrl = 'http://auth.acme.io/.well-known/oauth-authorization-server'), 'url-https', 'error', '/securitySchemes/oauth/oauth2SecurityScheme/oauth2MetadataUrl', 'uses http://'],
-    ['http openIdConnectUrl', (c) => (c.securitySchemes.oidc = { openIdConnectSecurityScheme: { openIdConnectUrl: 'http://id.acme.io/.well-known/openid-configuration' } }), 'url-https', 'error', '/securitySchemes/oidc/openIdConnectSecurityScheme/openIdConnectUrl', 'uses http://'],
-    ['http jku in a signature header', (c) => (c.signatures = [{ protected: protectedHeader({ alg: 'ES256', kid: 'k1', jku: 'http://acme.io/jwks.json' }), signature: 'c2ln' }]), 'url-https', 'error', '/signatures/0/protected', 'signatures[0].protected (jku): uses http:// ("http://acme.io/jwks.json").'],
-    ['ftp documentationUrl', (c) => (c.documentationUrl = 'ftp://docs.acme.io/agent.pdf'), 'url-https', 'error', '/documentationUrl', 'uses ftp://'],
-    ['documentationUrl without scheme', (c) => (c.documentationUrl = 'docs.acme.io/agent'), 'url-https', 'error', '/documentationUrl', 'documentationUrl: is not an absolute https:// URL ("docs.acme.io/agent").'],
-    ['gRPC host:port', iface('grpc.acme.io:443', 'GRPC'), 'url-https', 'info', '/supportedInterfaces/0/url', 'is a gRPC host:port, so the card does not say whether TLS is used ("grpc.acme.io:443")'],
+    [
+      'http interface URL',
+      iface('http://api.acme.io/a2a'),
+      'url-https',
+      'error',
+      '/supportedInterfaces/0/url',
+      'supportedInterfaces[0].url: uses http:// ("http://api.acme.io/a2a").',
+    ],
+    [
+      'http documentationUrl',
+      (c) => (c.documentationUrl = 'http://docs.acme.io/agent'),
+      'url-https',
+      'error',
+      '/documentationUrl',
+      'documentationUrl: uses http://',
+    ],
+    [
+      'http provider.url',
+      (c) => (c.provider.url = 'http://acme.io'),
+      'url-https',
+      'error',
+      '/provider/url',
+      'provider.url: uses http://',
+    ],
+    [
+      'http iconUrl',
+      (c) => (c.iconUrl = 'http://acme.io/icon.png'),
+      'url-https',
+      'error',
+      '/iconUrl',
+      'iconUrl: uses http://',
+    ],
+    [
+      'http OAuth tokenUrl',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://auth.acme.io/token'),
+      'url-https',
+      'error',
+      TOKEN_URL,
+      'uses http://',
+    ],
+    [
+      'http authorizationUrl',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows = {
+          authorizationCode: {
+            authorizationUrl: 'http://auth.acme.io/authorize',
+            tokenUrl: 'https://auth.acme.io/token',
+            scopes: {},
+          },
+        }),
+      'url-https',
+      'error',
+      '/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/authorizationUrl',
+      'uses http://',
+    ],
+    [
+      'http refreshUrl',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.refreshUrl =
+          'http://auth.acme.io/refresh'),
+      'url-https',
+      'error',
+      '/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials/refreshUrl',
+      'uses http://',
+    ],
+    [
+      'http deviceAuthorizationUrl',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows = {
+          deviceCode: {
+            deviceAuthorizationUrl: 'http://auth.acme.io/device',
+            tokenUrl: 'https://auth.acme.io/token',
+            scopes: {},
+          },
+        }),
+      'url-https',
+      'error',
+      '/securitySchemes/oauth/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl',
+      'uses http://',
+    ],
+    [
+      'http oauth2MetadataUrl',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.oauth2MetadataUrl =
+          'http://auth.acme.io/.well-known/oauth-authorization-server'),
+      'url-https',
+      'error',
+      '/securitySchemes/oauth/oauth2SecurityScheme/oauth2MetadataUrl',
+      'uses http://',
+    ],
+    [
+      'http openIdConnectUrl',
+      (c) =>
+        (c.securitySchemes.oidc = {
+          openIdConnectSecurityScheme: { openIdConnectUrl: 'http://id.acme.io/.well-known/openid-configuration' },
+        }),
+      'url-https',
+      'error',
+      '/securitySchemes/oidc/openIdConnectSecurityScheme/openIdConnectUrl',
+      'uses http://',
+    ],
+    [
+      'http jku in a signature header',
+      (c) =>
+        (c.signatures = [
+          {
+            protected: protectedHeader({ alg: 'ES256', kid: 'k1', jku: 'http://acme.io/jwks.json' }),
+            signature: 'c2ln',
+          },
+        ]),
+      'url-https',
+      'error',
+      '/signatures/0/protected',
+      'signatures[0].protected (jku): uses http:// ("http://acme.io/jwks.json").',
+    ],
+    [
+      'ftp documentationUrl',
+      (c) => (c.documentationUrl = 'ftp://docs.acme.io/agent.pdf'),
+      'url-https',
+      'error',
+      '/documentationUrl',
+      'uses ftp://',
+    ],
+    [
+      'documentationUrl without scheme',
+      (c) => (c.documentationUrl = 'docs.acme.io/agent'),
+      'url-https',
+      'error',
+      '/documentationUrl',
+      'documentationUrl: is not an absolute https:// URL ("docs.acme.io/agent").',
+    ],
+    [
+      'gRPC host:port',
+      iface('grpc.acme.io:443', 'GRPC'),
+      'url-https',
+      'info',
+      '/supportedInterfaces/0/url',
+      'is a gRPC host:port, so the card does not say whether TLS is used ("grpc.acme.io:443")',
+    ],
     // 34 url-localhost
-    ['localhost interface', iface('https://localhost:3000/a2a'), 'url-localhost', 'error', '/supportedInterfaces/0/url', 'supportedInterfaces[0].url: points at a loopback host name, which other machines cannot reach ("localhost").'],
-    ['IPv6 loopback provider URL', (c) => (c.provider.url = 'https://[::1]:8443/'), 'url-localhost', 'error', '/provider/url', 'the IPv6 loopback address (::1)'],
-    ['127.0.0.1 icon', (c) => (c.iconUrl = 'https://127.0.0.1/icon.png'), 'url-localhost', 'error', '/iconUrl', 'a loopback address (127.0.0.0/8)'],
-    ['0.0.0.0 token URL', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'https://0.0.0.0:8080/token'), 'url-localhost', 'error', TOKEN_URL, 'the unspecified address'],
-    ['gRPC on localhost', iface('localhost:50051', 'GRPC'), 'url-localhost', 'error', '/supportedInterfaces/0/url', '("localhost")'],
+    [
+      'localhost interface',
+      iface('https://localhost:3000/a2a'),
+      'url-localhost',
+      'error',
+      '/supportedInterfaces/0/url',
+      'supportedInterfaces[0].url: points at a loopback host name, which other machines cannot reach ("localhost").',
+    ],
+    [
+      'IPv6 loopback provider URL',
+      (c) => (c.provider.url = 'https://[::1]:8443/'),
+      'url-localhost',
+      'error',
+      '/provider/url',
+      'the IPv6 loopback address (::1)',
+    ],
+    [
+      '127.0.0.1 icon',
+      (c) => (c.iconUrl = 'https://127.0.0.1/icon.png'),
+      'url-localhost',
+      'error',
+      '/iconUrl',
+      'a loopback address (127.0.0.0/8)',
+    ],
+    [
+      '0.0.0.0 token URL',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'https://0.0.0.0:8080/token'),
+      'url-localhost',
+      'error',
+      TOKEN_URL,
+      'the unspecified address',
+    ],
+    [
+      'gRPC on localhost',
+      iface('localhost:50051', 'GRPC'),
+      'url-localhost',
+      'error',
+      '/supportedInterfaces/0/url',
+      '("localhost")',
+    ],
     // 35 url-private-host
-    ['RFC 1918 interface', iface('https://10.0.0.5/a2a'), 'url-private-host', 'warning', '/supportedInterfaces/0/url', 'host is an RFC 1918 private address ("10.0.0.5")'],
-    ['single-label token host', (c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'https://keycloak:8443/realms/a/token'), 'url-private-host', 'warning', TOKEN_URL, 'single-label host'],
-    ['.internal host', iface('https://agent.internal/a2a'), 'url-private-host', 'warning', '/supportedInterfaces/0/url', 'under .internal'],
-    ['.svc.cluster.local host', iface('https://agent.default.svc.cluster.local/a2a'), 'url-private-host', 'warning', '/supportedInterfaces/0/url', '("agent.default.svc.cluster.local")'],
-    ['ULA IPv6 host', iface('https://[fd00::5]/a2a'), 'url-private-host', 'warning', '/supportedInterfaces/0/url', 'fc00::/7'],
-    ['link-local metadata host', (c) => (c.documentationUrl = 'https://169.254.169.254/latest'), 'url-private-host', 'warning', '/documentationUrl', '169.254.0.0/16'],
+    [
+      'RFC 1918 interface',
+      iface('https://10.0.0.5/a2a'),
+      'url-private-host',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'host is an RFC 1918 private address ("10.0.0.5")',
+    ],
+    [
+      'single-label token host',
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl =
+          'https://keycloak:8443/realms/a/token'),
+      'url-private-host',
+      'warning',
+      TOKEN_URL,
+      'single-label host',
+    ],
+    [
+      '.internal host',
+      iface('https://agent.internal/a2a'),
+      'url-private-host',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'under .internal',
+    ],
+    [
+      '.svc.cluster.local host',
+      iface('https://agent.default.svc.cluster.local/a2a'),
+      'url-private-host',
+      'warning',
+      '/supportedInterfaces/0/url',
+      '("agent.default.svc.cluster.local")',
+    ],
+    [
+      'ULA IPv6 host',
+      iface('https://[fd00::5]/a2a'),
+      'url-private-host',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'fc00::/7',
+    ],
+    [
+      'link-local metadata host',
+      (c) => (c.documentationUrl = 'https://169.254.169.254/latest'),
+      'url-private-host',
+      'warning',
+      '/documentationUrl',
+      '169.254.0.0/16',
+    ],
     // 36 url-placeholder
-    ['example.com interface', iface('https://api.example.com/a2a'), 'url-placeholder', 'warning', '/supportedInterfaces/0/url', 'host is under example.com, an RFC 2606 example domain ("api.example.com")'],
-    ['.test host', (c) => (c.provider.url = 'https://acme.test'), 'url-placeholder', 'warning', '/provider/url', 'reserved .test TLD'],
-    ['your-… URL', iface('https://your-domain.com/a2a'), 'url-placeholder', 'warning', '/supportedInterfaces/0/url', 'looks like a "your-…" placeholder ("https://your-domain.com/a2a")'],
-    ['<…> URL', iface('https://<host>/a2a'), 'url-placeholder', 'warning', '/supportedInterfaces/0/url', 'a <…> placeholder'],
-    ['unrendered ${VAR} URL', iface('https://${PUBLIC_HOST}/a2a'), 'url-placeholder', 'warning', '/supportedInterfaces/0/url', 'an unrendered template variable'],
-    ['"My Agent" name', (c) => (c.name = 'My Agent'), 'url-placeholder', 'warning', '/name', 'name: looks like a template placeholder ("My Agent").'],
-    ['TODO description', (c) => (c.description = 'TODO: describe what this agent does for customers.'), 'url-placeholder', 'warning', '/description', 'a TODO marker'],
-    ['changeme organization', (c) => (c.provider.organization = 'changeme'), 'url-placeholder', 'warning', '/provider/organization', '("changeme")'],
-    ['"Example org" organization', (c) => (c.provider.organization = 'Example Org'), 'url-placeholder', 'warning', '/provider/organization', '("Example Org")'],
-    ['<…> skill example', (c) => (c.skills[0].examples = ['<your question here>']), 'url-placeholder', 'warning', '/skills/0/examples/0', 'a <…> placeholder'],
+    [
+      'example.com interface',
+      iface('https://api.example.com/a2a'),
+      'url-placeholder',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'host is under example.com, an RFC 2606 example domain ("api.example.com")',
+    ],
+    [
+      '.test host',
+      (c) => (c.provider.url = 'https://acme.test'),
+      'url-placeholder',
+      'warning',
+      '/provider/url',
+      'reserved .test TLD',
+    ],
+    [
+      'your-… URL',
+      iface('https://your-domain.com/a2a'),
+      'url-placeholder',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'looks like a "your-…" placeholder ("https://your-domain.com/a2a")',
+    ],
+    [
+      '<…> URL',
+      iface('https://<host>/a2a'),
+      'url-placeholder',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'a <…> placeholder',
+    ],
+    [
+      'unrendered ${VAR} URL',
+      iface('https://${PUBLIC_HOST}/a2a'),
+      'url-placeholder',
+      'warning',
+      '/supportedInterfaces/0/url',
+      'an unrendered template variable',
+    ],
+    [
+      '"My Agent" name',
+      (c) => (c.name = 'My Agent'),
+      'url-placeholder',
+      'warning',
+      '/name',
+      'name: looks like a template placeholder ("My Agent").',
+    ],
+    [
+      'TODO description',
+      (c) => (c.description = 'TODO: describe what this agent does for customers.'),
+      'url-placeholder',
+      'warning',
+      '/description',
+      'a TODO marker',
+    ],
+    [
+      'changeme organization',
+      (c) => (c.provider.organization = 'changeme'),
+      'url-placeholder',
+      'warning',
+      '/provider/organization',
+      '("changeme")',
+    ],
+    [
+      '"Example org" organization',
+      (c) => (c.provider.organization = 'Example Org'),
+      'url-placeholder',
+      'warning',
+      '/provider/organization',
+      '("Example Org")',
+    ],
+    [
+      '<…> skill example',
+      (c) => (c.skills[0].examples = ['<your question here>']),
+      'url-placeholder',
+      'warning',
+      '/skills/0/examples/0',
+      'a <…> placeholder',
+    ],
     // 37 interface-url-is-card-url
-    ['interface URL is the card URL', iface('https://api.acme.io/.well-known/agent-card.json'), 'interface-url-is-card-url', 'error', '/supportedInterfaces/0/url', 'points at the Agent Card, not at the A2A endpoint'],
-    ['interface URL is the legacy card URL', iface('https://api.acme.io/agent.json'), 'interface-url-is-card-url', 'error', '/supportedInterfaces/0/url', '("https://api.acme.io/agent.json")'],
+    [
+      'interface URL is the card URL',
+      iface('https://api.acme.io/.well-known/agent-card.json'),
+      'interface-url-is-card-url',
+      'error',
+      '/supportedInterfaces/0/url',
+      'points at the Agent Card, not at the A2A endpoint',
+    ],
+    [
+      'interface URL is the legacy card URL',
+      iface('https://api.acme.io/agent.json'),
+      'interface-url-is-card-url',
+      'error',
+      '/supportedInterfaces/0/url',
+      '("https://api.acme.io/agent.json")',
+    ],
     // 39 secrets-in-card
-    ['JWT in a skill description', (c) => (c.skills[0].description = `Call with ${JWT} to test.`), 'secrets-in-card', 'error', '/skills/0/description', 'skills[0].description: looks like a JWT ("eyJh…"'],
-    ['PEM private key in extension params', withParams({ key: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----' }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/key', 'a PEM private key'],
-    ['Stripe live key', (c) => (c.description += ' Key: sk_live_4eC39HqLyjWDarjtT1zdp7dc'), 'secrets-in-card', 'error', '/description', 'a Stripe-style secret key ("sk_l…"'],
-    ['sk- API key', withParams({ model: `sk-proj-${RANDOM}` }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/model', 'an API secret key (sk-…)'],
-    ['AWS access key id', withParams({ aws: 'AKIAIOSFODNN7EXAMPLE' }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/aws', 'an AWS access key id'],
-    ['GitHub token', (c) => c.skills[0].tags.push(`ghp_${'a1B2c3D4e5'.repeat(4)}`), 'secrets-in-card', 'error', '/skills/0/tags/1', 'a GitHub token'],
-    ['password= in a URL', (c) => (c.documentationUrl = 'https://docs.acme.io/?user=ops&password=hunter22'), 'secrets-in-card', 'error', '/documentationUrl', 'a credential assignment'],
-    ['Bearer token in an example', (c) => (c.skills[0].examples = [`curl -H "Authorization: Bearer ${RANDOM}" https://api.acme.io/a2a`]), 'secrets-in-card', 'error', '/skills/0/examples/0', 'a bearer token ("Bear…"'],
-    ['random apiKey value', withParams({ apiKey: RANDOM }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/apiKey', 'a credential under "apiKey" ("q8Zf…", 24 characters)'],
-    ['client_secret value', withParams({ client_secret: RANDOM }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/client_secret', 'a credential under "client_secret"'],
-    ['password value', withParams({ password: 'hunter22' }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/password', 'a password under "password"'],
-    ['credentials in a URL', (c) => (c.provider.url = 'https://admin:pa55w0rd@acme.io/'), 'secrets-in-card', 'error', '/provider/url', 'credentials in a URL'],
-    ['token deep in nested params', withParams({ a: { b: { c: [{ d: { token: RANDOM } }] } } }), 'secrets-in-card', 'error', '/capabilities/extensions/0/params/a/b/c/0/d/token', 'a credential under "token"'],
+    [
+      'JWT in a skill description',
+      (c) => (c.skills[0].description = `Call with ${JWT} to test.`),
+      'secrets-in-card',
+      'error',
+      '/skills/0/description',
+      'skills[0].description: looks like a JWT ("eyJh…"',
+    ],
+    [
+      'PEM private key in extension params',
+      withParams({ key: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----' }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/key',
+      'a PEM private key',
+    ],
+    [
+      'Stripe live key',
+      (c) => (c.description += ' Key: sk_live_4eC39HqLyjWDarjtT1zdp7dc'),
+      'secrets-in-card',
+      'error',
+      '/description',
+      'a Stripe-style secret key ("sk_l…"',
+    ],
+    [
+      'sk- API key',
+      withParams({ model: `sk-proj-${RANDOM}` }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/model',
+      'an API secret key (sk-…)',
+    ],
+    [
+      'AWS access key id',
+      withParams({ aws: 'AKIAIOSFODNN7EXAMPLE' }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/aws',
+      'an AWS access key id',
+    ],
+    [
+      'GitHub token',
+      (c) => c.skills[0].tags.push(`ghp_${'a1B2c3D4e5'.repeat(4)}`),
+      'secrets-in-card',
+      'error',
+      '/skills/0/tags/1',
+      'a GitHub token',
+    ],
+    [
+      'password= in a URL',
+      (c) => (c.documentationUrl = 'https://docs.acme.io/?user=ops&password=hunter22'),
+      'secrets-in-card',
+      'error',
+      '/documentationUrl',
+      'a credential assignment',
+    ],
+    [
+      'Bearer token in an example',
+      (c) => (c.skills[0].examples = [`curl -H "Authorization: Bearer ${RANDOM}" https://api.acme.io/a2a`]),
+      'secrets-in-card',
+      'error',
+      '/skills/0/examples/0',
+      'a bearer token ("Bear…"',
+    ],
+    [
+      'random apiKey value',
+      withParams({ apiKey: RANDOM }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/apiKey',
+      'a credential under "apiKey" ("q8Zf…", 24 characters)',
+    ],
+    [
+      'client_secret value',
+      withParams({ client_secret: RANDOM }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/client_secret',
+      'a credential under "client_secret"',
+    ],
+    [
+      'password value',
+      withParams({ password: 'hunter22' }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/password',
+      'a password under "password"',
+    ],
+    [
+      'credentials in a URL',
+      (c) => (c.provider.url = 'https://admin:pa55w0rd@acme.io/'),
+      'secrets-in-card',
+      'error',
+      '/provider/url',
+      'credentials in a URL',
+    ],
+    [
+      'token deep in nested params',
+      withParams({ a: { b: { c: [{ d: { token: RANDOM } }] } } }),
+      'secrets-in-card',
+      'error',
+      '/capabilities/extensions/0/params/a/b/c/0/d/token',
+      'a credential under "token"',
+    ],
     // 40 metadata-quality
     ['generic name', (c) => (c.name = 'Assistant'), 'metadata-quality', 'info', '/name', 'name: is generic'],
-    ['short description', (c) => (c.description = 'Helps.'), 'metadata-quality', 'info', '/description', 'description: is shorter than 20 characters ("Helps.").'],
-    ['generic description', (c) => (c.description = 'A helpful AI assistant.'), 'metadata-quality', 'info', '/description', 'description: is generic'],
-    ['skill without examples', (c) => delete c.skills[1].examples, 'metadata-quality', 'info', '/skills/1/examples', 'skills[1].examples: the skill has no examples ("returns").'],
+    [
+      'short description',
+      (c) => (c.description = 'Helps.'),
+      'metadata-quality',
+      'info',
+      '/description',
+      'description: is shorter than 20 characters ("Helps.").',
+    ],
+    [
+      'generic description',
+      (c) => (c.description = 'A helpful AI assistant.'),
+      'metadata-quality',
+      'info',
+      '/description',
+      'description: is generic',
+    ],
+    [
+      'skill without examples',
+      (c) => delete c.skills[1].examples,
+      'metadata-quality',
+      'info',
+      '/skills/1/examples',
+      'skills[1].examples: the skill has no examples ("returns").',
+    ],
     ['no provider', (c) => delete c.provider, 'metadata-quality', 'info', '/provider', 'provider: is missing'],
-    ['no documentationUrl', (c) => delete c.documentationUrl, 'metadata-quality', 'info', '/documentationUrl', 'documentationUrl: is missing.'],
+    [
+      'no documentationUrl',
+      (c) => delete c.documentationUrl,
+      'metadata-quality',
+      'info',
+      '/documentationUrl',
+      'documentationUrl: is missing.',
+    ],
     // 41 no-security-declared
-    ['no security at all', noSecurity, 'no-security-declared', 'info', '/securitySchemes', 'the card declares no security'],
+    [
+      'no security at all',
+      noSecurity,
+      'no-security-declared',
+      'info',
+      '/securitySchemes',
+      'the card declares no security',
+    ],
   ];
 
-  it.each(triggers.map(([title, ...rest]): Trigger => [`${title} → ${rest[1]}`, ...rest]))('%s', (_title, edit, rule, severity, path, message) => {
-    const findings = runCheck(checkPublishing, cardWith(edit));
-    const finding = findings.find((f) => f.rule === rule && f.path === path && f.severity === severity);
-    expect(finding, JSON.stringify(findings, null, 2)).toBeDefined();
-    expect(finding?.message).toContain(message);
-    expect(finding?.hint).toMatch(/^[A-Z].{6,}[.)]$/);
-  });
+  it.each(triggers.map(([title, ...rest]): Trigger => [`${title} → ${rest[1]}`, ...rest]))(
+    '%s',
+    (_title, edit, rule, severity, path, message) => {
+      const findings = runCheck(checkPublishing, cardWith(edit));
+      const finding = findings.find((f) => f.rule === rule && f.path === path && f.severity === severity);
+      expect(finding, JSON.stringify(findings, null, 2)).toBeDefined();
+      expect(finding?.message).toContain(message);
+      expect(finding?.hint).toMatch(/^[A-Z].{6,}[.)]$/);
+    },
+  );
 
   const clean: Clean[] = [
     ['https everywhere', () => {}, 'url-https'],
     ['wss custom binding', iface('wss://api.acme.io/agents', 'https://acme.io/bindings/websocket'), 'url-https'],
     ['gRPC https URL', iface('https://grpc.acme.io', 'GRPC'), 'url-https'],
-    ['https jku', (c) => (c.signatures = [{ protected: protectedHeader({ alg: 'ES256', kid: 'k1', jku: 'https://acme.io/jwks.json' }), signature: 'c2ln' }]), 'url-https'],
-    ['undecodable protected header', (c) => (c.signatures = [{ protected: '!!not base64!!', signature: 'x' }, { protected: 'bm90IGpzb24', signature: 'x' }]), 'url-https'],
+    [
+      'https jku',
+      (c) =>
+        (c.signatures = [
+          {
+            protected: protectedHeader({ alg: 'ES256', kid: 'k1', jku: 'https://acme.io/jwks.json' }),
+            signature: 'c2ln',
+          },
+        ]),
+      'url-https',
+    ],
+    [
+      'undecodable protected header',
+      (c) =>
+        (c.signatures = [
+          { protected: '!!not base64!!', signature: 'x' },
+          { protected: 'bm90IGpzb24', signature: 'x' },
+        ]),
+      'url-https',
+    ],
     ['a public host', () => {}, 'url-localhost'],
     ['localhost as a subdomain label', iface('https://localhost.acme.io/a2a'), 'url-localhost'],
     ['public IP', iface('https://203.0.114.7/a2a'), 'url-private-host'],
     ['172.32.x is outside RFC 1918', iface('https://172.32.0.1/a2a'), 'url-private-host'],
     ['real names', () => {}, 'url-placeholder'],
-    ['"Todo list" agent (TODO only in upper case)', (c) => { c.name = 'Todo List Helper'; c.description = 'Keeps your todo list in order and reminds you of due items.'; }, 'url-placeholder'],
-    ['HTML tag in a description', (c) => (c.description = 'Answers <b>order</b> questions for Acme customers in any language.'), 'url-placeholder'],
-    ['examplegeoservices.com is not example.com', (c) => (c.provider.url = 'https://www.examplegeoservices.com'), 'url-placeholder'],
+    [
+      '"Todo list" agent (TODO only in upper case)',
+      (c) => {
+        c.name = 'Todo List Helper';
+        c.description = 'Keeps your todo list in order and reminds you of due items.';
+      },
+      'url-placeholder',
+    ],
+    [
+      'HTML tag in a description',
+      (c) => (c.description = 'Answers <b>order</b> questions for Acme customers in any language.'),
+      'url-placeholder',
+    ],
+    [
+      'examplegeoservices.com is not example.com',
+      (c) => (c.provider.url = 'https://www.examplegeoservices.com'),
+      'url-placeholder',
+    ],
     ['endpoint URL under /a2a', () => {}, 'interface-url-is-card-url'],
     ['agent.json as a query value', iface('https://api.acme.io/a2a?doc=agent.json'), 'interface-url-is-card-url'],
     ['no secrets', () => {}, 'secrets-in-card'],
-    ['bearer scheme declaration', (c) => (c.securitySchemes.bearer = { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT', description: 'Send Bearer <token> in the Authorization header.' } }), 'secrets-in-card'],
-    ['signature parts (random base64url by design)', (c) => (c.signatures = specSampleCard()['signatures']), 'secrets-in-card'],
+    [
+      'bearer scheme declaration',
+      (c) =>
+        (c.securitySchemes.bearer = {
+          httpAuthSecurityScheme: {
+            scheme: 'Bearer',
+            bearerFormat: 'JWT',
+            description: 'Send Bearer <token> in the Authorization header.',
+          },
+        }),
+      'secrets-in-card',
+    ],
+    [
+      'signature parts (random base64url by design)',
+      (c) => (c.signatures = specSampleCard()['signatures']),
+      'secrets-in-card',
+    ],
     ['word-like token value', withParams({ token: 'the-session-token-name' }), 'secrets-in-card'],
     ['placeholder password', withParams({ password: '${ADMIN_PASSWORD}' }), 'secrets-in-card'],
     ['sk- followed by words', (c) => c.skills[0].tags.push('sk-learn-classification-models'), 'secrets-in-card'],
-    ['password= with a placeholder', (c) => (c.skills[0].examples = ['Log in with password=<your password>']), 'secrets-in-card'],
+    [
+      'password= with a placeholder',
+      (c) => (c.skills[0].examples = ['Log in with password=<your password>']),
+      'secrets-in-card',
+    ],
     ['rich metadata', () => {}, 'metadata-quality'],
     ['securitySchemes declared', () => {}, 'no-security-declared'],
-    ['only a legacy security list', (c) => { noSecurity(c); c.security = [{ oauth: [] }]; }, 'no-security-declared'],
+    [
+      'only a legacy security list',
+      (c) => {
+        noSecurity(c);
+        c.security = [{ oauth: [] }];
+      },
+      'no-security-declared',
+    ],
   ];
 
-  it.each(clean.map(([title, edit, rule]): Clean => [`${title} → no ${rule}`, edit, rule]))('%s', (_title, edit, rule) => {
-    expect(runCheck(checkPublishing, cardWith(edit)).filter((f) => f.rule === rule)).toEqual([]);
-  });
+  it.each(clean.map(([title, edit, rule]): Clean => [`${title} → no ${rule}`, edit, rule]))(
+    '%s',
+    (_title, edit, rule) => {
+      expect(runCheck(checkPublishing, cardWith(edit)).filter((f) => f.rule === rule)).toEqual([]);
+    },
+  );
 
   it.each<[ValidationProfile, string, string, Severity]>([
     ['development', 'http://api.acme.io/a2a', 'url-https', 'info'],
@@ -157,7 +644,9 @@ describe('checkPublishing', () => {
     ['development', 'https://10.1.1.1/a2a', 'url-private-host', 'warning'],
   ])('%s: %s → %s %s', (profile, url, rule, severity) => {
     const findings = runCheck(checkPublishing, cardWith(iface(url)), profile);
-    expect(findings.filter((f) => f.rule === rule).map((f) => [f.severity, f.path])).toEqual([[severity, '/supportedInterfaces/0/url']]);
+    expect(findings.filter((f) => f.rule === rule).map((f) => [f.severity, f.path])).toEqual([
+      [severity, '/supportedInterfaces/0/url'],
+    ]);
   });
 
   it.each<[string, string]>([
@@ -165,30 +654,53 @@ describe('checkPublishing', () => {
     ['openIdConnectUrl', '/securitySchemes/oauth/openIdConnectSecurityScheme/openIdConnectUrl'],
   ])('OAuth/OIDC %s over http is an error even in development', (_what, path) => {
     const card = cardWith((c) => {
-      if (path === TOKEN_URL) c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://localhost:8080/token';
-      else c.securitySchemes.oauth = { openIdConnectSecurityScheme: { openIdConnectUrl: 'http://localhost:8080/.well-known/openid-configuration' } };
+      if (path === TOKEN_URL)
+        c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://localhost:8080/token';
+      else
+        c.securitySchemes.oauth = {
+          openIdConnectSecurityScheme: { openIdConnectUrl: 'http://localhost:8080/.well-known/openid-configuration' },
+        };
     });
     const findings = runCheck(checkPublishing, card, 'development').filter((f) => f.path === path);
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([
       ['url-https', 'error'],
       ['url-localhost', 'info'],
     ]);
-    expect(findings[0]?.hint).toBe('Use https://localhost:8080' + (path === TOKEN_URL ? '/token' : '/.well-known/openid-configuration') + '. OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).');
+    expect(findings[0]?.hint).toBe(
+      'Use https://localhost:8080' +
+        (path === TOKEN_URL ? '/token' : '/.well-known/openid-configuration') +
+        '. OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).',
+    );
   });
 
   it('suggests the https form of an http URL', () => {
-    const finding = runCheck(checkPublishing, cardWith(iface('http://api.acme.io/a2a'))).find((f) => f.rule === 'url-https');
+    const finding = runCheck(checkPublishing, cardWith(iface('http://api.acme.io/a2a'))).find(
+      (f) => f.rule === 'url-https',
+    );
     expect(finding?.hint).toBe('Use https://api.acme.io/a2a.');
   });
 
   it('checks the legacy url of a v0.3-shaped card', () => {
-    const card = { name: 'Legacy', url: 'http://localhost:9999/', preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' };
+    const card = {
+      name: 'Legacy',
+      url: 'http://localhost:9999/',
+      preferredTransport: 'JSONRPC',
+      protocolVersion: '0.3.0',
+    };
     const findings = runCheck(checkPublishing, card, 'production', 'v0.3' satisfies CardShape);
     expect(findings.filter((f) => f.path === '/url').map((f) => f.rule)).toEqual(['url-https', 'url-localhost']);
   });
 
   it('never puts a secret into a message or hint', () => {
-    const secrets = [JWT, 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', `sk-proj-${RANDOM}`, 'AKIAIOSFODNN7EXAMPLE', RANDOM, 'hunter22', 'pa55w0rd'];
+    const secrets = [
+      JWT,
+      'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+      `sk-proj-${RANDOM}`,
+      'AKIAIOSFODNN7EXAMPLE',
+      RANDOM,
+      'hunter22',
+      'pa55w0rd',
+    ];
     const card = cardWith(
       withParams({
         jwt: JWT,
@@ -218,12 +730,22 @@ describe('checkPublishing', () => {
 
   describe('createPublishingCheck({ cardUrl })', () => {
     it.each<[string, string, string]>([
-      ['a subdomain of the serving host', 'https://api.acme.io/a2a', 'host differs from the host that served the card, acme.io ("api.acme.io")'],
-      ['another domain', 'https://agents.acme-cloud.dev/a2a', 'is on a different domain than the host that served the card, acme.io ("agents.acme-cloud.dev")'],
+      [
+        'a subdomain of the serving host',
+        'https://api.acme.io/a2a',
+        'host differs from the host that served the card, acme.io ("api.acme.io")',
+      ],
+      [
+        'another domain',
+        'https://agents.acme-cloud.dev/a2a',
+        'is on a different domain than the host that served the card, acme.io ("agents.acme-cloud.dev")',
+      ],
       ['a gRPC host:port elsewhere', 'grpc.acme-cloud.dev:443', 'different domain'],
     ])('reports an interface on %s', (_what, url, message) => {
       const check = createPublishingCheck({ cardUrl: 'https://acme.io/.well-known/agent-card.json' });
-      const findings = runCheck(check, cardWith(iface(url, url.startsWith('grpc') ? 'GRPC' : 'JSONRPC'))).filter((f) => f.rule === 'interface-origin-mismatch');
+      const findings = runCheck(check, cardWith(iface(url, url.startsWith('grpc') ? 'GRPC' : 'JSONRPC'))).filter(
+        (f) => f.rule === 'interface-origin-mismatch',
+      );
       expect(findings.map((f) => [f.severity, f.path])).toEqual([['info', '/supportedInterfaces/0/url']]);
       expect(findings[0]?.message).toContain(message);
     });
@@ -240,10 +762,27 @@ describe('checkPublishing', () => {
   it('never throws on arbitrary input', () => {
     const check = createPublishingCheck({ cardUrl: 'https://acme.io/.well-known/agent-card.json' });
     fc.assert(
-      fc.property(fc.oneof(fc.anything({ withNullPrototype: true, withObjectString: true }), fc.json().map((s) => JSON.parse(s))), (value) => {
-        runCheck(checkPublishing, value as never);
-        runCheck(check, { supportedInterfaces: [value], securitySchemes: { a: value }, signatures: [value], provider: value, skills: [value], capabilities: value } as never, 'development');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything({ withNullPrototype: true, withObjectString: true }),
+          fc.json().map((s) => JSON.parse(s)),
+        ),
+        (value) => {
+          runCheck(checkPublishing, value as never);
+          runCheck(
+            check,
+            {
+              supportedInterfaces: [value],
+              securitySchemes: { a: value },
+              signatures: [value],
+              provider: value,
+              skills: [value],
+              capabilities: value,
+            } as never,
+            'development',
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -282,7 +821,10 @@ describe('publishing rules through validateAgentCard', () => {
   });
 
   it('rejects an http token endpoint even in development', () => {
-    const card = cardWith((c) => (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://auth.acme.io/token'));
+    const card = cardWith(
+      (c) =>
+        (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = 'http://auth.acme.io/token'),
+    );
     const result = validateAgentCard(card, { profile: 'development' });
     expect(result.valid).toBe(false);
     expect(result.findings.find((f) => f.severity === 'error')).toMatchObject({ rule: 'url-https', path: TOKEN_URL });
@@ -305,16 +847,37 @@ describe('publishing rules through validateAgentCard', () => {
   it('keeps the spec sample valid in production, with placeholder warnings', () => {
     const result = validateAgentCard(JSON.stringify(specSampleCard()), { profile: 'production' });
     expect(result.valid).toBe(true);
-    expect(result.findings.filter((f) => f.severity === 'warning').every((f) => f.rule === 'url-placeholder')).toBe(true);
+    expect(result.findings.filter((f) => f.severity === 'warning').every((f) => f.rule === 'url-placeholder')).toBe(
+      true,
+    );
   });
 
-  it('never trips the validator\'s internal-error guard on arbitrary field values', () => {
-    const fields = ['supportedInterfaces', 'securitySchemes', 'signatures', 'provider', 'skills', 'capabilities', 'documentationUrl', 'name'];
+  it("never trips the validator's internal-error guard on arbitrary field values", () => {
+    const fields = [
+      'supportedInterfaces',
+      'securitySchemes',
+      'signatures',
+      'provider',
+      'skills',
+      'capabilities',
+      'documentationUrl',
+      'name',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...fields), fc.oneof(fc.anything(), fc.json().map((s) => JSON.parse(s))), (field, value) => {
-        const result = validateAgentCard(cardWith((c) => (c[field] = value)), { profile: 'production' });
-        expect(result.findings.filter((f) => f.rule === 'internal-error')).toEqual([]);
-      }),
+      fc.property(
+        fc.constantFrom(...fields),
+        fc.oneof(
+          fc.anything(),
+          fc.json().map((s) => JSON.parse(s)),
+        ),
+        (field, value) => {
+          const result = validateAgentCard(
+            cardWith((c) => (c[field] = value)),
+            { profile: 'production' },
+          );
+          expect(result.findings.filter((f) => f.rule === 'internal-error')).toEqual([]);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -46,12 +46,24 @@ function pushUrl(out: CardUrl[], path: Segments, value: unknown, kind: UrlKind, 
 function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
   const out: CardUrl[] = [];
   ownArray(card, 'supportedInterfaces')?.forEach((entry, index) => {
-    pushUrl(out, ['supportedInterfaces', index, 'url'], own(entry, 'url'), 'interface', ownString(entry, 'protocolBinding') ?? '');
+    pushUrl(
+      out,
+      ['supportedInterfaces', index, 'url'],
+      own(entry, 'url'),
+      'interface',
+      ownString(entry, 'protocolBinding') ?? '',
+    );
   });
   if (shape === 'v0.3' || shape === 'v0.2') {
     pushUrl(out, ['url'], own(card, 'url'), 'interface', ownString(card, 'preferredTransport') ?? 'JSONRPC');
     ownArray(card, 'additionalInterfaces')?.forEach((entry, index) => {
-      pushUrl(out, ['additionalInterfaces', index, 'url'], own(entry, 'url'), 'interface', ownString(entry, 'transport') ?? '');
+      pushUrl(
+        out,
+        ['additionalInterfaces', index, 'url'],
+        own(entry, 'url'),
+        'interface',
+        ownString(entry, 'transport') ?? '',
+      );
     });
   }
   pushUrl(out, ['provider', 'url'], own(ownObject(card, 'provider'), 'url'), 'other');
@@ -74,7 +86,9 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
       }
     }
     const oidc = ownObject(scheme, 'openIdConnectSecurityScheme');
-    const oidcBase: Segments = oidc ? ['securitySchemes', name, 'openIdConnectSecurityScheme'] : ['securitySchemes', name];
+    const oidcBase: Segments = oidc
+      ? ['securitySchemes', name, 'openIdConnectSecurityScheme']
+      : ['securitySchemes', name];
     pushUrl(out, [...oidcBase, 'openIdConnectUrl'], own(oidc ?? scheme, 'openIdConnectUrl'), 'oauth');
   }
 
@@ -91,7 +105,23 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
 
 // --- placeholders (rule 36) --------------------------------------------------------------------
 
-const HTML_TAGS = new Set(['a', 'b', 'i', 'p', 'br', 'em', 'strong', 'code', 'pre', 'ul', 'ol', 'li', 'div', 'span', 'hr']);
+const HTML_TAGS = new Set([
+  'a',
+  'b',
+  'i',
+  'p',
+  'br',
+  'em',
+  'strong',
+  'code',
+  'pre',
+  'ul',
+  'ol',
+  'li',
+  'div',
+  'span',
+  'hr',
+]);
 const PLACEHOLDER_VALUES = new Set([
   'my agent',
   'my-agent',
@@ -165,7 +195,12 @@ function reportPlaceholder(ctx: RuleContext, path: Segments, value: unknown, fie
 function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
   reportPlaceholder(ctx, ['name'], own(card, 'name'));
   reportPlaceholder(ctx, ['description'], own(card, 'description'));
-  reportPlaceholder(ctx, ['provider', 'organization'], own(ownObject(card, 'provider'), 'organization'), 'organization');
+  reportPlaceholder(
+    ctx,
+    ['provider', 'organization'],
+    own(ownObject(card, 'provider'), 'organization'),
+    'organization',
+  );
   const skills = ownArray(card, 'skills');
   if (!skills) return;
   // Paths are built only for a finding; most skills have none.
@@ -175,7 +210,8 @@ function checkPlaceholderStrings(card: JsonObject, ctx: RuleContext): void {
     if (!isObject(skill) || quiet?.has(skill)) continue;
     // Named reads (not a loop over key names): each is one cached property access.
     const name = Object.hasOwn(skill, 'name') ? skill.name : undefined;
-    if (typeof name === 'string' && placeholderReason(name) !== undefined) reportPlaceholder(ctx, ['skills', index, 'name'], name);
+    if (typeof name === 'string' && placeholderReason(name) !== undefined)
+      reportPlaceholder(ctx, ['skills', index, 'name'], name);
     const description = Object.hasOwn(skill, 'description') ? skill.description : undefined;
     if (typeof description === 'string' && placeholderReason(description) !== undefined) {
       reportPlaceholder(ctx, ['skills', index, 'description'], description);
@@ -189,7 +225,8 @@ function placeholderItems(ctx: RuleContext, list: unknown, index: number, key: '
   if (!Array.isArray(list)) return;
   for (let i = 0; i < list.length; i++) {
     const value: unknown = list[i];
-    if (typeof value === 'string' && placeholderReason(value) !== undefined) reportPlaceholder(ctx, ['skills', index, key, i], value);
+    if (typeof value === 'string' && placeholderReason(value) !== undefined)
+      reportPlaceholder(ctx, ['skills', index, key, i], value);
   }
 }
 
@@ -206,7 +243,13 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
 
   const placeholder = placeholderReason(value);
   if (placeholder) {
-    ctx.report('url-placeholder', 'warning', path, `${label}: looks like ${placeholder} (${shown}).`, 'Replace it with the real public URL before publishing the card.');
+    ctx.report(
+      'url-placeholder',
+      'warning',
+      path,
+      `${label}: looks like ${placeholder} (${shown}).`,
+      'Replace it with the real public URL before publishing the card.',
+    );
   }
 
   let host: string | undefined;
@@ -226,7 +269,9 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
     if (!parsed || parsed.hostname === '') {
       // Interface URL syntax is rule 27's job; other URLs have no other rule that catches this.
       if (kind !== 'interface' && !placeholder) {
-        const guess = /^[\w.-]+\.[A-Za-z]{2,}(?:[:/]|$)/.test(value) ? `Use https://${value}.` : 'Use an absolute https:// URL.';
+        const guess = /^[\w.-]+\.[A-Za-z]{2,}(?:[:/]|$)/.test(value)
+          ? `Use https://${value}.`
+          : 'Use an absolute https:// URL.';
         ctx.report('url-https', 'error', path, `${label}: is not an absolute https:// URL (${shown}).`, guess);
       }
       return;
@@ -296,7 +341,8 @@ function siteOf(host: string): string {
   const labels = host.replace(/\.$/, '').split('.');
   const secondLevel = labels[labels.length - 2] ?? '';
   const tld = labels[labels.length - 1] ?? '';
-  const take = tld.length === 2 && ['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go'].includes(secondLevel) ? 3 : 2;
+  const take =
+    tld.length === 2 && ['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'or', 'ne', 'go'].includes(secondLevel) ? 3 : 2;
   return labels.slice(-take).join('.');
 }
 
@@ -373,7 +419,11 @@ interface SecretPattern {
 }
 
 const SECRET_PATTERNS: readonly SecretPattern[] = [
-  { what: 'a PEM private key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/, label: '-----BEGIN … PRIVATE KEY-----' },
+  {
+    what: 'a PEM private key',
+    re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/,
+    label: '-----BEGIN … PRIVATE KEY-----',
+  },
   { what: 'a JWT', re: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/ },
   { what: 'a Stripe-style secret key', re: /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/ },
   { what: 'an API secret key (sk-…)', re: /(?<![\w-])sk-[A-Za-z0-9_-]{20,}/, accept: looksRandom },
@@ -385,7 +435,11 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     what: 'a credential assignment',
     re: /\b(?:password|passwd|pwd|api_?key|apikey|secret|client_secret|access_token|token)=(?![<{$*])[^\s&;,"']{4,}/i,
   },
-  { what: 'a bearer token', re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/, accept: (m) => looksRandom(m.replace(/^Bearer\s+/, '')) },
+  {
+    what: 'a bearer token',
+    re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/,
+    accept: (m) => looksRandom(m.replace(/^Bearer\s+/, '')),
+  },
   { what: 'credentials in a URL', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]+:(?![<{$*])[^\s/?#@]{3,}@/i },
 ];
 
@@ -533,7 +587,8 @@ const GENERIC_NAMES = new Set([
   'hello world agent',
   'helloworld agent',
 ]);
-const GENERIC_DESCRIPTION = /^(?:an?\s+)?(?:(?:helpful|simple|basic|generic|useful|smart|ai|test|demo|sample)\s+)*(?:ai\s+)?(?:agent|assistant|bot)\.?$/i;
+const GENERIC_DESCRIPTION =
+  /^(?:an?\s+)?(?:(?:helpful|simple|basic|generic|useful|smart|ai|test|demo|sample)\s+)*(?:ai\s+)?(?:agent|assistant|bot)\.?$/i;
 const MIN_DESCRIPTION = 20;
 
 function checkMetadata(card: JsonObject, ctx: RuleContext): void {

@@ -68,9 +68,11 @@ type Skill = Record<string, unknown>;
 
 /** One change to a plain skill; many keep it quiet, many do not. */
 const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
-  fc.tuple(fc.constantFrom('id', 'name', 'description'), fc.oneof(anyText, notString)).map(([key, value]) => (s: Skill) => {
-    s[key] = value;
-  }),
+  fc
+    .tuple(fc.constantFrom('id', 'name', 'description'), fc.oneof(anyText, notString))
+    .map(([key, value]) => (s: Skill) => {
+      s[key] = value;
+    }),
   fc.constantFrom('id', 'name', 'description', 'tags', 'examples').map((key) => (s: Skill) => {
     delete s[key];
   }),
@@ -86,8 +88,24 @@ const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
   }),
   fc
     .tuple(
-      fc.constantFrom('inputModes', 'outputModes', 'securityRequirements', 'security', 'input_modes', 'extra', 'Id', 'apiKey', 'password', 'token'),
-      fc.oneof(anyText, fc.constant(['text/plain']), fc.constant(['text']), fc.constant([{ schemes: { oauth: { list: [] } } }])),
+      fc.constantFrom(
+        'inputModes',
+        'outputModes',
+        'securityRequirements',
+        'security',
+        'input_modes',
+        'extra',
+        'Id',
+        'apiKey',
+        'password',
+        'token',
+      ),
+      fc.oneof(
+        anyText,
+        fc.constant(['text/plain']),
+        fc.constant(['text']),
+        fc.constant([{ schemes: { oauth: { list: [] } } }]),
+      ),
     )
     .map(([key, value]) => (s: Skill) => {
       s[key] = value;
@@ -102,7 +120,10 @@ const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
 
 /** 8–30 skills, each plain or changed a little; some ids repeat, some differ only in case. */
 const skillList = fc
-  .array(fc.tuple(fc.nat({ max: 40 }), fc.array(skillChange, { maxLength: 2 }), fc.boolean()), { minLength: 8, maxLength: 30 })
+  .array(fc.tuple(fc.nat({ max: 40 }), fc.array(skillChange, { maxLength: 2 }), fc.boolean()), {
+    minLength: 8,
+    maxLength: 30,
+  })
   .map((entries) =>
     entries.map(([n, changes, upper]) => {
       const skill = plainSkill(n);
@@ -129,10 +150,16 @@ describe('quiet skills', () => {
         const { findings } = validateAgentCardInFull(card, { profile: 'strict' });
         skills.forEach((skill, index) => {
           if (!isQuietSkill(skill)) return;
-          const inside = findings.filter((f) => f.path.startsWith(`/skills/${index}/`) || f.path === `/skills/${index}`);
+          const inside = findings.filter(
+            (f) => f.path.startsWith(`/skills/${index}/`) || f.path === `/skills/${index}`,
+          );
           // The rules that still read every skill: 19 compares ids across skills, and 40 notes a
           // skill without examples.
-          expect(inside.filter((f) => f.rule !== 'skill-id-unique' && !(f.rule === 'metadata-quality' && f.path.endsWith('/examples')))).toEqual([]);
+          expect(
+            inside.filter(
+              (f) => f.rule !== 'skill-id-unique' && !(f.rule === 'metadata-quality' && f.path.endsWith('/examples')),
+            ),
+          ).toEqual([]);
         });
       }),
       { numRuns: 200 },

@@ -73,7 +73,8 @@ export function isQuietSkill(skill: unknown): boolean {
   if (typeof id !== 'string' || typeof name !== 'string' || typeof description !== 'string') return false;
   if (keys !== (Object.hasOwn(s, 'examples') ? REQUIRED_KEYS + 1 : REQUIRED_KEYS)) return false;
   if (!isFilled(id) || !isFilled(name) || !isFilled(description)) return false;
-  if (!quietText('id', id, false) || !quietText('name', name, true) || !quietText('description', description, true)) return false;
+  if (!quietText('id', id, false) || !quietText('name', name, true) || !quietText('description', description, true))
+    return false;
   if (!quietList('tags', s.tags, true)) return false;
   return !Object.hasOwn(s, 'examples') || quietList('examples', s.examples, false);
 }

@@ -276,7 +276,7 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
 
 // --- 24 mode-media-type -----------------------------------------------------------------------
 
-const NAME = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}";
+const NAME = '[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}';
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(
   `^(?:${NAME}/(?:${NAME}|\\*)|\\*/\\*)(?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))*$`,
@@ -472,10 +472,16 @@ function checkInterfaces(card: JsonObject, ctx: RuleContext): void {
 
     if (url !== undefined) {
       const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
-      const secure = scheme === 'https' || scheme === 'wss' ? true : scheme === 'http' || scheme === 'ws' ? false : undefined;
+      const secure =
+        scheme === 'https' || scheme === 'wss' ? true : scheme === 'http' || scheme === 'ws' ? false : undefined;
       const parts = version !== undefined ? /^(\d{1,6})\.(\d{1,6})/.exec(version) : null;
       const v = parts ? Number(parts[1]) * 1e6 + Number(parts[2]) : undefined;
-      ranked.push({ index, url, ...(secure !== undefined ? { secure } : {}), ...(v !== undefined ? { version: v } : {}) });
+      ranked.push({
+        index,
+        url,
+        ...(secure !== undefined ? { secure } : {}),
+        ...(v !== undefined ? { version: v } : {}),
+      });
     }
   }
 

@@ -149,12 +149,14 @@ const EXAMPLES = new Map<ModelSchema, Record<string, string>>([
     {
       name: '"Recipe Agent"',
       description: '"Plans weekly menus from the ingredients you have."',
-      supportedInterfaces: '[{"url": "https://agent.your-company.com/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]',
+      supportedInterfaces:
+        '[{"url": "https://agent.your-company.com/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]',
       version: '"1.0.0"',
       capabilities: '{"streaming": false}',
       defaultInputModes: '["text/plain"]',
       defaultOutputModes: '["text/plain"]',
-      skills: '[{"id": "plan-menu", "name": "Plan a menu", "description": "Plans a weekly menu.", "tags": ["cooking"]}]',
+      skills:
+        '[{"id": "plan-menu", "name": "Plan a menu", "description": "Plans a weekly menu.", "tags": ["cooking"]}]',
       provider: '{"organization": "Your Company", "url": "https://your-company.com"}',
       documentationUrl: '"https://docs.your-company.com/agent"',
       iconUrl: '"https://your-company.com/icon.png"',
@@ -165,16 +167,58 @@ const EXAMPLES = new Map<ModelSchema, Record<string, string>>([
       protocolVersion: '"0.3.0"',
     },
   ],
-  [m(AgentInterfaceSchema), { url: '"https://agent.your-company.com/a2a/v1"', protocolBinding: '"JSONRPC"', protocolVersion: '"1.0"', tenant: '"acme"' }],
+  [
+    m(AgentInterfaceSchema),
+    {
+      url: '"https://agent.your-company.com/a2a/v1"',
+      protocolBinding: '"JSONRPC"',
+      protocolVersion: '"1.0"',
+      tenant: '"acme"',
+    },
+  ],
   [m(AgentProviderSchema), { organization: '"Your Company"', url: '"https://your-company.com"' }],
-  [SKILL, { id: '"plan-menu"', name: '"Plan a menu"', description: '"Plans a weekly menu from the ingredients you have."', tags: '["cooking"]', examples: '["Plan dinners for next week"]', inputModes: '["text/plain"]', outputModes: '["text/plain"]' }],
+  [
+    SKILL,
+    {
+      id: '"plan-menu"',
+      name: '"Plan a menu"',
+      description: '"Plans a weekly menu from the ingredients you have."',
+      tags: '["cooking"]',
+      examples: '["Plan dinners for next week"]',
+      inputModes: '["text/plain"]',
+      outputModes: '["text/plain"]',
+    },
+  ],
   [m(APIKeySecuritySchemeSchema), { location: '"header"', name: '"X-API-Key"' }],
   [m(HTTPAuthSecuritySchemeSchema), { scheme: '"Bearer"', bearerFormat: '"JWT"' }],
-  [m(OAuth2SecuritySchemeSchema), { flows: '{"clientCredentials": {"tokenUrl": "https://auth.your-company.com/token", "scopes": {}}}' }],
-  [m(OpenIdConnectSecuritySchemeSchema), { openIdConnectUrl: '"https://auth.your-company.com/.well-known/openid-configuration"' }],
-  [m(AuthorizationCodeOAuthFlowSchema), { authorizationUrl: '"https://auth.your-company.com/authorize"', tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
-  [m(ClientCredentialsOAuthFlowSchema), { tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
-  [m(DeviceCodeOAuthFlowSchema), { deviceAuthorizationUrl: '"https://auth.your-company.com/device"', tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' }],
+  [
+    m(OAuth2SecuritySchemeSchema),
+    { flows: '{"clientCredentials": {"tokenUrl": "https://auth.your-company.com/token", "scopes": {}}}' },
+  ],
+  [
+    m(OpenIdConnectSecuritySchemeSchema),
+    { openIdConnectUrl: '"https://auth.your-company.com/.well-known/openid-configuration"' },
+  ],
+  [
+    m(AuthorizationCodeOAuthFlowSchema),
+    {
+      authorizationUrl: '"https://auth.your-company.com/authorize"',
+      tokenUrl: '"https://auth.your-company.com/token"',
+      scopes: '{"read": "Read access"}',
+    },
+  ],
+  [
+    m(ClientCredentialsOAuthFlowSchema),
+    { tokenUrl: '"https://auth.your-company.com/token"', scopes: '{"read": "Read access"}' },
+  ],
+  [
+    m(DeviceCodeOAuthFlowSchema),
+    {
+      deviceAuthorizationUrl: '"https://auth.your-company.com/device"',
+      tokenUrl: '"https://auth.your-company.com/token"',
+      scopes: '{"read": "Read access"}',
+    },
+  ],
   [REQUIREMENT, { schemes: '{"oauth": {"list": ["read"]}}' }],
   [m(StringListSchema), { list: '["read"]' }],
   [m(AgentCardSignatureSchema), { protected: '"<base64url JWS header>"', signature: '"<base64url signature>"' }],
@@ -193,7 +237,17 @@ const NOUNS: Record<string, string> = {
 /** Required top-level fields per card generation (rule 4). */
 function requiredTopLevel(shape: CardShape): string[] {
   if (shape === 'v0.3' || shape === 'v0.2') {
-    const legacy = ['protocolVersion', 'name', 'description', 'url', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'];
+    const legacy = [
+      'protocolVersion',
+      'name',
+      'description',
+      'url',
+      'version',
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
+    ];
     // ≤0.2 cards had no protocolVersion; asking for one would not help them reach v1.0.
     return shape === 'v0.2' ? legacy.filter((k) => k !== 'protocolVersion') : legacy;
   }
@@ -277,7 +331,12 @@ export function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
 
 /** A v0.3 requirement `{name: [scopes]}` inside `securityRequirements` (no `schemes` key). */
 function isLegacyRequirement(entry: unknown): entry is JsonObject {
-  return isObject(entry) && !has(entry, 'schemes') && Object.keys(entry).length > 0 && Object.values(entry).every(Array.isArray);
+  return (
+    isObject(entry) &&
+    !has(entry, 'schemes') &&
+    Object.keys(entry).length > 0 &&
+    Object.values(entry).every(Array.isArray)
+  );
 }
 
 /** What the walker needs to know about one schema, read from the zod model once. */
@@ -401,13 +460,21 @@ class StructureWalker {
   }
 
   /** Type check plus descent, for a value expected to match `info`, at the current path. */
-  private value(value: unknown, info: SchemaInfo, owner: string, container: ModelSchema | undefined, key: string | undefined): void {
+  private value(
+    value: unknown,
+    info: SchemaInfo,
+    owner: string,
+    container: ModelSchema | undefined,
+    key: string | undefined,
+  ): void {
     const kind = info.kind;
     const path = this.path;
     if (!matchesKind(value, kind)) {
       const example = container && key ? this.example(container, key) : undefined;
       const wrapHint =
-        kind === 'object' && Array.isArray(value) && info.inner === STRING_LIST ? ` Wrap the scopes: {"list": ${json(value, 200)}}.` : '';
+        kind === 'object' && Array.isArray(value) && info.inner === STRING_LIST
+          ? ` Wrap the scopes: {"list": ${json(value, 200)}}.`
+          : '';
       this.ctx.report(
         owner,
         'error',
@@ -476,7 +543,8 @@ class StructureWalker {
         path.push(key);
         this.value(value, field.info, fieldOwner, schema, key);
         path.pop();
-        if (field.info.nonEmpty || (schema === EXTENSION && key === 'uri')) this.nonEmpty(value, schema, key, path, fieldOwner, isCard);
+        if (field.info.nonEmpty || (schema === EXTENSION && key === 'uri'))
+          this.nonEmpty(value, schema, key, path, fieldOwner, isCard);
         continue;
       }
       if (skip.has(key)) continue;
@@ -519,7 +587,9 @@ class StructureWalker {
       'error',
       [...path, key],
       `${where}: missing (${what}${found})${isNull ? ' (null)' : ''}.`,
-      found ? `Rename "${alias}" to "${key}".` : `Add "${key}"${example ? `: ${example}` : ''} to ${describePath(path)}.`,
+      found
+        ? `Rename "${alias}" to "${key}".`
+        : `Add "${key}"${example ? `: ${example}` : ''} to ${describePath(path)}.`,
     );
   }
 
@@ -558,7 +628,14 @@ class StructureWalker {
   }
 
   /** Rules 17 and 18. */
-  private unknownKey(obj: JsonObject, key: string, value: unknown, known: string[], schema: ModelSchema, path: Path): void {
+  private unknownKey(
+    obj: JsonObject,
+    key: string,
+    value: unknown,
+    known: string[],
+    schema: ModelSchema,
+    path: Path,
+  ): void {
     const where = describePath([...path, key]);
     const camel = known.find((k) => k !== snakeCase(k) && snakeCase(k) === key);
     if (camel) {
@@ -811,7 +888,6 @@ function isHttpsUrl(value: string): boolean {
     return false;
   }
 }
-
 
 /**
  * Runs rules 4–18 on a card (already copied into plain JSON) and reports every problem found.
