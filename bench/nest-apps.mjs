@@ -39,9 +39,7 @@ export function featureModules(controllers = 200, methods = 5) {
       const Ctrl = { [`Feature${c}Controller`]: class {} }[`Feature${c}Controller`];
       for (let m = 0; m < methods; m++) {
         const key = `action${m}`;
-        Ctrl.prototype[key] = function () {
-          return { controller: c, method: m };
-        };
+        Ctrl.prototype[key] = () => ({ controller: c, method: m });
         decorateMethod(
           [
             Get(key),

@@ -137,7 +137,7 @@ function checkWithCli(url) {
       { env: { ...process.env, FORCE_COLOR: colour ? '1' : '0' }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        process.stdout.write((stdout + stderr).trimEnd().replace(/^/gm, '    ') + '\n');
+        process.stdout.write(`${(stdout + stderr).trimEnd().replace(/^/gm, '    ')}\n`);
         check(code === 0, `agent-card check exits ${code}`);
         resolve();
       },
@@ -171,7 +171,7 @@ async function demo(service) {
       `GET with If-None-Match: ${etag} → ${revalidated.status}`,
     );
 
-    const legacy = await fetch(url + '/.well-known/agent.json');
+    const legacy = await fetch(`${url}/.well-known/agent.json`);
     const legacyBody = await legacy.text();
     check(
       legacy.status === 200 && legacyBody === body && legacy.headers.get('etag') === etag,

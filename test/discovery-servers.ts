@@ -148,7 +148,7 @@ export function serveJson(
     return;
   }
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+  if (inm?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
     const { 'content-type': _type, ...rest } = headers;
     res.writeHead(304, rest);
     res.end();

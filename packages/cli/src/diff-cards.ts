@@ -16,7 +16,7 @@ export interface CardDiff {
   contentChanged: boolean;
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Arrays whose elements carry a stable `id` are matched by id, so reordering is not a change. */
@@ -51,12 +51,13 @@ function walk(before: unknown, after: unknown, path: string, out: CardChange[]):
   }
   if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(before)) {
-      const p = `${path}/${escape(key)}`;
+      const p = `${path}/${escapePointer(key)}`;
       if (!Object.hasOwn(after, key)) out.push({ kind: 'removed', path: p, before: before[key] });
       else walk(before[key], after[key], p, out);
     }
     for (const key of Object.keys(after)) {
-      if (!Object.hasOwn(before, key)) out.push({ kind: 'added', path: `${path}/${escape(key)}`, after: after[key] });
+      if (!Object.hasOwn(before, key))
+        out.push({ kind: 'added', path: `${path}/${escapePointer(key)}`, after: after[key] });
     }
     return;
   }

@@ -58,11 +58,11 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--no-info', 'hide info findings')
     .addHelpText(
       'after',
-      example(
+      `${example(
         'agent-card check acme.io',
         'agent-card check http://127.0.0.1:3000 --allow-http --profile development',
         'agent-card check acme.io --json > report.json',
-      ) + '\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n',
+      )}\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n`,
     )
     .action(async (target: string, options) => {
       result.code = await checkCommand(io, target, options);
@@ -169,10 +169,10 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      example(
+      `${example(
         'agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1',
         'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json',
-      ) + '\nExit status: 0 when at least one signature verifies, 1 otherwise.\n',
+      )}\nExit status: 0 when at least one signature verifies, 1 otherwise.\n`,
     )
     .action(async (file: string, options) => {
       result.code = await verifyCommand(io, file, options);
@@ -203,7 +203,7 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`agent-card: ${message}\n`);
     if (io.env.DEBUG?.split(',').includes('agent-card') && error instanceof Error && error.stack) {
-      io.stderr.write(error.stack + '\n');
+      io.stderr.write(`${error.stack}\n`);
     }
     return 2;
   }

@@ -54,7 +54,7 @@ export async function writeText(
 
 /** Pretty JSON with a trailing newline, as the CLI writes cards. */
 export function toJsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 /** True when the argument looks like a URL or a bare domain rather than a file. */

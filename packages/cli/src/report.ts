@@ -25,7 +25,7 @@ export function summarize(findings: readonly Finding[], painter: Painter): strin
 export function formatFinding(f: Finding, painter: Painter, indent = '  '): string {
   const head = `${indent}${painter.paint(STYLE[f.severity], `${MARK[f.severity]} ${f.severity.padEnd(7)}`)} ${painter.paint('bold', f.rule)}${f.path ? painter.paint('dim', `  ${f.path}`) : ''}`;
   const lines = [head, `${indent}  ${f.message}`];
-  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', '→ ' + f.hint)}`);
+  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', `→ ${f.hint}`)}`);
   return lines.join('\n');
 }
 

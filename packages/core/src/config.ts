@@ -256,7 +256,10 @@ function jsonErrorOffset(text: string): number {
         } else fail();
       }
     }
-    if (ch === '"') return string();
+    if (ch === '"') {
+      string();
+      return;
+    }
     for (const literal of ['true', 'false', 'null']) {
       if (text.startsWith(literal, i)) {
         i += literal.length;

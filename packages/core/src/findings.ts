@@ -26,5 +26,5 @@ export interface Finding {
 
 /** Builds a JSON Pointer from path segments, escaping `~` and `/` (RFC 6901). */
 export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }

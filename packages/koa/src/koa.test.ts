@@ -58,7 +58,7 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
     const app = new Koa().use(agentCard({ card, ...quiet }));
     const response = await request(app.callback()).get(WELL_KNOWN).expect(200);
     expect(response.headers['content-type']).toBe('application/a2a+json');
-    expect(response.headers['etag']).toMatch(/^"[^"]+"$/);
+    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
     expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
   });
 
@@ -75,8 +75,8 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
   it('answers 304 without a body and with the ETag', async () => {
     const server = new Koa().use(agentCard({ card, ...quiet })).callback();
     const { headers } = await request(server).get(WELL_KNOWN).expect(200);
-    const revalidated = await request(server).get(WELL_KNOWN).set('if-none-match', String(headers['etag'])).expect(304);
-    expect(revalidated.headers['etag']).toBe(headers['etag']);
+    const revalidated = await request(server).get(WELL_KNOWN).set('if-none-match', String(headers.etag)).expect(304);
+    expect(revalidated.headers.etag).toBe(headers.etag);
     expect(revalidated.text).toBeFalsy();
   });
 
@@ -146,7 +146,7 @@ describe.each(Object.entries(versions))('%s adapter', (_version, Koa) => {
     const response = await request(server).get(`/api${WELL_KNOWN}?v=1`).expect(200);
     expect(JSON.parse(response.text).name).toBe(card.name);
     expect(response.headers['content-type']).toBe('application/a2a+json');
-    await request(server).get(`/api${WELL_KNOWN}`).set('if-none-match', response.headers['etag']!).expect(304);
+    await request(server).get(`/api${WELL_KNOWN}`).set('if-none-match', response.headers.etag!).expect(304);
     await request(server).head(`/api/.well-known/agent.json`).expect(200);
     await request(server).get('/api/a2a/extendedAgentCard').expect(401);
     const granted = await request(server)

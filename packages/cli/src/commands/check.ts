@@ -82,7 +82,7 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
     '',
     `${report.ok ? painter.paint('green', '✔ ok') : painter.paint('red', '✖ failed')}: ${summarize(report.findings, painter)} · ${report.requests} requests in ${Math.round(report.timeMs)} ms`,
   );
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** `agent-card check <url|domain>`: exit 1 when the report has errors. */

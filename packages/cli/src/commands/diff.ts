@@ -10,7 +10,7 @@ export interface DiffCommandOptions {
 
 const show = (v: unknown) => {
   const text = JSON.stringify(v);
-  return text === undefined ? 'undefined' : text.length > 120 ? text.slice(0, 117) + '…' : text;
+  return text === undefined ? 'undefined' : text.length > 120 ? `${text.slice(0, 117)}…` : text;
 };
 
 async function load(io: CliIO, source: string, timeoutMs: number): Promise<unknown> {
@@ -39,9 +39,9 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     return 0;
   }
   for (const c of diff.changes) {
-    if (c.kind === 'added') io.stdout.write(painter.paint('green', `+ ${c.path}: ${show(c.after)}`) + '\n');
-    else if (c.kind === 'removed') io.stdout.write(painter.paint('red', `- ${c.path}: ${show(c.before)}`) + '\n');
-    else io.stdout.write(painter.paint('yellow', `~ ${c.path}: ${show(c.before)} → ${show(c.after)}`) + '\n');
+    if (c.kind === 'added') io.stdout.write(`${painter.paint('green', `+ ${c.path}: ${show(c.after)}`)}\n`);
+    else if (c.kind === 'removed') io.stdout.write(`${painter.paint('red', `- ${c.path}: ${show(c.before)}`)}\n`);
+    else io.stdout.write(`${painter.paint('yellow', `~ ${c.path}: ${show(c.before)} → ${show(c.after)}`)}\n`);
   }
   io.stdout.write(`${diff.changes.length} difference${diff.changes.length === 1 ? '' : 's'}.\n`);
   if (stale) {

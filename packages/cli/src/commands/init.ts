@@ -74,10 +74,10 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   const painter = createPainter(io);
   if (!result.valid) {
     io.stderr.write(
-      formatFindings(
+      `${formatFindings(
         result.findings.filter((f) => f.severity === 'error'),
         painter,
-      ) + '\n',
+      )}\n`,
     );
     throw new CliError('the starter card has errors (see above); nothing was written.', 1);
   }
@@ -88,6 +88,6 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   if (!answers.name) lines.push('  - set "name" and "description" to describe your agent;');
   if (leftovers.length > 0) lines.push(`  - replace the template's URLs: ${leftovers.join(', ')};`);
   lines.push('  - edit "skills" to list what your agent does;', `  - run: agent-card validate ${output}`);
-  io.stdout.write(lines.join('\n') + '\n');
+  io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

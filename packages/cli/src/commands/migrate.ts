@@ -42,6 +42,6 @@ export async function migrateCommand(io: CliIO, file: string, options: MigrateCo
     log.push(formatFindings(errors, painter));
   }
   log.push(`${options.output ? `Wrote ${options.output}. ` : ''}Result: ${summarize(result.findings, painter)}`);
-  io.stderr.write(log.join('\n') + '\n');
+  io.stderr.write(`${log.join('\n')}\n`);
   return result.valid ? 0 : 1;
 }

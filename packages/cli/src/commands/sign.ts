@@ -28,10 +28,10 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   const result = validateAgentCard(input, { profile: 'development' });
   if (!result.card) {
     io.stderr.write(
-      formatFindings(
+      `${formatFindings(
         result.findings.filter((f) => f.severity === 'error'),
         createPainter({ ...io, stdout: io.stderr }),
-      ) + '\n',
+      )}\n`,
     );
     throw new CliError(`${file}: the card has errors; fix them before signing (run "agent-card validate ${file}").`, 1);
   }

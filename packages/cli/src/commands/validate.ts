@@ -31,7 +31,7 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
     : `(${result.shape} card)`;
   io.stdout.write(`${name}: ${title}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
-  if (body) io.stdout.write(body + '\n');
+  if (body) io.stdout.write(`${body}\n`);
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
   io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
   return result.valid ? 0 : 1;

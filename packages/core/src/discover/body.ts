@@ -154,6 +154,7 @@ export function headerTokens(value: string | undefined): string[] {
 
 /** A short, safe rendering of a header or URL value for messages. */
 export function show(value: string, max = 120): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this masks.
   const clean = value.replace(/[\u0000-\u001f\u007f]/g, '?');
   return JSON.stringify(clean.length > max ? `${clean.slice(0, max - 1)}…` : clean);
 }

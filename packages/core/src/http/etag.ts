@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  * @example computeEtag(new TextEncoder().encode('{}')) // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
  */
 export function computeEtag(bytes: Uint8Array): string {
-  return '"' + createHash('sha256').update(bytes).digest('base64url') + '"';
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
 }
 
 /** Longest `If-None-Match` value we parse; longer values are treated as not matching. */

@@ -67,7 +67,7 @@ function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   try {
     const s = JSON.stringify(value);
-    return s === undefined ? String(value) : s.length > 60 ? s.slice(0, 57) + '...' : s;
+    return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
   } catch {
     return String(value);
   }

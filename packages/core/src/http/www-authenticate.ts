@@ -2,8 +2,8 @@ import type { AgentCard, SecurityRequirement } from '../model';
 
 /** Makes a value safe inside an RFC 9110 quoted-string (and inside a Node header value). */
 export function quoteParam(value: string): string {
-  const safe = value.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => '\\' + c);
-  return '"' + safe + '"';
+  const safe = value.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`);
+  return `"${safe}"`;
 }
 
 /** Whether `value` is a valid RFC 9110 `token` (an auth-scheme name). */

@@ -345,7 +345,8 @@ export async function verifyAgentCard(
           signature,
           header: unprotected,
         } = entry as { protected: string; signature: string; header?: unknown };
-        const { flattenedVerify } = (jose ??= await loadJose());
+        jose ??= await loadJose();
+        const { flattenedVerify } = jose;
         const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });
@@ -353,7 +354,8 @@ export async function verifyAgentCard(
         check.key = candidate.name;
         break;
       } catch (error) {
-        failures.push(`${candidate.name}: ${describeJoseError(error, alg, (jose ??= await loadJose()).errors)}`);
+        jose ??= await loadJose();
+        failures.push(`${candidate.name}: ${describeJoseError(error, alg, jose.errors)}`);
       }
     }
     if (!check.valid) check.reason = failures.join('; ');

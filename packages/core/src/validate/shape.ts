@@ -24,7 +24,7 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** Own-property presence; never consults the prototype chain (`__proto__`, `constructor`...). */
 export function has(obj: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(obj, key);
+  return Object.hasOwn(obj, key);
 }
 
 /** Own-property read: `undefined` unless `key` is an own property. */

@@ -93,7 +93,7 @@ describe('input decoding (rules 1 and 2)', () => {
     const result = validateAgentCard(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SAMPLE_TEXT)]));
     expect(result.findings.find((f) => f.rule === 'card-json-parse')).toMatchObject({ severity: 'warning', path: '' });
     expect(result.valid).toBe(true);
-    expect(validateAgentCard('\uFEFF' + SAMPLE_TEXT).findings.filter((f) => f.rule === 'card-json-parse')).toHaveLength(
+    expect(validateAgentCard(`\uFEFF${SAMPLE_TEXT}`).findings.filter((f) => f.rule === 'card-json-parse')).toHaveLength(
       1,
     );
   });

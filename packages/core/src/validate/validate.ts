@@ -235,7 +235,7 @@ function keyIndexOf(
   cache: WeakMap<object, Map<string, number>>,
   keyOrder?: KeyOrder,
 ): number {
-  if (!Object.prototype.hasOwnProperty.call(node, key)) return -1;
+  if (!Object.hasOwn(node, key)) return -1;
   let map = cache.get(node);
   if (!map) {
     const keys = keyOrder?.(node) ?? Object.keys(node);

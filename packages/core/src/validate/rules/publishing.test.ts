@@ -604,7 +604,7 @@ describe('checkPublishing', () => {
     ],
     [
       'signature parts (random base64url by design)',
-      (c) => (c.signatures = specSampleCard()['signatures']),
+      (c) => (c.signatures = specSampleCard().signatures),
       'secrets-in-card',
     ],
     ['word-like token value', withParams({ token: 'the-session-token-name' }), 'secrets-in-card'],

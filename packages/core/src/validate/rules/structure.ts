@@ -44,7 +44,6 @@ import {
   isObject,
   itemOf,
   json,
-  kindOf,
   own,
   preview,
   requiresNonEmpty,
@@ -492,7 +491,7 @@ class StructureWalker {
       // Skills that no rule here would report are passed over (see isQuietSkill).
       const quiet = item.inner === SKILL ? this.ctx.quietSkills : undefined;
       for (let i = 0; i < list.length; i++) {
-        if (quiet !== undefined && quiet.has(list[i])) continue;
+        if (quiet?.has(list[i])) continue;
         path.push(i);
         this.value(list[i], item, itemOwner, undefined, undefined);
         path.pop();
