@@ -14,6 +14,8 @@ import {
   signAgentCard,
   verifyAgentCard,
 } from '@agent-card/core';
+import jcs from 'canonicalize';
+import { base64url, flattenedVerify } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 
 const example = (name: string): AgentCard =>
@@ -22,7 +24,7 @@ const withoutSignatures = ({ signatures: _, ...card }: AgentCard): AgentCard => 
 
 const cards: Record<string, AgentCard> = {
   'the spec §8.5 sample': withoutSignatures(example('spec-8.5-sample-agent-card.main-16ba5269.json')),
-  // Still carries the legacy `security` field, which neither side signs.
+  // Still carries the legacy `security` field: covered by our forms, dropped by the SDK's model.
   'the v1.0.1 sample with a legacy field': withoutSignatures(example('spec-8.5-sample-agent-card.v1.0.1.json')),
   // Empty REQUIRED values, which both sides drop from the payload.
   'the §8.4.1 fragment with empties': example('spec-8.4.1-canonicalization-input.json'),
@@ -74,29 +76,39 @@ async function sdkAccepts(card: AgentCard, publicKey: KeyObject, kid: string): P
   }
 }
 
+const LEGACY = 'the v1.0.1 sample with a legacy field';
+const v1Cards = Object.entries(cards).filter(([name]) => name !== LEGACY);
+
 describe('canonical bytes', () => {
-  it.each(Object.entries(cards))('equal the SDK for %s', (_, card) => {
+  it.each(v1Cards)('the pruned form equals the SDK for %s', (_, card) => {
     expect(canonicalizeAgentCard(card)).toBe(sdkCanonicalize(card as never));
+  });
+
+  it('a member outside v1.0 stays in our forms, while the SDK drops it', () => {
+    const card = cards[LEGACY]!;
+    expect(canonicalizeAgentCard(card)).toContain('"security":');
+    expect(canonicalizeAgentCard(card, { form: 'served-as-is' })).toContain('"security":');
+    expect(sdkCanonicalize(card as never)).not.toContain('"security":');
   });
 });
 
 describe.each(algorithms)('%s', (alg) => {
   const { privateKey, publicKey } = pairs[alg];
 
-  it.each(Object.entries(cards))('our signature over %s verifies with @a2a-js/sdk', async (_, card) => {
+  it.each(v1Cards)('our signature over %s verifies with @a2a-js/sdk', async (_, card) => {
     const signed = await signAgentCard(card, { privateKey, kid: 'ours', alg });
     expect(await sdkAccepts(signed, publicKey, 'ours')).toBe(true);
     expect(await sdkAccepts({ ...signed, name: `${signed.name}!` }, publicKey, 'ours')).toBe(false);
   });
 
-  it.each(Object.entries(cards))('an @a2a-js/sdk signature over %s verifies with ours', async (_, card) => {
+  it.each(v1Cards)('an @a2a-js/sdk signature over %s verifies with ours', async (_, card) => {
     const signed = (await generateAgentCardSignature(privateKey, { alg, typ: 'JOSE', kid: 'theirs' })(
       card as never,
     )) as unknown as AgentCard;
     const result = await verifyAgentCard(signed, { keys: { theirs: publicKey } });
     expect(result).toEqual({
       valid: true,
-      signatures: [{ index: 0, kid: 'theirs', alg, valid: true, key: 'keys["theirs"]' }],
+      signatures: [{ index: 0, kid: 'theirs', alg, valid: true, key: 'keys["theirs"]', form: 'pruned' }],
     });
     const tampered = await verifyAgentCard(
       { ...signed, version: `${signed.version}.1` },
@@ -104,6 +116,33 @@ describe.each(algorithms)('%s', (alg) => {
     );
     expect(tampered.valid).toBe(false);
     expect(tampered.signatures[0]!.reason).toMatch(/signature does not match the card/);
+  });
+
+  it('an @a2a-js/sdk signature over a card with a member outside v1.0 is refused, naming the member', async () => {
+    const signed = (await generateAgentCardSignature(privateKey, { alg, typ: 'JOSE', kid: 'theirs' })(
+      cards[LEGACY] as never,
+    )) as unknown as AgentCard;
+    const result = await verifyAgentCard(signed, { keys: { theirs: publicKey } });
+    expect(result.valid).toBe(false);
+    expect(result.signatures[0]?.uncovered).toEqual(['/security']);
+    // Ours covers the member, so the SDK, which reads the card without it, cannot verify ours.
+    const ours = await signAgentCard(cards[LEGACY]!, { privateKey, kid: 'ours', alg });
+    expect(await sdkAccepts(ours, publicKey, 'ours')).toBe(false);
+    expect((await verifyAgentCard(ours, { keys: { ours: publicKey } })).valid).toBe(true);
+  });
+
+  it('our second signature verifies over RFC 8785 of the raw JSON, computed independently (the served-as-is reading)', async () => {
+    const card = cards['a card with unicode, false, 0 and empties']!;
+    const signed = await signAgentCard(card, { privateKey, kid: 'ours', alg });
+    expect(signed.signatures).toHaveLength(2);
+    const served = JSON.parse(JSON.stringify(signed));
+    delete served.signatures;
+    const payload = base64url.encode(new TextEncoder().encode(jcs(served) as string));
+    const [pruned, asIs] = signed.signatures!;
+    await expect(flattenedVerify({ payload, ...asIs! }, publicKey)).resolves.toBeDefined();
+    await expect(flattenedVerify({ payload, ...pruned! }, publicKey)).rejects.toThrow();
+    // And the SDK, which reads the pruned form, accepts the same card.
+    expect(await sdkAccepts(signed, publicKey, 'ours')).toBe(true);
   });
 
   it('the SDK verifier accepts our signature when the key is given as a JWK, and ours accepts its JWK-keyed one', async () => {

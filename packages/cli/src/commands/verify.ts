@@ -46,7 +46,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     const head = `signature ${s.index} (${s.alg ?? '?'}, kid "${s.kid ?? '?'}")`;
     io.stdout.write(
       s.valid
-        ? `${painter.paint('green', '✔')} ${head}: verified with ${s.key}\n`
+        ? `${painter.paint('green', '✔')} ${head}: verified with ${s.key} over the ${s.form ?? 'pruned'} form\n`
         : `${painter.paint('red', '✖')} ${head}: ${s.reason ?? 'did not verify'}\n`,
     );
   }

@@ -473,7 +473,7 @@ async function signatureStatus(
     });
     const details = result.signatures.map((s) =>
       s.valid
-        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'}`
+        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form`
         : `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) failed: ${s.reason ?? 'unknown reason'}`,
     );
     if (result.reason !== undefined) details.push(result.reason);

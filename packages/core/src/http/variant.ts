@@ -35,7 +35,7 @@ export function prepareVariant(
   const served =
     options.signer === undefined
       ? card
-      : { ...card, signatures: [...(card.signatures ?? []), options.signer.signSync(card)] };
+      : { ...card, signatures: [...(card.signatures ?? []), ...options.signer.signSync(card)] };
   const bytes = encodeCard(served);
   const headerSettings = { contentType: options.contentType, cacheControl: options.cacheControl, cors: options.cors };
   const main = prepareDocument(bytes, headerSettings);

@@ -62,28 +62,28 @@ describe('canonicalizeAgentCard', () => {
       '{}',
     ],
     [
-      'drops fields outside the v1.0 model',
+      'keeps fields outside the v1.0 model (a reader sees them)',
       { name: 'A', url: 'https://legacy', protocolVersion: '0.3.0', skills: [{ id: 's', extra: 1 }] },
-      '{"name":"A","skills":[{"id":"s"}]}',
+      '{"name":"A","protocolVersion":"0.3.0","skills":[{"extra":1,"id":"s"}],"url":"https://legacy"}',
     ],
     [
-      'reads snake_case names as their camelCase twin',
+      'keeps snake_case names as they are (no renaming)',
       { default_input_modes: ['text/plain'], icon_url: 'https://i' },
-      '{"defaultInputModes":["text/plain"],"iconUrl":"https://i"}',
+      '{"default_input_modes":["text/plain"],"icon_url":"https://i"}',
     ],
     [
-      'prefers camelCase over snake_case',
+      'keeps both spellings of a field named twice (the verifier refuses such a card)',
       { defaultInputModes: ['a'], default_input_modes: ['b'] },
-      '{"defaultInputModes":["a"]}',
+      '{"defaultInputModes":["a"],"default_input_modes":["b"]}',
     ],
     [
-      'keeps only the first member of a oneof, in the SDK order',
+      'keeps every member of a oneof',
       {
         securitySchemes: {
           s: { mtlsSecurityScheme: { description: 'm' }, apiKeySecurityScheme: { name: 'k', location: 'header' } },
         },
       },
-      '{"securitySchemes":{"s":{"apiKeySecurityScheme":{"location":"header","name":"k"}}}}',
+      '{"securitySchemes":{"s":{"apiKeySecurityScheme":{"location":"header","name":"k"},"mtlsSecurityScheme":{"description":"m"}}}}',
     ],
     [
       'sorts keys by UTF-16 code units (RFC 8785)',
@@ -107,13 +107,14 @@ describe('canonicalizeAgentCard', () => {
     ],
     ['returns {} for a card with nothing covered', { description: '' }, '{}'],
     [
-      'never keeps a __proto__ key',
+      'keeps an own __proto__ member as the plain member it is',
       JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}'),
-      '{"capabilities":{"extensions":[{"params":{"y":2}}]}}',
+      '{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}',
     ],
   ])('%s', (_, card, expected) => {
     expect(canon(card)).toBe(expected);
-    expect(canon(card)).toBe(sdkCanonicalize(card as never));
+    // The SDK reads through its model: on cards of v1.0 members under their JSON names it agrees.
+    if (!/outside|snake_case|twice|oneof|__proto__/.test(_)) expect(canon(card)).toBe(sdkCanonicalize(card as never));
   });
 
   it('does not change its input', () => {
@@ -124,12 +125,12 @@ describe('canonicalizeAgentCard', () => {
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['a card that is not an object', 'card', /^canonicalizeAgentCard: \/ is string, not an object\. /],
-    ['an array', [], /^canonicalizeAgentCard: \/ is an array, not an object\. /],
+    ['a card that is not an object', 'card', /^canonicalizeAgentCard: the card is string, not an object\. /],
+    ['an array', [], /^canonicalizeAgentCard: the card is an array, not an object\. /],
     [
-      'null where a message is expected',
-      { skills: [null] },
-      /^canonicalizeAgentCard: \/skills\/0 is null, not an object\. /,
+      'a card nested deeper than 64 levels',
+      { capabilities: { extensions: [{ params: JSON.parse(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`) }] } },
+      /^canonicalizeAgentCard: the card nests deeper than 64 levels\. /,
     ],
     [
       'a lone surrogate (RFC 8785 rejects it)',

@@ -3,339 +3,189 @@ import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 
 /*
- * The payload of an Agent Card signature is the card after three steps, done here exactly as
- * @a2a-js/sdk 1.3.0 does them (a2a-python drops empty values the same way):
+ * What an Agent Card signature covers, read from the JSON itself: never through a model that
+ * renames, drops or picks members, because whatever such a reading leaves out is content a
+ * plain JSON reader (or an SDK in its legacy mode) still uses, and nothing would vouch for it.
  *
- * 1. A ProtoJSON round trip through the v1.0 message descriptors: fields outside the v1.0 model
- *    are dropped, snake_case names are read as their camelCase twin, implicit-presence scalars at
- *    their default (`""`, `false`, `[]`, `{}`) are dropped, proto3 `optional` fields keep an
- *    explicit `false`, a oneof keeps only its first member in proto order.
- * 2. `signatures` is removed.
- * 3. Every empty value (`""`, `null`, `[]`, `{}`) is removed recursively, REQUIRED fields
- *    included, and then RFC 8785 (JCS) serializes what is left.
- *
- * The spec's own §8.4.1 rule keeps REQUIRED fields at their defaults, but no SDK does, so a
- * signer following §8.4.1 produces signatures no official verifier accepts.
+ * Two readings are in use (upstream A2A#2122), and both start from the JSON as received, less
+ * its top-level `signatures`:
+ * - served-as-is: RFC 8785 of that JSON (a2a-go);
+ * - pruned: members at their default value removed first, recursively: `""`, `null`, `[]`, `{}`
+ *   (an array element that becomes empty too), and `false` on the two booleans without
+ *   presence (`AgentExtension.required`, `AuthorizationCodeOAuthFlow.pkceRequired`); then
+ *   RFC 8785 (@a2a-js/sdk 1.3.0 and a2a-python, whose model round trip equals this on a card
+ *   that holds only v1.0 members under their JSON names).
+ * Neither renames a member, nor drops one with a value, nor drops one for being outside v1.0.
  */
 
 type Json = unknown;
 
-type Field =
-  | { kind: 'string' }
-  | { kind: 'optionalString' }
-  | { kind: 'bool' }
-  | { kind: 'optionalBool' }
-  | { kind: 'strings' }
-  | { kind: 'message'; of: () => Message }
-  | { kind: 'messages'; of: () => Message }
-  | { kind: 'messageMap'; of: () => Message }
-  | { kind: 'stringMap' }
-  | { kind: 'struct' };
+/** The canonical forms a signature may cover. */
+export type AgentCardCanonicalForm = 'served-as-is' | 'pruned';
 
-/** A field: its JSON name, its proto (snake_case) name when it differs, and its shape. */
-type FieldSpec = readonly [json: string, proto: string | undefined, field: Field];
+/** Every canonical form, in the order a signer emits and a verifier tries them. */
+export const AGENT_CARD_CANONICAL_FORMS: readonly AgentCardCanonicalForm[] = ['pruned', 'served-as-is'];
 
-interface Message {
-  fields?: readonly FieldSpec[];
-  /** A message made of one oneof: members in proto order, the first one set wins. */
-  oneof?: readonly (readonly [json: string, proto: string | undefined, of: () => Message])[];
+/**
+ * How deep a card may nest before it is refused: a real card nests about eight levels (the
+ * deepest is an OAuth scope), extension `params` a few more.
+ */
+export const MAX_SIGNED_DEPTH = 64;
+
+type JsonObject = Record<string, Json>;
+
+const isObject = (value: Json): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function fail(what: string, how: string, cause?: unknown): never {
+  throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `canonicalizeAgentCard: ${what}. ${how}`, { cause });
 }
 
-const str: Field = { kind: 'string' };
-const optStr: Field = { kind: 'optionalString' };
-const bool: Field = { kind: 'bool' };
-const optBool: Field = { kind: 'optionalBool' };
-const strs: Field = { kind: 'strings' };
-const scopes: FieldSpec = ['scopes', undefined, { kind: 'stringMap' }];
+/** How deep `value` nests, counted without recursion; stops counting past `limit`. */
+function depthExceeds(value: Json, limit: number): boolean {
+  const stack: [Json, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [Json, number];
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (let i = 0; i < children.length; i++) stack.push([children[i], depth + 1]);
+  }
+  return false;
+}
 
-const AgentInterface: Message = {
-  fields: [
-    ['url', undefined, str],
-    ['protocolBinding', 'protocol_binding', str],
-    ['tenant', undefined, str],
-    ['protocolVersion', 'protocol_version', str],
-  ],
-};
-const AgentProvider: Message = {
-  fields: [
-    ['url', undefined, str],
-    ['organization', undefined, str],
-  ],
-};
-const AgentExtension: Message = {
-  fields: [
-    ['uri', undefined, str],
-    ['description', undefined, str],
-    ['required', undefined, bool],
-    ['params', undefined, { kind: 'struct' }],
-  ],
-};
-const AgentCapabilities: Message = {
-  fields: [
-    ['streaming', undefined, optBool],
-    ['pushNotifications', 'push_notifications', optBool],
-    ['extensions', undefined, { kind: 'messages', of: () => AgentExtension }],
-    ['extendedAgentCard', 'extended_agent_card', optBool],
-  ],
-};
-const AuthorizationCodeOAuthFlow: Message = {
-  fields: [
-    ['authorizationUrl', 'authorization_url', str],
-    ['tokenUrl', 'token_url', str],
-    ['refreshUrl', 'refresh_url', str],
-    scopes,
-    ['pkceRequired', 'pkce_required', bool],
-  ],
-};
-const ClientCredentialsOAuthFlow: Message = {
-  fields: [['tokenUrl', 'token_url', str], ['refreshUrl', 'refresh_url', str], scopes],
-};
-const ImplicitOAuthFlow: Message = {
-  fields: [['authorizationUrl', 'authorization_url', str], ['refreshUrl', 'refresh_url', str], scopes],
-};
-const PasswordOAuthFlow: Message = ClientCredentialsOAuthFlow;
-const DeviceCodeOAuthFlow: Message = {
-  fields: [
-    ['deviceAuthorizationUrl', 'device_authorization_url', str],
-    ['tokenUrl', 'token_url', str],
-    ['refreshUrl', 'refresh_url', str],
-    scopes,
-  ],
-};
-// The SDK's generated code tests the flows in this order, not in proto field order.
-const OAuthFlows: Message = {
-  oneof: [
-    ['authorizationCode', 'authorization_code', () => AuthorizationCodeOAuthFlow],
-    ['clientCredentials', 'client_credentials', () => ClientCredentialsOAuthFlow],
-    ['implicit', undefined, () => ImplicitOAuthFlow],
-    ['password', undefined, () => PasswordOAuthFlow],
-    ['deviceCode', 'device_code', () => DeviceCodeOAuthFlow],
-  ],
-};
-const APIKeySecurityScheme: Message = {
-  fields: [
-    ['description', undefined, str],
-    ['location', undefined, str],
-    ['name', undefined, str],
-  ],
-};
-const HTTPAuthSecurityScheme: Message = {
-  fields: [
-    ['description', undefined, str],
-    ['scheme', undefined, str],
-    ['bearerFormat', 'bearer_format', str],
-  ],
-};
-const OAuth2SecurityScheme: Message = {
-  fields: [
-    ['description', undefined, str],
-    ['flows', undefined, { kind: 'message', of: () => OAuthFlows }],
-    ['oauth2MetadataUrl', 'oauth2_metadata_url', str],
-  ],
-};
-const OpenIdConnectSecurityScheme: Message = {
-  fields: [
-    ['description', undefined, str],
-    ['openIdConnectUrl', 'open_id_connect_url', str],
-  ],
-};
-const MutualTlsSecurityScheme: Message = { fields: [['description', undefined, str]] };
-const SecurityScheme: Message = {
-  oneof: [
-    ['apiKeySecurityScheme', 'api_key_security_scheme', () => APIKeySecurityScheme],
-    ['httpAuthSecurityScheme', 'http_auth_security_scheme', () => HTTPAuthSecurityScheme],
-    ['oauth2SecurityScheme', 'oauth2_security_scheme', () => OAuth2SecurityScheme],
-    ['openIdConnectSecurityScheme', 'open_id_connect_security_scheme', () => OpenIdConnectSecurityScheme],
-    ['mtlsSecurityScheme', 'mtls_security_scheme', () => MutualTlsSecurityScheme],
-  ],
-};
-const StringList: Message = { fields: [['list', undefined, strs]] };
-const SecurityRequirement: Message = {
-  fields: [['schemes', undefined, { kind: 'messageMap', of: () => StringList }]],
-};
-const AgentSkill: Message = {
-  fields: [
-    ['id', undefined, str],
-    ['name', undefined, str],
-    ['description', undefined, str],
-    ['tags', undefined, strs],
-    ['examples', undefined, strs],
-    ['inputModes', 'input_modes', strs],
-    ['outputModes', 'output_modes', strs],
-    ['securityRequirements', 'security_requirements', { kind: 'messages', of: () => SecurityRequirement }],
-  ],
-};
-// `signatures` is absent on purpose: it is never part of the payload.
-const AgentCardMessage: Message = {
-  fields: [
-    ['name', undefined, str],
-    ['description', undefined, str],
-    ['supportedInterfaces', 'supported_interfaces', { kind: 'messages', of: () => AgentInterface }],
-    ['provider', undefined, { kind: 'message', of: () => AgentProvider }],
-    ['version', undefined, str],
-    ['documentationUrl', 'documentation_url', optStr],
-    ['capabilities', undefined, { kind: 'message', of: () => AgentCapabilities }],
-    ['securitySchemes', 'security_schemes', { kind: 'messageMap', of: () => SecurityScheme }],
-    ['securityRequirements', 'security_requirements', { kind: 'messages', of: () => SecurityRequirement }],
-    ['defaultInputModes', 'default_input_modes', strs],
-    ['defaultOutputModes', 'default_output_modes', strs],
-    ['skills', undefined, { kind: 'messages', of: () => AgentSkill }],
-    ['iconUrl', 'icon_url', optStr],
-  ],
-};
-
-const isSet = (value: Json): boolean => value !== null && value !== undefined;
-const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null;
-// A `__proto__` key never survives a plain-object rebuild in the SDK (the assignment sets the
-// prototype instead of a property), so it never reaches the signed bytes there either.
-const FORBIDDEN_KEY = '__proto__';
-
-function fail(path: string, what: string): never {
-  throw new AgentCardError(
-    'ERR_AGENT_CARD_SIGNATURE',
-    `canonicalizeAgentCard: ${path || '/'} ${what}. Make the card plain JSON that matches the A2A v1.0 model.`,
+/** Members whose `false` is their default: booleans without presence in a2a.proto. */
+function isPresenceless(path: readonly string[]): boolean {
+  const n = path.length;
+  const at = (i: number, ...names: string[]) => names.includes(path[n - i] as string);
+  if (n === 4 && at(4, 'capabilities') && at(3, 'extensions') && at(1, 'required')) return true;
+  return (
+    n === 6 &&
+    at(6, 'securitySchemes', 'security_schemes') &&
+    at(4, 'oauth2SecurityScheme', 'oauth2_security_scheme') &&
+    at(3, 'flows') &&
+    at(2, 'authorizationCode', 'authorization_code') &&
+    at(1, 'pkceRequired', 'pkce_required')
   );
 }
 
-function child(path: string, key: string | number): string {
-  return `${path}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-}
+const DROPPED = Symbol('dropped');
 
-/** Reads `json` or, when it is not set, its snake_case twin, as ProtoJSON parsers do. */
-function read(object: Record<string, Json>, json: string, proto: string | undefined, test: (v: Json) => boolean) {
-  if (test(object[json])) return { value: object[json], key: json };
-  if (proto !== undefined && test(object[proto])) return { value: object[proto], key: proto };
-  return undefined;
-}
-
-function normalizeMessage(message: Message, value: Json, path: string): Record<string, Json> {
-  if (value === null || value === undefined) fail(path, `is ${String(value)}, not an object`);
-  const object = value as Record<string, Json>;
-  const out: Record<string, Json> = {};
-  if (message.oneof) {
-    for (const [json, proto, of] of message.oneof) {
-      const found = read(object, json, proto, isSet);
-      if (found) {
-        out[json] = normalizeMessage(of(), found.value, child(path, found.key));
-        break;
-      }
-    }
-    return out;
-  }
-  for (const [json, proto, field] of message.fields ?? []) {
-    switch (field.kind) {
-      case 'string':
-      case 'optionalString': {
-        const found = read(object, json, proto, isSet);
-        const text = found ? String(found.value) : undefined;
-        if (text !== undefined && (text !== '' || field.kind === 'optionalString')) out[json] = text;
-        break;
-      }
-      case 'bool':
-      case 'optionalBool': {
-        const found = read(object, json, proto, isSet);
-        const flag = found ? Boolean(found.value) : undefined;
-        if (flag !== undefined && (flag || field.kind === 'optionalBool')) out[json] = flag;
-        break;
-      }
-      case 'strings': {
-        const found = read(object, json, proto, Array.isArray);
-        const list = found ? (found.value as Json[]).map((item) => String(item)) : [];
-        if (list.length > 0) out[json] = list;
-        break;
-      }
-      case 'message': {
-        const found = read(object, json, proto, isSet);
-        if (found) out[json] = normalizeMessage(field.of(), found.value, child(path, found.key));
-        break;
-      }
-      case 'messages': {
-        const found = read(object, json, proto, Array.isArray);
-        const list = found
-          ? (found.value as Json[]).map((item, i) =>
-              normalizeMessage(field.of(), item, child(child(path, found.key), i)),
-            )
-          : [];
-        if (list.length > 0) out[json] = list;
-        break;
-      }
-      case 'messageMap':
-      case 'stringMap': {
-        const found = read(object, json, proto, isObject);
-        if (!found) break;
-        const map: Record<string, Json> = {};
-        for (const [key, item] of Object.entries(found.value as Record<string, Json>)) {
-          const normalized =
-            field.kind === 'stringMap'
-              ? String(item)
-              : normalizeMessage(field.of(), item, child(child(path, found.key), key));
-          if (key !== FORBIDDEN_KEY) map[key] = normalized;
-        }
-        if (Object.keys(map).length > 0) out[json] = map;
-        break;
-      }
-      case 'struct': {
-        const found = read(object, json, proto, isObject);
-        if (found) out[json] = found.value;
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-/** Drops `""`, `null`, `undefined`, `[]` and `{}` recursively; `undefined` means "dropped". */
-function dropEmpty(value: Json): Json {
-  if (value === '' || value === null || value === undefined) return undefined;
+/** Removes default-valued members recursively; `DROPPED` means the whole value goes. */
+function prune(value: Json, path: string[]): Json | typeof DROPPED {
+  if (value === '' || value === null) return DROPPED;
+  if (value === false) return isPresenceless(path) ? DROPPED : false;
   if (Array.isArray(value)) {
-    const list = value.map(dropEmpty).filter((item) => item !== undefined);
-    return list.length > 0 ? list : undefined;
+    const list: Json[] = [];
+    path.push('*');
+    for (let i = 0; i < value.length; i++) {
+      const item = prune(value[i], path);
+      if (item !== DROPPED) list.push(item);
+    }
+    path.pop();
+    return list.length > 0 ? list : DROPPED;
   }
   if (typeof value === 'object') {
-    if (value instanceof Date) return value.toISOString();
-    const out: Record<string, Json> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const cleaned = dropEmpty(item);
-      if (cleaned !== undefined && key !== FORBIDDEN_KEY) out[key] = cleaned;
+    // A null-prototype object keeps an own `__proto__` member as the plain member it is.
+    const out: JsonObject = Object.create(null);
+    let kept = 0;
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const item = prune((value as JsonObject)[key], path);
+      path.pop();
+      if (item !== DROPPED) {
+        out[key] = item;
+        kept++;
+      }
     }
-    return Object.keys(out).length > 0 ? out : undefined;
+    return kept > 0 ? out : DROPPED;
   }
   return value;
 }
 
+function withoutSignatures(card: JsonObject): JsonObject {
+  const out: JsonObject = Object.create(null);
+  for (const key of Object.keys(card)) if (key !== 'signatures') out[key] = card[key];
+  return out;
+}
+
+function jcs(value: Json): string {
+  try {
+    return canonicalize(value) as string;
+  } catch (error) {
+    return fail(
+      `the card cannot be serialized with RFC 8785 (${(error as Error).message})`,
+      'Remove lone UTF-16 surrogates, NaN and Infinity from the card.',
+      error,
+    );
+  }
+}
+
+/** The checks every form starts with: an object, plain JSON, not nested past the limit. */
+function signedContent(card: unknown): JsonObject {
+  if (!isObject(card)) {
+    fail(
+      `the card is ${Array.isArray(card) ? 'an array' : card === null ? 'null' : typeof card}, not an object`,
+      'Pass the card as a JSON object.',
+    );
+  }
+  if (depthExceeds(card, MAX_SIGNED_DEPTH)) {
+    fail(
+      `the card nests deeper than ${MAX_SIGNED_DEPTH} levels`,
+      'A real card nests about eight levels: flatten the nested values.',
+    );
+  }
+  return withoutSignatures(card);
+}
+
+/** Options of {@link canonicalizeAgentCard}. */
+export interface CanonicalizeAgentCardOptions {
+  /**
+   * Which canonical form: `pruned` (default-valued members removed, what `@a2a-js/sdk` and
+   * `a2a-sdk` sign and verify) or `served-as-is` (the JSON as served, what a2a-go signs).
+   * @default 'pruned'
+   */
+  form?: AgentCardCanonicalForm;
+}
+
 /**
- * The exact bytes an Agent Card signature covers, as a string: the card normalized to the A2A
- * v1.0 model, without `signatures`, with every empty value removed, serialized with RFC 8785
- * (JCS). Equal, byte for byte, to `canonicalizeAgentCard` of `@a2a-js/sdk` 1.3.0 for every
- * JSON card.
- *
- * What the signature therefore does NOT cover: empty values (`description: ""`, `skills: []`,
- * `capabilities: {}`, a security requirement with an empty scope list, …), fields outside the
- * v1.0 model (legacy v0.3 `url`, vendor fields), and the second member of a oneof that has two.
- * Changing any of these never breaks a signature.
+ * The exact text an Agent Card signature covers: the card as JSON, without `signatures`, in one
+ * of the two canonical forms (see {@link AgentCardCanonicalForm}), serialized with RFC 8785.
+ * Neither form renames a member, drops one that has a value, or drops one because it is outside
+ * the v1.0 model: every value a reader of the card can see is covered.
  *
  * @param card - The card, signed or not (`signatures` is ignored). Plain JSON values only.
  * @returns The canonical JSON text; sign its UTF-8 bytes.
- * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` when the card is not an object, holds
- *   `null` where a message is expected, or holds a string with a lone UTF-16 surrogate or a
- *   non-finite number (RFC 8785 cannot represent these).
+ * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` when the card is not an object, nests
+ *   deeper than {@link MAX_SIGNED_DEPTH} levels, or holds a string with a lone UTF-16 surrogate
+ *   or a non-finite number (RFC 8785 cannot represent these).
  * @example
  * canonicalizeAgentCard({ name: 'Example Agent', description: '', capabilities: { streaming: false } })
  * // → '{"capabilities":{"streaming":false},"name":"Example Agent"}'
- * @see spec §8.4.1 (canonicalization), RFC 8785
+ * canonicalizeAgentCard({ name: 'Example Agent', description: '' }, { form: 'served-as-is' })
+ * // → '{"description":"","name":"Example Agent"}'
+ * @see spec §8.4.1 (canonicalization), RFC 8785, A2A#2122
  */
-export function canonicalizeAgentCard(card: AgentCard | Omit<AgentCard, 'signatures'>): string {
-  if (!isObject(card) || Array.isArray(card))
-    fail('', `is ${Array.isArray(card) ? 'an array' : typeof card}, not an object`);
-  const cleaned = dropEmpty(normalizeMessage(AgentCardMessage, card, ''));
-  if (cleaned === undefined) return '{}';
-  try {
-    return canonicalize(cleaned) as string;
-  } catch (error) {
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_SIGNATURE',
-      `canonicalizeAgentCard: the card cannot be serialized with RFC 8785 (${(error as Error).message}). Remove lone UTF-16 surrogates, NaN and Infinity from the card.`,
-      { cause: error },
-    );
+export function canonicalizeAgentCard(
+  card: AgentCard | Omit<AgentCard, 'signatures'>,
+  options: CanonicalizeAgentCardOptions = {},
+): string {
+  const form = options.form ?? 'pruned';
+  if (form !== 'pruned' && form !== 'served-as-is') {
+    fail(`form ${JSON.stringify(form)} is not a canonical form`, 'Use "pruned" or "served-as-is".');
   }
+  return canonicalForms(card)[form];
+}
+
+/** Both canonical forms of a card at once (the checks and the copy are shared). */
+export function canonicalForms(card: unknown): Record<AgentCardCanonicalForm, string> {
+  const content = signedContent(card);
+  const pruned = prune(content, []);
+  return { 'served-as-is': jcs(content), pruned: pruned === DROPPED ? '{}' : jcs(pruned) };
+}
+
+/** The pruned content as a value, for comparing with what another reading covers. */
+export function prunedContent(card: unknown): Json {
+  const pruned = prune(signedContent(card), []);
+  return pruned === DROPPED ? {} : pruned;
 }

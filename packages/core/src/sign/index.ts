@@ -1,4 +1,5 @@
-export { canonicalizeAgentCard } from './canonicalize';
+export { AGENT_CARD_CANONICAL_FORMS, canonicalizeAgentCard, MAX_SIGNED_DEPTH } from './canonicalize';
+export type { AgentCardCanonicalForm, CanonicalizeAgentCardOptions } from './canonicalize';
 export { signAgentCard } from './sign';
 export type { SignAgentCardOptions } from './sign';
 export { verifyAgentCard } from './verify';

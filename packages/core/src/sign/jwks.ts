@@ -33,6 +33,8 @@ export function checkKeySetUrl(value: unknown, allowInsecure: boolean): URL | st
 export interface FetchKeySetOptions {
   fetch?: typeof globalThis.fetch;
   timeoutMs?: number;
+  /** The time limit named in messages, when `timeoutMs` is what is left of a larger budget. */
+  budgetMs?: number;
   maxBytes?: number;
 }
 
@@ -55,12 +57,13 @@ export async function fetchKeySet(url: URL, options: FetchKeySetOptions = {}): P
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_JWKS_MAX_BYTES;
+  const limitMs = options.budgetMs ?? timeoutMs;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new Error(`JWKS ${url.href} did not answer within ${timeoutMs} ms`));
+      reject(new Error(`JWKS ${url.href} did not answer within ${limitMs} ms`));
     }, timeoutMs);
   });
   const exchange = (async () => {
@@ -92,7 +95,7 @@ export async function fetchKeySet(url: URL, options: FetchKeySetOptions = {}): P
   try {
     return await Promise.race([exchange, timeout]);
   } catch (error) {
-    if (controller.signal.aborted) throw new Error(`JWKS ${url.href} did not answer within ${timeoutMs} ms`);
+    if (controller.signal.aborted) throw new Error(`JWKS ${url.href} did not answer within ${limitMs} ms`);
     if ((error as Error).message.startsWith('JWKS ')) throw error;
     throw new Error(`JWKS ${url.href} could not be fetched (${(error as Error).message})`);
   } finally {

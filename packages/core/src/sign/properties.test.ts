@@ -97,12 +97,33 @@ const messyCard = fc
   });
 
 describe('canonicalizeAgentCard properties', () => {
-  it('gives the same bytes as @a2a-js/sdk 1.3.0 for arbitrary cards', () => {
+  it('gives the same bytes as @a2a-js/sdk 1.3.0 for arbitrary cards of v1.0 members', () => {
     fc.assert(
-      fc.property(fc.oneof(card, messyCard), (input) => {
+      fc.property(card, (input) => {
         expect(canonicalizeAgentCard(input)).toBe(sdkCanonicalize(input as never));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('covers every member of any card: the served form is the card, and the pruned form keeps every non-default value', () => {
+    const isDefault = (v: unknown): boolean =>
+      v === '' ||
+      v === null ||
+      (Array.isArray(v) && v.every(isDefault)) ||
+      (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isDefault));
+    fc.assert(
+      fc.property(fc.oneof(card, messyCard), (input) => {
+        const { signatures: _, ...content } = input as AgentCard & { signatures?: unknown };
+        expect(JSON.parse(canonicalizeAgentCard(input, { form: 'served-as-is' }))).toEqual(
+          JSON.parse(JSON.stringify(content)),
+        );
+        const pruned = JSON.parse(canonicalizeAgentCard(input));
+        for (const [key, value] of Object.entries(content)) {
+          if (!isDefault(value) && value !== undefined) expect(pruned).toHaveProperty([key]);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -53,7 +53,10 @@ describe('signAgentCard', () => {
       kid: 'k1',
     });
     const result = await verifyAgentCard(signed, { keys: { k1: pair.publicKey } });
-    expect(result).toEqual({ valid: true, signatures: [{ index: 0, kid: 'k1', alg, valid: true, key: 'keys["k1"]' }] });
+    expect(result).toEqual({
+      valid: true,
+      signatures: [{ index: 0, kid: 'k1', alg, valid: true, key: 'keys["k1"]', form: 'pruned' }],
+    });
   });
 
   it.each([
@@ -125,7 +128,7 @@ describe('signAgentCard', () => {
     expect(a).toEqual(b);
   });
 
-  it('signs the same payload whatever empty values the card carries', async () => {
+  it('signs the pruned form first, the same whatever default values the card carries, and the served form next', async () => {
     const a = await signAgentCard(sample, { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' });
     const b = await signAgentCard(
       {
@@ -140,7 +143,10 @@ describe('signAgentCard', () => {
       },
       { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
     );
-    expect(b.signatures).toEqual(a.signatures);
+    expect(a.signatures).toHaveLength(1);
+    expect(b.signatures).toHaveLength(2);
+    expect(b.signatures![0]).toEqual(a.signatures![0]);
+    expect(b.signatures![1]).not.toEqual(a.signatures![0]);
   });
 
   it.each<[string, Partial<SignAgentCardOptions>, RegExp]>([
@@ -262,8 +268,8 @@ describe('signAgentCard', () => {
       ['PS256', rsa],
       ['PS512', rsa],
     ] as const)('makes %s signatures that verify', async (alg, pair) => {
-      const signature = prepareSigner({ privateKey: pair.privateKey, kid: 'k', alg }).signSync(sample);
-      const result = await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: pair.publicKey } });
+      const [signature] = prepareSigner({ privateKey: pair.privateKey, kid: 'k', alg }).signSync(sample);
+      const result = await verifyAgentCard({ ...sample, signatures: [signature!] }, { keys: { k: pair.publicKey } });
       expect(result.signatures[0]).toMatchObject({ alg, valid: true });
     });
 
@@ -275,10 +281,10 @@ describe('signAgentCard', () => {
         false,
         ['sign'],
       );
-      const signature = prepareSigner({ privateKey: privateKey as never, kid: 'k', alg: 'ES256' }).signSync(sample);
-      expect((await verifyAgentCard({ ...sample, signatures: [signature] }, { keys: { k: ec.publicKey } })).valid).toBe(
-        true,
-      );
+      const [signature] = prepareSigner({ privateKey: privateKey as never, kid: 'k', alg: 'ES256' }).signSync(sample);
+      expect(
+        (await verifyAgentCard({ ...sample, signatures: [signature!] }, { keys: { k: ec.publicKey } })).valid,
+      ).toBe(true);
     });
   });
 });

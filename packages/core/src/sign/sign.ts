@@ -4,7 +4,7 @@ import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
-import { canonicalizeAgentCard } from './canonicalize';
+import { canonicalForms } from './canonicalize';
 import { type AgentCardPrivateKey, toPrivateKey } from './keys';
 import { checkKeySetUrl } from './jwks';
 
@@ -88,59 +88,71 @@ export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentC
   return {
     header,
     /**
-     * The same JWS, made synchronously with node:crypto, for callers that cannot await (a
-     * responder prepares a static card before its first request). Byte-identical to `sign` for
-     * the deterministic algorithms.
+     * The signatures of `card`, one per distinct canonical form (pruned first, then served as is;
+     * one signature when the two coincide), made synchronously with node:crypto for callers that
+     * cannot await (a responder prepares a static card before its first request).
      */
-    signSync(card: AgentCard): AgentCardSignature {
-      const signingInput = `${encodedHeader}.${encodeBase64url(canonicalizeAgentCard(card))}`;
-      try {
-        const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
-        const signature = nodeSign(
-          nodeDigest(header.alg),
-          Buffer.from(signingInput),
-          nodeKeyOptions(header.alg, keyObject),
-        );
-        return { protected: encodedHeader, signature: signature.toString('base64url') };
-      } catch (error) {
-        throw new AgentCardError(
-          'ERR_AGENT_CARD_SIGNATURE',
-          `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm.`,
-          { cause: error },
-        );
-      }
+    signSync(card: AgentCard): AgentCardSignature[] {
+      const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
+      return payloadsOf(card).map((payload) => {
+        const signingInput = `${encodedHeader}.${encodeBase64url(payload)}`;
+        try {
+          const signature = nodeSign(
+            nodeDigest(header.alg),
+            Buffer.from(signingInput),
+            nodeKeyOptions(header.alg, keyObject),
+          );
+          return { protected: encodedHeader, signature: signature.toString('base64url') };
+        } catch (error) {
+          throw new AgentCardError(
+            'ERR_AGENT_CARD_SIGNATURE',
+            `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm.`,
+            { cause: error },
+          );
+        }
+      });
     },
-    async sign(card: AgentCard): Promise<AgentCardSignature> {
-      const payload = new TextEncoder().encode(canonicalizeAgentCard(card));
-      try {
-        const { FlattenedSign } = await loadJose();
-        const jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(key);
-        return { protected: jws.protected as string, signature: jws.signature };
-      } catch (error) {
-        throw new AgentCardError(
-          'ERR_AGENT_CARD_SIGNATURE',
-          `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm (RSA keys need 2048 bits or more).`,
-          { cause: error },
-        );
+    /** The same signatures as {@link signSync}, made with jose (any key form, WebCrypto included). */
+    async sign(card: AgentCard): Promise<AgentCardSignature[]> {
+      const out: AgentCardSignature[] = [];
+      for (const payload of payloadsOf(card)) {
+        try {
+          const { FlattenedSign } = await loadJose();
+          const jws = await new FlattenedSign(new TextEncoder().encode(payload)).setProtectedHeader(header).sign(key);
+          out.push({ protected: jws.protected as string, signature: jws.signature });
+        } catch (error) {
+          throw new AgentCardError(
+            'ERR_AGENT_CARD_SIGNATURE',
+            `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm (RSA keys need 2048 bits or more).`,
+            { cause: error },
+          );
+        }
       }
+      return out;
     },
   };
+}
+
+/** The distinct canonical forms of a card, pruned first: what its signatures cover. */
+function payloadsOf(card: AgentCard): string[] {
+  const forms = canonicalForms(card);
+  return forms.pruned === forms['served-as-is'] ? [forms.pruned] : [forms.pruned, forms['served-as-is']];
 }
 
 /** A prepared signer: options checked and key imported once, see {@link prepareSigner}. */
 export type AgentCardSigner = ReturnType<typeof prepareSigner>;
 
 /**
- * Signs an Agent Card: a JWS (RFC 7515, flattened JSON serialization, detached payload) over
- * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`.
- * Returns a copy of the card with the signature appended to `signatures`; existing signatures
- * are kept (key rotation) and the input is never changed.
+ * Signs an Agent Card: JWSs (RFC 7515, flattened JSON serialization, detached payload) over
+ * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`,
+ * one per distinct canonical form of the card (the pruned form, which `@a2a-js/sdk` and
+ * `a2a-sdk` verify, and the served-as-is form, which a2a-go verifies; one signature when the
+ * card has no default-valued member and the two coincide). Returns a copy of the card with the
+ * signatures appended to `signatures`; existing signatures are kept (key rotation) and the
+ * input is never changed.
  *
  * The result is deterministic for `EdDSA`/`Ed25519` and `RS*`; `ES*` and `PS*` signatures are
- * randomized by their algorithms. Verifies with `@a2a-js/sdk`'s `verifyAgentCardSignature`.
- *
- * Empty values (`""`, `[]`, `{}`) and fields outside the v1.0 model are not covered by the
- * signature (see {@link canonicalizeAgentCard}).
+ * randomized by their algorithms.
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a refused `alg` (`none`, `HS*`, …), a
  *   missing `kid`, a non-https `jku`, a key that is public, secret, unreadable or does not fit
@@ -157,7 +169,7 @@ export type AgentCardSigner = ReturnType<typeof prepareSigner>;
  */
 export async function signAgentCard(card: AgentCard, options: SignAgentCardOptions): Promise<AgentCard> {
   const signer = prepareSigner(options);
-  const signature = await signer.sign(card);
+  const signatures = await signer.sign(card);
   const copy = structuredClone(card);
-  return { ...copy, signatures: [...(copy.signatures ?? []), signature] };
+  return { ...copy, signatures: [...(copy.signatures ?? []), ...signatures] };
 }

@@ -81,7 +81,7 @@ describe('verifyAgentCard: keys', () => {
     const result = await verifyAgentCard(signed, { keys: { k: (await key()) as never } });
     expect(result).toEqual({
       valid: true,
-      signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: true, key: 'keys["k"]' }],
+      signatures: [{ index: 0, kid: 'k', alg: 'ES256', valid: true, key: 'keys["k"]', form: 'pruned' }],
     });
   });
 
@@ -112,7 +112,7 @@ describe('verifyAgentCard: keys', () => {
         valid: false,
         reason: 'unknown kid "retired": no trusted key has this kid',
       },
-      { index: 1, kid: 'current', alg: 'ES256', valid: true, key: 'keys["current"]' },
+      { index: 1, kid: 'current', alg: 'ES256', valid: true, key: 'keys["current"]', form: 'pruned' },
     ]);
   });
 
@@ -139,9 +139,11 @@ describe('verifyAgentCard: keys', () => {
 
   it('reports a card that cannot be canonicalized on every signature', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
-    const result = await verifyAgentCard({ ...signed, skills: [null] } as never, { keys: { k: ec.publicKey } });
+    const result = await verifyAgentCard({ ...signed, name: 'a\uD800' } as never, { keys: { k: ec.publicKey } });
     expect(result.valid).toBe(false);
-    expect(result.reason).toMatch(/^the card cannot be canonicalized: canonicalizeAgentCard: \/skills\/0 is null/);
+    expect(result.reason).toMatch(
+      /^the card cannot be canonicalized: canonicalizeAgentCard: the card cannot be serialized with RFC 8785 \(Lone surrogate/,
+    );
     expect(result.signatures[0]!.reason).toBe(result.reason);
   });
 });
@@ -303,15 +305,24 @@ describe('verifyAgentCard: refusals', () => {
     });
   });
 
-  it('still verifies when only values outside the signature change (empties, unknown fields)', async () => {
+  it('still verifies when only default-valued members are added (the pruned form)', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
-    const changed = {
-      ...signed,
-      iconUrl: '',
-      skills: [{ ...signed.skills[0]!, examples: [] }],
-      url: 'https://legacy.example.com',
-    } as AgentCard;
-    expect((await verifyAgentCard(changed, { keys: { k: ec.publicKey } })).valid).toBe(true);
+    const changed = { ...signed, iconUrl: '', skills: [{ ...signed.skills[0]!, examples: [] }] } as AgentCard;
+    const result = await verifyAgentCard(changed, { keys: { k: ec.publicKey } });
+    expect(result.valid).toBe(true);
+    expect(result.signatures[0]?.form).toBe('pruned');
+    expect((await verifyAgentCard(changed, { keys: { k: ec.publicKey }, forms: ['served-as-is'] })).valid).toBe(false);
+  });
+
+  it('fails when a member outside the v1.0 model is added, since a reader sees it', async () => {
+    const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    const changed = { ...signed, url: 'https://evil.example/a2a' } as AgentCard;
+    const result = await verifyAgentCard(changed, { keys: { k: ec.publicKey } });
+    expect(result.valid).toBe(false);
+    expect(result.signatures[0]?.reason).toMatch(
+      /^keys\["k"\]: the signature does not cover \/url: it matches the card only as the v1\.0 model reads it/,
+    );
+    expect(result.signatures[0]?.uncovered).toEqual(['/url']);
   });
 
   it.each<[string, VerifyAgentCardOptions, RegExp]>([
@@ -493,7 +504,7 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
       });
       const result = await verifyAgentCard(signed, { jwksUrl: jku, fetch: fakeFetch });
       expect(result.signatures[0]!.reason).toBe(
-        `jku https://evil.example.net/jwks.json differs from the trusted jwksUrl ${jku}; add its host to allowJkuHosts if both are yours`,
+        `jku https://evil.example.net/jwks.json differs from the trusted jwksUrl ${jku}; add it to allowJkuHosts if both are yours`,
       );
       expect(requested).toEqual([]);
       const same = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256', jku });

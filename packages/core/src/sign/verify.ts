@@ -6,8 +6,10 @@ import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
-import { canonicalizeAgentCard } from './canonicalize';
-import { checkKeySetUrl, fetchKeySet } from './jwks';
+import { AGENT_CARD_CANONICAL_FORMS, type AgentCardCanonicalForm, canonicalForms, prunedContent } from './canonicalize';
+import { checkKeySetUrl } from './jwks';
+import { admitJku, createKeySetFetcher, parseAllowedJkus } from './key-sources';
+import { dualNamePointers, modelCanonicalForm, uncoveredPointers } from './model-form';
 import { type AgentCardPublicKey, keyMismatch, toPublicKey } from './keys';
 
 /** Options of {@link verifyAgentCard}. At least one key source is required. */
@@ -27,11 +29,15 @@ export interface VerifyAgentCardOptions {
    */
   jwksUrl?: string | URL;
   /**
-   * Hosts whose `jku` (the key-set URL inside a signature's protected header) may be fetched.
-   * The card names its own `jku`, so whoever can change the card can point it at their own
-   * keys: a `jku` is therefore never fetched unless its host is listed here (exact host name,
-   * `https:` only). Without it a `jku` is only checked to be https and, with `jwksUrl`, equal to it.
+   * Where a signature's `jku` (the key-set URL inside its protected header) may be fetched from.
+   * The card names its own `jku`, so whoever can change the card chooses it: a `jku` is never
+   * fetched unless an entry here admits it. An entry is a host (`keys.example.com`: any path on
+   * the default port, no query string), a `host:port`, or an exact `https://` URL (the only way
+   * to admit a query string). One verification fetches at most one key set per entry, and every
+   * fetch shares the one `timeoutMs` budget. Without it a `jku` is only checked to be https and,
+   * with `jwksUrl`, equal to it. `jku` alone never establishes trust (A2A PR#2099).
    * @default [] (never fetch a card's jku)
+   * @example ['keys.example.com', 'https://auth.example.com/keys?set=cards']
    */
   allowJkuHosts?: readonly string[];
   /**
@@ -42,7 +48,7 @@ export interface VerifyAgentCardOptions {
   algorithms?: readonly AgentCardSigningAlgorithm[];
   /** The `fetch` used for `jwksUrl` and allowed `jku`s. @default globalThis.fetch */
   fetch?: typeof globalThis.fetch;
-  /** Time allowed for each JWKS request, headers and body. @default 5000 */
+  /** Time allowed for all the key-set requests of one verification together. @default 5000 */
   timeoutMs?: number;
   /** Largest JWKS body read. @default 262144 (256 KiB) */
   maxJwksBytes?: number;
@@ -52,6 +58,13 @@ export interface VerifyAgentCardOptions {
    * @default false
    */
   allowInsecureJwksUrl?: boolean;
+  /**
+   * The canonical forms a signature may cover. Both by default, so that signatures made by
+   * either SDK family verify. `['served-as-is']` refuses the pruned form, which leaves members at
+   * their default value uncovered (an added empty security requirement, a blanked optional field).
+   * @default ['pruned', 'served-as-is']
+   */
+  forms?: readonly AgentCardCanonicalForm[];
 }
 
 /** The outcome for one entry of `card.signatures`. */
@@ -70,6 +83,13 @@ export interface AgentCardSignatureCheck {
   key?: string;
   /** Why it did not verify. */
   reason?: string;
+  /** The canonical form the signature covers, when it verified. */
+  form?: AgentCardCanonicalForm;
+  /**
+   * JSON pointers of content the signature does not cover, when that is what made it fail: the
+   * members a model-based signer left out, or both spellings of a field the card names twice.
+   */
+  uncovered?: string[];
 }
 
 /** What {@link verifyAgentCard} found. */
@@ -78,7 +98,7 @@ export interface VerifyAgentCardResult {
   valid: boolean;
   /** One entry per element of `card.signatures`, in order. */
   signatures: AgentCardSignatureCheck[];
-  /** Why nothing could be checked at all (no signatures, a card that cannot be canonicalized). */
+  /** Why nothing could be checked at all (no signatures, a card that cannot be canonicalized or names a field twice). */
   reason?: string;
 }
 
@@ -87,8 +107,6 @@ interface Candidate {
   name: string;
   alg?: string;
 }
-
-type KeySource = { name: string; keys: readonly JWK[] } | { name: string; error: string };
 
 function optionsError(what: string, how: string): AgentCardError {
   return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `verifyAgentCard: ${what}. ${how}`);
@@ -153,26 +171,90 @@ function describeJoseError(error: unknown, alg: string, errors: typeof Jose.erro
   return (error as Error).message;
 }
 
+interface Signable {
+  /** The base64url payload of each form to try, in order, without duplicates. */
+  payloads: { form: AgentCardCanonicalForm; payload: string }[];
+}
+
+/** What a signature covers, or why no signature on this card can be trusted. */
+function signable(
+  card: object,
+  forms: readonly AgentCardCanonicalForm[],
+): Signable | { reason: string; uncovered?: string[] } {
+  const twice = dualNamePointers(card);
+  if (twice.length > 0) {
+    const pairs = twice.slice(0, 5).map(([json, proto]) => `${json} and ${proto}`);
+    return {
+      reason: `the card names a field twice, under its JSON name and its proto name (${pairs.join('; ')}${twice.length > 5 ? `; ${twice.length - 5} more` : ''}): a reader may take either, so no signature can vouch for the one it reads (spec §5.5: JSON uses the camelCase name)`,
+      uncovered: twice.flat(),
+    };
+  }
+  let texts: Record<AgentCardCanonicalForm, string>;
+  try {
+    texts = canonicalForms(card);
+  } catch (error) {
+    return { reason: `the card cannot be canonicalized: ${(error as Error).message}` };
+  }
+  const payloads: Signable['payloads'] = [];
+  const seen = new Set<string>();
+  for (const form of forms) {
+    const payload = encodeBase64url(new TextEncoder().encode(texts[form]));
+    if (!seen.has(payload)) payloads.push({ form, payload });
+    seen.add(payload);
+  }
+  return { payloads };
+}
+
+/**
+ * Why a signature that matched no canonical form failed, when it matches the card as read
+ * through the v1.0 model: then it is a signature over less than the card shows, and the
+ * pointers say what it leaves out. `undefined` when it does not match that reading either.
+ */
+async function uncoveredBy(
+  card: object,
+  verify: (payload: string) => Promise<boolean>,
+): Promise<{ reason: string; uncovered: string[] } | undefined> {
+  let model: string;
+  try {
+    model = modelCanonicalForm(card as AgentCard);
+  } catch {
+    return undefined;
+  }
+  if (!(await verify(encodeBase64url(new TextEncoder().encode(model))))) return undefined;
+  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model));
+  return {
+    reason: `the signature does not cover ${uncovered.length > 0 ? uncovered.join(', ') : 'some members'}: it matches the card only as the v1.0 model reads it, without ${uncovered.length === 1 ? 'that member' : 'those members'} (outside the model, a snake_case twin, or a second member of a oneof), so ${uncovered.length === 1 ? 'it was' : 'they were'} added after signing or left out by the signer, and a reader could use content nobody signed`,
+    uncovered,
+  };
+}
+
 /**
  * Verifies the signatures of an Agent Card against trusted keys, and says for each one whether
- * it verified, with which key, or why not. Never throws for anything in the card (a card from
- * the network may be hostile); only wrong options throw.
+ * it verified, with which key and over which canonical form, or why not. Never throws for
+ * anything in the card (a card from the network may be hostile); only wrong options throw.
+ *
+ * A signature is valid only over a canonical form of the JSON as received (see
+ * {@link canonicalizeAgentCard}): served as is, or with default-valued members pruned. No model
+ * round trip happens on this side, so nothing a reader of the card sees is outside what a valid
+ * signature covers. A card that names one field under both its JSON and its proto name is
+ * refused whatever its signatures, and a signature over the card as a model reads it
+ * (unknown members dropped, snake_case read, one oneof member kept) fails with the pointers of
+ * the content it leaves out.
  *
  * Each signature must have a base64url protected header with `alg` (in the allowlist; `none`
  * and `HS*` never), `typ` and `kid` (as `@a2a-js/sdk` requires), an https `jku` if any, and a
- * trusted key with that `kid` that fits `alg`. The payload is rebuilt with
- * {@link canonicalizeAgentCard}, so signatures made by `@a2a-js/sdk` verify here and ours there.
+ * trusted key with that `kid` that fits `alg`.
  *
  * Key trust: keys come from `keys`, `jwks` and `jwksUrl`, which the caller chose. A `jku` in a
- * signature is fetched only when its host is in `allowJkuHosts`.
+ * signature is fetched only when an `allowJkuHosts` entry admits it.
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` when no key source is given, a key is
- *   secret, unreadable or private-only as CryptoKey, `algorithms` names a refused algorithm, or
- *   `jwksUrl` is not https.
+ *   secret, unreadable or private-only as CryptoKey, `algorithms` names a refused algorithm,
+ *   `forms` names no form, an `allowJkuHosts` entry is malformed, or `jwksUrl` is not https.
  * @example
  * const result = await verifyAgentCard(card, { jwksUrl: 'https://agent.example.com/.well-known/jwks.json' })
  * if (!result.valid) console.error(result.signatures.map((s) => `#${s.index} ${s.kid}: ${s.reason}`))
- * @see spec §8.4.3, RFC 7515 §5.2
+ * @see spec §8.4.3, RFC 7515 §5.2, A2A#2122
  */
 export async function verifyAgentCard(
   card: AgentCard,
@@ -182,24 +264,32 @@ export async function verifyAgentCard(
     throw optionsError('options are missing', 'Pass { keys }, { jwks } or { jwksUrl }.');
   }
   const allowInsecure = options.allowInsecureJwksUrl === true;
-  const jkuHosts = new Set((options.allowJkuHosts ?? []).map((host) => host.toLowerCase()));
+  const allowedJkus = parseAllowedJkus(options.allowJkuHosts ?? [], allowInsecure);
   if (
     options.keys === undefined &&
     options.jwks === undefined &&
     options.jwksUrl === undefined &&
-    jkuHosts.size === 0
+    allowedJkus.length === 0
   ) {
     throw optionsError('no trusted key source', 'Pass keys (by kid), jwks, jwksUrl, or allowJkuHosts.');
   }
   const algorithms = new Set<string>(options.algorithms ?? AGENT_CARD_SIGNING_ALGORITHMS);
-  if (algorithms.size === 0)
+  if (algorithms.size === 0) {
     throw optionsError(
       'algorithms is empty',
       `Leave it out or list some of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`,
     );
+  }
   for (const alg of algorithms) {
     const refused = refuseAlgorithm(alg);
     if (refused) throw optionsError(`algorithms: ${refused}`, `Use only ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
+  }
+  const forms = options.forms ?? AGENT_CARD_CANONICAL_FORMS;
+  if (!Array.isArray(forms) || forms.length === 0 || forms.some((f) => !AGENT_CARD_CANONICAL_FORMS.includes(f))) {
+    throw optionsError(
+      `forms ${JSON.stringify(forms)} is not a list of canonical forms`,
+      'List "pruned", "served-as-is" or both, or leave it out.',
+    );
   }
 
   const localKeys = new Map<string, Candidate>();
@@ -220,23 +310,11 @@ export async function verifyAgentCard(
     }
     trustedUrl = checked;
   }
-
-  const fetched = new Map<string, Promise<KeySource>>();
-  const keySetAt = (url: URL): Promise<KeySource> => {
-    let pending = fetched.get(url.href);
-    if (!pending) {
-      pending = fetchKeySet(url, {
-        fetch: options.fetch,
-        timeoutMs: options.timeoutMs,
-        maxBytes: options.maxJwksBytes,
-      }).then(
-        (set) => ({ name: url.href, keys: set.keys }),
-        (error: Error) => ({ name: url.href, error: error.message }),
-      );
-      fetched.set(url.href, pending);
-    }
-    return pending;
-  };
+  const keySetAt = createKeySetFetcher({
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxJwksBytes,
+  });
 
   if (typeof card !== 'object' || card === null || Array.isArray(card)) {
     return { valid: false, signatures: [], reason: 'the card is not a JSON object' };
@@ -247,12 +325,14 @@ export async function verifyAgentCard(
   }
   if (!Array.isArray(entries)) return { valid: false, signatures: [], reason: '"signatures" is not an array' };
 
-  let payload: string;
-  try {
-    payload = encodeBase64url(new TextEncoder().encode(canonicalizeAgentCard(card)));
-  } catch (error) {
-    const reason = `the card cannot be canonicalized: ${(error as Error).message}`;
-    return { valid: false, reason, signatures: entries.map((_, index) => ({ index, valid: false, reason })) };
+  const content = signable(card, forms);
+  if (!('payloads' in content)) {
+    const { reason, uncovered } = content;
+    return {
+      valid: false,
+      reason,
+      signatures: entries.map((_, index) => ({ index, valid: false, reason, ...(uncovered ? { uncovered } : {}) })),
+    };
   }
 
   const checks: AgentCardSignatureCheck[] = [];
@@ -294,22 +374,27 @@ export async function verifyAgentCard(
       candidates.push(...found);
       notes.push(...skipped);
     }
-    const remote: URL[] = [];
+    const remote: { url: URL; entry?: Parameters<typeof keySetAt>[1] }[] = [];
     if (header.jku !== undefined) {
       const jku = checkKeySetUrl(header.jku, allowInsecure);
       if (typeof jku === 'string') {
         check.reason = `jku ${jku}: keys must come over https (spec §8.4.3)`;
         continue;
       }
-      if (jkuHosts.has(jku.hostname.toLowerCase())) remote.push(jku);
+      const admitted = admitJku(jku, allowedJkus);
+      if (typeof admitted === 'string') {
+        check.reason = `${admitted}; it was not fetched`;
+        continue;
+      }
+      if (admitted !== undefined) remote.push({ url: jku, entry: admitted });
       else if (trustedUrl && jku.href !== trustedUrl.href) {
-        check.reason = `jku ${jku.href} differs from the trusted jwksUrl ${trustedUrl.href}; add its host to allowJkuHosts if both are yours`;
+        check.reason = `jku ${jku.href} differs from the trusted jwksUrl ${trustedUrl.href}; add it to allowJkuHosts if both are yours`;
         continue;
       }
     }
-    if (trustedUrl && !remote.some((url) => url.href === trustedUrl.href)) remote.unshift(trustedUrl);
-    for (const url of remote) {
-      const source = await keySetAt(url);
+    if (trustedUrl && !remote.some(({ url }) => url.href === trustedUrl.href)) remote.unshift({ url: trustedUrl });
+    for (const { url, entry: allowed } of remote) {
+      const source = await keySetAt(url, allowed);
       if ('error' in source) {
         notes.push(source.error);
         continue;
@@ -328,6 +413,11 @@ export async function verifyAgentCard(
       continue;
     }
 
+    const {
+      protected: encoded,
+      signature,
+      header: unprotected,
+    } = entry as { protected: string; signature: string; header?: unknown };
     const failures: string[] = [];
     for (const candidate of candidates) {
       if (candidate.alg !== undefined && candidate.alg !== alg) {
@@ -339,24 +429,40 @@ export async function verifyAgentCard(
         failures.push(`${candidate.name}: ${mismatch}`);
         continue;
       }
-      try {
-        const {
-          protected: encoded,
-          signature,
-          header: unprotected,
-        } = entry as { protected: string; signature: string; header?: unknown };
-        jose ??= await loadJose();
-        const { flattenedVerify } = jose;
+      jose ??= await loadJose();
+      const { flattenedVerify, errors } = jose;
+      let lastError: unknown;
+      const verifies = async (payload: string): Promise<boolean> => {
         const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
-        await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });
-        check.valid = true;
+        try {
+          await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });
+          return true;
+        } catch (error) {
+          lastError = error;
+          return false;
+        }
+      };
+      for (const { form, payload } of content.payloads) {
+        if (await verifies(payload)) {
+          check.valid = true;
+          check.form = form;
+          break;
+        }
+      }
+      if (check.valid) {
         check.key = candidate.name;
         break;
-      } catch (error) {
-        jose ??= await loadJose();
-        failures.push(`${candidate.name}: ${describeJoseError(error, alg, jose.errors)}`);
       }
+      if (lastError instanceof errors.JWSSignatureVerificationFailed) {
+        const partial = await uncoveredBy(card, verifies);
+        if (partial) {
+          failures.push(`${candidate.name}: ${partial.reason}`);
+          check.uncovered = partial.uncovered;
+          continue;
+        }
+      }
+      failures.push(`${candidate.name}: ${describeJoseError(lastError, alg, errors)}`);
     }
     if (!check.valid) check.reason = failures.join('; ');
   }

@@ -1,0 +1,218 @@
+// Forged cards, built as an attacker without the private key would build them: take a card that
+// signAgentCard signed, change what a reader will use, keep the signatures. verifyAgentCard,
+// `agent-card verify` and `agent-card check --key/--jwks` must all refuse every one, and say why.
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AgentCard, discoverAgentCard, signAgentCard, verifyAgentCard } from '@agent-card/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../packages/cli/dist/cli.mjs', import.meta.url));
+
+const card: AgentCard = {
+  name: 'Payments Agent',
+  description: 'Moves money between accounts.',
+  supportedInterfaces: [{ url: 'https://pay.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  version: '1.2.0',
+  capabilities: { streaming: true },
+  securitySchemes: {
+    oauth: {
+      oauth2SecurityScheme: {
+        flows: {
+          authorizationCode: {
+            authorizationUrl: 'https://auth.acme-corp.io/authorize',
+            tokenUrl: 'https://auth.acme-corp.io/token',
+            scopes: { pay: 'Make payments' },
+          },
+        },
+      },
+    },
+  },
+  securityRequirements: [{ schemes: { oauth: { list: ['pay'] } } }],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['application/json'],
+  skills: [{ id: 'pay', name: 'Pay', description: 'Pays an invoice.', tags: ['payments'] }],
+};
+
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const kid = 'pay-key-1';
+const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
+
+type Json = Record<string, unknown>;
+const evilInterface = { url: 'https://evil.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' };
+
+/** Each forgery: a name, and what it does to the signed card. */
+const FORGERIES: [string, (signed: Json) => Json, RegExp][] = [
+  [
+    'supportedInterfaces moved to supported_interfaces, an array-like object in its place',
+    ({ supportedInterfaces, ...rest }) => ({
+      ...rest,
+      supported_interfaces: supportedInterfaces,
+      supportedInterfaces: { 0: evilInterface, length: 1 },
+    }),
+    /names a field twice.*\/supportedInterfaces and \/supported_interfaces/,
+  ],
+  [
+    'a v0.3 top-level url and preferredTransport',
+    (signed) => ({ ...signed, url: 'https://evil.example/a2a', preferredTransport: 'JSONRPC' }),
+    /does not cover \/preferredTransport, \/url/,
+  ],
+  [
+    'v0.3 type and flows members on a security scheme',
+    (signed) => {
+      const forged = structuredClone(signed) as Json & { securitySchemes: Record<string, Json> };
+      forged.securitySchemes.oauth = {
+        ...forged.securitySchemes.oauth,
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: 'https://evil.example/token', scopes: {} } },
+      };
+      return forged;
+    },
+    /does not cover \/securitySchemes\/oauth\/flows, \/securitySchemes\/oauth\/type/,
+  ],
+  [
+    'a second oneof member: clientCredentials with an attacker tokenUrl next to the signed authorizationCode',
+    (signed) => {
+      const forged = structuredClone(signed) as any;
+      forged.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials = {
+        tokenUrl: 'https://evil.example/token',
+        scopes: { pay: 'Make payments' },
+      };
+      return forged;
+    },
+    /does not cover \/securitySchemes\/oauth\/oauth2SecurityScheme\/flows\/clientCredentials/,
+  ],
+  [
+    'default_input_modes next to the signed defaultInputModes',
+    (signed) => ({ ...signed, default_input_modes: ['image/png'] }),
+    /names a field twice.*\/defaultInputModes and \/default_input_modes/,
+  ],
+  [
+    'a snake_case twin inside a skill',
+    (signed) => {
+      const forged = structuredClone(signed) as any;
+      forged.skills[0].input_modes = ['application/x-evil'];
+      forged.skills[0].inputModes = ['text/plain'];
+      return forged;
+    },
+    /names a field twice.*\/skills\/0\/inputModes and \/skills\/0\/input_modes/,
+  ],
+  [
+    'a vendor member that a client might read',
+    (signed) => ({ ...signed, 'x-endpoint': 'https://evil.example/a2a' }),
+    /does not cover \/x-endpoint/,
+  ],
+  [
+    'the interface URL replaced',
+    (signed) => ({ ...signed, supportedInterfaces: [evilInterface] }),
+    /does not match the card/,
+  ],
+];
+
+let signed: Json;
+beforeAll(async () => {
+  signed = (await signAgentCard(card, { privateKey, kid, alg: 'ES256' })) as unknown as Json;
+});
+
+describe('verifyAgentCard refuses forged cards', () => {
+  it('accepts the card as signed (the control)', async () => {
+    expect((await verifyAgentCard(signed as unknown as AgentCard, { jwks: { keys: [jwk] } })).valid).toBe(true);
+  });
+
+  it.each(FORGERIES)('%s', async (_, forge, reason) => {
+    const result = await verifyAgentCard(forge(signed) as unknown as AgentCard, { jwks: { keys: [jwk] } });
+    expect(result.valid).toBe(false);
+    for (const check of result.signatures) expect(check.reason).toMatch(reason);
+  });
+});
+
+/** Runs the built CLI in a child process. */
+function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('the CLI and the discovery client refuse forged cards', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-card-forged-'));
+  const servers: Server[] = [];
+  const origins: string[] = [];
+  let control = '';
+
+  /** One server per card: discovery reads the well-known paths at the origin's root. */
+  const serve = async (body: string): Promise<string> => {
+    const server = createServer((req, res) => {
+      if (!req.url?.startsWith('/.well-known/agent')) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/a2a+json' }).end(body);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [jwk] }));
+    writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(join(dir, 'signed.json'), JSON.stringify(signed));
+    control = await serve(JSON.stringify(signed));
+    for (const [i, [, forge]] of FORGERIES.entries()) {
+      const text = JSON.stringify(forge(signed));
+      writeFileSync(join(dir, `forged-${i}.json`), text);
+      origins.push(await serve(text));
+    }
+  });
+  afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+  it('agent-card verify accepts the card as signed', async () => {
+    const run = await cli(['verify', 'signed.json', '--jwks', 'jwks.json'], dir);
+    expect(run.stdout).toContain('Valid: at least one signature verified.');
+    expect(run.code).toBe(0);
+  });
+
+  it.each(FORGERIES.map(([name, , reason], i) => [name, i, reason] as const))(
+    'agent-card verify: %s → Invalid, exit 1, with the reason',
+    async (_, i, reason) => {
+      const run = await cli(['verify', `forged-${i}.json`, '--key', 'key.pub.pem', '--kid', kid], dir);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('Invalid: no signature verified.');
+      expect(run.stdout).not.toContain('Valid: at least');
+      expect(run.stdout).toMatch(reason);
+    },
+  );
+
+  it.each(FORGERIES.map(([name, , reason], i) => [name, i, reason] as const))(
+    'discoverAgentCard and agent-card check --jwks: %s → signature failed',
+    async (_, i, reason) => {
+      const report = await discoverAgentCard(origins[i] as string, {
+        allowHttp: true,
+        profile: 'development',
+        jwks: { keys: [jwk] },
+      });
+      expect(report.primary.signature?.status).toBe('failed');
+      expect(report.primary.signature?.details.join('\n')).toMatch(reason);
+
+      const run = await cli(
+        ['check', origins[i] as string, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'],
+        dir,
+      );
+      expect(run.code).toBe(1);
+      expect(run.stdout).not.toContain('signature: verified');
+      expect(run.stdout).toMatch(/no signature verified/);
+    },
+  );
+
+  it('agent-card check --jwks reports the signed control as verified', async () => {
+    const run = await cli(['check', control, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
+    expect(run.stdout).toMatch(/signature verified/);
+  });
+});
