@@ -512,3 +512,96 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
     });
   });
 });
+
+describe('verifyAgentCard: the card cannot choose what the verifier fetches', () => {
+  const jwksBody = JSON.stringify({ keys: [publicJwk(ec.publicKey, { kid: 'k', use: 'sig' })] });
+  /** A fetch that records every URL asked for and answers with the key set after `delayMs`. */
+  const recordingFetch = (delayMs = 0) => {
+    const asked: string[] = [];
+    const fetchImpl = (async (input: string | URL | Request) => {
+      asked.push(String(input instanceof Request ? input.url : input));
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return new Response(jwksBody, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    return { asked, fetchImpl };
+  };
+  const withJkus = async (jkus: string[]) => ({
+    ...card,
+    signatures: await Promise.all(jkus.map((jku) => signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', jku }))),
+  });
+
+  it('20 signatures naming 20 jkus on an allowed host cause one fetch, not 20', async () => {
+    const { asked, fetchImpl } = recordingFetch();
+    const jkus = Array.from({ length: 20 }, (_, i) => `https://keys.acme-corp.io/internal/set-${i}.json`);
+    const result = await verifyAgentCard(await withJkus(jkus), {
+      allowJkuHosts: ['keys.acme-corp.io'],
+      fetch: fetchImpl,
+    });
+    expect(asked).toEqual(['https://keys.acme-corp.io/internal/set-0.json']);
+    expect(result.valid).toBe(true);
+    expect(result.signatures[1]!.reason).toMatch(
+      /jku https:\/\/keys\.acme-corp\.io\/internal\/set-1\.json was not fetched: allowJkuHosts entry "keys\.acme-corp\.io" already gave https:\/\/keys\.acme-corp\.io\/internal\/set-0\.json/,
+    );
+  });
+
+  it.each([
+    [
+      'a port the entry does not name',
+      'https://keys.acme-corp.io:9000/internal/admin',
+      /uses port 9000, which no allowJkuHosts entry names/,
+    ],
+    [
+      'a query string',
+      'https://keys.acme-corp.io/internal/admin?delete=0',
+      /carries a query string, which only an exact allowJkuHosts URL may/,
+    ],
+    ['both', 'https://keys.acme-corp.io:9000/internal/admin?delete=0', /uses port 9000/],
+  ])('a jku with %s is never fetched', async (_, jku, reason) => {
+    const { asked, fetchImpl } = recordingFetch();
+    const result = await verifyAgentCard(await withJkus([jku]), {
+      allowJkuHosts: ['keys.acme-corp.io'],
+      fetch: fetchImpl,
+    });
+    expect(asked).toEqual([]);
+    expect(result.valid).toBe(false);
+    expect(result.signatures[0]!.reason).toMatch(reason);
+  });
+
+  it('an entry that names the port or the exact URL admits exactly that', async () => {
+    const { asked, fetchImpl } = recordingFetch();
+    const jku = 'https://keys.acme-corp.io:9000/jwks.json?set=cards';
+    const exact = await verifyAgentCard(await withJkus([jku]), { allowJkuHosts: [jku], fetch: fetchImpl });
+    expect(exact.valid).toBe(true);
+    const port = await verifyAgentCard(await withJkus(['https://keys.acme-corp.io:9000/jwks.json']), {
+      allowJkuHosts: ['keys.acme-corp.io:9000'],
+      fetch: fetchImpl,
+    });
+    expect(port.valid).toBe(true);
+    expect(asked).toEqual([jku, 'https://keys.acme-corp.io:9000/jwks.json']);
+  });
+
+  it('all key-set fetches of one verification share one timeoutMs budget', async () => {
+    const { asked, fetchImpl } = recordingFetch(400);
+    const hosts = ['a.keys.example', 'b.keys.example', 'c.keys.example', 'd.keys.example', 'e.keys.example'];
+    const card = await withJkus(hosts.map((host) => `https://${host}/jwks.json`));
+    const started = performance.now();
+    const result = await verifyAgentCard(
+      { ...card, signatures: card.signatures.map((s) => ({ ...s, signature: `${s.signature.slice(0, -4)}AAAA` })) },
+      { allowJkuHosts: hosts, fetch: fetchImpl, timeoutMs: 1_000 },
+    );
+    expect(performance.now() - started).toBeLessThan(1_600);
+    expect(asked.length).toBeLessThanOrEqual(3);
+    expect(result.signatures.at(-1)!.reason).toMatch(
+      /the 1000 ms budget of this verification is spent|did not answer within 1000 ms/,
+    );
+  });
+
+  it('a malformed allowJkuHosts entry is an options error naming it', async () => {
+    await expect(verifyAgentCard(card, { allowJkuHosts: ['keys.example.com/path'] })).rejects.toThrow(
+      /verifyAgentCard: allowJkuHosts entry "keys\.example\.com\/path" is not a host, host:port or https URL/,
+    );
+    await expect(verifyAgentCard(card, { allowJkuHosts: ['http://keys.example.com/jwks.json'] })).rejects.toThrow(
+      /allowJkuHosts entry "http:\/\/keys\.example\.com\/jwks\.json" is not https/,
+    );
+  });
+});
