@@ -1,10 +1,11 @@
 import { type KeyObject, generateKeyPairSync, createSecretKey, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { base64url, decodeProtectedHeader } from 'jose';
+import { base64url, calculateJwkThumbprint, decodeProtectedHeader, FlattenedSign } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { prepareSigner, signAgentCard, type SignAgentCardOptions } from './sign';
+import { canonicalizeAgentCard } from './canonicalize';
 import { verifyAgentCard } from './verify';
 
 const { signatures: specSignatures, ...sample }: AgentCard = JSON.parse(
@@ -162,8 +163,8 @@ describe('signAgentCard', () => {
       /^signAgentCard: alg "ES999" is not an allowed Agent Card signing algorithm\. Use one of /,
     ],
     ['a missing alg', { alg: undefined }, /^signAgentCard: alg is missing \(undefined\)\. /],
-    ['a missing kid', { kid: undefined }, /^signAgentCard: kid is missing or empty \(undefined\)\. Pass the key id/],
-    ['an empty kid', { kid: ' ' }, /^signAgentCard: kid is missing or empty \(" "\)\. /],
+    ['an empty kid', { kid: ' ' }, /^signAgentCard: kid is empty or not a string \(" "\)\. Pass the key id/],
+    ['a kid that is not a string', { kid: 7 }, /^signAgentCard: kid is empty or not a string \(7\)\. /],
     [
       'an http jku',
       { jku: 'http://agent.example.com/jwks.json' },
@@ -258,7 +259,10 @@ describe('signAgentCard', () => {
       async (alg) => {
         const privateKey = alg.startsWith('RS') ? rsa.privateKey : ed.privateKey;
         const signer = prepareSigner({ privateKey, kid: 'k', alg, jku: 'https://agent.example.com/jwks.json' });
-        expect(signer.signSync(sample)).toEqual(await signer.sign(sample));
+        const jws = await new FlattenedSign(new TextEncoder().encode(canonicalizeAgentCard(sample)))
+          .setProtectedHeader(signer.headers[0]!)
+          .sign(privateKey);
+        expect(signer.signSync(sample)).toEqual([{ protected: jws.protected, signature: jws.signature }]);
       },
     );
 
@@ -286,5 +290,82 @@ describe('signAgentCard', () => {
         (await verifyAgentCard({ ...sample, signatures: [signature!] }, { keys: { k: ec.publicKey } })).valid,
       ).toBe(true);
     });
+  });
+});
+
+describe('keys: thumbprint kids, rotation, deterministic ECDSA', () => {
+  it('uses the RFC 7638 thumbprint of the public key as kid when none is given', async () => {
+    const signer = prepareSigner({ privateKey: ec.privateKey, alg: 'ES256' });
+    const expected = await calculateJwkThumbprint(ec.publicKey.export({ format: 'jwk' }) as never, 'sha256');
+    expect(signer.headers[0]!.kid).toBe(expected);
+    expect(signer.publicJwks[0]).toMatchObject({ kid: expected, alg: 'ES256', use: 'sig', kty: 'EC', crv: 'P-256' });
+    const rsaKid = prepareSigner({ privateKey: rsa.privateKey, alg: 'RS256' }).headers[0]!.kid;
+    expect(rsaKid).toBe(await calculateJwkThumbprint(rsa.publicKey.export({ format: 'jwk' }) as never, 'sha256'));
+  });
+
+  it.each([
+    ['ES256', () => ec],
+    ['ES384', () => ec384],
+    ['ES512', () => generateKeyPairSync('ec', { namedCurve: 'P-521' })],
+  ] as const)(
+    'signs %s deterministically (RFC 6979): two signers, the same bytes, and they verify',
+    async (alg, pair) => {
+      const { privateKey, publicKey } = pair();
+      const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+      const a = prepareSigner({ privateKey: pem, kid: 'k', alg }).signSync(sample);
+      const b = prepareSigner({ privateKey: privateKey, kid: 'k', alg }).signSync(sample);
+      expect(a).toEqual(b);
+      expect(prepareSigner({ privateKey, kid: 'k', alg }).randomized).toEqual([]);
+      expect((await verifyAgentCard({ ...sample, signatures: a }, { keys: { k: publicKey } })).valid).toBe(true);
+    },
+  );
+
+  it('says which keys sign randomized bytes (PS*)', () => {
+    expect(prepareSigner({ privateKey: rsa.privateKey, kid: 'k', alg: 'PS256' }).randomized).toEqual(['PS256']);
+  });
+
+  it('signs with every key of a list (rotation), and a verifier with only one of them accepts', async () => {
+    const signed = await signAgentCard(sample, [
+      { privateKey: ec.privateKey, kid: 'old', alg: 'ES256' },
+      { privateKey: ed.privateKey, kid: 'new', alg: 'EdDSA' },
+    ]);
+    expect(signed.signatures!.map((s) => decodeProtectedHeader(s).kid)).toEqual(['old', 'new']);
+    expect((await verifyAgentCard(signed, { keys: { old: ec.publicKey } })).valid).toBe(true);
+    expect((await verifyAgentCard(signed, { keys: { new: ed.publicKey } })).valid).toBe(true);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    [
+      'two keys with one kid',
+      [
+        { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' },
+        { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+      ],
+      /^signAgentCard\[1\]: kid "k" is also the kid of signAgentCard\[0\]\. Give each key its own kid/,
+    ],
+    [
+      'the same key twice (same thumbprint)',
+      [
+        { privateKey: ec.privateKey, alg: 'ES256' },
+        { privateKey: ec.privateKey, alg: 'ES256' },
+      ],
+      /^signAgentCard\[1\]: kid ".+" is also the kid of signAgentCard\[0\]/,
+    ],
+    ['an empty list', [], /^signAgentCard: the list of signing keys is empty\./],
+    [
+      'every problem of a list at once',
+      [
+        { privateKey: ec.publicKey, alg: 'ES256' },
+        { privateKey: ed.privateKey, alg: 'ES256' },
+      ],
+      /^signAgentCard: 2 problems:\n- signAgentCard\[0\]: privateKey: a public ec .*\n- signAgentCard\[1\]: privateKey: alg "ES256" needs an EC P-256 key, got a private ed25519 key/,
+    ],
+    [
+      'an RSA key under 2048 bits',
+      { privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, alg: 'RS256' },
+      /^signAgentCard: privateKey: alg "RS256" needs an RSA key of 2048 bits or more, got a private rsa 1024-bit key\. Generate a 2048-, 3072- or 4096-bit RSA key\./,
+    ],
+  ])('refuses %s with every problem named', (_, options, message) => {
+    expect(() => prepareSigner(options as never)).toThrow(message);
   });
 });

@@ -1,31 +1,36 @@
-import { KeyObject, constants, sign as nodeSign } from 'node:crypto';
-import { encodeBase64url } from './base64url';
-import { loadJose } from './jose';
+import { constants, createHash, createPublicKey, type JsonWebKey, KeyObject, sign as nodeSign } from 'node:crypto';
+import { p256, p384, p521 } from '@noble/curves/nist';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
+import { encodeBase64url } from './base64url';
 import { canonicalForms } from './canonicalize';
-import { type AgentCardPrivateKey, toPrivateKey } from './keys';
 import { checkKeySetUrl } from './jwks';
+import { type AgentCardPrivateKey, toPrivateKey } from './keys';
+import { jwkThumbprint, publicJwkOf } from './thumbprint';
 
-/** Options of {@link signAgentCard}. */
+/** Options of {@link signAgentCard}: one signing key. */
 export interface SignAgentCardOptions {
   /**
    * The private key: a Node `KeyObject`, a WebCrypto `CryptoKey`, a private JWK, or a PEM string
    * (PKCS#8; PKCS#1 RSA and SEC1 EC PEMs are read too). It must fit `alg`.
    */
   privateKey: AgentCardPrivateKey;
-  /** The key id verifiers look the public key up by (protected header `kid`). Required by the spec. */
-  kid: string;
+  /**
+   * The key id verifiers look the public key up by (protected header `kid`).
+   * @default the RFC 7638 JWK thumbprint of the public key (base64url SHA-256), so the id names the key
+   */
+  kid?: string;
   /**
    * The JWS algorithm: `ES256`, `ES384`, `ES512`, `RS256`, `RS384`, `RS512`, `PS256`, `PS384`,
-   * `PS512`, `EdDSA` or `Ed25519`. `none` and HMAC (`HS*`) are refused.
+   * `PS512`, `EdDSA` or `Ed25519`. `none` and HMAC (`HS*`) are refused. ECDSA is signed
+   * deterministically (RFC 6979); `PS*` cannot be, so every process signs different bytes.
    */
   alg: AgentCardSigningAlgorithm;
   /**
-   * Where the public JWKS lives (protected header `jku`). Must be an `https:` URL. Verifiers
-   * should not fetch it blindly (the card names it, so the card's author controls it); see
-   * `verifyAgentCard`'s `allowJkuHosts`.
+   * Where the public JWKS lives (protected header `jku`). Must be an `https:` URL. Informational
+   * only: a verifier must not take a key from it unless it already trusts that URL (A2A PR#2099;
+   * see `verifyAgentCard`'s `allowJkuHosts`).
    */
   jku?: string | URL;
 }
@@ -39,98 +44,38 @@ function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
 /** JWS encodings: ECDSA as r||s (RFC 7518 §3.4), PSS with a salt as long as the hash (§3.5). */
 function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
   if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' as const };
-  if (alg.startsWith('PS'))
+  if (alg.startsWith('PS')) {
     return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
+  }
   return key;
 }
 
+const CURVES = { ES256: p256, ES384: p384, ES512: p521 } as const;
+
 /**
- * Checks sign options once, so that middleware can refuse them at start-up. Returns the
- * protected header and the key to sign with.
+ * An ECDSA signer that gives the same signature for the same input on every replica (RFC 6979
+ * nonces), or `undefined` when the private scalar cannot be read (a non-extractable CryptoKey).
  */
-export function prepareSigner(options: SignAgentCardOptions, where = 'signAgentCard') {
-  if (typeof options !== 'object' || options === null) {
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_SIGNATURE',
-      `${where}: options are missing. Pass { privateKey, kid, alg }.`,
-    );
+function deterministicEcdsa(alg: AgentCardSigningAlgorithm, key: KeyObject): ((input: Buffer) => Buffer) | undefined {
+  if (!(alg in CURVES)) return undefined;
+  let d: Uint8Array;
+  try {
+    const jwk = key.export({ format: 'jwk' });
+    if (typeof jwk.d !== 'string') return undefined;
+    d = Buffer.from(jwk.d, 'base64url');
+  } catch {
+    return undefined;
   }
-  const refused = refuseAlgorithm(options.alg);
-  if (refused) {
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_SIGNATURE',
-      `${where}: ${refused}. Use one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`,
-    );
-  }
-  if (typeof options.kid !== 'string' || options.kid.trim() === '') {
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_SIGNATURE',
-      `${where}: kid is missing or empty (${JSON.stringify(options.kid)}). Pass the key id verifiers will find the public key under, e.g. "card-key-2025".`,
-    );
-  }
-  const header: { alg: AgentCardSigningAlgorithm; typ: 'JOSE'; kid: string; jku?: string } = {
-    alg: options.alg,
-    typ: 'JOSE',
-    kid: options.kid,
+  const curve = CURVES[alg as keyof typeof CURVES];
+  const digest = `sha${alg.slice(2)}`;
+  return (input) => {
+    const hash = createHash(digest).update(input).digest();
+    return Buffer.from(curve.sign(hash, d, { lowS: false }).toCompactRawBytes());
   };
-  if (options.jku !== undefined) {
-    const problem = checkKeySetUrl(options.jku, false);
-    if (typeof problem === 'string') {
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_SIGNATURE',
-        `${where}: jku ${problem}. Publish the JWKS at an https:// URL.`,
-      );
-    }
-    header.jku = problem.href;
-  }
-  const key = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
-  const encodedHeader = encodeBase64url(JSON.stringify(header));
-  return {
-    header,
-    /**
-     * The signatures of `card`, one per distinct canonical form (pruned first, then served as is;
-     * one signature when the two coincide), made synchronously with node:crypto for callers that
-     * cannot await (a responder prepares a static card before its first request).
-     */
-    signSync(card: AgentCard): AgentCardSignature[] {
-      const keyObject = key instanceof KeyObject ? key : KeyObject.from(key);
-      return payloadsOf(card).map((payload) => {
-        const signingInput = `${encodedHeader}.${encodeBase64url(payload)}`;
-        try {
-          const signature = nodeSign(
-            nodeDigest(header.alg),
-            Buffer.from(signingInput),
-            nodeKeyOptions(header.alg, keyObject),
-          );
-          return { protected: encodedHeader, signature: signature.toString('base64url') };
-        } catch (error) {
-          throw new AgentCardError(
-            'ERR_AGENT_CARD_SIGNATURE',
-            `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm.`,
-            { cause: error },
-          );
-        }
-      });
-    },
-    /** The same signatures as {@link signSync}, made with jose (any key form, WebCrypto included). */
-    async sign(card: AgentCard): Promise<AgentCardSignature[]> {
-      const out: AgentCardSignature[] = [];
-      for (const payload of payloadsOf(card)) {
-        try {
-          const { FlattenedSign } = await loadJose();
-          const jws = await new FlattenedSign(new TextEncoder().encode(payload)).setProtectedHeader(header).sign(key);
-          out.push({ protected: jws.protected as string, signature: jws.signature });
-        } catch (error) {
-          throw new AgentCardError(
-            'ERR_AGENT_CARD_SIGNATURE',
-            `${where}: the key cannot sign with alg "${header.alg}" (${(error as Error).message}). Use a key that fits the algorithm (RSA keys need 2048 bits or more).`,
-            { cause: error },
-          );
-        }
-      }
-      return out;
-    },
-  };
+}
+
+function signError(where: string, what: string, how: string, cause?: unknown): AgentCardError {
+  return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: ${what}. ${how}`, cause ? { cause } : {});
 }
 
 /** The distinct canonical forms of a card, pruned first: what its signatures cover. */
@@ -139,7 +84,129 @@ function payloadsOf(card: AgentCard): string[] {
   return forms.pruned === forms['served-as-is'] ? [forms.pruned] : [forms.pruned, forms['served-as-is']];
 }
 
-/** A prepared signer: options checked and key imported once, see {@link prepareSigner}. */
+/** One key, checked and imported: the protected header and how to sign with it. */
+interface PreparedKey {
+  header: { alg: AgentCardSigningAlgorithm; typ: 'JOSE'; kid: string; jku?: string };
+  /** The public JWK (public members only), with `kid`, `alg` and `use`. */
+  publicJwk: JsonWebKey & { kid: string; alg: string; use: 'sig' };
+  /** Whether two processes signing the same card make different bytes (`PS*`, or ECDSA on an opaque key). */
+  randomized: boolean;
+  signInput(input: Buffer): Buffer;
+}
+
+function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
+  if (typeof options !== 'object' || options === null) {
+    throw signError(where, 'options are missing', 'Pass { privateKey, alg } (and kid, jku if you like).');
+  }
+  const refused = refuseAlgorithm(options.alg);
+  if (refused) throw signError(where, refused, `Use one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
+  if (options.kid !== undefined && (typeof options.kid !== 'string' || options.kid.trim() === '')) {
+    throw signError(
+      where,
+      `kid is empty or not a string (${JSON.stringify(options.kid)})`,
+      'Pass the key id verifiers will find the public key under, e.g. "card-key-2025", or leave it out to use the key thumbprint.',
+    );
+  }
+  let jku: string | undefined;
+  if (options.jku !== undefined) {
+    const url = checkKeySetUrl(options.jku, false);
+    if (typeof url === 'string') throw signError(where, `jku ${url}`, 'Publish the JWKS at an https:// URL.');
+    jku = url.href;
+  }
+  const imported = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
+  const key = imported instanceof KeyObject ? imported : KeyObject.from(imported);
+  const publicKey = createPublicKey(key);
+  const kid = options.kid ?? jwkThumbprint(publicJwkOf(publicKey));
+  const header: PreparedKey['header'] = { alg: options.alg, typ: 'JOSE', kid };
+  if (jku !== undefined) header.jku = jku;
+  const deterministic = deterministicEcdsa(options.alg, key);
+  const keyOptions = nodeKeyOptions(options.alg, key);
+  const digest = nodeDigest(options.alg);
+  return {
+    header,
+    publicJwk: { ...publicJwkOf(publicKey), kid, alg: options.alg, use: 'sig' },
+    randomized: options.alg.startsWith('PS') || (options.alg.startsWith('ES') && deterministic === undefined),
+    signInput(input) {
+      try {
+        return deterministic ? deterministic(input) : nodeSign(digest, input, keyOptions);
+      } catch (error) {
+        throw signError(
+          where,
+          `the key cannot sign with alg "${options.alg}" (${(error as Error).message})`,
+          'Use a key that fits the algorithm (RSA keys need 2048 bits or more).',
+          error,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Checks signing options once, so that middleware can refuse them at start-up: one key, or a
+ * list of keys (rotation) with distinct key ids. Returns a signer that makes every signature of
+ * a card synchronously.
+ */
+export function prepareSigner(
+  options: SignAgentCardOptions | readonly SignAgentCardOptions[],
+  where = 'signAgentCard',
+) {
+  const list = Array.isArray(options) ? options : [options as SignAgentCardOptions];
+  if (list.length === 0)
+    throw signError(where, 'the list of signing keys is empty', 'Pass at least one { privateKey, alg }.');
+  const problems: string[] = [];
+  const keys: PreparedKey[] = [];
+  list.forEach((entry, i) => {
+    const at = Array.isArray(options) ? `${where}[${i}]` : where;
+    try {
+      keys.push(prepareKey(entry, at));
+    } catch (error) {
+      problems.push(error instanceof AgentCardError ? error.message : `${at}: ${String(error)}`);
+    }
+  });
+  const seen = new Map<string, number>();
+  keys.forEach((key, i) => {
+    const first = seen.get(key.header.kid);
+    if (first !== undefined) {
+      problems.push(
+        `${where}[${i}]: kid ${JSON.stringify(key.header.kid)} is also the kid of ${where}[${first}]. Give each key its own kid, or leave kid out to use each key's thumbprint.`,
+      );
+    } else seen.set(key.header.kid, i);
+  });
+  if (problems.length > 0) {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${where}: ${problems.length} problems:\n- ${problems.join('\n- ')}`,
+    );
+  }
+  const encoded = keys.map((key) => encodeBase64url(JSON.stringify(key.header)));
+  return {
+    /** The protected headers, one per key, in the order given. */
+    headers: keys.map((key) => key.header),
+    /** The public JWKs of the signing keys (public members, `kid`, `alg`, `use: "sig"`). */
+    publicJwks: keys.map((key) => key.publicJwk),
+    /** The algorithms whose signatures differ between processes (`PS*`), for a start-up warning. */
+    randomized: keys.filter((key) => key.randomized).map((key) => key.header.alg),
+    /**
+     * Every signature of `card`: for each key, one per distinct canonical form (pruned first,
+     * then served as is; one when the two coincide). Deterministic except for `PS*`.
+     */
+    signSync(card: AgentCard): AgentCardSignature[] {
+      const payloads = payloadsOf(card).map((text) => encodeBase64url(text));
+      const out: AgentCardSignature[] = [];
+      keys.forEach((key, i) => {
+        for (const payload of payloads) {
+          const signature = key.signInput(Buffer.from(`${encoded[i]}.${payload}`));
+          out.push({ protected: encoded[i] as string, signature: signature.toString('base64url') });
+        }
+      });
+      return out;
+    },
+  };
+}
+
+/** A prepared signer: options checked and keys imported once, see {@link prepareSigner}. */
 export type AgentCardSigner = ReturnType<typeof prepareSigner>;
 
 /**
@@ -147,29 +214,34 @@ export type AgentCardSigner = ReturnType<typeof prepareSigner>;
  * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`,
  * one per distinct canonical form of the card (the pruned form, which `@a2a-js/sdk` and
  * `a2a-sdk` verify, and the served-as-is form, which a2a-go verifies; one signature when the
- * card has no default-valued member and the two coincide). Returns a copy of the card with the
- * signatures appended to `signatures`; existing signatures are kept (key rotation) and the
- * input is never changed.
+ * card has no default-valued member and the two coincide), for each key given. Returns a copy
+ * of the card with the signatures appended to `signatures`; existing signatures are kept and
+ * the input is never changed.
  *
- * The result is deterministic for `EdDSA`/`Ed25519` and `RS*`; `ES*` and `PS*` signatures are
- * randomized by their algorithms.
+ * Pass a list of keys to rotate: the card then carries a signature by each, and a verifier that
+ * trusts only the old or only the new key accepts it.
  *
- * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a refused `alg` (`none`, `HS*`, …), a
- *   missing `kid`, a non-https `jku`, a key that is public, secret, unreadable or does not fit
- *   `alg`, or a card RFC 8785 cannot serialize.
+ * The result is deterministic for `ES*` (RFC 6979), `EdDSA`/`Ed25519` and `RS*`: every replica
+ * serves the same bytes. `PS*` signatures are randomized by the algorithm.
+ *
+ * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a refused `alg` (`none`, `HS*`, …), an
+ *   empty `kid`, two keys with one `kid`, a non-https `jku`, a key that is public, secret,
+ *   unreadable or does not fit `alg`, an RSA key under 2048 bits, or a card RFC 8785 cannot
+ *   serialize.
  * @example
  * import { readFileSync } from 'node:fs'
  * const signed = await signAgentCard(card, {
  *   privateKey: readFileSync('card-key.pem', 'utf8'),
- *   kid: 'card-key-1',
  *   alg: 'ES256',
  *   jku: 'https://agent.example.com/.well-known/jwks.json',
  * })
- * @see spec §8.4.2, RFC 7515 Appendix F (detached content)
+ * @see spec §8.4.2, RFC 7515 Appendix F (detached content), RFC 7638, RFC 6979
  */
-export async function signAgentCard(card: AgentCard, options: SignAgentCardOptions): Promise<AgentCard> {
-  const signer = prepareSigner(options);
-  const signatures = await signer.sign(card);
+export async function signAgentCard(
+  card: AgentCard,
+  options: SignAgentCardOptions | readonly SignAgentCardOptions[],
+): Promise<AgentCard> {
+  const signatures = prepareSigner(options).signSync(card);
   const copy = structuredClone(card);
   return { ...copy, signatures: [...(copy.signatures ?? []), ...signatures] };
 }

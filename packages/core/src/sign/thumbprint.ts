@@ -1,0 +1,32 @@
+import { createHash, type JsonWebKey, type KeyObject } from 'node:crypto';
+
+/** The members RFC 7638 §3.2 hashes, by key type, in lexicographic order. */
+const REQUIRED: Record<string, readonly string[]> = {
+  EC: ['crv', 'kty', 'x', 'y'],
+  RSA: ['e', 'kty', 'n'],
+  OKP: ['crv', 'kty', 'x'],
+};
+
+/**
+ * The public JWK of a key: only the members a public key has (`kty`, `crv`, `x`, `y`, `n`,
+ * `e`), whatever form the key came in, so a private member can never leak into a key set.
+ */
+export function publicJwkOf(key: KeyObject): JsonWebKey {
+  const jwk = key.export({ format: 'jwk' });
+  const out: JsonWebKey = {};
+  for (const name of ['kty', 'crv', 'x', 'y', 'n', 'e'] as const) {
+    if (typeof jwk[name] === 'string') out[name] = jwk[name];
+  }
+  return out;
+}
+
+/**
+ * The RFC 7638 JWK thumbprint (base64url SHA-256 of the required public members) of a key: the
+ * key id used when none is given, so that the id names the key and nothing else.
+ */
+export function jwkThumbprint(jwk: JsonWebKey): string {
+  const members = REQUIRED[String(jwk.kty)];
+  if (members === undefined) throw new Error(`no RFC 7638 thumbprint for kty ${JSON.stringify(jwk.kty)}`);
+  const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name as keyof JsonWebKey])}`).join(',')}}`;
+  return createHash('sha256').update(text).digest('base64url');
+}
