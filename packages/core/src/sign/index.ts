@@ -7,3 +7,6 @@ export type { AgentCardSignatureCheck, VerifyAgentCardOptions, VerifyAgentCardRe
 export { AGENT_CARD_SIGNING_ALGORITHMS } from './algorithms';
 export type { AgentCardSigningAlgorithm } from './algorithms';
 export type { AgentCardPrivateKey, AgentCardPublicKey } from './keys';
+export { toPublicJwk } from './public-jwk';
+export type { ToPublicJwkOptions } from './public-jwk';
+export type { AgentCardPublicJwk } from './thumbprint';

@@ -4,6 +4,7 @@ import { base64url, calculateJwkThumbprint, decodeProtectedHeader, FlattenedSign
 import { describe, expect, it } from 'vitest';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
+import { toPublicJwk } from './public-jwk';
 import { prepareSigner, signAgentCard, type SignAgentCardOptions } from './sign';
 import { canonicalizeAgentCard } from './canonicalize';
 import { verifyAgentCard } from './verify';
@@ -164,7 +165,7 @@ describe('signAgentCard', () => {
     ],
     ['a missing alg', { alg: undefined }, /^signAgentCard: alg is missing \(undefined\)\. /],
     ['an empty kid', { kid: ' ' }, /^signAgentCard: kid is empty or not a string \(" "\)\. Pass the key id/],
-    ['a kid that is not a string', { kid: 7 }, /^signAgentCard: kid is empty or not a string \(7\)\. /],
+    ['a kid that is not a string', { kid: 7 as never }, /^signAgentCard: kid is empty or not a string \(7\)\. /],
     [
       'an http jku',
       { jku: 'http://agent.example.com/jwks.json' },
@@ -367,5 +368,28 @@ describe('keys: thumbprint kids, rotation, deterministic ECDSA', () => {
     ],
   ])('refuses %s with every problem named', (_, options, message) => {
     expect(() => prepareSigner(options as never)).toThrow(message);
+  });
+});
+
+describe('toPublicJwk', () => {
+  it.each([
+    ['a private PEM', () => ec.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string],
+    ['a private JWK', () => ec.privateKey.export({ format: 'jwk' })],
+    ['a private KeyObject', () => ec.privateKey],
+    ['a public PEM', () => ec.publicKey.export({ type: 'spki', format: 'pem' }) as string],
+  ])('publishes only public members of %s, with the thumbprint as kid', async (_, key) => {
+    const jwk = toPublicJwk(key() as never, { alg: 'ES256' });
+    expect(Object.keys(jwk).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    expect(jwk.kid).toBe(await calculateJwkThumbprint(ec.publicKey.export({ format: 'jwk' }) as never, 'sha256'));
+  });
+
+  it('never carries a private RSA member (d, p, q, dp, dq, qi)', () => {
+    const jwk = toPublicJwk(rsa.privateKey.export({ format: 'jwk' }) as never, { kid: 'r' });
+    for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) expect(jwk).not.toHaveProperty(member);
+    expect(jwk).toMatchObject({ kty: 'RSA', kid: 'r', use: 'sig' });
+  });
+
+  it('refuses a secret key', () => {
+    expect(() => toPublicJwk(createSecretKey(Buffer.alloc(32)))).toThrow(/secret \(symmetric\) key cannot verify/);
   });
 });

@@ -1,4 +1,4 @@
-import { constants, createHash, createPublicKey, type JsonWebKey, KeyObject, sign as nodeSign } from 'node:crypto';
+import { constants, createHash, createPublicKey, KeyObject, sign as nodeSign } from 'node:crypto';
 import { p256, p384, p521 } from '@noble/curves/nist';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
@@ -7,7 +7,7 @@ import { encodeBase64url } from './base64url';
 import { canonicalForms } from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { type AgentCardPrivateKey, toPrivateKey } from './keys';
-import { jwkThumbprint, publicJwkOf } from './thumbprint';
+import { type AgentCardPublicJwk, jwkThumbprint, publicJwkOf } from './thumbprint';
 
 /** Options of {@link signAgentCard}: one signing key. */
 export interface SignAgentCardOptions {
@@ -88,7 +88,7 @@ function payloadsOf(card: AgentCard): string[] {
 interface PreparedKey {
   header: { alg: AgentCardSigningAlgorithm; typ: 'JOSE'; kid: string; jku?: string };
   /** The public JWK (public members only), with `kid`, `alg` and `use`. */
-  publicJwk: JsonWebKey & { kid: string; alg: string; use: 'sig' };
+  publicJwk: AgentCardPublicJwk;
   /** Whether two processes signing the same card make different bytes (`PS*`, or ECDSA on an opaque key). */
   randomized: boolean;
   signInput(input: Buffer): Buffer;

@@ -30,3 +30,10 @@ export function jwkThumbprint(jwk: JsonWebKey): string {
   const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name as keyof JsonWebKey])}`).join(',')}}`;
   return createHash('sha256').update(text).digest('base64url');
 }
+
+/** A public JWK as published in a JWK Set: public members, `kid`, and `alg`/`use` when known. */
+export interface AgentCardPublicJwk extends JsonWebKey {
+  kid: string;
+  alg?: string;
+  use?: 'sig';
+}
