@@ -56,6 +56,6 @@ describe('replicas of a signed card', () => {
     ]);
     const [first, second] = await Promise.all([card(a!.origin), card(b!.origin)]);
     expect(second.etag).not.toBe(first.etag);
-    expect(a!.stderr()).toMatch(/warn: options\.sign: PS256 signatures are randomized/);
+    expect(a!.stderr()).toMatch(/warn: agent card: options\.sign: PS256 signatures are randomized/);
   });
 });

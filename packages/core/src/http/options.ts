@@ -1,7 +1,8 @@
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import type { ValidationProfile } from '../findings';
-import { type AgentCardSigner, prepareSigner } from '../sign/sign';
+import type { AgentCardSigner } from '../sign/sign';
+import { type ResolvedSigning, resolveSigning } from '../sign/signing-options';
 import type { CorsSetting } from './documents';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, ExtendedAgentCardOptions } from './types';
 
@@ -25,6 +26,8 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
   logger: Pick<Console, 'warn'>;
   /** Signs each variant once when it is built; `undefined` without `sign`. */
   signer: AgentCardSigner | undefined;
+  /** The published key set and the start-up warnings of `sign`; `undefined` without `sign`. */
+  signing: ResolvedSigning | undefined;
 }
 
 /** Extended-card options after validation. */
@@ -274,12 +277,12 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     }
   }
 
-  let signer: AgentCardSigner | undefined;
+  let signing: ResolvedSigning | undefined;
   let card = o.card;
   let cacheKey = o.cacheKey;
   if (o.sign !== undefined) {
     try {
-      signer = prepareSigner(o.sign, 'options.sign');
+      signing = resolveSigning(o.sign, 'options.sign');
     } catch (error) {
       problems.push(error instanceof AgentCardError ? error.message : `options.sign: ${String(error)}`);
     }
@@ -328,7 +331,8 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     retryAfter: o.retryAfter ?? 30,
     onError: o.onError ?? (() => {}),
     logger: o.logger ?? console,
-    signer,
+    signer: signing?.signer,
+    signing,
   };
 }
 

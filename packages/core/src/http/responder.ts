@@ -31,6 +31,7 @@ import type {
   AgentCardResponder,
   AgentCardResponse,
 } from './types';
+import { prepareJwksRoute } from './jwks-route';
 import { prepareVariant, type PreparedVariant } from './variant';
 
 /** What a responder keeps for {@link getExtendedAgentCard}. */
@@ -111,10 +112,27 @@ function loadDefaultCard(o: ResolvedAgentCardOptions<any>): AgentCard {
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
   const o = resolveOptions(options);
   const warn = createWarner(o);
+  for (const warning of o.signing?.warnings ?? []) o.logger.warn(`agent card: ${warning}`);
   const card = o.card ?? loadDefaultCard(o);
   const responder =
     typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
-  return responder;
+  return withJwksRoute(responder, o);
+}
+
+/** Serves the signing keys' JWK Set in front of the card, when `sign` publishes one. */
+function withJwksRoute<Req>(
+  responder: AgentCardResponder<Req>,
+  o: ResolvedAgentCardOptions<Req>,
+): AgentCardResponder<Req> {
+  const jwks = prepareJwksRoute(o.signing, { cacheControl: o.cacheControl, cors: o.cors });
+  if (jwks === undefined) return responder;
+  const inner = responder.respond;
+  const wrapped: AgentCardResponder<Req> = {
+    respond: (request) => (jwks.matches(request.path) ? answerDocument(jwks.document, request) : inner(request)),
+  };
+  const kept = internals.get(responder);
+  if (kept !== undefined) internals.set(wrapped, kept);
+  return Object.freeze(wrapped);
 }
 
 function createStaticResponder<Req>(

@@ -1,6 +1,7 @@
 import type { AgentCard, AgentSkill } from '../model';
 import type { ValidationProfile } from '../findings';
 import type { SignAgentCardOptions } from '../sign/sign';
+import type { AgentCardSigningOptions } from '../sign/signing-options';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -158,15 +159,18 @@ export interface AgentCardOptions<Req = unknown> {
   /**
    * Signs the served card (JWS over the canonical card, spec §8.4, see `signAgentCard`): once
    * per variant when it is built (at start-up for a static card), never per request, so the
-   * bytes, the ETag and 304 answers stay stable. The signature is appended to any the card
-   * already has; the legacy v0.3 card and the extended card are served unsigned.
+   * bytes, the ETag and 304 answers stay stable. The signatures (one per key and canonical
+   * form) are appended to any the card already has; the legacy v0.3 card and the extended card
+   * are served unsigned. One key, a list of keys (rotation), or `{ keys, publish, jwksPath }`;
+   * the public keys are served as a JWK Set at `/.well-known/jwks.json` unless `jwksPath: false`.
    *
    * A signature must never cover URLs taken from request headers, so with a card function
    * `sign` requires an explicit `cacheKey`, refuses `trustProxy: true`, and `ctx.origin` is not
    * available to `card` and `cacheKey` (reading it throws): build URLs from configuration.
-   * @example sign: { privateKey: process.env.CARD_KEY_PEM, kid: 'card-key-1', alg: 'ES256' }
+   * @example sign: { privateKey: process.env.CARD_KEY_PEM, alg: 'ES256' }
+   * @example sign: { keys: [newKey, oldKey], publish: [nextPublicJwk] }
    */
-  sign?: SignAgentCardOptions;
+  sign?: SignAgentCardOptions | readonly SignAgentCardOptions[] | AgentCardSigningOptions;
 }
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */

@@ -199,3 +199,146 @@ describe('responder option sign', () => {
     expect((await verifyAgentCard(served, { keys: { k: ed.publicKey } })).valid).toBe(true);
   });
 });
+
+describe('the JWK Set route of a signing responder', () => {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const rsaNext = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwksOf = (response: AgentCardResponse | undefined) =>
+    JSON.parse(new TextDecoder().decode(response!.body!)) as { keys: Record<string, unknown>[] };
+
+  it('serves the public keys at /.well-known/jwks.json like a card: media type, strong ETag, 304, CORS, HEAD, 405', async () => {
+    const responder = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: { privateKey: ec.privateKey, alg: 'ES256' },
+    });
+    const ok = (await responder.respond(get('/.well-known/jwks.json')))!;
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/jwk-set+json');
+    expect(ok.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(ok.headers['cache-control']).toBe('public, max-age=3600');
+    expect(ok.headers['access-control-allow-origin']).toBe('*');
+    const [key] = jwksOf(ok).keys;
+    expect(Object.keys(key!).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    const signed = body(await responder.respond(get()));
+    expect((await verifyAgentCard(signed, { jwks: jwksOf(ok) as never })).valid).toBe(true);
+
+    const again = await responder.respond(get('/.well-known/jwks.json?x=1', { 'if-none-match': ok.headers.etag! }));
+    expect(again!.status).toBe(304);
+    const head = await responder.respond({ ...get('/.well-known/jwks.json/'), method: 'HEAD' });
+    expect(head!.status).toBe(200);
+    expect(head!.body).toBeUndefined();
+    expect((await responder.respond({ ...get('/.well-known/jwks.json'), method: 'POST' }))!.status).toBe(405);
+  });
+
+  it.each([
+    ['a KeyObject', () => rsa.privateKey],
+    ['a PKCS#8 PEM', () => rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string],
+    ['a private JWK', () => rsa.privateKey.export({ format: 'jwk' })],
+  ])('never serves a private member, whatever form the key is passed in (%s)', async (_, key) => {
+    const responder = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: {
+        keys: { privateKey: key() as never, alg: 'RS256' },
+        publish: [rsaNext.privateKey.export({ format: 'jwk' }) as never],
+      },
+    });
+    const text = new TextDecoder().decode((await responder.respond(get('/.well-known/jwks.json')))!.body!);
+    for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) expect(text).not.toContain(`"${member}":`);
+  });
+
+  it('rotation: two signing keys and a published next key; a verifier with either signing key alone accepts the card', async () => {
+    const next = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const responder = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: {
+        keys: [
+          { privateKey: ed.privateKey, kid: 'current', alg: 'EdDSA' },
+          { privateKey: ec.privateKey, kid: 'retiring', alg: 'ES256' },
+        ],
+        publish: [{ ...next.publicKey.export({ format: 'jwk' }), kid: 'next' }],
+      },
+    });
+    const keys = jwksOf(await responder.respond(get('/.well-known/jwks.json'))).keys;
+    expect(keys.map((k) => k.kid)).toEqual(['current', 'retiring', 'next']);
+    const signed = body(await responder.respond(get()));
+    for (const kid of ['current', 'retiring']) {
+      const only = { keys: keys.filter((k) => k.kid === kid) };
+      expect((await verifyAgentCard(signed, { jwks: only as never })).valid).toBe(true);
+    }
+    expect(
+      (await verifyAgentCard(signed, { jwks: { keys: keys.filter((k) => k.kid === 'next') } as never })).valid,
+    ).toBe(false);
+  });
+
+  it('jwksPath moves the key set, and false serves none', async () => {
+    const moved = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: { keys: { privateKey: ec.privateKey, alg: 'ES256' }, jwksPath: '/keys/card.json' },
+    });
+    expect((await moved.respond(get('/keys/card.json')))!.status).toBe(200);
+    expect(await moved.respond(get('/.well-known/jwks.json'))).toBeUndefined();
+    const none = createAgentCardResponder({
+      card,
+      logger: quiet,
+      sign: { keys: { privateKey: ec.privateKey, alg: 'ES256' }, jwksPath: false },
+    });
+    expect(await none.respond(get('/.well-known/jwks.json'))).toBeUndefined();
+  });
+
+  it.each<[string, AgentCardOptions['sign'], RegExp]>([
+    [
+      'duplicate kids across the list',
+      [
+        { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' },
+        { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
+      ],
+      /options\.sign\[1\]: kid "k" is also the kid of options\.sign\[0\]/,
+    ],
+    [
+      'a published key with the kid of a signing key',
+      {
+        keys: { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' },
+        publish: [{ ...ed.publicKey.export({ format: 'jwk' }), kid: 'k' } as never],
+      },
+      /options\.sign: kid "k" names two keys/,
+    ],
+    [
+      'a public key passed as the signing key',
+      { privateKey: ec.publicKey, alg: 'ES256' },
+      /options\.sign: privateKey: a public ec prime256v1 key cannot sign an Agent Card\. Pass the private key/,
+    ],
+    [
+      'a key of the wrong type for alg',
+      { privateKey: rsa.privateKey, alg: 'ES256' },
+      /options\.sign: privateKey: alg "ES256" needs an EC P-256 key, got a private rsa 2048-bit key/,
+    ],
+    [
+      'an RSA key under 2048 bits',
+      { privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey, alg: 'RS256' },
+      /options\.sign: privateKey: alg "RS256" needs an RSA key of 2048 bits or more/,
+    ],
+    [
+      'a jwksPath that is not a path',
+      { keys: { privateKey: ec.privateKey, alg: 'ES256' }, jwksPath: 'jwks.json' },
+      /options\.sign\.jwksPath: must be a path starting with "\/"/,
+    ],
+  ])('refuses %s at start-up, naming the option and the fix', (_, sign, message) => {
+    const error = optionsError({ card, logger: quiet, sign });
+    expect(error.code).toBe('ERR_AGENT_CARD_OPTIONS');
+    expect(error.message).toMatch(message);
+  });
+
+  it('warns once at start-up that PS256 signatures differ between processes', () => {
+    const warn = vi.fn();
+    createAgentCardResponder({ card, logger: { warn }, sign: { privateKey: rsa.privateKey, alg: 'PS256' } });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^agent card: options\.sign: PS256 signatures are randomized, .*Sign once at build time \(agent-card sign\)/,
+      ),
+    );
+  });
+});
