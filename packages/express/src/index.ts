@@ -66,6 +66,7 @@ export function agentCard<Req extends IncomingMessage = IncomingMessage>(
       headers: req.headers,
       raw: req,
       encrypted: (req.socket as { encrypted?: boolean } | null)?.encrypted === true,
+      remoteAddress: req.socket?.remoteAddress,
     });
     if (result === undefined) return next();
     if (isResponse(result)) return send(res, result);

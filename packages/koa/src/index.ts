@@ -81,6 +81,7 @@ export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
       headers: ctx.headers,
       raw: ctx,
       encrypted: (ctx.req.socket as { encrypted?: boolean } | null)?.encrypted === true,
+      remoteAddress: ctx.req.socket?.remoteAddress,
     });
     if (result === undefined) return next();
     // A static card answers synchronously: no promise, no extra tick.

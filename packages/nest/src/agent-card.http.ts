@@ -11,7 +11,7 @@ interface NodeRequest {
   method?: string;
   url?: string;
   headers: Record<string, string | string[] | undefined>;
-  socket?: { encrypted?: boolean };
+  socket?: { encrypted?: boolean; remoteAddress?: string };
 }
 interface NodeResponse {
   writeHead(status: number, headers: Readonly<Record<string, string>>): unknown;
@@ -75,6 +75,7 @@ function expressHandler(service: AgentCardService) {
         headers: req.headers,
         raw: req,
         encrypted: req.socket?.encrypted === true,
+        remoteAddress: req.socket?.remoteAddress,
       });
     } catch (error) {
       next(error);
@@ -112,6 +113,7 @@ function fastifyHook(service: AgentCardService) {
           headers: request.headers,
           raw: request,
           encrypted: request.raw.socket?.encrypted === true,
+          remoteAddress: request.raw.socket?.remoteAddress,
         },
         reply,
       );

@@ -18,6 +18,8 @@ export type AgentCardServingOption =
   | 'cors'
   | 'legacy'
   | 'trustProxy'
+  | 'allowedOrigins'
+  | 'maxConcurrentBuilds'
   | 'cacheKey'
   | 'maxVariants'
   | 'variantMaxAge'

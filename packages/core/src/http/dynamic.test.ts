@@ -5,6 +5,8 @@ import { createAgentCardResponder } from './responder';
 import type { AgentCardContext, AgentCardOptions, AgentCardResponse } from './types';
 
 const quiet = { warn: () => {} };
+/** These tests are about variants, not the allow-list: every origin may have one. */
+const anyOrigin = () => true;
 const CARD_PATH = '/.well-known/agent-card.json';
 
 function cardFor(origin: string): AgentCard {
@@ -18,7 +20,13 @@ const body = (res: AgentCardResponse | undefined) => JSON.parse(new TextDecoder(
 
 function dynamic(options: Partial<AgentCardOptions> & { card?: AgentCardOptions['card'] } = {}) {
   const provider = vi.fn((ctx: AgentCardContext) => cardFor(ctx.origin));
-  const responder = createAgentCardResponder({ card: provider, logger: quiet, onError: () => {}, ...options });
+  const responder = createAgentCardResponder({
+    card: provider,
+    logger: quiet,
+    onError: () => {},
+    allowedOrigins: anyOrigin,
+    ...options,
+  });
   const get = (headers: Record<string, string>, extra: { encrypted?: boolean; path?: string } = {}) =>
     Promise.resolve(
       responder.respond({ method: 'GET', path: extra.path ?? CARD_PATH, headers, encrypted: extra.encrypted }),
@@ -52,7 +60,7 @@ describe('dynamic cards', () => {
       await gate;
       return cardFor(ctx.origin);
     });
-    const responder = createAgentCardResponder({ card: provider, logger: quiet });
+    const responder = createAgentCardResponder({ card: provider, logger: quiet, allowedOrigins: anyOrigin });
     const all = Array.from({ length: 20 }, () =>
       responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'x.example.org' } }),
     );
@@ -62,11 +70,11 @@ describe('dynamic cards', () => {
     expect(new Set(results).size).toBe(1);
   });
 
-  it('ignores X-Forwarded-* unless trustProxy is set; then the first value wins', async () => {
+  it('ignores X-Forwarded-* unless trustProxy is set; then the value the proxy appended wins', async () => {
     const headers = {
       host: 'internal:8080',
-      'x-forwarded-proto': 'https, http',
-      'x-forwarded-host': 'public.example.org, evil.example',
+      'x-forwarded-proto': 'http, https',
+      'x-forwarded-host': 'evil.example, public.example.org',
     };
     expect(body(await dynamic().get(headers)).supportedInterfaces[0].url).toBe('http://internal:8080/a2a/rest');
     expect(body(await dynamic({ trustProxy: true }).get(headers)).supportedInterfaces[0].url).toBe(
@@ -74,12 +82,12 @@ describe('dynamic cards', () => {
     );
   });
 
-  it('reads the first Forwarded element (RFC 7239) with trustProxy, before X-Forwarded-*', async () => {
+  it('reads the Forwarded element (RFC 7239) the trusted proxy appended, before X-Forwarded-*', async () => {
     const url = async (headers: Record<string, string>, trustProxy = true) =>
       body(await dynamic({ trustProxy }).get(headers)).supportedInterfaces[0].url;
     const proxied = {
       host: 'internal:8080',
-      forwarded: 'for=192.0.2.60;proto=https;host=public.example.org, for=10.0.0.1;proto=http;host=evil.example',
+      forwarded: 'for=10.0.0.1;proto=http;host=evil.example, for=192.0.2.60;proto=https;host=public.example.org',
     };
     expect(await url(proxied)).toBe('https://public.example.org/a2a/rest');
     expect(await url(proxied, false)).toBe('http://internal:8080/a2a/rest');
@@ -87,15 +95,20 @@ describe('dynamic cards', () => {
     expect(await url({ host: 'internal', forwarded: 'Proto=HTTPS;Host="[2001:db8::1]:8443"' })).toBe(
       'https://[2001:db8::1]:8443/a2a/rest',
     );
-    // Forwarded wins over X-Forwarded-*; a parameter it leaves out comes from them.
+    // A parameter Forwarded leaves out comes from X-Forwarded-*.
+    expect(await url({ host: 'internal', forwarded: 'host=public.example.org', 'x-forwarded-proto': 'https' })).toBe(
+      'https://public.example.org/a2a/rest',
+    );
+    // When they disagree, one came from the client (the proxy writes one family and passes the
+    // other through): neither is used.
     expect(
       await url({
         host: 'internal',
-        forwarded: 'host=public.example.org',
-        'x-forwarded-host': 'other.example',
+        forwarded: 'host=evil.example',
+        'x-forwarded-host': 'public.example.org',
         'x-forwarded-proto': 'https',
       }),
-    ).toBe('https://public.example.org/a2a/rest');
+    ).toBe('http://internal/a2a/rest');
     // A header that does not parse is ignored as a whole.
     expect(
       await url({ host: 'internal', forwarded: 'host="unterminated', 'x-forwarded-host': 'fallback.example' }),
@@ -130,6 +143,7 @@ describe('dynamic cards', () => {
     const responder = createAgentCardResponder({
       card: provider,
       logger: quiet,
+      allowedOrigins: anyOrigin,
       tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
     });
     const get = async (tenant: string) =>
@@ -168,6 +182,7 @@ describe('dynamic cards', () => {
       card: () => Promise.reject(boom),
       logger: quiet,
       onError,
+      allowedOrigins: anyOrigin,
       retryAfter: 7,
     });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
@@ -184,6 +199,7 @@ describe('dynamic cards', () => {
       card: async () => Promise.reject(new Error('down')),
       logger: quiet,
       onError,
+      allowedOrigins: anyOrigin,
     });
     const all = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -200,6 +216,7 @@ describe('dynamic cards', () => {
       card: () => ({ ...CONFORMANCE_CARD, skills: [] }),
       logger: quiet,
       onError,
+      allowedOrigins: anyOrigin,
     });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
     expect(res?.status).toBe(503);
@@ -216,6 +233,7 @@ describe('dynamic cards', () => {
       },
       logger: quiet,
       onError,
+      allowedOrigins: anyOrigin,
       staleIfError: true,
       variantMaxAge: 0.001,
     });
@@ -240,6 +258,7 @@ describe('dynamic cards', () => {
       },
       logger: quiet,
       onError: () => {},
+      allowedOrigins: anyOrigin,
       variantMaxAge: 0.001,
     });
     const get = () =>
@@ -250,18 +269,151 @@ describe('dynamic cards', () => {
     expect((await get())?.status).toBe(503);
   });
 
-  it('the REST extended path of each variant comes from its HTTP+JSON interface', async () => {
-    const { get } = dynamic({ extended: { authenticate: () => undefined } });
+  it('only the declared extended.path builds a variant; an app route ending in /extendedAgentCard does not', async () => {
+    const { get, provider } = dynamic({
+      extended: { authenticate: () => undefined, path: '/a2a/rest/extendedAgentCard' },
+    });
+    for (const path of ['/other/extendedAgentCard', '/api/v1/extendedAgentCard', '/extendedAgentCard'])
+      expect(await get({ host: 'a.example.org' }, { path })).toBeUndefined();
+    expect(provider).not.toHaveBeenCalled();
     expect((await get({ host: 'a.example.org' }, { path: '/a2a/rest/extendedAgentCard' }))?.status).toBe(401);
-    // An app's own …/extendedAgentCard elsewhere is not ours.
-    expect(await get({ host: 'a.example.org' }, { path: '/other/extendedAgentCard' })).toBeUndefined();
-    // Without a usable Host the path is left to the app rather than answered with 400.
-    expect(await get({}, { path: '/a2a/rest/extendedAgentCard' })).toBeUndefined();
+    expect(provider).toHaveBeenCalledTimes(1);
   });
 
   it('dynamic-only options on a static card fail at start-up', () => {
     expect(() => createAgentCardResponder({ card: CONFORMANCE_CARD, staleIfError: true, logger: quiet })).toThrow(
       /options.staleIfError/,
     );
+  });
+});
+
+describe('dynamic cards under attack', () => {
+  it('50,000 distinct Host headers never reach the provider and never evict the real variant', async () => {
+    const { get, provider } = dynamic({ allowedOrigins: ['https://agent.example.org'], maxVariants: 2 });
+    const real = await get({ host: 'agent.example.org' }, { encrypted: true });
+    expect(real?.status).toBe(200);
+    for (let i = 0; i < 50_000; i++) {
+      const res = await get({ host: `h${i}.attacker.example` }, { encrypted: true });
+      if (res?.status !== 400) throw new Error(`host ${i} got ${res?.status}`);
+    }
+    expect(provider).toHaveBeenCalledTimes(1);
+    // Still cached: answered synchronously with the very same object.
+    expect(await get({ host: 'agent.example.org' }, { encrypted: true })).toBe(real);
+  });
+
+  it('allowedOrigins: an origin entry is exact, a host entry takes either scheme, default ports match', async () => {
+    const { get } = dynamic({
+      allowedOrigins: ['https://a.example.org:443', 'b.example.org:8080', 'c.example.org:80'],
+    });
+    const status = async (host: string, encrypted: boolean) => (await get({ host }, { encrypted }))?.status;
+    expect(await status('a.example.org', true)).toBe(200);
+    expect(await status('a.example.org', false)).toBe(400);
+    expect(await status('b.example.org:8080', true)).toBe(200);
+    expect(await status('b.example.org:8080', false)).toBe(200);
+    expect(await status('b.example.org', false)).toBe(400);
+    expect(await status('c.example.org', false)).toBe(200);
+    expect(await status('c.example.org', true)).toBe(400);
+  });
+
+  it('500 concurrent distinct allowed hosts start at most maxConcurrentBuilds builds; the rest get 503', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const provider = vi.fn(async (ctx: AgentCardContext) => {
+      await gate;
+      return cardFor(ctx.origin);
+    });
+    const responder = createAgentCardResponder({
+      card: provider,
+      logger: quiet,
+      allowedOrigins: anyOrigin,
+      maxConcurrentBuilds: 4,
+      retryAfter: 3,
+    });
+    const all = Array.from({ length: 500 }, (_, i) =>
+      responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: `t${i}.example.org` } }),
+    );
+    expect(provider).toHaveBeenCalledTimes(4);
+    release();
+    const results = await Promise.all(all);
+    expect(results.filter((r) => r?.status === 200)).toHaveLength(4);
+    const busy = results.filter((r) => r?.status === 503);
+    expect(busy).toHaveLength(496);
+    expect(busy[0]?.headers['retry-after']).toBe('3');
+    // Once the builds are done, a new variant can be built again.
+    expect(
+      (await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'late.example.org' } }))?.status,
+    ).toBe(200);
+  });
+
+  it('a full build queue serves a stale variant with staleIfError instead of 503', async () => {
+    let gate: Promise<void> | undefined;
+    const responder = createAgentCardResponder({
+      card: async (ctx) => {
+        await gate;
+        return cardFor(ctx.origin);
+      },
+      logger: quiet,
+      allowedOrigins: anyOrigin,
+      maxConcurrentBuilds: 1,
+      staleIfError: true,
+      variantMaxAge: 0.001,
+    });
+    const get = (host: string) =>
+      Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host } }));
+    const good = await get('a.example.org');
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = r));
+    await new Promise((r) => setTimeout(r, 5));
+    const blocking = get('b.example.org');
+    const stale = await get('a.example.org');
+    expect(stale?.headers.etag).toBe(good?.headers.etag);
+    release();
+    await blocking;
+  });
+
+  it('Vary names Host without trustProxy, the proxy headers with it, X-Forwarded-For when its length matters', async () => {
+    const vary = async (options: Partial<AgentCardOptions>) =>
+      (await dynamic(options).get({ host: 'a.example.org' }))?.headers.vary;
+    expect(await vary({})).toBe('Host');
+    expect(await vary({ trustProxy: true })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
+    expect(await vary({ trustProxy: 2 })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For');
+    expect(await vary({ trustProxy: ['loopback'], cors: ['https://app.example.org'] })).toBe(
+      'Origin, Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For',
+    );
+  });
+
+  it('bad options fail at start-up, every problem in one error', () => {
+    let error: unknown;
+    try {
+      createAgentCardResponder({
+        card: () => CONFORMANCE_CARD,
+        logger: quiet,
+        trustProxy: ['10.0.0.0/8', 'proxy.internal'],
+        maxConcurrentBuilds: 0,
+        extended: { authenticate: () => undefined },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).toBe('ERR_AGENT_CARD_OPTIONS');
+    expect((error as Error).message.split('\n').slice(1)).toEqual([
+      `  - options.trustProxy: "proxy.internal" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal (["10.0.0.0/8","proxy.internal"]). Use true (the peer is the proxy), a hop count such as 2, addresses or CIDR ranges such as ['loopback', '10.0.0.0/8'], or (address, hop) => boolean.`,
+      '  - options.maxConcurrentBuilds: must be a positive integer (0). Use e.g. 10.',
+      `  - options.allowedOrigins: is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation ("not set"). List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.`,
+      `  - options.extended.path: is required with a card function, the REST path of a variant is not known before it is built ("not set"). Set it to the path of your HTTP+JSON interface plus /extendedAgentCard, e.g. '/a2a/extendedAgentCard' (a list for several), or false to answer only through getExtendedAgentCard().`,
+    ]);
+  });
+
+  it.each<[unknown, string]>([
+    [[], 'must be a non-empty list of origins or hosts, or a function ([])'],
+    [
+      ['https://a.example.org/path'],
+      'entries must be scheme://host[:port] or host[:port], without a path ("https://a.example.org/path")',
+    ],
+    ['a.example.org', 'must be a non-empty list of origins or hosts, or a function ("a.example.org")'],
+  ])('allowedOrigins %j is refused', (allowedOrigins, message) => {
+    expect(() =>
+      createAgentCardResponder({ card: () => CONFORMANCE_CARD, logger: quiet, allowedOrigins } as AgentCardOptions),
+    ).toThrow(`options.allowedOrigins: ${message}.`);
   });
 });

@@ -158,7 +158,18 @@ describe('REST GetExtendedAgentCard', () => {
       ],
     };
     const dynamic = () => tenantCard;
-    const options = { dynamic: { card: dynamic, cacheKey: () => 'one' }, static: { card: tenantCard } };
+    const options = {
+      dynamic: {
+        card: dynamic,
+        cacheKey: () => 'one',
+        extended: {
+          authenticate,
+          card: [EXTENDED_ONLY_SKILL],
+          path: ['/rest/extendedAgentCard', '/rest/acme%20corp/extendedAgentCard'],
+        },
+      },
+      static: { card: tenantCard },
+    };
 
     it.each(['static', 'dynamic'] as const)(
       '%s card: answers /{tenant}/extendedAgentCard, percent-encoded as clients send it, and the plain path',

@@ -34,7 +34,10 @@ const REST_CONTENT_TYPE = 'application/a2a+json';
 const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /** The request fields the extended card needs (no method or path). */
-export type ExtendedCardRequest<Req = unknown> = Pick<AgentCardRequest<Req>, 'headers' | 'raw' | 'encrypted'>;
+export type ExtendedCardRequest<Req = unknown> = Pick<
+  AgentCardRequest<Req>,
+  'headers' | 'raw' | 'encrypted' | 'remoteAddress'
+>;
 
 /**
  * What {@link getExtendedAgentCard} returns: the card, or a JSON-RPC error object with the HTTP
@@ -123,8 +126,8 @@ export function createExtendedEndpoint(
   const paths: readonly string[] =
     (!declared && ext === undefined) || explicit === false
       ? []
-      : typeof explicit === 'string'
-        ? [explicit]
+      : explicit !== undefined
+        ? explicit
         : extendedPathsOf(card.supportedInterfaces);
   const cors = options.cors;
   const vary = credentialHeaders(card);

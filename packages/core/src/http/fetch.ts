@@ -12,8 +12,20 @@ export interface AgentCardFetchHandlerSettings {
   basePath?: string;
 }
 
+/** What a web-standard host knows about the connection and `Request` does not carry. */
+export interface AgentCardFetchConnection {
+  /**
+   * The peer's address (Bun `server.requestIP(req)?.address`, Deno `info.remoteAddr.hostname`,
+   * Hono `getConnInfo(c).remote.address`): needed when `trustProxy` is a list or a function.
+   */
+  remoteAddress?: string;
+}
+
 /** A web-standard request handler: a `Response`, or `undefined` when the request is not for the card. */
-export type AgentCardFetchHandler = (request: Request) => Promise<Response | undefined>;
+export type AgentCardFetchHandler = (
+  request: Request,
+  connection?: AgentCardFetchConnection,
+) => Promise<Response | undefined>;
 
 /** Path + query of an absolute URL, without building a URL object. */
 function pathOf(url: string): string {
@@ -39,7 +51,10 @@ function hostOf(url: string): string | undefined {
  *
  * @example
  * const cardHandler = createAgentCardFetchHandler({ card })
- * Bun.serve({ fetch: async (req) => (await cardHandler(req)) ?? app.fetch(req) })
+ * Bun.serve({
+ *   fetch: async (req, server) =>
+ *     (await cardHandler(req, { remoteAddress: server.requestIP(req)?.address })) ?? app.fetch(req),
+ * })
  */
 export function createAgentCardFetchHandler(
   options?: AgentCardOptions<Request>,
@@ -48,7 +63,7 @@ export function createAgentCardFetchHandler(
   const responder = createAgentCardResponder<Request>(options);
   let base = settings.basePath ?? '';
   if (base.endsWith('/')) base = base.slice(0, -1);
-  return async (request) => {
+  return async (request, connection) => {
     let path = pathOf(request.url);
     if (base !== '') {
       if (
@@ -73,6 +88,7 @@ export function createAgentCardFetchHandler(
       headers: headers as AgentCardRequestHeaders,
       raw: request,
       encrypted: request.url.startsWith('https:'),
+      remoteAddress: connection?.remoteAddress,
     });
     if (res === undefined) return undefined;
     return new Response(request.method === 'HEAD' ? null : (res.body ?? null), {

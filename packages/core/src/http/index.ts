@@ -1,6 +1,7 @@
 export { createAgentCardResponder, getExtendedAgentCard } from './responder';
 export { createAgentCardFetchHandler } from './fetch';
-export type { AgentCardFetchHandler, AgentCardFetchHandlerSettings } from './fetch';
+export type { AgentCardFetchConnection, AgentCardFetchHandler, AgentCardFetchHandlerSettings } from './fetch';
+export type { TrustProxySetting } from './trust';
 export { toLegacyV03Card, LEGACY_PROTOCOL_VERSION } from './legacy-v03';
 export type { LegacyV03AgentCard, LegacyV03SecurityScheme, LegacyV03SecurityRequirement } from './legacy-v03';
 export { mergeExtendedCard } from './extended';

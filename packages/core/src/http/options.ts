@@ -4,6 +4,7 @@ import type { ValidationProfile } from '../findings';
 import type { AgentCardSigner } from '../sign/sign';
 import { type ResolvedSigning, resolveSigning } from '../sign/signing-options';
 import type { CorsSetting } from './documents';
+import { type ProxyTrust, resolveTrustProxy } from './trust';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, ExtendedAgentCardOptions } from './types';
 
 /** Options after validation, with every default applied. */
@@ -15,7 +16,13 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
   cors: CorsSetting;
   legacy: boolean | 'v0.3';
   extended: ResolvedExtendedOptions<Req> | undefined;
-  trustProxy: boolean;
+  /** `undefined` when no proxy is trusted. */
+  trustProxy: ProxyTrust | undefined;
+  /** Whether a request's origin may have a variant; `undefined` allows every origin. */
+  allowOrigin: ((origin: string) => boolean) | undefined;
+  /** The request headers a dynamic variant depends on (`Vary`); empty for a static card. */
+  vary: readonly string[];
+  maxConcurrentBuilds: number;
   cacheKey: ((ctx: AgentCardContext<Req>) => string) | undefined;
   tenant: ((request: AgentCardRequest<Req>) => string | undefined) | undefined;
   maxVariants: number;
@@ -34,7 +41,8 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
 export interface ResolvedExtendedOptions<Req = unknown> {
   authenticate: ExtendedAgentCardOptions<Req>['authenticate'];
   card: ExtendedAgentCardOptions<Req>['card'];
-  path: string | false | undefined;
+  /** The REST paths (declared, trailing slash removed), `false`, or derived from the card. */
+  path: readonly string[] | false | undefined;
   realm: string | undefined;
   maxVariants: number;
 }
@@ -48,6 +56,8 @@ const OPTION_KEYS = new Set([
   'legacy',
   'extended',
   'trustProxy',
+  'allowedOrigins',
+  'maxConcurrentBuilds',
   'cacheKey',
   'tenant',
   'maxVariants',
@@ -170,10 +180,19 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       "Use true (alias), 'v0.3' (v0.3-compatible card) or false.",
     );
   }
-  for (const key of ['trustProxy', 'staleIfError'] as const) {
-    if (o[key] !== undefined && typeof o[key] !== 'boolean')
-      err(key, 'must be a boolean', o[key], 'Use true or false.');
-  }
+  if (o.staleIfError !== undefined && typeof o.staleIfError !== 'boolean')
+    err('staleIfError', 'must be a boolean', o.staleIfError, 'Use true or false.');
+  const trusted = resolveTrustProxy(o.trustProxy);
+  for (const problem of trusted.problems)
+    err(
+      'trustProxy',
+      problem,
+      o.trustProxy,
+      "Use true (the peer is the proxy), a hop count such as 2, addresses or CIDR ranges such as ['loopback', '10.0.0.0/8'], or (address, hop) => boolean.",
+    );
+  const allowOrigin = resolveAllowedOrigins(o.allowedOrigins, err);
+  if (o.maxConcurrentBuilds !== undefined && !isPositiveInt(o.maxConcurrentBuilds))
+    err('maxConcurrentBuilds', 'must be a positive integer', o.maxConcurrentBuilds, 'Use e.g. 10.');
   for (const key of ['cacheKey', 'tenant', 'onError'] as const) {
     if (o[key] !== undefined && typeof o[key] !== 'function')
       err(key, 'must be a function', o[key], 'Pass a function or leave it out.');
@@ -204,16 +223,32 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     err('logger', 'must have a warn(message) method', o.logger, 'Pass console, or a logger with warn().');
   }
   if (typeof o.card !== 'function') {
-    for (const key of ['cacheKey', 'tenant', 'variantMaxAge', 'staleIfError'] as const) {
+    for (const key of [
+      'cacheKey',
+      'tenant',
+      'variantMaxAge',
+      'staleIfError',
+      'allowedOrigins',
+      'maxConcurrentBuilds',
+    ] as const) {
       if (o[key] !== undefined && o[key] !== false) {
         err(
           key,
           'only applies to a dynamic card',
-          key === 'variantMaxAge' ? o[key] : 'set',
+          key === 'variantMaxAge' || key === 'maxConcurrentBuilds' ? o[key] : 'set',
           'Make card a function of the request context, or remove this option.',
         );
       }
     }
+  }
+
+  if (typeof o.card === 'function' && o.allowedOrigins === undefined && o.cacheKey === undefined) {
+    err(
+      'allowedOrigins',
+      'is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation',
+      'not set',
+      "List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.",
+    );
   }
 
   let extended: ResolvedExtendedOptions<Req> | undefined;
@@ -244,18 +279,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
           'Pass e.g. [{ id, name, description, tags }].',
         );
       }
-      if (
-        e.path !== undefined &&
-        e.path !== false &&
-        (typeof e.path !== 'string' || !e.path.startsWith('/') || e.path.includes('?'))
-      ) {
-        err(
-          'extended.path',
-          'must be a path starting with / (no query) or false',
-          e.path,
-          "Use e.g. '/a2a/extendedAgentCard'.",
-        );
-      }
+      const paths = resolveExtendedPaths(e.path, typeof o.card === 'function', err);
       if (e.realm !== undefined && (typeof e.realm !== 'string' || e.realm.length === 0)) {
         err('extended.realm', 'must be a non-empty string', e.realm, "Use e.g. 'my-agent'.");
       }
@@ -265,12 +289,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       extended = {
         authenticate: e.authenticate,
         card: e.card,
-        path:
-          typeof e.path === 'string'
-            ? e.path.length > 1 && e.path.endsWith('/')
-              ? e.path.slice(0, -1)
-              : e.path
-            : e.path,
+        path: paths,
         realm: e.realm as string | undefined,
         maxVariants: (e.maxVariants as number | undefined) ?? 100,
       };
@@ -290,10 +309,10 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       // A signature over URLs that came from Host, Forwarded or X-Forwarded-* would vouch for
       // whatever a client sent; a signed dynamic card must be keyed and built from configuration
       // only.
-      if (o.trustProxy === true) {
+      if (trusted.trust !== undefined) {
         err(
           'sign',
-          'cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-* headers',
+          `cannot sign a card function with trustProxy${o.trustProxy === true ? ': true' : ' set'}, its URLs could come from Forwarded or X-Forwarded-* headers`,
           o.trustProxy,
           'Set trustProxy to false and build the URLs from configuration, or serve a static card.',
         );
@@ -322,7 +341,10 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     cors,
     legacy: o.legacy ?? true,
     extended,
-    trustProxy: o.trustProxy ?? false,
+    trustProxy: trusted.trust,
+    allowOrigin,
+    vary: typeof o.card === 'function' && signing === undefined ? originVary(trusted.trust) : [],
+    maxConcurrentBuilds: (o.maxConcurrentBuilds as number | undefined) ?? 10,
     cacheKey,
     tenant: o.tenant,
     maxVariants: o.maxVariants ?? 100,
@@ -334,6 +356,100 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     signer: signing?.signer,
     signing,
   };
+}
+
+type Report = (where: string, what: string, value: unknown, fix: string) => void;
+
+/**
+ * `extended.path`: a path or a list of paths starting with `/` (no query; one trailing slash is
+ * dropped), or `false`. A card function must declare its paths: only a declared path may build a
+ * variant, or any `…/extendedAgentCard` of the app would cost a call to `card`.
+ */
+function resolveExtendedPaths(value: unknown, dynamic: boolean, err: Report): readonly string[] | false | undefined {
+  if (value === false) return false;
+  if (value === undefined) {
+    if (dynamic)
+      err(
+        'extended.path',
+        'is required with a card function, the REST path of a variant is not known before it is built',
+        'not set',
+        "Set it to the path of your HTTP+JSON interface plus /extendedAgentCard, e.g. '/a2a/extendedAgentCard' (a list for several), or false to answer only through getExtendedAgentCard().",
+      );
+    return undefined;
+  }
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as unknown[]) : [value];
+  const bad = list.filter((p) => typeof p !== 'string' || !p.startsWith('/') || p.includes('?'));
+  if (bad.length > 0 || list.length === 0) {
+    err(
+      'extended.path',
+      'must be a path starting with / (no query), a list of them, or false',
+      list.length === 0 ? value : bad.length === 1 ? bad[0] : bad,
+      "Use e.g. '/a2a/extendedAgentCard'.",
+    );
+    return undefined;
+  }
+  return [...new Set((list as string[]).map((p) => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p)))];
+}
+
+/** `https://host[:port]` (exactly that origin) or `host[:port]` (either scheme). */
+const ALLOWED_ORIGIN = /^(?:https?:\/\/)?(?:\[[0-9A-Fa-f:.]+\]|[^/?#\s@:[\]]+)(?::[0-9]{1,5})?$/;
+
+/** Lower case, default port dropped: the form {@link requestOrigin} returns. */
+function normaliseAllowed(entry: string): string {
+  const e = entry.toLowerCase();
+  if (e.endsWith(':443') && !e.startsWith('http://')) return `https://${e.replace(/^https:\/\//, '').slice(0, -4)}`;
+  if (e.endsWith(':80') && !e.startsWith('https://')) return `http://${e.replace(/^http:\/\//, '').slice(0, -3)}`;
+  return e;
+}
+
+/**
+ * `allowedOrigins`: a list of origins or hosts, or `(origin) => boolean`. Returns the check a
+ * request's origin goes through before any variant is looked up or built.
+ */
+function resolveAllowedOrigins(value: unknown, err: Report): ((origin: string) => boolean) | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'function') {
+    const fn = value as (origin: string) => unknown;
+    return (origin) => fn(origin) === true;
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    err(
+      'allowedOrigins',
+      'must be a non-empty list of origins or hosts, or a function',
+      value,
+      "Use e.g. ['https://agent.example.com', 'localhost:3000'].",
+    );
+    return undefined;
+  }
+  const bad = value.filter((v) => typeof v !== 'string' || !ALLOWED_ORIGIN.test(v));
+  if (bad.length > 0) {
+    err(
+      'allowedOrigins',
+      'entries must be scheme://host[:port] or host[:port], without a path',
+      bad.length === 1 ? bad[0] : bad,
+      "Use e.g. ['https://agent.example.com', 'localhost:3000'].",
+    );
+    return undefined;
+  }
+  const origins = new Set<string>();
+  const hosts = new Set<string>();
+  for (const entry of value as string[]) {
+    const e = normaliseAllowed(entry);
+    if (e.includes('://')) origins.add(e);
+    else hosts.add(e);
+  }
+  return (origin) => origins.has(origin) || (hosts.size > 0 && hosts.has(origin.slice(origin.indexOf('://') + 3)));
+}
+
+/**
+ * The request headers the origin of a dynamic card is read from, for `Vary`: a shared cache must
+ * not hand one origin's variant to a request for another.
+ */
+function originVary(trust: ProxyTrust | undefined): string[] {
+  if (trust === undefined) return ['Host'];
+  const vary = ['Host', 'Forwarded', 'X-Forwarded-Host', 'X-Forwarded-Proto'];
+  if (trust.readsForwardedFor) vary.push('X-Forwarded-For');
+  return vary;
 }
 
 /** Wraps a function of the context so that reading `ctx.origin` throws (signed dynamic cards). */

@@ -1,5 +1,4 @@
 import { loadAgentCardConfig } from '../config';
-import { formatFindings } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
 import {
@@ -15,14 +14,7 @@ import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended
 import { LruCache } from './lru';
 import { resolveOptions, type ResolvedAgentCardOptions } from './options';
 import { requestOrigin } from './origin';
-import {
-  AGENT_CARD_PATH,
-  comparablePath,
-  endsWithExtendedSuffix,
-  EXTENDED_AGENT_CARD_SUFFIX,
-  LEGACY_AGENT_CARD_PATH,
-  WELL_KNOWN_PREFIX,
-} from './paths';
+import { AGENT_CARD_PATH, comparablePath, LEGACY_AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from './paths';
 import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from './protocol-errors';
 import type {
   AgentCardContext,
@@ -33,6 +25,7 @@ import type {
 } from './types';
 import { prepareJwksRoute } from './jwks-route';
 import { prepareVariant, type PreparedVariant } from './variant';
+import { createWarner } from './warnings';
 
 /** What a responder keeps for {@link getExtendedAgentCard}. */
 interface ResponderInternals {
@@ -51,17 +44,6 @@ function answerDocument(doc: PreparedDocument, request: AgentCardRequest<unknown
     return method === 'GET' ? set.ok : set.head;
   }
   return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
-}
-
-/** Logs each distinct warning text once (a bounded set, so dynamic cards cannot grow it forever). */
-function createWarner(options: ResolvedAgentCardOptions<any>): (findings: Finding[]) => void {
-  const seen = new Set<string>();
-  return (findings) => {
-    const text = formatFindings(findings);
-    if (seen.has(text)) return;
-    if (seen.size < 1000) seen.add(text);
-    options.logger.warn(`agent card: ${findings.length} warning(s):\n${text}`);
-  };
 }
 
 function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: ResolvedAgentCardOptions<any>): void {
@@ -111,7 +93,7 @@ function loadDefaultCard(o: ResolvedAgentCardOptions<any>): AgentCard {
  */
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
   const o = resolveOptions(options);
-  const warn = createWarner(o);
+  const warn = createWarner(o.logger);
   for (const warning of o.signing?.warnings ?? []) o.logger.warn(`agent card: ${warning}`);
   const card = o.card ?? loadDefaultCard(o);
   const responder =
@@ -176,7 +158,19 @@ interface VariantEntry {
   expiresAt: number;
 }
 
-type Route = 'main' | 'legacy' | 'extended' | 'maybe-extended';
+type Route = 'main' | 'legacy' | 'extended';
+
+/** Why a request got no variant; each has one fixed answer. */
+type NoVariant = 'bad-host' | 'unknown-host' | 'busy' | 'unavailable';
+
+function fixedError(o: ResolvedAgentCardOptions<any>, status: number, code: string, message: string, retry = false) {
+  return prepareErrorResponses({
+    status,
+    body: { error: { code: status, status: code, message } },
+    headers: retry ? { 'retry-after': String(o.retryAfter) } : undefined,
+    cors: o.cors,
+  });
+}
 
 function createDynamicResponder<Req>(
   o: ResolvedAgentCardOptions<Req>,
@@ -186,70 +180,73 @@ function createDynamicResponder<Req>(
   const cache = new LruCache<string, VariantEntry>(o.maxVariants);
   const inflight = new Map<string, Promise<VariantEntry | undefined>>();
   const maxAgeMs = o.variantMaxAge === undefined ? Infinity : o.variantMaxAge * 1000;
-  const explicitExtendedPath = o.extended?.path;
+  // Only declared paths build a variant (a card function must declare them, see options.ts).
+  const extendedPaths: readonly string[] = o.extended?.path || [];
+  const allowOrigin = o.allowOrigin;
 
-  const badHost: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
-    status: 400,
-    body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Missing or invalid Host header.' } },
-    cors: o.cors,
-  });
-  const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
-    status: 503,
-    body: {
-      error: { code: 503, status: 'UNAVAILABLE', message: 'The agent card is temporarily unavailable. Retry later.' },
-    },
-    headers: { 'retry-after': String(o.retryAfter) },
-    cors: o.cors,
-  });
+  const answers: Record<NoVariant, CorsVariants<ErrorResponseSet>> = {
+    'bad-host': fixedError(o, 400, 'INVALID_ARGUMENT', 'Missing or invalid Host header.'),
+    'unknown-host': fixedError(o, 400, 'INVALID_ARGUMENT', 'No agent card is served for this host.'),
+    busy: fixedError(o, 503, 'UNAVAILABLE', 'The agent card is temporarily unavailable. Retry later.', true),
+    unavailable: fixedError(o, 503, 'UNAVAILABLE', 'The agent card is temporarily unavailable. Retry later.', true),
+  };
 
-  /** Builds a variant once however many requests wait for it; a failure is reported once. */
-  const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry | undefined> => {
+  /**
+   * Builds a variant once however many requests wait for it; a failure is reported once. At most
+   * `maxConcurrentBuilds` run at a time: beyond it, `busy` and no call to the provider.
+   */
+  const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry | undefined> | 'busy' => {
     let pending = inflight.get(key);
-    if (pending === undefined) {
-      pending = (async () => {
-        try {
-          const card = await provider(ctx);
-          const entry: VariantEntry = { variant: prepareVariant(card, o, warn), expiresAt: Date.now() + maxAgeMs };
-          cache.set(key, entry);
-          return entry;
-        } catch (error) {
-          o.onError(error);
-          return undefined;
-        } finally {
-          inflight.delete(key);
-        }
-      })();
-      inflight.set(key, pending);
-    }
+    if (pending !== undefined) return pending;
+    if (inflight.size >= o.maxConcurrentBuilds) return 'busy';
+    pending = (async () => {
+      try {
+        const card = await provider(ctx);
+        const entry: VariantEntry = { variant: prepareVariant(card, o, warn), expiresAt: Date.now() + maxAgeMs };
+        cache.set(key, entry);
+        return entry;
+      } catch (error) {
+        o.onError(error);
+        return undefined;
+      } finally {
+        inflight.delete(key);
+      }
+    })();
+    inflight.set(key, pending);
     return pending;
   };
 
   const routeOf = (path: string): { route: Route; p: string } | undefined => {
-    if (!path.startsWith(WELL_KNOWN_PREFIX) && !path.includes(EXTENDED_AGENT_CARD_SUFFIX)) return undefined;
+    if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extendedPaths)) return undefined;
     const p = comparablePath(path);
     if (p === AGENT_CARD_PATH) return { route: 'main', p };
     if (p === LEGACY_AGENT_CARD_PATH) return o.legacy === false ? undefined : { route: 'legacy', p };
-    if (typeof explicitExtendedPath === 'string')
-      return p === explicitExtendedPath ? { route: 'extended', p } : undefined;
-    // Without an explicit path the REST path comes from each variant's HTTP+JSON interface.
-    if (explicitExtendedPath !== false && endsWithExtendedSuffix(p)) return { route: 'maybe-extended', p };
+    if (extendedPaths.includes(p)) return { route: 'extended', p };
     return undefined;
   };
 
-  const serve = (entry: VariantEntry, route: Route, p: string, request: AgentCardRequest<Req>) => {
+  const serve = (entry: VariantEntry, route: Route, request: AgentCardRequest<Req>) => {
     const v = entry.variant;
     if (route === 'main') return answerDocument(v.main, request);
     if (route === 'legacy') return v.legacy === undefined ? undefined : answerDocument(v.legacy, request);
-    if (route === 'maybe-extended' && !v.extended.paths.includes(p)) return undefined;
     return v.extended.handle(request);
   };
 
-  /** Finds (or builds) the variant of a request; `undefined` when it cannot be had. */
+  /** Keeps serving `entry` (expired) when `staleIfError` allows it, for `retryAfter` seconds. */
+  const stale = (key: string, entry: VariantEntry | undefined): VariantEntry | undefined => {
+    if (entry === undefined || !o.staleIfError) return undefined;
+    entry.expiresAt = Date.now() + o.retryAfter * 1000;
+    cache.set(key, entry);
+    return entry;
+  };
+
+  /** Finds (or builds) the variant of a request. */
   const variantFor = (
     request: AgentCardRequest<Req>,
-  ): VariantEntry | Promise<VariantEntry | 'unavailable'> | 'bad-host' | 'unavailable' => {
+  ): VariantEntry | Promise<VariantEntry | 'unavailable'> | NoVariant => {
     const origin = requestOrigin(request, o.trustProxy);
     if (origin === undefined) return 'bad-host';
+    if (allowOrigin !== undefined && !allowOrigin(origin)) return 'unknown-host';
     let key: string;
     let ctx: AgentCardContext<Req>;
     try {
@@ -265,14 +262,13 @@ function createDynamicResponder<Req>(
     }
     const entry = cache.get(key);
     if (entry !== undefined && entry.expiresAt > Date.now()) return entry;
-    return build(key, ctx).then((built) => {
+    const pending = build(key, ctx);
+    if (pending === 'busy') return stale(key, entry) ?? 'busy';
+    return pending.then((built) => {
       if (built !== undefined) return built;
-      if (entry !== undefined && o.staleIfError) {
-        // Serve the last good bytes and leave the provider alone for retryAfter seconds.
-        entry.expiresAt = Date.now() + o.retryAfter * 1000;
-        cache.set(key, entry);
-        return entry;
-      }
+      // Serve the last good bytes and leave the provider alone for retryAfter seconds.
+      const kept = stale(key, entry);
+      if (kept !== undefined) return kept;
       if (entry !== undefined) cache.delete(key);
       return 'unavailable' as const;
     });
@@ -283,14 +279,10 @@ function createDynamicResponder<Req>(
       const r = routeOf(request.path);
       if (r === undefined) return undefined;
       const found = variantFor(request);
-      const fail = (what: 'bad-host' | 'unavailable') =>
-        // A path that is only possibly ours (an app's own …/extendedAgentCard) is left to the app.
-        r.route === 'maybe-extended'
-          ? undefined
-          : answerError(selectCors(what === 'bad-host' ? badHost : unavailable, request.headers), request.method);
-      if (found === 'bad-host' || found === 'unavailable') return fail(found);
-      if (!(found instanceof Promise)) return serve(found, r.route, r.p, request);
-      return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, r.route, r.p, request)));
+      const fail = (why: NoVariant) => answerError(selectCors(answers[why], request.headers), request.method);
+      if (typeof found === 'string') return fail(found);
+      if (!(found instanceof Promise)) return serve(found, r.route, request);
+      return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, r.route, request)));
     },
   };
   internals.set(responder, {
@@ -300,7 +292,7 @@ function createDynamicResponder<Req>(
         path: AGENT_CARD_PATH,
         ...(request as ExtendedCardRequest<Req>),
       });
-      if (found === 'bad-host' || found === 'unavailable') {
+      if (typeof found === 'string') {
         return {
           error: toJsonRpcError(EXTENDED_CARD_UNAVAILABLE),
           status: EXTENDED_CARD_UNAVAILABLE.httpStatus,

@@ -2,6 +2,7 @@ import type { AgentCard, AgentSkill } from '../model';
 import type { ValidationProfile } from '../findings';
 import type { SignAgentCardOptions } from '../sign/sign';
 import type { AgentCardSigningOptions } from '../sign/signing-options';
+import type { TrustProxySetting } from './trust';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -30,6 +31,11 @@ export interface AgentCardRequest<Req = unknown> {
   raw?: Req;
   /** Whether the connection itself is TLS (used for the origin only when no proxy is trusted). */
   encrypted?: boolean;
+  /**
+   * The address of the peer of the connection (Node's `socket.remoteAddress`): the first hop a
+   * `trustProxy` list or function is asked about.
+   */
+  remoteAddress?: string;
 }
 
 /**
@@ -48,9 +54,9 @@ export interface AgentCardResponse {
 /** The context a dynamic card function receives. */
 export interface AgentCardContext<Req = unknown> {
   /**
-   * `scheme://host` the client used. Taken from `Forwarded` (RFC 7239) or
-   * `X-Forwarded-Proto`/`X-Forwarded-Host` only when `trustProxy` is set; otherwise from the
-   * `Host` header and the connection.
+   * `scheme://host` the client used, one of `allowedOrigins`. Taken from `Forwarded` (RFC 7239) or
+   * `X-Forwarded-Proto`/`X-Forwarded-Host` only when `trustProxy` trusts the peer; otherwise from
+   * the `Host` header and the connection, i.e. chosen by the client.
    */
   origin: string;
   /** The tenant, when `tenant` option resolves one for this request. */
@@ -85,10 +91,12 @@ export interface ExtendedAgentCardOptions<Req = unknown, P extends Principal = P
         principal: P,
       ) => Partial<AgentCard> | readonly AgentSkill[] | Promise<Partial<AgentCard> | readonly AgentSkill[]>);
   /**
-   * Path (relative to the mount point) of the REST `GetExtendedAgentCard` endpoint.
-   * @default the path of the card's HTTP+JSON interface + `/extendedAgentCard`
+   * Path (relative to the mount point) of the REST `GetExtendedAgentCard` endpoint, or a list of
+   * them; `false` serves none (use `getExtendedAgentCard()`). Required with a card function: only
+   * a declared path builds a variant.
+   * @default for a static card, the path of each HTTP+JSON interface + `/extendedAgentCard`
    */
-  path?: string | false;
+  path?: string | readonly string[] | false;
   /**
    * The `realm` of the `WWW-Authenticate` challenges sent with a 401.
    * @default the card's `name` (printable ASCII only)
@@ -126,10 +134,27 @@ export interface AgentCardOptions<Req = unknown> {
   /** Extended card, when `capabilities.extendedAgentCard` is true. */
   extended?: ExtendedAgentCardOptions<Req, any>;
   /**
-   * Trust the proxy headers for the origin of dynamic cards: the first `Forwarded` element
-   * (RFC 7239), else `X-Forwarded-Proto` / `X-Forwarded-Host`. @default false
+   * Which proxies may tell the origin of a dynamic card through `Forwarded` (RFC 7239) or
+   * `X-Forwarded-Proto` / `X-Forwarded-Host`, in the forms Express' `trust proxy` takes: `true`
+   * (the peer of the connection, one hop), a hop count, addresses / CIDR ranges / `loopback` /
+   * `linklocal` / `uniquelocal`, or `(address, hop) => boolean`. Only the element added by the
+   * outermost trusted proxy is read, found by walking `X-Forwarded-For` / `Forwarded` from the
+   * right starting with the peer's address.
+   * @default false
+   * @example trustProxy: ['loopback', '10.0.0.0/8']
    */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxySetting;
+  /**
+   * For dynamic cards: the origins (`https://agent.example.com`) or hosts (`localhost:3000`,
+   * either scheme) a variant may be built for, or `(origin) => boolean`. A request for any other
+   * origin gets a fixed 400 and never reaches `card`. Required unless `cacheKey` is set.
+   */
+  allowedOrigins?: readonly string[] | ((origin: string) => boolean);
+  /**
+   * For dynamic cards: variants built at the same time. A request that needs one more gets 503
+   * with `Retry-After` and does not call `card`. @default 10
+   */
+  maxConcurrentBuilds?: number;
   /**
    * For dynamic cards: resolves the tenant of a request (e.g. from a header or the raw
    * request); it is passed to `card` as `ctx.tenant` and is part of the default variant key.
@@ -165,7 +190,7 @@ export interface AgentCardOptions<Req = unknown> {
    * the public keys are served as a JWK Set at `/.well-known/jwks.json` unless `jwksPath: false`.
    *
    * A signature must never cover URLs taken from request headers, so with a card function
-   * `sign` requires an explicit `cacheKey`, refuses `trustProxy: true`, and `ctx.origin` is not
+   * `sign` requires an explicit `cacheKey`, refuses `trustProxy`, and `ctx.origin` is not
    * available to `card` and `cacheKey` (reading it throws): build URLs from configuration.
    * @example sign: { privateKey: process.env.CARD_KEY_PEM, alg: 'ES256' }
    * @example sign: { keys: [newKey, oldKey], publish: [nextPublicJwk] }

@@ -37,7 +37,13 @@ export function prepareVariant(
       ? card
       : { ...card, signatures: [...(card.signatures ?? []), ...options.signer.signSync(card)] };
   const bytes = encodeCard(served);
-  const headerSettings = { contentType: options.contentType, cacheControl: options.cacheControl, cors: options.cors };
+  // A dynamic variant depends on Host (and the trusted proxy headers): say so to shared caches.
+  const headerSettings = {
+    contentType: options.contentType,
+    cacheControl: options.cacheControl,
+    cors: options.cors,
+    vary: options.vary,
+  };
   const main = prepareDocument(bytes, headerSettings);
   let legacy: PreparedDocument | undefined;
   if (options.legacy === true) {

@@ -18,6 +18,7 @@ runAgentCardConformanceSuite({
         headers: req.headers,
         raw: req,
         encrypted: false,
+        remoteAddress: req.socket.remoteAddress,
       });
       if (out) {
         res.writeHead(out.status, out.headers);
@@ -50,7 +51,7 @@ runAgentCardConformanceSuite({
         headers: req.headers as Record<string, string>,
         body: req.method === 'GET' || req.method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks),
       });
-      const out = await handle(request);
+      const out = await handle(request, { remoteAddress: req.socket.remoteAddress });
       const path = req.url ?? '/';
       const response =
         out ??

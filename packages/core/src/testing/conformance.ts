@@ -88,7 +88,20 @@ const CARD_HEADERS = [
  */
 export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions): void {
   const started = new Map<string, Promise<ConformanceServer>>();
-  const providerState = { fail: false };
+  const providerState = { fail: false, calls: 0, gate: undefined as Promise<void> | undefined, entered: () => {} };
+  // The test hosts listen on 127.0.0.1; the conformance names stand for public origins.
+  const allowedOrigins = (origin: string) =>
+    origin.startsWith('http://127.0.0.1:') || /^https:\/\/[ab]\.conformance\.dev$/.test(origin);
+  const counted = (ctx: AgentCardContext) => {
+    providerState.calls++;
+    return cardFor(ctx);
+  };
+  const gated = async (ctx: AgentCardContext) => {
+    providerState.calls++;
+    providerState.entered();
+    await providerState.gate;
+    return cardFor(ctx);
+  };
 
   const configurations: Record<string, () => AgentCardOptions<any>> = {
     default: () => ({ card: CONFORMANCE_CARD }),
@@ -103,11 +116,21 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     legacyOff: () => ({ card: CONFORMANCE_CARD, legacy: false }),
     legacyV03: () => ({ card: CONFORMANCE_CARD, legacy: 'v0.3' }),
     extended: () => ({ card: CONFORMANCE_CARD, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
-    dynamic: () => ({ card: cardFor, trustProxy: true, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
+    dynamic: () => ({
+      card: counted,
+      trustProxy: true,
+      allowedOrigins,
+      extended: { authenticate, card: [EXTENDED_ONLY_SKILL], path: CONFORMANCE_EXTENDED_PATH },
+    }),
+    // The test client connects from 127.0.0.1: `loopback` trusts it, 10.0.0.0/8 does not.
+    trustLoopback: () => ({ card: cardFor, trustProxy: ['loopback'], allowedOrigins }),
+    trustOther: () => ({ card: cardFor, trustProxy: ['10.0.0.0/8'], allowedOrigins }),
+    oneBuild: () => ({ card: gated, trustProxy: true, allowedOrigins, maxConcurrentBuilds: 1, retryAfter: 9 }),
     failing: () => ({
       card: () => {
         throw new Error('provider failure with a secret detail');
       },
+      allowedOrigins,
       retryAfter: 17,
     }),
     stale: () => ({
@@ -115,6 +138,7 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         if (providerState.fail) throw new Error('provider failure');
         return cardFor(ctx);
       },
+      allowedOrigins,
       staleIfError: true,
       variantMaxAge: 0.05,
     }),
@@ -410,6 +434,89 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         });
         expect(res.text).not.toMatch(/secret|Error|\bat\b/);
         expect((await get('failing', '/api/ping')).text).toBe('pong');
+      });
+
+      it('trustProxy: true reads the element the proxy appended, not the one the client sent', async () => {
+        // A proxy that appends: the client's own value comes first, the proxy's last.
+        const xf = await get('dynamic', CARD_PATH, {
+          headers: {
+            'x-forwarded-proto': 'http, https',
+            'x-forwarded-host': 'evil.conformance.dev, a.conformance.dev',
+          },
+        });
+        expect(xf.status).toBe(200);
+        expect(JSON.parse(xf.text).supportedInterfaces[0].url).toBe('https://a.conformance.dev/a2a/rest');
+        const fwd = await get('dynamic', CARD_PATH, {
+          headers: {
+            forwarded: 'host=evil.conformance.dev;proto=http, for=192.0.2.1;host=b.conformance.dev;proto=https',
+          },
+        });
+        expect(JSON.parse(fwd.text).supportedInterfaces[0].url).toBe('https://b.conformance.dev/a2a/rest');
+      });
+
+      it('a dynamic card varies on the headers its origin comes from, on 200 and 304', async () => {
+        const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' };
+        const ok = await get('dynamic', CARD_PATH, { headers });
+        const vary = (ok.headers.vary ?? '').split(/\s*,\s*/).map((v) => v.toLowerCase());
+        expect(vary).toEqual(expect.arrayContaining(['host', 'forwarded', 'x-forwarded-host', 'x-forwarded-proto']));
+        const again = await get('dynamic', CARD_PATH, { headers: { ...headers, 'if-none-match': ok.headers.etag! } });
+        expect(again.status).toBe(304);
+        expect(again.headers.vary).toBe(ok.headers.vary);
+        expect((await get('default', CARD_PATH)).headers.vary).toBeUndefined();
+      });
+
+      it('a host outside allowedOrigins gets a fixed 400 and never reaches the provider', async () => {
+        await get('dynamic', CARD_PATH);
+        const before = providerState.calls;
+        for (let i = 0; i < 20; i++) {
+          const res = await get('dynamic', CARD_PATH, {
+            headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': `t${i}.attacker.example` },
+          });
+          expect(res.status).toBe(400);
+          expect(res.headers['cache-control']).toBe('no-store');
+          expect(JSON.parse(res.text)).toEqual({
+            error: { code: 400, status: 'INVALID_ARGUMENT', message: 'No agent card is served for this host.' },
+          });
+        }
+        expect(providerState.calls).toBe(before);
+      });
+
+      it('an app route ending in /extendedAgentCard is left to the app and builds nothing', async () => {
+        const before = providerState.calls;
+        const res = await get('dynamic', '/api/extendedAgentCard', {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' },
+        });
+        expect(res.status).toBe(404);
+        expect(providerState.calls).toBe(before);
+      });
+
+      it('trustProxy as a list checks the peer address of the socket', async () => {
+        const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' };
+        const trusted = await get('trustLoopback', CARD_PATH, { headers });
+        expect(JSON.parse(trusted.text).supportedInterfaces[0].url).toBe('https://a.conformance.dev/a2a/rest');
+        const untrusted = await get('trustOther', CARD_PATH, { headers });
+        expect(untrusted.status).toBe(200);
+        expect(JSON.parse(untrusted.text).supportedInterfaces[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a\/rest$/);
+      });
+
+      it('beyond maxConcurrentBuilds a new variant gets 503 with Retry-After, without a provider call', async () => {
+        let release!: () => void;
+        providerState.gate = new Promise<void>((r) => (release = r));
+        const entered = new Promise<void>((r) => (providerState.entered = r));
+        const before = providerState.calls;
+        const first = get('oneBuild', CARD_PATH, {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' },
+        });
+        await entered;
+        const second = await get('oneBuild', CARD_PATH, {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' },
+        });
+        expect(second.status).toBe(503);
+        expect(second.headers['retry-after']).toBe('9');
+        expect(providerState.calls).toBe(before + 1);
+        release();
+        expect((await first).status).toBe(200);
+        providerState.gate = undefined;
       });
 
       it('staleIfError serves the last good bytes when the provider fails', async () => {
