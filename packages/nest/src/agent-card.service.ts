@@ -44,6 +44,8 @@ const RESPONDER_KEYS = [
   'cors',
   'legacy',
   'trustProxy',
+  'allowedOrigins',
+  'maxConcurrentBuilds',
   'cacheKey',
   'maxVariants',
   'variantMaxAge',

@@ -507,7 +507,12 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         const first = get('oneBuild', CARD_PATH, {
           headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' },
         });
-        await entered;
+        // Bounded, so a host that never calls the provider fails here rather than hanging.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the provider was never called')), 5000);
+        });
+        await Promise.race([entered, late]).finally(() => clearTimeout(timer));
         const second = await get('oneBuild', CARD_PATH, {
           headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'b.conformance.dev' },
         });
