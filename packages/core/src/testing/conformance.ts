@@ -1,5 +1,7 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentCard } from '../model';
+import { verifyAgentCard } from '../sign/verify';
 import { computeEtag } from '../http/etag';
 import type { AgentCardContext, AgentCardOptions } from '../http/types';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
@@ -103,8 +105,26 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     return cardFor(ctx);
   };
 
+  // Two signing keys (rotation: a signature by each) and one published next key.
+  const signingKeys = {
+    current: generateKeyPairSync('ed25519'),
+    retiring: generateKeyPairSync('ec', { namedCurve: 'P-256' }),
+    next: generateKeyPairSync('ec', { namedCurve: 'P-256' }),
+  };
+
   const configurations: Record<string, () => AgentCardOptions<any>> = {
     default: () => ({ card: CONFORMANCE_CARD }),
+    signed: () => ({
+      card: CONFORMANCE_CARD,
+      logger: quiet,
+      sign: {
+        keys: [
+          { privateKey: signingKeys.current.privateKey, kid: 'current', alg: 'EdDSA' },
+          { privateKey: signingKeys.retiring.privateKey, kid: 'retiring', alg: 'ES256' },
+        ],
+        publish: [{ ...signingKeys.next.publicKey.export({ format: 'jwk' }), kid: 'next' }],
+      },
+    }),
     custom: () => ({
       card: CONFORMANCE_CARD,
       contentType: 'application/json',
@@ -387,6 +407,52 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         });
         expect(res.status).toBe(400);
         expect(JSON.parse(res.text).error.details[0].reason).toBe('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      });
+    });
+
+    describe('signed card and its JWK Set', () => {
+      const JWKS_PATH = '/.well-known/jwks.json';
+
+      it('GET /.well-known/jwks.json → 200 application/jwk-set+json, strong ETag, Cache-Control, CORS, public members only', async () => {
+        const r = await get('signed', JWKS_PATH);
+        expect(r.status).toBe(200);
+        expect(r.headers['content-type']).toBe('application/jwk-set+json');
+        expect(r.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+        expect(r.headers['cache-control']).toBe('public, max-age=3600');
+        expect(r.headers['access-control-allow-origin']).toBe('*');
+        expect(r.headers['x-content-type-options']).toBe('nosniff');
+        const keys = (JSON.parse(r.text) as { keys: Record<string, unknown>[] }).keys;
+        expect(keys.map((k) => k.kid)).toEqual(['current', 'retiring', 'next']);
+        for (const key of keys)
+          for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) expect(key).not.toHaveProperty(member);
+      });
+
+      it('If-None-Match → 304; HEAD → headers only; POST → 405', async () => {
+        const first = await get('signed', JWKS_PATH);
+        const again = await get('signed', `${JWKS_PATH}?v=1`, { headers: { 'if-none-match': first.headers.etag! } });
+        expect(again.status).toBe(304);
+        const head = await get('signed', JWKS_PATH, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(head.body.byteLength).toBe(0);
+        expect((await get('signed', JWKS_PATH, { method: 'POST' })).status).toBe(405);
+      });
+
+      it('rotation: the served card verifies against the served JWKS URL with either signing key alone', async () => {
+        const card = JSON.parse((await get('signed', CARD_PATH)).text) as AgentCard;
+        const { url } = await server('signed');
+        const set = JSON.parse((await get('signed', JWKS_PATH)).text) as { keys: { kid: string }[] };
+        for (const kid of ['current', 'retiring']) {
+          const only = { keys: set.keys.filter((k) => k.kid === kid) };
+          const result = await verifyAgentCard(card, { jwks: only as never });
+          expect(result.valid).toBe(true);
+          expect(result.signatures.find((s) => s.valid)?.kid).toBe(kid);
+        }
+        const viaUrl = await verifyAgentCard(card, { jwksUrl: `${url}${JWKS_PATH}`, allowInsecureJwksUrl: true });
+        expect(viaUrl.valid).toBe(true);
+      });
+
+      it('an unsigned card serves no key set (the path falls through to the app)', async () => {
+        expect((await get('default', JWKS_PATH)).status).toBe(404);
       });
     });
 
