@@ -5,6 +5,7 @@ import {
   validateAgentCard,
   type AgentCard,
   type AgentCardSigningAlgorithm,
+  type SignAgentCardOptions,
 } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
@@ -45,7 +46,7 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   let signed: AgentCard;
   try {
     signed = await signAgentCard(result.card, {
-      privateKey: privateKey as Parameters<typeof signAgentCard>[1]['privateKey'],
+      privateKey: privateKey as SignAgentCardOptions['privateKey'],
       kid,
       alg: alg as AgentCardSigningAlgorithm,
       ...(options.jku ? { jku: options.jku } : {}),
