@@ -288,7 +288,7 @@ describe('deep nesting is a finding, never a stack overflow', () => {
 });
 
 describe('check keeps its time bound against a server that trickles a large card', () => {
-  it('--timeout 3000 ends within 6 s, key-set fetch included', async () => {
+  it('--timeout 5000 ends within 10 s, key-set fetch included', async () => {
     const card = base();
     card.supportedInterfaces = [{ url: 'http://127.0.0.1:1/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }];
     // Padding to about 1 MB: many ordinary skills, validated in linear time.
@@ -304,11 +304,11 @@ describe('check keeps its time bound against a server that trickles a large card
     const body = Buffer.from(JSON.stringify(signed));
     expect(body.byteLength).toBeGreaterThan(900_000);
     expect(body.byteLength).toBeLessThan(1_048_576);
-    // Every GET, and the key set, takes 2.4 s of the 3 s timeout to arrive: one after the other,
-    // the GET, its conditional replay and the key set would need 7.2 s.
+    // Every GET, and the key set, takes 3.6 s of the 5 s timeout to arrive: one after the other,
+    // the GET, its conditional replay and the key set would need 10.8 s.
     const trickle = (res: ServerResponse, bytes: Buffer, type: string) => {
       res.writeHead(200, { 'content-type': type, etag: '"big"', 'content-length': bytes.byteLength });
-      const parts = 24;
+      const parts = 36;
       const size = Math.ceil(bytes.byteLength / parts);
       let i = 0;
       const timer = setInterval(() => {
@@ -332,14 +332,14 @@ describe('check keeps its time bound against a server that trickles a large card
       '--profile',
       'development',
       '--timeout',
-      '3000',
+      '5000',
       '--jwks',
       `${url}/jwks.json`,
     ]);
     expect(run.stderr).toBe('');
-    expect(run.ms).toBeLessThan(6_000);
+    expect(run.ms).toBeLessThan(10_000);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('Card: Larkspur Telecom Support Agent');
     expect(run.stdout).toContain('discovery-signature');
-  }, 20_000);
+  }, 30_000);
 });

@@ -68,7 +68,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * followed only same-origin over https, at most `maxRedirects` times, every hop recorded.
  * Each request has `timeoutMs` for headers and body together and reads at most `maxBytes`; the
  * requests that wait for another (the conditional replays, key-set fetches) share what is left
- * of `1.5 × timeoutMs` from the start, and each distinct body is parsed and validated once, so
+ * of `1.25 × timeoutMs` from the start, and each distinct body is parsed and validated once, so
  * the whole run, validation included, ends within `2 × timeoutMs` whatever the server does.
  * A body nesting deeper than 64 levels is a `card-json-parse` error and is not parsed further,
  * so the report always serialises with `JSON.stringify`.
@@ -161,8 +161,9 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
 
 /**
  * The run's clock. The first requests start together with `timeoutMs` each; whatever has to wait
- * for them (a conditional replay, a key-set fetch) gets only what is left of `1.5 × timeoutMs`,
- * which keeps the last quarter of `2 × timeoutMs` for parsing, validation and signature checks.
+ * for them (a conditional replay, a key-set fetch) gets only what is left of `1.25 × timeoutMs`,
+ * which keeps the last `0.75 × timeoutMs` of `2 × timeoutMs` for parsing, validation, signature
+ * checks and (in the CLI) starting up, however loaded the machine.
  */
 interface RunBudget {
   /** Milliseconds a follow-up request may take from now (at least 1). */
@@ -172,7 +173,7 @@ interface RunBudget {
 }
 
 function runBudget(started: number, timeoutMs: number): RunBudget {
-  const followUpsEnd = started + timeoutMs * 1.5;
+  const followUpsEnd = started + timeoutMs * 1.25;
   return {
     followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
     validated: new Map(),

@@ -38,7 +38,7 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
   /**
    * Time budget of one logical request (connection, headers, redirects and body). Requests run
    * concurrently; those that wait for another (the conditional replay, key-set fetches) share
-   * what is left of `1.5 × timeoutMs`, so the whole run, validation included, ends within
+   * what is left of `1.25 × timeoutMs`, so the whole run, validation included, ends within
    * `2 × timeoutMs`.
    * @default 10_000
    */
