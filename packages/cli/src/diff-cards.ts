@@ -27,51 +27,72 @@ function keyedById(a: unknown[], b: unknown[]): boolean {
   return a.length + b.length > 0 && ok(a) && ok(b);
 }
 
-function walk(before: unknown, after: unknown, path: string, out: CardChange[]): void {
+/** One step of the walk: compare two values, or record a change found on the way. */
+type Step = { before: unknown; after: unknown; path: string } | { change: CardChange };
+
+/** The steps comparing `before` with `after`, in the order their changes are listed. */
+function stepsOf(before: unknown, after: unknown, path: string): Step[] | CardChange | undefined {
+  const steps: Step[] = [];
   if (Array.isArray(before) && Array.isArray(after)) {
     if (keyedById(before, after)) {
       const old = new Map(before.map((x) => [(x as { id: string }).id, x]));
       const neu = new Map(after.map((x) => [(x as { id: string }).id, x]));
       for (const [id, value] of old) {
-        if (!neu.has(id)) out.push({ kind: 'removed', path: `${path}[id=${id}]`, before: value });
+        if (!neu.has(id)) steps.push({ change: { kind: 'removed', path: `${path}[id=${id}]`, before: value } });
       }
       for (const [id, value] of neu) {
-        if (!old.has(id)) out.push({ kind: 'added', path: `${path}[id=${id}]`, after: value });
-        else walk(old.get(id), value, `${path}[id=${id}]`, out);
+        if (!old.has(id)) steps.push({ change: { kind: 'added', path: `${path}[id=${id}]`, after: value } });
+        else steps.push({ before: old.get(id), after: value, path: `${path}[id=${id}]` });
       }
-      return;
+      return steps;
     }
     const n = Math.max(before.length, after.length);
     for (let i = 0; i < n; i++) {
-      if (i >= after.length) out.push({ kind: 'removed', path: `${path}/${i}`, before: before[i] });
-      else if (i >= before.length) out.push({ kind: 'added', path: `${path}/${i}`, after: after[i] });
-      else walk(before[i], after[i], `${path}/${i}`, out);
+      if (i >= after.length) steps.push({ change: { kind: 'removed', path: `${path}/${i}`, before: before[i] } });
+      else if (i >= before.length) steps.push({ change: { kind: 'added', path: `${path}/${i}`, after: after[i] } });
+      else steps.push({ before: before[i], after: after[i], path: `${path}/${i}` });
     }
-    return;
+    return steps;
   }
   if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(before)) {
       const p = `${path}/${escapePointer(key)}`;
-      if (!Object.hasOwn(after, key)) out.push({ kind: 'removed', path: p, before: before[key] });
-      else walk(before[key], after[key], p, out);
+      if (!Object.hasOwn(after, key)) steps.push({ change: { kind: 'removed', path: p, before: before[key] } });
+      else steps.push({ before: before[key], after: after[key], path: p });
     }
     for (const key of Object.keys(after)) {
       if (!Object.hasOwn(before, key))
-        out.push({ kind: 'added', path: `${path}/${escapePointer(key)}`, after: after[key] });
+        steps.push({ change: { kind: 'added', path: `${path}/${escapePointer(key)}`, after: after[key] } });
     }
-    return;
+    return steps;
   }
-  if (!Object.is(before, after)) out.push({ kind: 'changed', path, before, after });
+  return Object.is(before, after) ? undefined : { kind: 'changed', path, before, after };
+}
+
+/** Depth-first, with an explicit stack: a card nested 100 000 levels deep cannot overflow it. */
+function walk(before: unknown, after: unknown): CardChange[] {
+  const out: CardChange[] = [];
+  const stack: Step[] = [{ before, after, path: '' }];
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    if ('change' in step) {
+      out.push(step.change);
+      continue;
+    }
+    const next = stepsOf(step.before, step.after, step.path);
+    if (next === undefined) continue;
+    if (!Array.isArray(next)) out.push(next);
+    else for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+  }
+  return out;
 }
 
 /**
- * Field-level differences between two cards.
+ * Field-level differences between two cards. Never recurses: any depth of nesting is walked.
  *
  * @example diffAgentCards(old, neu).changes // [{ kind: 'changed', path: '/version', before: '1.0.0', after: '1.1.0' }]
  */
 export function diffAgentCards(before: unknown, after: unknown): CardDiff {
-  const changes: CardChange[] = [];
-  walk(before, after, '', changes);
+  const changes = walk(before, after);
   const versionChanged = changes.some((c) => c.path === '/version');
   const contentChanged = changes.some((c) => c.path !== '/version' && !c.path.startsWith('/signatures'));
   return { changes, versionChanged, contentChanged };

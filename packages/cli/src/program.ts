@@ -1,7 +1,10 @@
 import pkg from '../package.json' with { type: 'json' };
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CliIO } from './io';
-import { CliError } from './io';
+import { CliError, createPainter } from './io';
+import { CardInputError } from './read';
+import { formatFindings } from './report';
+import { guardStream, visible } from './terminal';
 import { validateCommand } from './commands/validate';
 import { migrateCommand } from './commands/migrate';
 import { diffCommand } from './commands/diff';
@@ -185,7 +188,9 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
  * Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code:
  * 0 success, 1 errors found or verification failed, 2 usage or I/O error.
  */
-export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+export async function run(argv: readonly string[], unguarded: CliIO): Promise<number> {
+  // Every byte a command writes passes the terminal guard, whatever it quotes (issue 11, item 6).
+  const io: CliIO = { ...unguarded, stdout: guardStream(unguarded.stdout), stderr: guardStream(unguarded.stderr) };
   const result = { code: 0 };
   const program = createProgram(io, result);
   try {
@@ -196,12 +201,15 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       // Help and version exit with code 0; commander has already printed usage errors.
       return error.exitCode === 0 ? 0 : 2;
     }
+    if (error instanceof CardInputError) {
+      io.stderr.write(`${formatFindings(error.findings, createPainter({ ...io, stdout: io.stderr }))}\n`);
+    }
     if (error instanceof CliError) {
-      io.stderr.write(`agent-card: ${error.message}\n`);
+      io.stderr.write(`agent-card: ${visible(error.message)}\n`);
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`agent-card: ${message}\n`);
+    io.stderr.write(`agent-card: ${visible(message)}\n`);
     if (io.env.DEBUG?.split(',').includes('agent-card') && error instanceof Error && error.stack) {
       io.stderr.write(`${error.stack}\n`);
     }

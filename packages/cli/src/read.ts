@@ -1,20 +1,24 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { type Finding, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from './io';
 import { CliError } from './io';
+import { visible } from './terminal';
 
-/** Reads a whole stream (stdin) as UTF-8. */
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+/** Reads a whole stream (stdin) as bytes. */
+async function readStream(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Reads a file (or stdin for `-`) as text; a missing file is a one-line usage error. */
-export async function readText(io: CliIO, file: string): Promise<string> {
+const where = (file: string) => (file === '-' ? 'stdin' : file);
+
+/** Reads a file (or stdin for `-`) as bytes; a missing file is a one-line usage error. */
+export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
   if (file === '-') return readStream(io.stdin);
   try {
-    return await readFile(resolve(io.cwd, file), 'utf8');
+    return await readFile(resolve(io.cwd, file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new CliError(`${file}: no such file. Check the path.`);
@@ -23,14 +27,84 @@ export async function readText(io: CliIO, file: string): Promise<string> {
   }
 }
 
-/** Reads and parses a JSON file; invalid JSON is a one-line error naming the file. */
-export async function readJson(io: CliIO, file: string): Promise<unknown> {
-  const text = await readText(io, file);
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes UTF-8 strictly: a lossy decode would turn a broken file into a different, "valid" one. */
+function decode(bytes: Uint8Array, file: string): string {
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new CliError(`${file === '-' ? 'stdin' : file}: not valid JSON (${(error as Error).message}).`);
+    return utf8.decode(bytes);
+  } catch {
+    throw new CliError(`${where(file)}: not valid UTF-8. Save it as UTF-8.`);
   }
+}
+
+/** Reads a file (or stdin for `-`) as UTF-8 text (key files). */
+export async function readText(io: CliIO, file: string): Promise<string> {
+  return decode(await readBytes(io, file), file);
+}
+
+/**
+ * Deepest nesting the CLI reads from a file or URL: the validator's limit (64 levels), so every
+ * command refuses what `validate` reports as `card-json-parse`, and nothing deeper ever reaches a
+ * recursive step (JSON printing, canonical JSON, the diff).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests more than `limit` objects and arrays, without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function parseJson(text: string, file: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new CliError(`${where(file)}: not valid JSON (${visible((error as Error).message)}).`);
+  }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new CliError(`${where(file)}: nested deeper than ${MAX_JSON_DEPTH} levels. Pass a plain JSON file.`);
+  }
+  return value;
+}
+
+/** Reads and parses a JSON file that is not a card (a JWK Set); problems are one-line errors. */
+export async function readJson(io: CliIO, file: string): Promise<unknown> {
+  return parseJson(await readText(io, file), file);
+}
+
+/** A card input that is not JSON: the validator's findings say why (exit 1). */
+export class CardInputError extends CliError {
+  constructor(
+    readonly source: string,
+    readonly findings: Finding[],
+  ) {
+    super(`${where(source)}: not a readable Agent Card (see the findings above).`, 1);
+  }
+}
+
+/**
+ * A card from a file, stdin or (for `diff`) a URL, parsed only if the validator can read it:
+ * invalid UTF-8, invalid JSON, nesting deeper than {@link MAX_JSON_DEPTH} and a root that is not
+ * an object are its `card-json-parse` / `card-root-object` errors, thrown as a
+ * {@link CardInputError}, exactly as `agent-card validate` reports them.
+ */
+export async function readCard(io: CliIO, source: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+  const bytes = isRemote(source) ? await fetchBytes(source, timeoutMs) : await readBytes(io, source);
+  const unreadable = validateAgentCard(bytes, { profile: 'development' }).findings.filter(
+    (f) => f.severity === 'error' && (f.rule === 'card-json-parse' || f.rule === 'card-root-object'),
+  );
+  if (unreadable.length > 0) throw new CardInputError(source, unreadable);
+  return parseJson(decode(bytes, source), source) as Record<string, unknown>;
 }
 
 /** Writes a file relative to the working directory. */
@@ -52,9 +126,27 @@ export async function writeText(
   return path;
 }
 
-/** Pretty JSON with a trailing newline, as the CLI writes cards. */
+/**
+ * Pretty JSON with a trailing newline, as the CLI writes cards and reports. Whatever the value,
+ * this never recurses past {@link MAX_JSON_DEPTH} levels below the report's own: a deeper value
+ * is printed as a string saying so.
+ */
 export function toJsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  const depths = new WeakMap<object, number>();
+  const cut = `(nested deeper than ${MAX_JSON_DEPTH} levels: left out)`;
+  const limit = MAX_JSON_DEPTH + 16;
+  const text = JSON.stringify(
+    value,
+    function (this: unknown, _key, item: unknown) {
+      if (typeof item !== 'object' || item === null) return item;
+      const depth = (typeof this === 'object' && this !== null ? (depths.get(this) ?? 0) : 0) + 1;
+      if (depth > limit) return cut;
+      depths.set(item, depth);
+      return item;
+    },
+    2,
+  );
+  return `${text}\n`;
 }
 
 /** True when the argument looks like a URL or a bare domain rather than a file. */
@@ -65,46 +157,46 @@ export function isRemote(arg: string): boolean {
 /** Largest card body the CLI reads from a URL. */
 const MAX_BYTES = 1024 * 1024;
 
-/** Fetches JSON from a URL with a timeout, no redirects and a size cap. */
-export async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
+/** Fetches a body from a URL with one deadline for headers and body, no redirects and a size cap. */
+export async function fetchBytes(url: string, timeoutMs: number): Promise<Uint8Array> {
+  const shown = visible(url);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const failed = (error: unknown): CliError => {
+    const reason =
+      signal.aborted || (error as Error).name === 'TimeoutError'
+        ? `no complete answer within ${timeoutMs} ms`
+        : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
+    return new CliError(`${shown}: cannot be fetched (${visible(reason)}).`);
+  };
   let response: Response;
   try {
-    response = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json' },
-    });
+    response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
   } catch (error) {
-    const reason =
-      (error as Error).name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
-    throw new CliError(`${url}: cannot be fetched (${reason}).`);
+    throw failed(error);
   }
   if (response.status !== 200) {
-    await response.body?.cancel();
-    const where = response.headers.get('location');
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
     throw new CliError(
-      `${url}: answered ${response.status}${where ? ` (redirect to ${where})` : ''}. Run "agent-card check" for details.`,
+      `${shown}: answered ${response.status}${location ? ` (redirect to ${visible(location)})` : ''}. Run "agent-card check" for details.`,
     );
   }
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BYTES) {
-      await reader.cancel();
-      throw new CliError(`${url}: body larger than ${MAX_BYTES} bytes.`);
-    }
-    chunks.push(value);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
   try {
-    return JSON.parse(text);
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw new CliError(`${shown}: body larger than ${MAX_BYTES} bytes.`);
+      }
+      chunks.push(value);
+    }
   } catch (error) {
-    throw new CliError(`${url}: not valid JSON (${(error as Error).message}).`);
+    throw error instanceof CliError ? error : failed(error);
   }
+  return Buffer.concat(chunks);
 }

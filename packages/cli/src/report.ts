@@ -1,5 +1,6 @@
 import type { Finding, Severity } from '@agent-card/core';
 import type { Painter } from './io';
+import { visible } from './terminal';
 
 const MARK: Record<Severity, string> = { error: '✖', warning: '⚠', info: 'ℹ' };
 const STYLE = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
@@ -21,11 +22,14 @@ export function summarize(findings: readonly Finding[], painter: Painter): strin
   return `${part(c.error, 'error', 'red')}, ${part(c.warning, 'warning', 'yellow')}, ${part(c.info, 'info', 'cyan')}`;
 }
 
-/** One finding as two or three indented lines. */
+/**
+ * One finding as two or three indented lines. Messages, hints and paths quote the card, so they
+ * are printed {@link visible}.
+ */
 export function formatFinding(f: Finding, painter: Painter, indent = '  '): string {
-  const head = `${indent}${painter.paint(STYLE[f.severity], `${MARK[f.severity]} ${f.severity.padEnd(7)}`)} ${painter.paint('bold', f.rule)}${f.path ? painter.paint('dim', `  ${f.path}`) : ''}`;
-  const lines = [head, `${indent}  ${f.message}`];
-  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', `→ ${f.hint}`)}`);
+  const head = `${indent}${painter.paint(STYLE[f.severity], `${MARK[f.severity]} ${f.severity.padEnd(7)}`)} ${painter.paint('bold', visible(f.rule))}${f.path ? painter.paint('dim', `  ${visible(f.path)}`) : ''}`;
+  const lines = [head, `${indent}  ${visible(f.message)}`];
+  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', `→ ${visible(f.hint)}`)}`);
   return lines.join('\n');
 }
 

@@ -226,3 +226,16 @@ describe('migrateAgentCard', () => {
     );
   });
 });
+
+describe('migrateAgentCard on hostile depth', () => {
+  it('cuts a value nested 100,000 levels at 64 and lists the cut as a change', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const { card, changes } = migrate({ ...main(), extra: deep });
+    expect(changes).toContainEqual({
+      path: `/extra${'/0'.repeat(63)}`,
+      change: 'replaced by null: nested deeper than 64 levels.',
+    });
+    expect(() => JSON.stringify(card)).not.toThrow();
+  });
+});

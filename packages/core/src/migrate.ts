@@ -8,6 +8,7 @@ import { AgentCardSchema, SECURITY_SCHEME_KINDS, STANDARD_PROTOCOL_BINDINGS } fr
 import type { JsonObject } from './validate/context';
 import {
   LEGACY_CARD_KEYS,
+  describePath,
   fieldsOf,
   has,
   isObject,
@@ -93,10 +94,18 @@ export function migrateAgentCard(value: unknown): MigrationResult {
 export function migrateWithKinds(value: unknown): { card: Record<string, unknown>; changes: KindedChange[] } {
   const changes: KindedChange[] = [];
   try {
-    const { tree } = toJsonTree(value);
+    // The copy stops at 64 levels (and at cycles), so nothing below recurses on the input's depth.
+    const { tree, problems } = toJsonTree(value);
     if (!isObject(tree)) {
       changes.push({ kind: 'removed-field', path: '', change: 'not a JSON object: nothing to migrate' });
       return { card: {}, changes };
+    }
+    for (const problem of problems) {
+      changes.push({
+        kind: 'removed-field',
+        path: ptr(problem.path),
+        change: `replaced by null: ${problem.message.slice(describePath(problem.path).length + 2)}`,
+      });
     }
     const work = plainCopy(tree) as JsonObject;
     const splits = convertSchemes(work, changes);

@@ -6,8 +6,9 @@ import {
 } from '@agent-card/core';
 import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
-import { readJson, toJsonText } from '../read';
+import { isRemote, readJson, toJsonText } from '../read';
 import { formatFindings, summarize } from '../report';
+import { visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 
 export interface CheckCommandOptions {
@@ -24,24 +25,30 @@ export interface CheckCommandOptions {
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
 
 function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
+  // Status, headers, URLs and failure messages all come from the server: printed visible().
   const status =
     p.status === undefined
-      ? painter.paint('red', p.failure ? `failed (${p.failure.kind}: ${p.failure.message})` : 'no response')
+      ? painter.paint(
+          'red',
+          p.failure ? `failed (${visible(p.failure.kind)}: ${visible(p.failure.message)})` : 'no response',
+        )
       : painter.paint(p.status === 200 ? 'green' : p.status >= 400 ? 'red' : 'yellow', String(p.status));
   const lines = [
-    `${painter.paint('bold', p.path)}  ${status}  ${p.contentType ?? '(no content type)'}  ${kib(p.bytes)}  ${Math.round(p.timeMs)} ms`,
+    `${painter.paint('bold', p.path)}  ${status}  ${visible(p.contentType ?? '(no content type)')}  ${kib(p.bytes)}  ${Math.round(p.timeMs)} ms`,
   ];
   for (const r of p.redirects) {
     lines.push(
-      `  ↪ ${r.status} ${r.url} → ${r.location ?? '(no Location)'}${r.followed ? '' : painter.paint('yellow', ' (not followed)')}`,
+      `  ↪ ${r.status} ${visible(r.url)} → ${visible(r.location ?? '(no Location)')}${r.followed ? '' : painter.paint('yellow', ' (not followed)')}`,
     );
   }
   if (p.status === 200) {
     const h = p.headers;
+    const header = (value: string | undefined) =>
+      value === undefined ? painter.paint('yellow', 'none') : visible(value);
     const parts = [
-      `ETag ${h.etag ?? painter.paint('yellow', 'none')}`,
-      `Cache-Control ${h['cache-control'] ?? painter.paint('yellow', 'none')}`,
-      `CORS ${h['access-control-allow-origin'] ?? painter.paint('yellow', 'none')}`,
+      `ETag ${header(h.etag)}`,
+      `Cache-Control ${header(h['cache-control'])}`,
+      `CORS ${header(h['access-control-allow-origin'])}`,
     ];
     if (p.conditional) {
       const ok = p.conditional.status === 304;
@@ -51,14 +58,21 @@ function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
   }
   if (p.signature)
     lines.push(
-      `  signature: ${p.signature.status}${p.signature.details.length ? ` (${p.signature.details.join('; ')})` : ''}`,
+      `  signature: ${p.signature.status}${p.signature.details.length ? ` (${visible(p.signature.details.join('; '))})` : ''}`,
     );
   return lines;
 }
 
+/** A card member shown in the report: a string as it is (made visible), anything else by its type. */
+function member(value: unknown, missing: string): string {
+  if (value === undefined) return missing;
+  if (typeof value === 'string') return visible(value);
+  return `(${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
+}
+
 /** Renders a discovery report for a terminal. */
 export function formatReport(report: DiscoveryReport, painter: Painter, options: { showInfo?: boolean } = {}): string {
-  const out: string[] = [`Checking ${painter.paint('bold', report.origin)} (profile ${report.profile})`, ''];
+  const out: string[] = [`Checking ${painter.paint('bold', visible(report.origin))} (profile ${report.profile})`, ''];
   out.push(...pathLines(report.primary, painter), ...pathLines(report.legacy, painter));
   if (report.consistency) {
     out.push(
@@ -68,11 +82,11 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
   const doc = report.document as { name?: unknown; version?: unknown; skills?: unknown } | undefined;
   if (doc && typeof doc === 'object') {
     const skills = Array.isArray(doc.skills)
-      ? doc.skills.map((s) => (s && typeof s === 'object' ? String((s as { id?: unknown }).id) : '?'))
+      ? doc.skills.map((s) => (s && typeof s === 'object' ? member((s as { id?: unknown }).id, '?') : '?'))
       : [];
     out.push(
       '',
-      `Card: ${painter.paint('bold', String(doc.name ?? '(no name)'))} ${String(doc.version ?? '')} from ${report.cardUrl ?? '?'}`,
+      `Card: ${painter.paint('bold', member(doc.name, '(no name)'))} ${member(doc.version, '')} from ${visible(report.cardUrl ?? '?')}`,
       `  ${skills.length} skill${skills.length === 1 ? '' : 's'}${skills.length ? `: ${skills.join(', ')}` : ''}`,
     );
   }
@@ -92,7 +106,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     const key = await readKeyFile(io, options.key);
     keyOptions.keys = { [verifyingKeyId(options.kid, key)]: key as never };
   } else if (options.jwks) {
-    if (/^https?:\/\//i.test(options.jwks)) keyOptions.jwksUrl = options.jwks;
+    if (isRemote(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
   }
   const report = await discoverAgentCard(target, {

@@ -25,7 +25,10 @@ function urlsIn(value: unknown, out: Set<string>): Set<string> {
 }
 
 async function ask(io: CliIO, options: InitCommandOptions): Promise<InitCommandOptions> {
-  const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
+  // readline draws its prompt with its own cursor controls, and echoes only what the user types:
+  // it gets the terminal itself rather than the guarded writer (which would escape them).
+  const output = (io.stdout as { unguarded?: unknown }).unguarded ?? io.stdout;
+  const rl = createInterface({ input: io.stdin, output: output as NodeJS.WritableStream, terminal: true });
   try {
     const answer = async (question: string, fallback?: string) => {
       const text = (await rl.question(`${question}${fallback ? ` (${fallback})` : ''}: `)).trim();

@@ -1,7 +1,8 @@
 import { migrateAgentCard, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
-import { readJson, toJsonText, writeText } from '../read';
+import { readCard, toJsonText, writeText } from '../read';
+import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
 
 export interface MigrateCommandOptions {
@@ -15,7 +16,7 @@ export interface MigrateCommandOptions {
  * of changes and the validation of the result to stderr, so the output can be piped.
  */
 export async function migrateCommand(io: CliIO, file: string, options: MigrateCommandOptions): Promise<number> {
-  const input = await readJson(io, file);
+  const input = await readCard(io, file);
   const { card, changes } = migrateAgentCard(input);
   const result = validateAgentCard(card, { profile: 'development' });
   if (options.json) {
@@ -35,13 +36,15 @@ export async function migrateCommand(io: CliIO, file: string, options: MigrateCo
       ? 'No changes: the card is already v1.0.'
       : `${changes.length} change${changes.length === 1 ? '' : 's'}:`,
   );
-  for (const c of changes) log.push(`  ${painter.paint('cyan', c.path || '/')}: ${c.change}`);
+  for (const c of changes) log.push(`  ${painter.paint('cyan', visible(c.path || '/'))}: ${visible(c.change)}`);
   const errors = result.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) {
     log.push('The migrated card still has errors to fix by hand:');
     log.push(formatFindings(errors, painter));
   }
-  log.push(`${options.output ? `Wrote ${options.output}. ` : ''}Result: ${summarize(result.findings, painter)}`);
+  log.push(
+    `${options.output ? `Wrote ${visible(options.output)}. ` : ''}Result: ${summarize(result.findings, painter)}`,
+  );
   io.stderr.write(`${log.join('\n')}\n`);
   return result.valid ? 0 : 1;
 }

@@ -5,10 +5,12 @@ import {
   validateAgentCard,
   type AgentCard,
   type AgentCardSigningAlgorithm,
+  type SignAgentCardOptions,
 } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
-import { readJson, toJsonText, writeText } from '../read';
+import { readBytes, toJsonText, writeText } from '../read';
+import { visible } from '../terminal';
 import { formatFindings } from '../report';
 import { createPainter } from '../io';
 import { jwkMember, readKeyFile } from './keys';
@@ -24,8 +26,8 @@ export interface SignCommandOptions {
 
 /** `agent-card sign <file> --key k.pem --kid id --alg ES256`: the signed card to stdout or `-o`. */
 export async function signCommand(io: CliIO, file: string, options: SignCommandOptions): Promise<number> {
-  const input = await readJson(io, file);
-  const result = validateAgentCard(input, { profile: 'development' });
+  // Bytes, so a file the validator cannot read is its card-json-parse finding, as for validate.
+  const result = validateAgentCard(await readBytes(io, file), { profile: 'development' });
   if (!result.card) {
     io.stderr.write(
       `${formatFindings(
@@ -44,7 +46,7 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   let signed: AgentCard;
   try {
     signed = await signAgentCard(result.card, {
-      privateKey: privateKey as Parameters<typeof signAgentCard>[1]['privateKey'],
+      privateKey: privateKey as SignAgentCardOptions['privateKey'],
       kid,
       alg: alg as AgentCardSigningAlgorithm,
       ...(options.jku ? { jku: options.jku } : {}),
@@ -56,7 +58,7 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   const text = toJsonText(signed);
   if (options.output) {
     await writeText(io, options.output, text, { force: options.force ?? false });
-    io.stderr.write(`Signed with ${alg} (kid "${kid}"); wrote ${options.output}.\n`);
+    io.stderr.write(`Signed with ${visible(alg)} (kid "${visible(kid)}"); wrote ${visible(options.output)}.\n`);
   } else {
     io.stdout.write(text);
   }

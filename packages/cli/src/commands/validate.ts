@@ -1,7 +1,8 @@
 import { validateAgentCard, type ValidationProfile } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
-import { readText, toJsonText } from '../read';
+import { readBytes, toJsonText } from '../read';
+import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
 
 export interface ValidateCommandOptions {
@@ -13,10 +14,11 @@ export interface ValidateCommandOptions {
 
 /** `agent-card validate <file|->`: exit 1 when the card has errors. */
 export async function validateCommand(io: CliIO, file: string, options: ValidateCommandOptions): Promise<number> {
-  const text = await readText(io, file);
+  const bytes = await readBytes(io, file);
   const profile: ValidationProfile = options.strict ? 'strict' : (options.profile ?? 'production');
-  // The raw text goes to the validator so that a parse error is a finding (card-json-parse), not a crash.
-  const result = validateAgentCard(text, { profile });
+  // The bytes go to the validator, so invalid UTF-8, invalid JSON and over-deep nesting are the
+  // same card-json-parse findings validateAgentCard(bytes) reports, never a lossy decode or a crash.
+  const result = validateAgentCard(bytes, { profile });
   const name = file === '-' ? 'stdin' : file;
   if (options.json) {
     io.stdout.write(
@@ -27,9 +29,9 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const painter = createPainter(io);
   const card = result.card;
   const title = card
-    ? `${painter.paint('bold', card.name)} ${card.version} (${result.shape})`
+    ? `${painter.paint('bold', visible(card.name))} ${visible(card.version)} (${result.shape})`
     : `(${result.shape} card)`;
-  io.stdout.write(`${name}: ${title}, profile ${profile}\n`);
+  io.stdout.write(`${visible(name)}: ${title}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');

@@ -1,7 +1,8 @@
 import { verifyAgentCard, type AgentCard, type VerifyAgentCardOptions } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
-import { isRemote, readJson, toJsonText } from '../read';
+import { isRemote, readCard, readJson, toJsonText } from '../read';
+import { visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 
 export interface VerifyCommandOptions {
@@ -16,9 +17,7 @@ export interface VerifyCommandOptions {
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
-  const card = await readJson(io, file);
-  if (typeof card !== 'object' || card === null || Array.isArray(card))
-    throw new CliError(`${file}: not a JSON object.`);
+  const card = await readCard(io, file);
   const verifyOptions: VerifyAgentCardOptions = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
@@ -41,13 +40,14 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     return result.valid ? 0 : 1;
   }
   const painter = createPainter(io);
-  if (result.signatures.length === 0) io.stdout.write(`${file}: ${result.reason ?? 'no signatures'}\n`);
+  if (result.signatures.length === 0)
+    io.stdout.write(`${visible(file)}: ${visible(result.reason ?? 'no signatures')}\n`);
   for (const s of result.signatures) {
-    const head = `signature ${s.index} (${s.alg ?? '?'}, kid "${s.kid ?? '?'}")`;
+    const head = `signature ${s.index} (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}")`;
     io.stdout.write(
       s.valid
-        ? `${painter.paint('green', '✔')} ${head}: verified with ${s.key} over the ${s.form ?? 'pruned'} form\n`
-        : `${painter.paint('red', '✖')} ${head}: ${s.reason ?? 'did not verify'}\n`,
+        ? `${painter.paint('green', '✔')} ${head}: verified with ${visible(s.key)} over the ${visible(s.form ?? 'pruned')} form\n`
+        : `${painter.paint('red', '✖')} ${head}: ${visible(s.reason ?? 'did not verify')}\n`,
     );
   }
   io.stdout.write(

@@ -2,6 +2,7 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
+import { MAX_DEPTH } from '../validate/shape';
 
 /** Outcome of decoding and parsing a body as a JSON document. */
 export type ParsedBody =
@@ -9,7 +10,15 @@ export type ParsedBody =
   | { kind: 'html'; title?: string }
   | { kind: 'empty' }
   | { kind: 'invalid-utf8'; offset: number; byte: number }
-  | { kind: 'invalid-json'; reason: string };
+  | { kind: 'invalid-json'; reason: string }
+  /** More than `limit` objects and arrays nested; `offset` is the character that opens one too many. */
+  | { kind: 'too-deep'; limit: number; offset: number };
+
+/**
+ * Deepest nesting of objects and arrays a body may have: the validator's limit, so a body it
+ * would reject is never parsed into a tree that only recursion could print or compare.
+ */
+export const MAX_BODY_DEPTH = MAX_DEPTH;
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
@@ -31,11 +40,34 @@ export function parseBody(bytes: Uint8Array): ParsedBody {
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   if (text.trim() === '') return { kind: 'empty' };
+  const tooDeep = nestingOverflow(text, MAX_BODY_DEPTH);
+  if (tooDeep !== undefined) return { kind: 'too-deep', limit: MAX_BODY_DEPTH, offset: tooDeep };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown, bom };
   } catch (error) {
     return { kind: 'invalid-json', reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Offset of the `[` or `{` that nests more than `limit` levels deep, or `undefined`. One linear
+ * pass over the text, strings skipped; the text need not be valid JSON.
+ */
+export function nestingOverflow(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
 }
 
 /** Whether the body starts, after whitespace and a BOM, with `<` (rule `discovery-html-body`). */

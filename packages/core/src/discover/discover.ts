@@ -66,8 +66,12 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * with `A2A-Version: 1.0` and `Origin`, a HEAD, a CORS preflight and, after the GET, a
  * conditional GET — all concurrent except the last — plus one `http://` probe. Redirects are
  * followed only same-origin over https, at most `maxRedirects` times, every hop recorded.
- * Each request has `timeoutMs` for headers and body together and reads at most `maxBytes`, so a
- * run always ends, within about `2 × timeoutMs`, whatever the server does.
+ * Each request has `timeoutMs` for headers and body together and reads at most `maxBytes`; the
+ * requests that wait for another (the conditional replays, key-set fetches) share what is left
+ * of `1.25 × timeoutMs` from the start, and each distinct body is parsed and validated once, so
+ * the whole run, validation included, ends within `2 × timeoutMs` whatever the server does.
+ * A body nesting deeper than 64 levels is a `card-json-parse` error and is not parsed further,
+ * so the report always serialises with `JSON.stringify`.
  *
  * Never rejects because of the server: network errors, timeouts, huge or endless bodies,
  * invalid UTF-8 and HTML pages become findings (rules 42–56 of the catalogue, `card-json-parse`,
@@ -88,14 +92,15 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   const origin = resolveOrigin(urlOrDomain, settings.allowHttp);
   const keys = keyOptions(options);
   const started = performance.now();
+  const budget = runBudget(started, settings.timeoutMs);
   let requests = 0;
   const onRequest = (): void => {
     requests += 1;
   };
 
   const [primary, legacy, probe] = await Promise.all([
-    runPath(origin, WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json', settings, onRequest),
-    runPath(origin, WELL_KNOWN_PATHS[1] ?? '/.well-known/agent.json', settings, onRequest),
+    runPath(origin, WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json', settings, budget, onRequest),
+    runPath(origin, WELL_KNOWN_PATHS[1] ?? '/.well-known/agent.json', settings, budget, onRequest),
     origin.startsWith('https:') && settings.probeHttp
       ? probeHttp(origin, settings, onRequest)
       : Promise.resolve(undefined),
@@ -104,7 +109,9 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   const consistency = compare(primary, legacy);
   const source =
     primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
-  if (source && keys) source.report.signature = await signatureStatus(source.report.document, keys, settings);
+  if (source && keys) {
+    source.report.signature = await signatureStatus(source.report.document, keys, settings, budget);
+  }
 
   const findings: DiscoveryFinding[] = discoveryFindings({
     origin,
@@ -152,6 +159,27 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   return report;
 }
 
+/**
+ * The run's clock. The first requests start together with `timeoutMs` each; whatever has to wait
+ * for them (a conditional replay, a key-set fetch) gets only what is left of `1.25 × timeoutMs`,
+ * which keeps the last `0.75 × timeoutMs` of `2 × timeoutMs` for parsing, validation, signature
+ * checks and (in the CLI) starting up, however loaded the machine.
+ */
+interface RunBudget {
+  /** Milliseconds a follow-up request may take from now (at least 1). */
+  followUp(timeoutMs: number): number;
+  /** Validation results by body hash, card host and profile: each distinct body is validated once. */
+  validated: Map<string, ReturnType<typeof validateAgentCard> | undefined>;
+}
+
+function runBudget(started: number, timeoutMs: number): RunBudget {
+  const followUpsEnd = started + timeoutMs * 1.25;
+  return {
+    followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
+    validated: new Map(),
+  };
+}
+
 function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined {
   const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl } = options;
   if (keys === undefined && jwks === undefined && jwksUrl === undefined) return undefined;
@@ -187,6 +215,7 @@ async function runPath(
   origin: string,
   path: DiscoveryPath,
   settings: DiscoverySettings,
+  budget: RunBudget,
   onRequest: () => void,
 ): Promise<PathRun> {
   const url = `${origin}${path}`;
@@ -217,7 +246,10 @@ async function runPath(
     getting.then((g) => {
       const etag = g.headers?.get('etag');
       return g.status === 200 && g.failure === undefined && etag
-        ? exchange(base('GET', { ...accept, 'if-none-match': etag }))
+        ? exchange({
+            ...base('GET', { ...accept, 'if-none-match': etag }),
+            timeoutMs: budget.followUp(settings.timeoutMs),
+          })
         : undefined;
     }),
   ]);
@@ -246,10 +278,10 @@ async function runPath(
   // A non-200 body is an error page, not a card: it is only sniffed for HTML.
   if (get.body.byteLength > 0 && !get.truncated) {
     run.parsed = parseBody(get.body);
-    if (get.status === 200) readCard(run, settings.profile);
+    if (get.status === 200) readCard(run, settings.profile, budget);
   } else if (get.status === 200 && get.failure === undefined && get.body.byteLength === 0) {
     run.parsed = { kind: 'empty' };
-    readCard(run, settings.profile);
+    readCard(run, settings.profile, budget);
   }
 
   report.versioned = {
@@ -264,7 +296,7 @@ async function runPath(
   } else if (versioned.status === 200 && versioned.failure === undefined) {
     const parsed = parseBody(versioned.body);
     if (parsed.kind === 'json') {
-      const shape = safeValidate(parsed.value, settings.profile)?.shape;
+      const shape = memoValidate(budget, versioned.body, parsed.value, settings.profile, versioned.finalUrl)?.shape;
       if (shape) report.versioned.shape = shape;
     }
   }
@@ -307,7 +339,7 @@ async function runPath(
 }
 
 /** Parses a 200 body into `document`, then validates it; parse problems are `card-json-parse`. */
-function readCard(run: PathRun, profile: ValidationProfile): void {
+function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): void {
   const { report } = run;
   const parsed: ParsedBody = run.parsed ?? { kind: 'empty' };
   const parseFinding = (severity: Severity, message: string, hint: string): void => {
@@ -332,6 +364,13 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
         'Encode the card as UTF-8 (spec §14.1, RFC 8259 §8.1); re-save the file as UTF-8 without BOM.',
       );
       return;
+    case 'too-deep':
+      parseFinding(
+        'error',
+        `body nests deeper than ${parsed.limit} levels (character ${parsed.offset} opens level ${parsed.limit + 1}).`,
+        `Serve a flat card: an Agent Card needs fewer than ${parsed.limit} levels of objects and arrays.`,
+      );
+      return;
     case 'invalid-json':
       parseFinding(
         'error',
@@ -350,7 +389,7 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
     );
   }
   report.document = parsed.value;
-  const result = safeValidate(parsed.value, profile, run.get.finalUrl);
+  const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
   if (!result) return;
   report.valid = result.valid;
   report.shape = result.shape;
@@ -358,17 +397,34 @@ function readCard(run: PathRun, profile: ValidationProfile): void {
   report.findings.push(...result.findings);
 }
 
-function safeValidate(
+/**
+ * Validates a body once per run: both paths and the versioned GET usually serve the same bytes.
+ * Findings depend on the bytes, the profile and (rule 38) the host the card was fetched from.
+ */
+function memoValidate(
+  budget: RunBudget,
+  body: Uint8Array,
   value: unknown,
   profile: ValidationProfile,
-  cardUrl?: string,
+  cardUrl: string,
 ): ReturnType<typeof validateAgentCard> | undefined {
+  let host = '';
   try {
-    return validateAgentCard(value, cardUrl === undefined ? { profile } : { profile, cardUrl });
+    host = new URL(cardUrl).host;
+  } catch {
+    host = cardUrl;
+  }
+  const key = `${createHash('sha256').update(body).digest('hex')} ${host} ${profile}`;
+  if (budget.validated.has(key)) return budget.validated.get(key);
+  let result: ReturnType<typeof validateAgentCard> | undefined;
+  try {
+    result = validateAgentCard(value, { profile, cardUrl });
   } catch {
     // validateAgentCard never throws by contract; a bug there must not sink the whole report.
-    return undefined;
+    result = undefined;
   }
+  budget.validated.set(key, result);
+  return result;
 }
 
 function pick(headers: Headers | undefined): DiscoveryHeaders {
@@ -454,6 +510,7 @@ async function signatureStatus(
   document: unknown,
   keys: DiscoveryKeyOptions,
   settings: Pick<DiscoverySettings, 'fetch' | 'timeoutMs'>,
+  budget: RunBudget,
 ): Promise<DiscoverySignature> {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return { status: 'unavailable', details: ['the body is not a JSON object'] };
@@ -463,13 +520,19 @@ async function signatureStatus(
     return { status: 'unsigned', details: ['the card has no signatures'] };
   }
   try {
-    // Key sets are fetched like the card: with the run's fetch and time limit.
+    // Key sets are fetched like the card: with the run's fetch, and only within what is left of
+    // the run's time, whatever the verifier's own timeout does.
+    const timeoutMs = budget.followUp(settings.timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
     const fetchKeys: typeof globalThis.fetch = (input, init) =>
-      settings.fetch(input instanceof Request ? input.url : String(input), init ?? {});
+      settings.fetch(input instanceof Request ? input.url : String(input), {
+        ...init,
+        signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
+      });
     const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], {
       ...keys,
       fetch: fetchKeys,
-      timeoutMs: settings.timeoutMs,
+      timeoutMs,
     });
     const details = result.signatures.map((s) =>
       s.valid

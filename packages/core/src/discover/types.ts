@@ -37,7 +37,8 @@ export type DiscoveryKeyOptions = Pick<
 export interface DiscoveryOptions extends DiscoveryKeyOptions {
   /**
    * Time budget of one logical request (connection, headers, redirects and body). Requests run
-   * concurrently; the conditional replay waits for its GET, so a run ends within about
+   * concurrently; those that wait for another (the conditional replay, key-set fetches) share
+   * what is left of `1.25 × timeoutMs`, so the whole run, validation included, ends within
    * `2 × timeoutMs`.
    * @default 10_000
    */
