@@ -241,7 +241,9 @@ describe('agent-card sign / verify', () => {
       ['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--kid', 'k1', '--alg', alg, '-o', 'signed.json'],
       { cwd: dir },
     );
-    expect(signed.stderr).toContain(`Signed with ${alg} (kid "k1"); wrote signed.json.`);
+    expect(signed.stderr).toContain(
+      `Signed with ${alg} (kid "k1"), 2 signatures (one per canonical form); wrote signed.json.`,
+    );
     expect(signed.code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'signed.json'), 'utf8'));
     // coding.json has default-valued members (scope-less requirements), so its pruned and its
@@ -288,13 +290,14 @@ describe('agent-card sign / verify', () => {
     expect(unknown.stdout).toContain('jwk-1');
   });
 
-  it('refuses to sign without a kid', async () => {
+  it('signs without --kid under the key thumbprint (RFC 7638)', async () => {
     const dir = tmp();
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const run = await cli(['sign', join(cards, 'coding.json'), '--key', 'key.pem', '--alg', 'ES256'], { cwd: dir });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--kid: missing.');
+    expect(run.code).toBe(0);
+    const kid = JSON.parse(Buffer.from(JSON.parse(run.stdout).signatures[0].protected, 'base64url').toString()).kid;
+    expect(kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
 

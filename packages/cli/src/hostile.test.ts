@@ -171,7 +171,9 @@ describe('terminal escapes from a card, a header or a file are shown, never sent
     expect(diff.stdout).toContain('+ /x-\\u001b[8m: "\\u001b[2J');
     expect(diff.stdout).toContain('+ /skills[id=other\\u001b]8;;https://evil.test/\\u0007click');
     const sign = await cli(['sign', 'named.json', '--key', 'key.json', '-o', 'signed.json'], { cwd: dir });
-    expect(sign.stderr).toContain('Signed with ES256 (kid "k\\u001b[2J\\u202e"); wrote signed.json.');
+    expect(sign.stderr).toContain(
+      'Signed with ES256 (kid "k\\u001b[2J\\u202e"), 2 signatures (one per canonical form); wrote signed.json.',
+    );
     const verify = await cli(['verify', 'signed.json', '--jwks', 'jwks.json'], { cwd: dir });
     expect(verify.stdout).toContain('signature 0 (ES256, kid "k\\u001b[2J\\u202e"): verified');
     const missing = await cli(['validate', `nope${CLEAR}.json`], { cwd: dir });

@@ -12,6 +12,7 @@ import { checkCommand } from './commands/check';
 import { initCommand } from './commands/init';
 import { signCommand } from './commands/sign';
 import { verifyCommand } from './commands/verify';
+import { keysGenerateCommand, keysJwksCommand } from './commands/keygen';
 import { AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
 import { TEMPLATE_NAMES } from './templates';
 
@@ -57,7 +58,11 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--allow-http', 'check an http:// target as is (local development, 127.0.0.1)')
     .option('--key <file>', "a public key (PEM or JWK) to check the card's signature with")
     .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
-    .option('--jwks <file|url>', "a JWK Set to check the card's signature with")
+    .option(
+      '--jwks <file|url>',
+      "a JWK Set to check the card's signature with (default: the host's /.well-known/jwks.json)",
+    )
+    .option('--require-signature', 'make an unsigned card, or one no signature of which verifies, an error')
     .option('--no-info', 'hide info findings')
     .addHelpText(
       'after',
@@ -144,7 +149,10 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .description('Sign a card (JWS over its RFC 8785 canonical form) and print or write the signed card.')
     .argument('<file>', 'the card to sign')
     .requiredOption('--key <file>', 'the private key: PEM (PKCS#8) or JWK')
-    .option('--kid <kid>', "key id for the protected header (default: the JWK's kid)")
+    .option(
+      '--kid <kid>',
+      "key id for the protected header (default: the JWK's kid, else the key's RFC 7638 thumbprint)",
+    )
     .addOption(
       new Option('--alg <alg>', "JWS algorithm (default: the JWK's alg)").choices(AGENT_CARD_SIGNING_ALGORITHMS),
     )
@@ -179,6 +187,37 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     )
     .action(async (file: string, options) => {
       result.code = await verifyCommand(io, file, options);
+    });
+
+  const keys = program.command('keys').description('Make signing keys and the JWK Set that publishes them.');
+  keys
+    .command('generate')
+    .description('Write a new private key (PKCS#8 PEM, mode 0600) and print its public JWK.')
+    .addOption(
+      new Option('--alg <alg>', 'JWS algorithm the key is for').choices(AGENT_CARD_SIGNING_ALGORITHMS).default('ES256'),
+    )
+    .option('-o, --output <file>', 'where to write the private key', 'card-key.pem')
+    .option('--kid <kid>', "key id of the public JWK (default: the key's RFC 7638 thumbprint)")
+    .option('--force', 'overwrite the output file')
+    .addHelpText(
+      'after',
+      example('agent-card keys generate', 'agent-card keys generate --alg EdDSA -o card-key.pem > card-key.pub.jwk'),
+    )
+    .action(async (options) => {
+      result.code = await keysGenerateCommand(io, options);
+    });
+  keys
+    .command('jwks')
+    .description('Print the JWK Set of the given keys (PEM or JWK, public or private): public members only.')
+    .argument('<key...>', 'key files')
+    .addOption(
+      new Option('--alg <alg>', 'the alg to publish for keys that do not name one').choices(
+        AGENT_CARD_SIGNING_ALGORITHMS,
+      ),
+    )
+    .addHelpText('after', example('agent-card keys jwks card-key.pem next-key.pub.pem > jwks.json'))
+    .action(async (files: string[], options) => {
+      result.code = await keysJwksCommand(io, files, options);
     });
 
   return program;

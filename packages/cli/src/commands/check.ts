@@ -20,6 +20,7 @@ export interface CheckCommandOptions {
   kid?: string;
   jwks?: string;
   info?: boolean;
+  requireSignature?: boolean;
 }
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
@@ -56,10 +57,13 @@ function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
     }
     lines.push(`  ${parts.join('  ·  ')}`);
   }
-  if (p.signature)
-    lines.push(
-      `  signature: ${p.signature.status}${p.signature.details.length ? ` (${visible(p.signature.details.join('; '))})` : ''}`,
-    );
+  if (p.signature) {
+    const from = p.signature.keysFrom === 'host' ? " (keys: the host's own key set)" : '';
+    const tone = p.signature.status === 'verified' ? 'green' : p.signature.status === 'unsigned' ? 'yellow' : 'red';
+    lines.push(`  signature: ${painter.paint(tone, p.signature.status)}${from}`);
+    // One line per signature: verified with which key over which form, or why not.
+    for (const detail of p.signature.details) lines.push(`    ${visible(detail)}`);
+  }
   return lines;
 }
 
@@ -111,6 +115,9 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   }
   const report = await discoverAgentCard(target, {
     ...keyOptions,
+    // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
+    hostKeys: options.key === undefined && options.jwks === undefined,
+    requireSignature: options.requireSignature === true,
     profile: options.profile ?? 'production',
     timeoutMs: options.timeout ?? 10_000,
     allowHttp: options.allowHttp ?? false,

@@ -24,7 +24,7 @@ export interface SignCommandOptions {
   force?: boolean;
 }
 
-/** `agent-card sign <file> --key k.pem --kid id --alg ES256`: the signed card to stdout or `-o`. */
+/** `agent-card sign <file> --key k.pem --alg ES256 [--kid id]`: the signed card to stdout or `-o`. */
 export async function signCommand(io: CliIO, file: string, options: SignCommandOptions): Promise<number> {
   // Bytes, so a file the validator cannot read is its card-json-parse finding, as for validate.
   const result = validateAgentCard(await readBytes(io, file), { profile: 'development' });
@@ -38,16 +38,15 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
     throw new CliError(`${file}: the card has errors; fix them before signing (run "agent-card validate ${file}").`, 1);
   }
   const privateKey = await readKeyFile(io, options.key);
+  // Without --kid (or a JWK kid), the key id is the key's RFC 7638 thumbprint.
   const kid = options.kid ?? jwkMember(privateKey, 'kid');
-  if (!kid)
-    throw new CliError('--kid: missing. Pass the key id verifiers will look the key up by (or use a JWK with "kid").');
   const alg = options.alg ?? jwkMember(privateKey, 'alg');
   if (!alg) throw new CliError(`--alg: missing. Pass one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
   let signed: AgentCard;
   try {
     signed = await signAgentCard(result.card, {
       privateKey: privateKey as SignAgentCardOptions['privateKey'],
-      kid,
+      ...(kid ? { kid } : {}),
       alg: alg as AgentCardSigningAlgorithm,
       ...(options.jku ? { jku: options.jku } : {}),
     });
@@ -58,7 +57,13 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   const text = toJsonText(signed);
   if (options.output) {
     await writeText(io, options.output, text, { force: options.force ?? false });
-    io.stderr.write(`Signed with ${visible(alg)} (kid "${visible(kid)}"); wrote ${visible(options.output)}.\n`);
+    const signatures = (signed.signatures ?? []).slice(result.card.signatures?.length ?? 0);
+    const kids = [
+      ...new Set(signatures.map((s) => JSON.parse(Buffer.from(s.protected, 'base64url').toString()).kid as string)),
+    ];
+    io.stderr.write(
+      `Signed with ${visible(alg)} (kid "${visible(kids.join('", "'))}"), ${signatures.length} signature${signatures.length === 1 ? '' : 's'} (one per canonical form); wrote ${visible(options.output)}.\n`,
+    );
   } else {
     io.stdout.write(text);
   }

@@ -90,7 +90,10 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryOptions = {}): Promise<DiscoveryReport> {
   const settings = resolveSettings(options);
   const origin = resolveOrigin(urlOrDomain, settings.allowHttp);
-  const keys = keyOptions(options);
+  const given = keyOptions(options);
+  const keys =
+    given ??
+    (options.hostKeys === true || options.requireSignature === true ? hostKeyOptions(origin, options) : undefined);
   const started = performance.now();
   const budget = runBudget(started, settings.timeoutMs);
   let requests = 0;
@@ -110,7 +113,9 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   const source =
     primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
   if (source && keys) {
-    source.report.signature = await signatureStatus(source.report.document, keys, settings, budget);
+    const signature = await signatureStatus(source.report.document, keys, settings, budget);
+    signature.keysFrom = given ? 'given' : 'host';
+    source.report.signature = signature;
   }
 
   const findings: DiscoveryFinding[] = discoveryFindings({
@@ -132,7 +137,9 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     for (const f of run.report.findings) findings.push({ ...f, url });
   }
   const signature = source?.report.signature;
-  if (source && signature) findings.push(signatureFinding(signature, source.get.finalUrl));
+  if (source && signature) {
+    findings.push(signatureFinding(signature, source.get.finalUrl, options.requireSignature === true));
+  }
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 
   const report: DiscoveryReport = {
@@ -546,7 +553,19 @@ async function signatureStatus(
   }
 }
 
-function signatureFinding(signature: DiscoverySignature, url: string): DiscoveryFinding {
+/**
+ * The host's own key set as the key source: `/.well-known/jwks.json` on the card's origin, and
+ * a `jku` on that same origin (one fetch at most, by the verifier's allow-list rules).
+ */
+function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKeyOptions {
+  const url = new URL('/.well-known/jwks.json', origin);
+  const out: DiscoveryKeyOptions = { jwksUrl: url.href, allowJkuHosts: [url.host] };
+  if (options.algorithms !== undefined) out.algorithms = options.algorithms;
+  if (origin.startsWith('http:')) out.allowInsecureJwksUrl = true;
+  return out;
+}
+
+function signatureFinding(signature: DiscoverySignature, url: string, required: boolean): DiscoveryFinding {
   const detail = signature.details.join('; ');
   const finding = (severity: Severity, message: string, hint: string): DiscoveryFinding => ({
     rule: 'discovery-signature',
@@ -556,22 +575,38 @@ function signatureFinding(signature: DiscoverySignature, url: string): Discovery
     hint,
     url,
   });
+  const fromHost = signature.keysFrom === 'host';
+  const source = fromHost ? " with the host's own key set" : '';
   switch (signature.status) {
     case 'verified':
-      return finding('info', `signature verified (${detail}).`, 'Nothing to do.');
+      return finding('info', `signature verified${source} (${detail}).`, 'Nothing to do.');
     case 'unsigned':
       return finding(
-        'error',
-        'card is not signed, but keys were given to verify it.',
+        required || !fromHost ? 'error' : 'info',
+        required
+          ? 'card is not signed, and a signature is required.'
+          : fromHost
+            ? 'card is not signed.'
+            : 'card is not signed, but keys were given to verify it.',
         'Sign the card (signAgentCard, or the middleware option sign).',
       );
     case 'failed':
       return finding(
-        'error',
-        `no signature verified (${detail}).`,
-        'Re-sign the card after every change, with a key the client trusts (same kid).',
+        fromHost && !required && /unknown kid/.test(detail) && !/does not (match|cover)/.test(detail)
+          ? 'warning'
+          : 'error',
+        `no signature verified${source} (${detail}).`,
+        fromHost
+          ? 'Publish the signing keys at /.well-known/jwks.json (the middleware does when sign is set), and re-sign the card after every change.'
+          : 'Re-sign the card after every change, with a key the client trusts (same kid).',
       );
     default:
-      return finding('error', `signature could not be checked (${detail}).`, 'Check the keys, jwks or jwksUrl given.');
+      return finding(
+        required ? 'error' : fromHost ? 'warning' : 'error',
+        `signature could not be checked (${detail}).`,
+        fromHost
+          ? 'Serve the key set at /.well-known/jwks.json, or pass --key or --jwks.'
+          : 'Check the keys, jwks or jwksUrl given.',
+      );
   }
 }

@@ -65,6 +65,22 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
    */
   allowHttp?: boolean;
   /**
+   * Check the card's signatures against the keys the host itself publishes, when no `keys`,
+   * `jwks` or `jwksUrl` is given: `/.well-known/jwks.json` on the card's origin, and a
+   * signature's `jku` when it names that same origin (never another). This shows that the card
+   * and the host's key set agree (nothing changed it on the way: a cache, a CDN, a stale
+   * replica); it cannot show who controls the host. An unsigned card is then only `info`.
+   * @default false
+   */
+  hostKeys?: boolean;
+  /**
+   * Make an unsigned card, or one no signature of which verifies with a trusted key, an error
+   * (`discovery-signature`). Without `keys`, `jwks` or `jwksUrl` the host's own keys are used,
+   * as with `hostKeys`.
+   * @default false
+   */
+  requireSignature?: boolean;
+  /**
    * For an `https://` origin, also GET the `http://` discovery URL once to check that it
    * redirects to https or is refused (`discovery-https`). Limited to 3 s.
    * @default true
@@ -197,7 +213,7 @@ export interface DiscoveryVersioned {
   failure?: DiscoveryFailure;
 }
 
-/** Signature status of a discovered card, when keys were given. */
+/** Signature status of a discovered card, when keys were given (or `hostKeys` is on). */
 export interface DiscoverySignature {
   /**
    * - `verified`: at least one signature verified with one of the keys;
@@ -210,6 +226,8 @@ export interface DiscoverySignature {
   details: string[];
   /** The verifier's full result. */
   result?: VerifyAgentCardResult;
+  /** Where the trusted keys came from: `given` (the caller's), or `host` (the host's own key set). */
+  keysFrom?: 'given' | 'host';
 }
 
 /** Everything learned about one well-known path. */
