@@ -6,6 +6,7 @@ export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
 export * from './discover';
 export * from './http';
+export * from './catalog';
 export { validateAgentCard } from './validate/validate';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';

@@ -1,5 +1,5 @@
-import type { AgentCardRequestHeaders, AgentCardResponse } from './types';
-import { computeEtag } from './etag';
+import type { AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from './types';
+import { computeEtag, ifNoneMatchMatches } from './etag';
 import { encodeJson } from './encode';
 
 /** Normalised CORS setting. */
@@ -206,4 +206,19 @@ export function answerError(set: ErrorResponseSet, method: string): AgentCardRes
   if (method === 'HEAD') return set.head;
   if (method === 'OPTIONS') return set.preflight;
   return set.methodNotAllowed;
+}
+
+/** Answers a GET/HEAD/OPTIONS/other request for a prepared document. */
+export function answerDocument(
+  doc: PreparedDocument,
+  request: Pick<AgentCardRequest<unknown>, 'method' | 'headers'>,
+): AgentCardResponse {
+  const set = selectCors(doc.responses, request.headers);
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') {
+    const inm = request.headers['if-none-match'];
+    if (inm !== undefined && ifNoneMatchMatches(inm, doc.etag)) return set.notModified;
+    return method === 'GET' ? set.ok : set.head;
+  }
+  return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
 }

@@ -2,6 +2,8 @@ export { createAgentCardResponder, getExtendedAgentCard } from './responder';
 export { createAgentCardFetchHandler } from './fetch';
 export type { AgentCardFetchConnection, AgentCardFetchHandler, AgentCardFetchHandlerSettings } from './fetch';
 export type { TrustProxySetting } from './trust';
+export { agentResponderOf } from './agents';
+export type { AgentOptions, AiCatalogServeOptions } from './agents';
 export { toLegacyV03Card, LEGACY_PROTOCOL_VERSION } from './legacy-v03';
 export type { LegacyV03AgentCard, LegacyV03SecurityScheme, LegacyV03SecurityRequirement } from './legacy-v03';
 export { mergeExtendedCard } from './extended';

@@ -2,27 +2,21 @@ import { loadAgentCardConfig } from '../config';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
 import {
+  answerDocument,
   answerError,
   prepareErrorResponses,
   selectCors,
   type CorsVariants,
   type ErrorResponseSet,
-  type PreparedDocument,
 } from './documents';
-import { ifNoneMatchMatches } from './etag';
 import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
+import { createMultiAgentResponder } from './agents';
 import { LruCache } from './lru';
 import { resolveOptions, type ResolvedAgentCardOptions } from './options';
 import { requestOrigin } from './origin';
 import { AGENT_CARD_PATH, comparablePath, LEGACY_AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from './paths';
 import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from './protocol-errors';
-import type {
-  AgentCardContext,
-  AgentCardOptions,
-  AgentCardRequest,
-  AgentCardResponder,
-  AgentCardResponse,
-} from './types';
+import type { AgentCardContext, AgentCardOptions, AgentCardRequest, AgentCardResponder } from './types';
 import { prepareJwksRoute } from './jwks-route';
 import { prepareVariant, type PreparedVariant } from './variant';
 import { createWarner } from './warnings';
@@ -33,18 +27,6 @@ interface ResponderInternals {
 }
 
 const internals = new WeakMap<object, ResponderInternals>();
-
-/** Answers a GET/HEAD/OPTIONS/other request for a prepared document. */
-function answerDocument(doc: PreparedDocument, request: AgentCardRequest<unknown>): AgentCardResponse {
-  const set = selectCors(doc.responses, request.headers);
-  const method = request.method;
-  if (method === 'GET' || method === 'HEAD') {
-    const inm = request.headers['if-none-match'];
-    if (inm !== undefined && ifNoneMatchMatches(inm, doc.etag)) return set.notModified;
-    return method === 'GET' ? set.ok : set.head;
-  }
-  return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
-}
 
 function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: ResolvedAgentCardOptions<any>): void {
   const declared = card.capabilities.extendedAgentCard === true;
@@ -92,6 +74,7 @@ function loadDefaultCard(o: ResolvedAgentCardOptions<any>): AgentCard {
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
+  if (options?.agents !== undefined) return createMultiAgentResponder(options, createAgentCardResponder);
   const o = resolveOptions(options);
   const warn = createWarner(o.logger);
   for (const warning of o.signing?.warnings ?? []) o.logger.warn(`agent card: ${warning}`);

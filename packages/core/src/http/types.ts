@@ -3,6 +3,7 @@ import type { ValidationProfile } from '../findings';
 import type { SignAgentCardOptions } from '../sign/sign';
 import type { AgentCardSigningOptions } from '../sign/signing-options';
 import type { TrustProxySetting } from './trust';
+import type { AgentOptions, AiCatalogServeOptions } from './agents';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -196,6 +197,22 @@ export interface AgentCardOptions<Req = unknown> {
    * @example sign: { keys: [newKey, oldKey], publish: [nextPublicJwk] }
    */
   sign?: SignAgentCardOptions | readonly SignAgentCardOptions[] | AgentCardSigningOptions;
+  /**
+   * Several agents from one middleware: each card at `{path}/.well-known/agent-card.json` with
+   * everything a single card has (ETag, 304, CORS, its own extended card, signing, card
+   * functions). The other top-level options apply to every agent that does not set its own
+   * (`extended` is per agent). Cannot be combined with `card`.
+   * @example agents: [{ id: 'billing', path: '/agents/billing', card: billingCard }]
+   */
+  agents?: readonly AgentOptions<Req>[];
+  /** With `agents`: the id of the agent also served at the root `/.well-known/agent-card.json`. */
+  default?: string;
+  /**
+   * With `agents`: the AI Catalog served at `/.well-known/ai-catalog.json` (listing every agent,
+   * plus `entries` hosted elsewhere), linked from every card response; `false` serves none.
+   * @default a catalog without `host`
+   */
+  catalog?: AiCatalogServeOptions | false;
 }
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */

@@ -46,3 +46,22 @@ export const EXTENDED_ONLY_SKILL: AgentSkill = {
 
 /** The bearer token the suite's `authenticate` accepts. */
 export const CONFORMANCE_TOKEN = 'conformance-token';
+
+/**
+ * A card for one agent of a multi-agent host: {@link CONFORMANCE_CARD} named after `id`, with
+ * its interfaces under `/agents/{id}/a2a/…` (so its REST extended card is at
+ * `/agents/{id}/a2a/rest/extendedAgentCard`) and a skill tagged `id`.
+ */
+export function conformanceAgentCard(id: string, origin = 'https://agent.conformance.dev'): AgentCard {
+  return {
+    ...CONFORMANCE_CARD,
+    name: `Conformance ${id}`,
+    description: `The ${id} agent of the multi-agent conformance host.`,
+    version: '1.2.0',
+    supportedInterfaces: [
+      { url: `${origin}/agents/${id}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${origin}/agents/${id}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+    skills: [{ id: `${id}-answer`, name: `${id} answers`, description: `Answers ${id} questions.`, tags: [id, 'qa'] }],
+  };
+}

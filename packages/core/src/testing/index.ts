@@ -21,4 +21,10 @@
  */
 export { runAgentCardConformanceSuite, readRequestHeader } from './conformance';
 export type { AgentCardConformanceOptions, ConformanceServer, StartConformanceServer } from './conformance';
-export { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
+export {
+  CONFORMANCE_CARD,
+  CONFORMANCE_EXTENDED_PATH,
+  CONFORMANCE_TOKEN,
+  EXTENDED_ONLY_SKILL,
+  conformanceAgentCard,
+} from './cards';

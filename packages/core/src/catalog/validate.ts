@@ -1,0 +1,480 @@
+import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
+import { isObject, own, quote, type Segments } from '../validate/rules/read-json';
+import { resolveProfile } from '../validate/validate';
+import {
+  AI_CATALOG_MAX_DEPTH,
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_SPEC_VERSION,
+  CATALOG_MEMBERS,
+  ENTRY_MEMBERS,
+  HOST_MEMBERS,
+  PUBLISHER_MEMBERS,
+  SPEC_VERSION_PATTERN,
+} from './format';
+
+/** Options of {@link validateAiCatalog}. */
+export interface ValidateAiCatalogOptions {
+  /** `production` makes non-https entry URLs warnings; `strict` makes unknown members errors. @default 'production' */
+  profile?: ValidationProfile;
+  /** Entries read per catalog (nested ones included); the rest are reported once and skipped. @default 1000 */
+  maxEntries?: number;
+  /** Base URL that relative entry URLs resolve against (the catalog's own URL). */
+  baseUrl?: string;
+}
+
+/** What {@link validateAiCatalog} returns. */
+export interface AiCatalogValidationResult {
+  /** No error findings. */
+  valid: boolean;
+  /** Every finding, in document order. */
+  findings: Finding[];
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** A URN (RFC 8141) or an absolute URI with a scheme (RFC 3986 §3.1). */
+const URN_OR_URI = /^(urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+|[A-Za-z][A-Za-z0-9+.-]*:\S+)$/;
+const SHOW_MAX = 80;
+
+interface Walk {
+  profile: ValidationProfile;
+  maxEntries: number;
+  baseUrl: string | undefined;
+  findings: Finding[];
+  entriesRead: number;
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return quote(value, SHOW_MAX);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+function at(path: Segments): string {
+  let out = 'catalog';
+  for (const s of path)
+    out += typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
+  return out;
+}
+
+function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
+  w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** Checks unknown members against the draft's closed member lists (ADR-0012: extensions go in `metadata`). */
+function checkMembers(w: Walk, obj: Record<string, unknown>, path: Segments, known: readonly string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    report(
+      w,
+      'catalog-unknown-field',
+      w.profile === 'strict' ? 'error' : 'warning',
+      [...path, key],
+      `unknown member (${quote(key, SHOW_MAX)})`,
+      'Move custom data into `metadata`, or fix the spelling.',
+    );
+  }
+}
+
+function checkRequiredStrings(w: Walk, obj: Record<string, unknown>, path: Segments, names: readonly string[]): void {
+  for (const name of names) {
+    const value = own(obj, name);
+    if (value === undefined)
+      report(w, 'catalog-required-fields', 'error', [...path, name], 'is required', `Add a non-empty string ${name}.`);
+    else if (!isString(value))
+      report(
+        w,
+        'catalog-field-types',
+        'error',
+        [...path, name],
+        `must be a non-empty string (${show(value)})`,
+        `Set ${name} to a string.`,
+      );
+  }
+}
+
+function checkOptionalString(w: Walk, obj: Record<string, unknown>, path: Segments, name: string): void {
+  const value = own(obj, name);
+  if (value !== undefined && typeof value !== 'string')
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, name],
+      `must be a string (${show(value)})`,
+      `Set ${name} to a string or remove it.`,
+    );
+}
+
+function checkMetadata(w: Walk, obj: Record<string, unknown>, path: Segments): void {
+  const value = own(obj, 'metadata');
+  if (value === undefined) return;
+  if (!isObject(value)) {
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'metadata'],
+      `must be an object (${show(value)})`,
+      'Use an object of custom keys.',
+    );
+    return;
+  }
+  if (Object.hasOwn(value, ''))
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'metadata', ''],
+      'metadata keys must be non-empty',
+      'Name the key, e.g. com.example.region.',
+    );
+}
+
+function checkUrl(w: Walk, value: string, path: Segments, what: string): void {
+  let url: URL;
+  try {
+    url = w.baseUrl === undefined ? new URL(value) : new URL(value, w.baseUrl);
+  } catch {
+    report(
+      w,
+      'catalog-url-format',
+      'error',
+      path,
+      `${what} is not a URL (${quote(value, SHOW_MAX)})`,
+      'Use an absolute https:// URL.',
+    );
+    return;
+  }
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) {
+    report(
+      w,
+      'catalog-url-format',
+      'warning',
+      path,
+      `${what} is relative (${quote(value, SHOW_MAX)})`,
+      'Use an absolute URL; the draft recommends them.',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'data:') {
+    report(
+      w,
+      'catalog-url-format',
+      w.profile === 'development' ? 'info' : 'warning',
+      path,
+      `${what} is not https (${quote(value, SHOW_MAX)})`,
+      'Serve the artifact over https.',
+    );
+  }
+}
+
+function checkHost(w: Walk, host: unknown, path: Segments): void {
+  if (!isObject(host)) {
+    report(w, 'catalog-field-types', 'error', path, `must be an object (${show(host)})`, 'Use { displayName }.');
+    return;
+  }
+  checkMembers(w, host, path, [...HOST_MEMBERS.required, ...HOST_MEMBERS.optional]);
+  checkRequiredStrings(w, host, path, HOST_MEMBERS.required);
+  for (const name of ['identifier', 'documentationUrl', 'logoUrl']) checkOptionalString(w, host, path, name);
+  for (const name of ['documentationUrl', 'logoUrl']) {
+    const value = own(host, name);
+    if (isString(value)) checkUrl(w, value, [...path, name], name);
+  }
+}
+
+function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
+  if (!isObject(entry)) {
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      path,
+      `entries must be objects (${show(entry)})`,
+      'Use { identifier, displayName, mediaType, url }.',
+    );
+    return;
+  }
+  checkMembers(w, entry, path, [...ENTRY_MEMBERS.required, ...ENTRY_MEMBERS.content, ...ENTRY_MEMBERS.optional]);
+  checkRequiredStrings(w, entry, path, ENTRY_MEMBERS.required);
+  for (const name of ['description', 'version', 'updatedAt']) checkOptionalString(w, entry, path, name);
+  checkMetadata(w, entry, path);
+
+  const identifier = own(entry, 'identifier');
+  const version = own(entry, 'version');
+  if (isString(identifier)) {
+    if (!URN_OR_URI.test(identifier))
+      report(
+        w,
+        'catalog-identifier-format',
+        'warning',
+        [...path, 'identifier'],
+        `is not a URN or URI (${quote(identifier, SHOW_MAX)})`,
+        'Use e.g. urn:example.com:agent:billing.',
+      );
+    // draft §"Multi-Version Entries": identifier + version (or identifier alone) is unique.
+    const key = typeof version === 'string' ? `${identifier}\n${version}` : identifier;
+    const first = seen.get(key);
+    if (first !== undefined)
+      report(
+        w,
+        'catalog-identifier-unique',
+        'error',
+        [...path, 'identifier'],
+        `${typeof version === 'string' ? 'identifier and version repeat' : 'identifier repeats'} entries[${first}] (${quote(identifier, SHOW_MAX)})`,
+        'Give each entry its own identifier, or distinct versions of one identifier.',
+      );
+    else seen.set(key, Number(path[path.length - 1]));
+  }
+
+  const updatedAt = own(entry, 'updatedAt');
+  if (typeof updatedAt === 'string' && !RFC3339.test(updatedAt))
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'updatedAt'],
+      `is not an RFC 3339 timestamp (${quote(updatedAt, SHOW_MAX)})`,
+      'Use e.g. 2026-03-15T10:00:00Z.',
+    );
+
+  const tags = own(entry, 'tags');
+  if (tags !== undefined && (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')))
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'tags'],
+      `must be an array of strings (${show(tags)})`,
+      'Use e.g. ["billing"].',
+    );
+
+  const publisher = own(entry, 'publisher');
+  if (publisher !== undefined) {
+    if (!isObject(publisher))
+      report(
+        w,
+        'catalog-field-types',
+        'error',
+        [...path, 'publisher'],
+        `must be an object (${show(publisher)})`,
+        'Use { identifier, displayName }.',
+      );
+    else {
+      checkMembers(
+        w,
+        publisher,
+        [...path, 'publisher'],
+        [...PUBLISHER_MEMBERS.required, ...PUBLISHER_MEMBERS.optional],
+      );
+      checkRequiredStrings(w, publisher, [...path, 'publisher'], PUBLISHER_MEMBERS.required);
+    }
+  }
+
+  const trust = own(entry, 'trustManifest');
+  if (trust !== undefined) {
+    const identity = own(trust, 'identity');
+    if (!isObject(trust))
+      report(
+        w,
+        'catalog-field-types',
+        'error',
+        [...path, 'trustManifest'],
+        `must be an object (${show(trust)})`,
+        'Use { identity, … } or remove it.',
+      );
+    else if (identity !== identifier)
+      // draft §"Identity": consumers MUST reject a manifest whose identity is not the entry's identifier.
+      report(
+        w,
+        'catalog-trust-identity',
+        'error',
+        [...path, 'trustManifest', 'identity'],
+        `does not match the entry identifier (${show(identity)})`,
+        'Set trustManifest.identity to the entry identifier.',
+      );
+  }
+
+  const hasUrl = Object.hasOwn(entry, 'url');
+  const hasData = Object.hasOwn(entry, 'data');
+  if (hasUrl === hasData) {
+    report(
+      w,
+      'catalog-entry-content',
+      'error',
+      path,
+      hasUrl ? 'has both url and data' : 'has neither url nor data',
+      'Give exactly one: url (where the artifact is) or data (the artifact inline).',
+    );
+  }
+  const url = own(entry, 'url');
+  if (hasUrl && !isString(url))
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'url'],
+      `must be a non-empty string (${show(url)})`,
+      'Use an absolute https:// URL.',
+    );
+  else if (isString(url)) checkUrl(w, url, [...path, 'url'], 'url');
+
+  if (hasData && own(entry, 'mediaType') === AI_CATALOG_MEDIA_TYPE) {
+    // An inline nested catalog is checked like the root, to the depth the draft recommends.
+    if (depth >= AI_CATALOG_MAX_DEPTH)
+      report(
+        w,
+        'catalog-nesting-depth',
+        'error',
+        [...path, 'data'],
+        `nests catalogs deeper than ${AI_CATALOG_MAX_DEPTH} levels`,
+        'Flatten the hierarchy, or reference the deeper catalog by url.',
+      );
+    else checkCatalog(w, own(entry, 'data'), [...path, 'data'], depth + 1);
+  }
+}
+
+function checkSpecVersion(w: Walk, value: unknown, path: Segments): void {
+  if (value === undefined) {
+    report(
+      w,
+      'catalog-required-fields',
+      'error',
+      path,
+      'is required',
+      `Add "specVersion": "${AI_CATALOG_SPEC_VERSION}".`,
+    );
+    return;
+  }
+  const m = typeof value === 'string' ? SPEC_VERSION_PATTERN.exec(value) : null;
+  if (m === null) {
+    report(
+      w,
+      'catalog-spec-version',
+      'error',
+      path,
+      `must be "Major.Minor" (${show(value)})`,
+      `Use "${AI_CATALOG_SPEC_VERSION}".`,
+    );
+    return;
+  }
+  const [major, minor] = AI_CATALOG_SPEC_VERSION.split('.').map(Number) as [number, number];
+  if (Number(m[1]) !== major)
+    report(
+      w,
+      'catalog-spec-version',
+      'error',
+      path,
+      `major version ${m[1]} is not supported (${show(value)})`,
+      `This checker reads AI Catalog ${major}.x; publish "${AI_CATALOG_SPEC_VERSION}".`,
+    );
+  else if (Number(m[2]) > minor)
+    report(
+      w,
+      'catalog-spec-version',
+      'info',
+      path,
+      `is newer than ${AI_CATALOG_SPEC_VERSION} (${show(value)})`,
+      'Members this checker does not know are ignored.',
+    );
+}
+
+function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): void {
+  if (!isObject(value)) {
+    report(
+      w,
+      'catalog-root-object',
+      'error',
+      path,
+      `must be a JSON object (${show(value)})`,
+      'Publish { "specVersion": "1.0", "entries": [] }.',
+    );
+    return;
+  }
+  checkMembers(w, value, path, [...CATALOG_MEMBERS.required, ...CATALOG_MEMBERS.optional]);
+  checkSpecVersion(w, own(value, 'specVersion'), [...path, 'specVersion']);
+  const host = own(value, 'host');
+  if (host !== undefined) checkHost(w, host, [...path, 'host']);
+  checkMetadata(w, value, path);
+  const entries = own(value, 'entries');
+  if (entries === undefined) {
+    report(
+      w,
+      'catalog-required-fields',
+      'error',
+      [...path, 'entries'],
+      'is required',
+      'Add "entries": [ … ] (it may be empty).',
+    );
+    return;
+  }
+  if (!Array.isArray(entries)) {
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      [...path, 'entries'],
+      `must be an array (${show(entries)})`,
+      'Use an array of entries.',
+    );
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (let i = 0; i < entries.length; i++) {
+    if (w.entriesRead >= w.maxEntries) {
+      report(
+        w,
+        'catalog-entries-limit',
+        'error',
+        [...path, 'entries'],
+        `more than ${w.maxEntries} entries; the rest were not read`,
+        'Split the catalog into nested catalogs.',
+      );
+      return;
+    }
+    w.entriesRead++;
+    checkEntry(w, entries[i], [...path, 'entries', i], depth, seen);
+  }
+}
+
+/**
+ * Validates an AI Catalog document (the parsed JSON, or its text). Never throws; every problem
+ * is a finding `{ rule, severity, path, message, hint }` with a `catalog-*` rule id (see the
+ * rule catalogue in the core README). Inline nested catalogs are checked to the draft's
+ * recommended depth of 4; at most `maxEntries` entries are read in all.
+ *
+ * @example
+ * const { valid, findings } = validateAiCatalog(JSON.parse(text))
+ * @see https://github.com/Agent-Card/ai-catalog/blob/634a09d98b644153384cde4f1cb4cbb70ead0e04/specification/ai-catalog.md
+ */
+export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOptions = {}): AiCatalogValidationResult {
+  const w: Walk = {
+    profile: options.profile === undefined ? 'production' : resolveProfile(options.profile),
+    maxEntries:
+      typeof options.maxEntries === 'number' && options.maxEntries > 0 ? Math.floor(options.maxEntries) : 1000,
+    baseUrl: options.baseUrl,
+    findings: [],
+    entriesRead: 0,
+  };
+  let doc = value;
+  if (typeof value === 'string') {
+    try {
+      doc = JSON.parse(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value);
+    } catch (error) {
+      report(
+        w,
+        'catalog-json-parse',
+        'error',
+        [],
+        `is not JSON (${error instanceof Error ? quote(error.message, SHOW_MAX) : 'parse error'})`,
+        'Serve a UTF-8 JSON object.',
+      );
+      return { valid: false, findings: w.findings };
+    }
+  }
+  checkCatalog(w, doc, [], 1);
+  return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings };
+}
