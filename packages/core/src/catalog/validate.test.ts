@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AI_CATALOG_DRAFT, AI_CATALOG_SPEC_VERSION } from './format';
+import { validateAiCatalog } from './validate';
+
+const entry = {
+  identifier: 'urn:acme:agent:billing',
+  displayName: 'Billing',
+  mediaType: 'application/a2a-agent-card+json',
+  url: 'https://acme.example/agents/billing/.well-known/agent-card.json',
+};
+const catalog = (entries: unknown[], extra: Record<string, unknown> = {}) => ({
+  specVersion: '1.0',
+  entries,
+  ...extra,
+});
+const rules = (value: unknown, options = {}) =>
+  validateAiCatalog(value, options).findings.map((f) => `${f.rule} ${f.severity} ${f.path}`);
+
+describe('validateAiCatalog', () => {
+  it('pins the draft it implements', () => {
+    expect(AI_CATALOG_SPEC_VERSION).toBe('1.0');
+    expect(AI_CATALOG_DRAFT.commit).toBe('634a09d98b644153384cde4f1cb4cbb70ead0e04');
+  });
+
+  it('accepts a minimal catalog and an empty one', () => {
+    expect(validateAiCatalog(catalog([entry]))).toEqual({ valid: true, findings: [] });
+    expect(validateAiCatalog('{"specVersion":"1.0","entries":[]}')).toEqual({ valid: true, findings: [] });
+  });
+
+  it.each<[string, unknown, string[]]>([
+    ['not JSON', '{"specVersion":', ['catalog-json-parse error ']],
+    ['an array', [entry], ['catalog-root-object error ']],
+    ['no specVersion', { entries: [] }, ['catalog-required-fields error /specVersion']],
+    ['a bad specVersion', { specVersion: 'v1', entries: [] }, ['catalog-spec-version error /specVersion']],
+    ['a future major', { specVersion: '2.0', entries: [] }, ['catalog-spec-version error /specVersion']],
+    ['a newer minor', { specVersion: '1.7', entries: [] }, ['catalog-spec-version info /specVersion']],
+    ['entries not an array', { specVersion: '1.0', entries: {} }, ['catalog-field-types error /entries']],
+    ['url and data', catalog([{ ...entry, data: {} }]), ['catalog-entry-content error /entries/0']],
+    ['neither url nor data', catalog([{ ...entry, url: undefined }]), ['catalog-entry-content error /entries/0']],
+    [
+      'a repeated identifier',
+      catalog([entry, { ...entry, url: 'https://acme.example/b' }]),
+      ['catalog-identifier-unique error /entries/1/identifier'],
+    ],
+    [
+      'a non-URI identifier',
+      catalog([{ ...entry, identifier: 'billing' }]),
+      ['catalog-identifier-format warning /entries/0/identifier'],
+    ],
+    [
+      'an http url',
+      catalog([{ ...entry, url: 'http://acme.example/card.json' }]),
+      ['catalog-url-format warning /entries/0/url'],
+    ],
+    ['a url that is not one', catalog([{ ...entry, url: 'http://[::1' }]), ['catalog-url-format error /entries/0/url']],
+    ['an unknown member', catalog([{ ...entry, logo: 'x' }]), ['catalog-unknown-field warning /entries/0/logo']],
+    [
+      'a trust manifest for another identity',
+      catalog([{ ...entry, trustManifest: { identity: 'urn:evil' } }]),
+      ['catalog-trust-identity error /entries/0/trustManifest/identity'],
+    ],
+    [
+      'a bad timestamp',
+      catalog([{ ...entry, updatedAt: 'yesterday' }]),
+      ['catalog-field-types error /entries/0/updatedAt'],
+    ],
+    [
+      'a missing displayName',
+      catalog([{ ...entry, displayName: undefined }]),
+      ['catalog-required-fields error /entries/0/displayName'],
+    ],
+    ['a host without name', catalog([], { host: {} }), ['catalog-required-fields error /host/displayName']],
+  ])('reports %s', (_name, value, expected) => {
+    const clean = typeof value === 'object' && value !== null ? JSON.parse(JSON.stringify(value)) : value;
+    expect(rules(clean)).toEqual(expected);
+  });
+
+  it('accepts one identifier listed with distinct versions', () => {
+    expect(
+      rules(
+        catalog([
+          { ...entry, version: '1' },
+          { ...entry, version: '2' },
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('checks inline nested catalogs and stops at the depth limit of 4', () => {
+    let doc: unknown = catalog([entry]);
+    for (let i = 0; i < 5; i++)
+      doc = catalog([
+        { identifier: `urn:n:${i}`, displayName: 'n', mediaType: 'application/ai-catalog+json', data: doc },
+      ]);
+    expect(rules(doc)).toEqual([
+      'catalog-nesting-depth error /entries/0/data/entries/0/data/entries/0/data/entries/0/data',
+    ]);
+  });
+
+  it('reads at most maxEntries entries of a hostile catalog and says so once', () => {
+    const many = catalog(Array.from({ length: 5000 }, (_, i) => ({ ...entry, identifier: `urn:a:${i}` })));
+    const started = performance.now();
+    expect(rules(many, { maxEntries: 10 })).toEqual(['catalog-entries-limit error /entries']);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('shortens huge values in messages', () => {
+    const [f] = validateAiCatalog(catalog([{ ...entry, identifier: 'x'.repeat(100_000) }])).findings;
+    expect(f?.message.length).toBeLessThan(200);
+  });
+
+  it('never throws on arbitrary JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = validateAiCatalog(value);
+        expect(typeof result.valid).toBe('boolean');
+        validateAiCatalog({ specVersion: '1.0', entries: [value] });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
