@@ -4,6 +4,7 @@ import type { AgentCard } from '../model';
 import { verifyAgentCard } from '../sign/verify';
 import { computeEtag } from '../http/etag';
 import type { AgentCardContext, AgentCardOptions } from '../http/types';
+import { runMultiAgentConformance } from './agents-conformance';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
 
 /** A running app under test. */
@@ -604,4 +605,5 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
       });
     });
   });
+  runMultiAgentConformance(config);
 }
