@@ -108,6 +108,17 @@ export interface AgentCardModuleOptions
    * @default true
    */
   serve?: boolean;
+  /**
+   * Several agents (core `agents`): each agent's card is given whole, and the decorated skills go
+   * to the agent named by `@Skill({ agent })` or `@AgentSkills({ agent })` (else the `default`
+   * agent); `extended: true` skills go to that agent's extended card. The card fields, `card`,
+   * `skills`, `extended` and `guards` of these options do not apply then.
+   */
+  agents?: AgentCardOptions<any>['agents'];
+  /** With `agents`: the agent also served at the root, and the one undecorated skills go to. */
+  default?: string;
+  /** With `agents`: the AI Catalog (core `catalog`). */
+  catalog?: AgentCardOptions<any>['catalog'];
 }
 
 /** Internal: a fully-built card and what goes only into the extended card. */

@@ -34,7 +34,7 @@ import {
 } from './build-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
-import { skillFromOptions } from './skill-source';
+import { skillFromOptions, type SkillSource } from './skill-source';
 
 /** Option keys that belong to the responder, not to the card. */
 const RESPONDER_KEYS = [
@@ -89,6 +89,65 @@ function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[
   return combine(extra);
 }
 
+/**
+ * `forRoot({ agents })`: the core options, with each decorated skill appended to the card (or,
+ * for `extended: true`, the extended card) of the agent it names. A skill that names no known
+ * agent, or none while there is no `default` agent, fails start-up naming `Controller#method`.
+ */
+function routeSkillsToAgents(
+  options: AgentCardModuleOptions,
+  sources: readonly SkillSource[],
+  fallbackLogger: Pick<Console, 'warn'>,
+): AgentCardOptions<any> {
+  const { agents, default: defaultId, catalog, serve: _serve, ...rest } = options;
+  const ids = new Set((agents ?? []).map((a) => a.id));
+  const problems: string[] = [];
+  const byAgent = new Map<string, { public: AgentSkill[]; extended: AgentSkill[] }>();
+  for (const source of sources) {
+    const id = source.agent ?? defaultId;
+    if (id === undefined || !ids.has(id)) {
+      problems.push(
+        id === undefined
+          ? `${source.declaredBy}: names no agent (none). Add agent: '<id>' to @Skill() or @AgentSkills(), or set default in forRoot({ agents }).`
+          : `${source.declaredBy}: names an unknown agent (${JSON.stringify(id)}). Use one of the agent ids: ${[...ids].join(', ')}.`,
+      );
+      continue;
+    }
+    let list = byAgent.get(id);
+    if (list === undefined) byAgent.set(id, (list = { public: [], extended: [] }));
+    (source.extended ? list.extended : list.public).push(source.skill);
+  }
+  if (problems.length > 0)
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
+  const responder: Record<string, unknown> = {};
+  for (const key of RESPONDER_KEYS) if (rest[key] !== undefined) responder[key] = rest[key];
+  return {
+    logger: fallbackLogger,
+    ...responder,
+    ...(defaultId === undefined ? {} : { default: defaultId }),
+    ...(catalog === undefined ? {} : { catalog }),
+    agents: (agents ?? []).map((agent) => {
+      const skills = byAgent.get(agent.id);
+      if (skills === undefined) return agent;
+      const card =
+        typeof agent.card === 'function'
+          ? withSkills(agent.card, skills.public)
+          : mergeExtendedCard(agent.card, skills.public);
+      if (skills.extended.length === 0) return { ...agent, card };
+      if (agent.extended === undefined)
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_OPTIONS',
+          `AgentCardModule: agent "${agent.id}" has extended: true skills but no extended option. Add extended: { authenticate } to that agent.`,
+        );
+      return {
+        ...agent,
+        card,
+        extended: { ...agent.extended, card: withExtendedSkills(agent.extended.card, skills.extended) },
+      };
+    }),
+  };
+}
+
 type Awaitable<T> = T | Promise<T>;
 
 /**
@@ -128,6 +187,12 @@ export class AgentCardService implements OnModuleInit {
 
   /** Collects the skills, builds and validates the card, and prepares the responder. */
   async onModuleInit(): Promise<void> {
+    if (this.options.agents !== undefined) {
+      this.responder = createAgentCardResponder(
+        routeSkillsToAgents(this.options, this.explorer.explore(), this.logger),
+      );
+      return;
+    }
     const { card: base, skills, extended, guards, serve: _serve, tenant, ...fields } = this.options;
     this.guards = await Promise.all((guards ?? []).map((guard) => this.resolveGuard(guard)));
     const canAuthenticate = this.guards.length > 0 || typeof extended?.authenticate === 'function';

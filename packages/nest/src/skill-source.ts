@@ -14,6 +14,8 @@ export interface SkillSource {
   skill: AgentSkill;
   /** Only in the extended card. */
   extended: boolean;
+  /** With `forRoot({ agents })`: the agent whose card lists the skill. */
+  agent?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ class DecoratedSkill implements SkillSource {
     readonly method: string,
     readonly skill: AgentSkill,
     readonly extended: boolean,
+    readonly agent?: string,
   ) {}
 
   get origin(): string {
@@ -87,7 +90,13 @@ export function skillFromDecorator(
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
-  return new DecoratedSkill(controller, method, skill, options.extended ?? defaults.extended ?? false);
+  return new DecoratedSkill(
+    controller,
+    method,
+    skill,
+    options.extended ?? defaults.extended ?? false,
+    options.agent ?? defaults.agent,
+  );
 }
 
 /** Wraps one of the module's static `skills` so errors can name it. */

@@ -49,6 +49,11 @@ export interface SkillOptions {
    * @default the controller's {@link AgentSkillsOptions.extended}, else `false`
    */
   extended?: boolean;
+  /**
+   * With `AgentCardModule.forRoot({ agents })`: the id of the agent whose card lists the skill.
+   * @default the controller's {@link AgentSkillsOptions.agent}, else the `default` agent
+   */
+  agent?: string;
 }
 
 /**
@@ -66,6 +71,8 @@ export interface AgentSkillsOptions {
   securityRequirements?: readonly SecurityRequirement[];
   /** Publish every skill of the controller only in the extended card. */
   extended?: boolean;
+  /** With `forRoot({ agents })`: the id of the agent whose card lists the controller's skills. */
+  agent?: string;
 }
 
 /**

@@ -9,7 +9,7 @@ import type * as NestTesting from '@nestjs/testing';
 import type * as AgentCardNest from '../src/index';
 import { generateKeyPairSync } from 'node:crypto';
 import { AgentCardError, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
-import { runAgentCardConformanceSuite } from '@agent-card/core/testing';
+import { conformanceAgentCard, runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
 export interface Platform {
@@ -208,6 +208,51 @@ export function agentCardE2E(deps: SuiteDeps): void {
         const { app, base } = await start(ConformanceModule, platform, '');
         return { url: base, close: () => app.close() };
       },
+    });
+  });
+
+  describe('forRoot({ agents })', () => {
+    const agents = () => [
+      { id: 'billing', path: '/agents/billing', card: conformanceAgentCard('billing') },
+      { id: 'support', path: '/agents/support', card: conformanceAgentCard('support') },
+    ];
+
+    it('routes @AgentSkills({ agent }) and @Skill({ agent }) skills to that agent only', async () => {
+      @Controller('invoices')
+      @AgentSkills({ agent: 'billing', tags: ['invoices'] })
+      class InvoicesController {
+        @Get() @Skill({ description: 'Finds an invoice.' }) findInvoice() {}
+        @Get('help') @Skill({ agent: 'support', description: 'Explains an invoice.' }) explainInvoice() {}
+      }
+      @Module({
+        imports: [AgentCardModule.forRoot({ agents: agents(), default: 'support', logger: { warn: () => {} } })],
+        controllers: [InvoicesController],
+      })
+      class AppModule {}
+      const { app, base } = await start(AppModule, platforms[0]!);
+      try {
+        const ids = async (path: string) =>
+          ((await (await fetch(base + path)).json()) as AgentCard).skills.map((skill) => skill.id);
+        expect(await ids('/agents/billing/.well-known/agent-card.json')).toEqual(['billing-answer', 'find-invoice']);
+        expect(await ids('/agents/support/.well-known/agent-card.json')).toEqual(['support-answer', 'explain-invoice']);
+        const catalog = (await (await fetch(`${base}/.well-known/ai-catalog.json`)).json()) as { entries: unknown[] };
+        expect(catalog.entries).toHaveLength(2);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('a skill naming an unknown agent fails start-up naming Controller#method', async () => {
+      @Controller('refunds')
+      class RefundsController {
+        @Get() @Skill({ agent: 'refunds', description: 'Refunds.', tags: ['refunds'] }) refund() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ agents: agents() })], controllers: [RefundsController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toBe(
+        'AgentCardModule:\n  - @Skill() on RefundsController#refund: names an unknown agent ("refunds"). Use one of the agent ids: billing, support.',
+      );
     });
   });
 
