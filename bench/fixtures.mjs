@@ -72,3 +72,36 @@ export const options = {
     card: extendedSkills,
   },
 };
+
+/** The multi-agent comparisons: this many agents, the last one's card is the one fetched. */
+export const AGENT_COUNT = 100;
+export const LAST_AGENT_CARD_PATH = `/agents/agent-${AGENT_COUNT}${CARD_PATH}`;
+
+/**
+ * `AGENT_COUNT` agents, each with the fixture card under its own path and interface URLs, its
+ * own extended card, and the first one as the default.
+ */
+export function agentsOptions(count = AGENT_COUNT) {
+  const { card: _card, extended, ...shared } = options;
+  return {
+    ...shared,
+    default: 'agent-1',
+    catalog: { host: { displayName: 'Northwind Traders' } },
+    agents: Array.from({ length: count }, (_, i) => {
+      const id = `agent-${i + 1}`;
+      return {
+        id,
+        path: `/agents/${id}`,
+        card: {
+          ...card,
+          name: `Orders Agent ${i + 1}`,
+          supportedInterfaces: card.supportedInterfaces.map((intf) => ({
+            ...intf,
+            url: intf.url.replace('/a2a', `/agents/${id}/a2a`),
+          })),
+        },
+        extended,
+      };
+    }),
+  };
+}

@@ -16,7 +16,18 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { API_KEY, API_PATH, CARD_PATH, EXTENDED_PATH } from './fixtures.mjs';
+import { performance } from 'node:perf_hooks';
+import { createAgentCardResponder } from '@agent-card/core';
+import {
+  AGENT_COUNT,
+  API_KEY,
+  API_PATH,
+  CARD_PATH,
+  EXTENDED_PATH,
+  LAST_AGENT_CARD_PATH,
+  agentsOptions,
+  options as singleOptions,
+} from './fixtures.mjs';
 
 const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
 const MiB = 1024 * 1024;
@@ -88,6 +99,23 @@ const comparisons = [
     target: 0.97,
   },
   {
+    id: 'agents',
+    title: `Express: GET the ${AGENT_COUNT}th agent's card of ${AGENT_COUNT} vs the single card`,
+    candidate: 'express-agents',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    candidatePath: LAST_AGENT_CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'agents-passthrough',
+    title: `Express app route, ${AGENT_COUNT} agents in front vs one card`,
+    candidate: 'passthrough-agents',
+    baseline: 'passthrough-with',
+    path: API_PATH,
+    target: 0.95,
+  },
+  {
     id: 'sdk',
     title: 'Express: GET card, middleware vs @a2a-js/sdk agentCardHandler',
     candidate: 'express-ours',
@@ -156,9 +184,11 @@ async function compare(comparison) {
     startServer(comparison.baseline),
   ]);
   try {
+    // A comparison may fetch another path on the candidate (the 100th agent's card).
+    const pathOf = (server) => (server === candidate ? (comparison.candidatePath ?? comparison.path) : comparison.path);
     for (const server of [candidate, baseline]) {
-      await probe(server, comparison.path);
-      if (settings.warmup > 0) await load(server.url + comparison.path, settings.warmup);
+      await probe(server, pathOf(server));
+      if (settings.warmup > 0) await load(server.url + pathOf(server), settings.warmup);
     }
     const totals = { candidate: 0, baseline: 0, seconds: { candidate: 0, baseline: 0 } };
     const failures = [];
@@ -166,7 +196,7 @@ async function compare(comparison) {
       const order = round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
       for (const side of order) {
         const server = side === 'candidate' ? candidate : baseline;
-        const result = await load(server.url + comparison.path, settings.duration);
+        const result = await load(server.url + pathOf(server), settings.duration);
         const problem = problems(result);
         if (problem) failures.push(`${server.kind}: ${problem}`);
         totals[side] += result.requests.total;
@@ -273,12 +303,14 @@ function print(results) {
   );
   console.log('| case | baseline req/s | ours req/s | ratio | target | |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- |');
-  for (const r of results.filter((r) => r.id !== 'soak')) {
+  for (const r of results.filter((r) => r.id !== 'soak' && r.id !== 'startup')) {
     const verdict = r.failures.length ? 'ERROR' : r.target === undefined ? '' : r.pass ? 'ok' : 'MISS';
     console.log(
       `| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`,
     );
   }
+  const up = results.find((r) => r.id === 'startup');
+  if (up) console.log(`\n${up.title}: ${up.single.toFixed(1)} ms vs ${up.agents.toFixed(1)} ms`);
   const s = results.find((r) => r.id === 'soak');
   if (s) {
     console.log(
@@ -289,8 +321,32 @@ function print(results) {
   for (const r of results) for (const failure of r.failures) console.log(`  ${r.id}: ${failure}`);
 }
 
+/** Median start-up time (ms) of the responder for one card and for AGENT_COUNT agents, in this process. */
+function startup(runs = 7) {
+  const median = (build) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      build();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+  };
+  const single = median(() => createAgentCardResponder(singleOptions));
+  const agents = median(() => createAgentCardResponder(agentsOptions()));
+  return {
+    id: 'startup',
+    title: `start-up, 1 card vs ${AGENT_COUNT} agents (median of ${runs})`,
+    single,
+    agents,
+    failures: [],
+    pass: true,
+  };
+}
+
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
 const results = [];
+if (!only || only.has('agents') || only.has('startup')) results.push(startup());
 for (const comparison of comparisons) {
   if (only && !only.has(comparison.id)) continue;
   if (!args.json) process.stderr.write(`running ${comparison.id}…\n`);

@@ -8,7 +8,7 @@ import { createAgentCardResponder } from '@agent-card/core';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
 import { agentCardHandler } from '@a2a-js/sdk/server/express';
-import { API_PATH, CARD_PATH, card, options, orders } from './fixtures.mjs';
+import { API_PATH, CARD_PATH, agentsOptions, card, options, orders } from './fixtures.mjs';
 
 // The baselines send exactly what the middleware sends: same status, headers and bytes,
 // computed once up front.
@@ -64,6 +64,8 @@ const servers = {
   },
   'passthrough-with': () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
   'passthrough-without': () => express().get(API_PATH, ordersRoute),
+  'express-agents': () => express().use(expressAgentCard(agentsOptions())),
+  'passthrough-agents': () => express().use(expressAgentCard(agentsOptions())).get(API_PATH, ordersRoute),
   'sdk-a2a-js': () => express().use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => card })),
   // The soak server: the card, the extended card and an app route in one app.
   soak: () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
