@@ -8,7 +8,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { validateAgentCard } from '../packages/core/dist/index.mjs';
+import { validateAgentCard, validateAiCatalog } from '../packages/core/dist/index.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -209,6 +209,55 @@ async function demo(service) {
   }
 }
 
+/** Two agents and their AI Catalog from one service (examples/multi-agent). */
+const multiAgent = {
+  name: 'Several agents and the AI catalog (examples/multi-agent)',
+  script: here('./multi-agent/server.mjs'),
+  env: { API_KEYS: 'demo-billing-key' },
+};
+
+async function demoMultiAgent(service) {
+  console.log(bold(`\n${service.name}`));
+  const { url, stop } = await startService(service);
+  try {
+    console.log(dim(`  listening on ${url}`));
+    const response = await fetch(`${url}/.well-known/ai-catalog.json`);
+    const catalog = await response.json();
+    check(
+      response.status === 200,
+      `GET /.well-known/ai-catalog.json → ${response.status}`,
+      header(response, 'content-type'),
+    );
+    const { valid, findings } = validateAiCatalog(catalog, { profile: 'development' });
+    check(valid, 'served catalog is valid', summarize(findings));
+    for (const entry of catalog.entries) {
+      const path = new URL(entry.url).pathname;
+      const card = await fetch(url + path);
+      const body = card.status === 200 ? await card.json() : undefined;
+      check(
+        body?.name === entry.displayName && body?.version === entry.version,
+        `${entry.identifier}: GET ${path} → ${card.status}, the card the entry names`,
+        `link: ${header(card, 'link')}`,
+      );
+    }
+    const extended = '/agents/billing/a2a/extendedAgentCard';
+    const anonymous = await fetch(url + extended);
+    await anonymous.text();
+    check(anonymous.status === 401, `GET ${extended} without credentials → ${anonymous.status}`);
+    const authorized = await fetch(url + extended, { headers: { 'x-api-key': 'demo-billing-key' } });
+    const ids = authorized.status === 200 ? (await authorized.json()).skills.map((skill) => skill.id) : [];
+    check(
+      ids.includes('refund-invoice') && !ids.includes('open-ticket'),
+      `GET ${extended} with the billing key → ${authorized.status}`,
+      ids.join(', '),
+    );
+    const root = await fetch(url + CARD_PATH);
+    check((await root.json()).name === 'Acme Support Agent', `GET ${CARD_PATH} → the default agent (support)`);
+  } finally {
+    await stop();
+  }
+}
+
 await validateExampleCards();
 for (const service of services) {
   try {
@@ -216,6 +265,12 @@ for (const service of services) {
   } catch (error) {
     check(false, `${service.name}: ${error.message}`);
   }
+}
+
+try {
+  await demoMultiAgent(multiAgent);
+} catch (error) {
+  check(false, `${multiAgent.name}: ${error.message}`);
 }
 
 console.log(failures.length === 0 ? green('\nAll checks passed.') : red(`\n${failures.length} check(s) failed.`));

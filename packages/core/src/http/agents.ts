@@ -159,7 +159,7 @@ function originOfCard(card: AgentCard | undefined): string | undefined {
 
 function hostnameOf(base: string): string {
   try {
-    return new URL(base).host;
+    return new URL(base).hostname;
   } catch {
     return 'localhost';
   }

@@ -1,0 +1,12 @@
+// Runs the example: `node examples/multi-agent/server.mjs` (after `pnpm build`).
+// PORT (default 3000, 0 = any free port), HOST, PUBLIC_URL and API_KEYS (comma-separated) are read
+// from the environment.
+import { start } from './app.mjs';
+
+const { url, close } = await start();
+console.log(`acme agents (express, two agents) listening on ${url}`);
+console.log(`  catalog:  ${url}/.well-known/ai-catalog.json`);
+console.log(`  billing:  ${url}/agents/billing/.well-known/agent-card.json`);
+console.log(`  support:  ${url}/agents/support/.well-known/agent-card.json (also at /.well-known/agent-card.json)`);
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => close().then(() => process.exit(0)));
