@@ -114,7 +114,10 @@ function routeSkillsToAgents(
       continue;
     }
     let list = byAgent.get(id);
-    if (list === undefined) byAgent.set(id, (list = { public: [], extended: [] }));
+    if (list === undefined) {
+      list = { public: [], extended: [] };
+      byAgent.set(id, list);
+    }
     (source.extended ? list.extended : list.public).push(source.skill);
   }
   if (problems.length > 0)
