@@ -8,6 +8,7 @@
  * `discovery-paths-consistent`.
  */
 import type { Severity } from '../findings';
+import { LOGIN_PAGE as LOGIN } from '../validate/patterns';
 import type { ParsedBody } from './body';
 import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType, show } from './body';
 import type { Exchange } from './request';
@@ -229,8 +230,6 @@ function checkHttps({ origin, primary, probe }: RuleInput, report: Report): void
     );
   }
 }
-
-const LOGIN = /log[-_ ]?in|sign[-_ ]?in|signin|auth|sso|saml|oauth|session|account/i;
 
 // Rule 44 discovery-redirect.
 function checkRedirects({ primary, maxRedirects }: RuleInput, report: Report): void {
