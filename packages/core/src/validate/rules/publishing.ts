@@ -32,8 +32,12 @@ import {
 import { keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
 import { checkSecrets } from './secrets';
 
-/** Where a URL came from; OAuth/OIDC endpoints are held to TLS in every profile. */
-type UrlKind = 'interface' | 'oauth' | 'other';
+/**
+ * Where a URL came from. OAuth/OIDC endpoints are held to TLS in every profile; `link`s for people
+ * to read (`provider.url`, `documentationUrl`) only warn over http: the spec requires https for the
+ * A2A endpoints (§7.1, §13.4), not for them.
+ */
+type UrlKind = 'interface' | 'oauth' | 'link' | 'other';
 
 interface CardUrl {
   readonly path: Segments;
@@ -87,8 +91,8 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
       );
     });
   }
-  pushUrl(out, ['provider', 'url'], own(ownObject(card, 'provider'), 'url'), 'other');
-  pushUrl(out, ['documentationUrl'], own(card, 'documentationUrl'), 'other');
+  pushUrl(out, ['provider', 'url'], own(ownObject(card, 'provider'), 'url'), 'link');
+  pushUrl(out, ['documentationUrl'], own(card, 'documentationUrl'), 'link');
   pushUrl(out, ['iconUrl'], own(card, 'iconUrl'), 'other');
 
   const schemes = ownObject(card, 'securitySchemes');
@@ -296,8 +300,13 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
     // Custom bindings may use their own schemes; only http-family schemes say anything about TLS.
     if (insecure || (other && kind !== 'interface')) {
       const always = kind === 'oauth';
-      const severity: Severity = always || !dev ? 'error' : 'info';
-      const why = always ? ' OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).' : '';
+      const link = kind === 'link' && insecure;
+      const severity: Severity = always ? 'error' : dev ? 'info' : link ? 'warning' : 'error';
+      const why = always
+        ? ' OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).'
+        : link
+          ? ' The spec requires https only for the A2A endpoints (§7.1, §13.4), but readers of an http page can be served a forged one.'
+          : '';
       ctx.report(
         'url-https',
         severity,
@@ -524,8 +533,8 @@ export function createPublishingCheck(options: PublishingCheckOptions = {}): Rul
  * Publishing-readiness checks, rules 33–41 (rule 38 needs {@link createPublishingCheck}): https,
  * loopback, private and placeholder hosts, interface URLs that point at the card, secrets,
  * metadata quality and missing security. Severity of http and loopback URLs follows the profile:
- * info in `development`, error otherwise; OAuth/OIDC URLs over http are errors in every profile.
- * Never throws.
+ * info in `development`, error otherwise, except `provider.url` and `documentationUrl` over http,
+ * which warn; OAuth/OIDC URLs over http are errors in every profile. Never throws.
  * @example
  * const ctx = createRuleContext('production', 'v1.0');
  * checkPublishing(card, ctx);
