@@ -1,11 +1,39 @@
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+function isLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/**
+ * A `-` before each word of a camelCase name: before an upper-case letter that follows a
+ * lower-case letter or a digit (`createOrder`), and before the last letter of an upper-case run
+ * that a lower-case letter follows (`HTTPStatus`). One pass: the expression it replaces,
+ * `/([A-Z]+)([A-Z][a-z])/g`, retried a long upper-case run from each of its letters, in time
+ * quadratic in its length.
+ */
+function splitCamelCase(name: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 1; i < name.length; i++) {
+    if (!isUpper(name.charCodeAt(i))) continue;
+    const before = name.charCodeAt(i - 1);
+    const digit = before >= 48 && before <= 57;
+    if (isLower(before) || digit || (isUpper(before) && isLower(name.charCodeAt(i + 1)))) {
+      out += `${name.slice(from, i)}-`;
+      from = i;
+    }
+  }
+  return from === 0 ? name : out + name.slice(from);
+}
+
 /**
  * The default skill id of a method: its name in kebab-case (`createOrder` → `create-order`,
- * `getHTTPStatus` → `get-http-status`).
+ * `getHTTPStatus` → `get-http-status`). Linear in the length of the name.
  */
 export function toSkillId(methodName: string): string {
-  return methodName
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+  return splitCamelCase(methodName)
     .replace(/[\s_.]+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '')
