@@ -1,5 +1,5 @@
 /**
- * The discovery rules (RULES.md §6.4, rules 42–56): turn what the requests saw into findings.
+ * The discovery rules (packages/core/RULES.md §6.4, rules 42–56): turn what the requests saw into findings.
  * Every message reads `where: what (value).`, where `where` is the URL concerned; every hint
  * says how to fix it.
  *

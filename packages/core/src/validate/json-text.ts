@@ -2,7 +2,7 @@
  * Reading JSON text, shared by the validator (rule 1, `card-json-parse`) and the config loader:
  * one way to treat a byte order mark, one way to say where a syntax error is.
  *
- * @see RULES.md §6.1 (rule 1)
+ * @see packages/core/RULES.md §6.1 (rule 1)
  * @packageDocumentation
  */
 

@@ -10,7 +10,7 @@
  * classes (`/([A-Z]+)([A-Z][a-z])/`). Where an expression cannot be made linear, a scanner below
  * does the job.
  *
- * @see RULES.md
+ * @see packages/core/RULES.md
  * @packageDocumentation
  */
 

@@ -2,7 +2,7 @@
  * URL and host classification used by the publishing-readiness rules.
  *
  * Everything here takes untrusted strings and never throws.
- * @see RULES.md §6.3 (rules 33–38)
+ * @see packages/core/RULES.md §6.3 (rules 33–38)
  */
 import { HOST_PORT, IPV4, IPV6_CHARACTERS, IPV6_GROUP, trimTrailing, URL_USERINFO_PASSWORD } from './patterns';
 
@@ -165,7 +165,7 @@ function classifyIPv6(g: readonly number[]): HostClass {
  * Order of precedence: loopback, placeholder, private, public.
  * @example classifyHost('keycloak').kind // 'private' (single-label host)
  * @example classifyHost('[fd00::1]').kind // 'private'
- * @see RULES.md rules 34 (`url-localhost`), 35 (`url-private-host`), 36 (`url-placeholder`)
+ * @see packages/core/RULES.md rules 34 (`url-localhost`), 35 (`url-private-host`), 36 (`url-placeholder`)
  */
 export function classifyHost(hostname: string): HostClass {
   if (typeof hostname !== 'string' || hostname === '') return { kind: 'public', reason: 'a host' };

@@ -1,8 +1,8 @@
 /**
- * Publishing-readiness rules (RULES.md §6.3, rules 33–41): is this card fit to be served on the
+ * Publishing-readiness rules (packages/core/RULES.md §6.3, rules 33–41): is this card fit to be served on the
  * public internet? URLs that clients cannot reach or cannot trust, placeholders left from a
  * template, secrets, thin metadata, and no declared security.
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 import type { CardShape, JsonObject, RuleCheck, RuleContext } from '../context';
 import type { Severity } from '../../findings';
@@ -514,7 +514,7 @@ export interface PublishingCheckOptions {
  * @example
  * const check = createPublishingCheck({ cardUrl: 'https://acme.io/.well-known/agent-card.json' });
  * check(card, ctx);
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 export function createPublishingCheck(options: PublishingCheckOptions = {}): RuleCheck {
   const cardUrl = typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
@@ -539,6 +539,6 @@ export function createPublishingCheck(options: PublishingCheckOptions = {}): Rul
  * const ctx = createRuleContext('production', 'v1.0');
  * checkPublishing(card, ctx);
  * ctx.findings; // [{ rule: 'url-https', severity: 'error', path: '/supportedInterfaces/0/url', ... }]
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 export const checkPublishing: RuleCheck = createPublishingCheck();

@@ -3,7 +3,7 @@
  * public, so a key, token or password in it is already leaked. Values are matched by shape (JWTs,
  * PEM keys, provider-specific key formats, `password=…`, bearer tokens, URL userinfo) and by the
  * key that holds them (`apiKey`, `secret`, `password`…). Messages show only a short prefix.
- * @see RULES.md §6.3 (rule 39)
+ * @see packages/core/RULES.md §6.3 (rule 39)
  */
 import type { JsonObject, RuleContext } from '../context';
 import {

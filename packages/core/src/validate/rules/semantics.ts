@@ -1,8 +1,8 @@
 /**
- * Cross-field rules (RULES.md §6.2, rules 19–30): relations between fields that a schema alone
+ * Cross-field rules (packages/core/RULES.md §6.2, rules 19–30): relations between fields that a schema alone
  * cannot express. The card is untrusted raw JSON; anything structurally broken is skipped here
  * because the structure rules already report it.
- * @see RULES.md §6.2
+ * @see packages/core/RULES.md §6.2
  */
 import type { JsonObject, RuleCheck, RuleContext } from '../context';
 import { parseAbsoluteUrl, parseHostPort, redactUrl } from '../urls';
@@ -566,7 +566,7 @@ function checkVersion(card: JsonObject, ctx: RuleContext): void {
  * const ctx = createRuleContext('production', 'v1.0');
  * checkSemantics(card, ctx);
  * ctx.findings; // [{ rule: 'skill-id-unique', severity: 'error', path: '/skills/1/id', ... }]
- * @see RULES.md §6.2
+ * @see packages/core/RULES.md §6.2
  */
 export const checkSemantics: RuleCheck = (card, ctx) => {
   if (!isObject(card)) return;
