@@ -6,38 +6,63 @@ function isLower(c: number): boolean {
   return c >= 97 && c <= 122;
 }
 
-/**
- * A `-` before each word of a camelCase name: before an upper-case letter that follows a
- * lower-case letter or a digit (`createOrder`), and before the last letter of an upper-case run
- * that a lower-case letter follows (`HTTPStatus`). One pass: the expression it replaces,
- * `/([A-Z]+)([A-Z][a-z])/g`, retried a long upper-case run from each of its letters, in time
- * quadratic in its length.
- */
-function splitCamelCase(name: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = 1; i < name.length; i++) {
-    if (!isUpper(name.charCodeAt(i))) continue;
-    const before = name.charCodeAt(i - 1);
-    const digit = before >= 48 && before <= 57;
-    if (isLower(before) || digit || (isUpper(before) && isLower(name.charCodeAt(i + 1)))) {
-      out += `${name.slice(from, i)}-`;
-      from = i;
-    }
-  }
-  return from === 0 ? name : out + name.slice(from);
+/** `-`, `_`, `.` and `\s` (JavaScript's white space and line terminators). */
+function isSeparator(c: number): boolean {
+  if (c === 45 || c === 95 || c === 46 || c === 32 || (c >= 9 && c <= 13)) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
  * The default skill id of a method: its name in kebab-case (`createOrder` → `create-order`,
- * `getHTTPStatus` → `get-http-status`). Linear in the length of the name.
+ * `getHTTPStatus` → `get-http-status`, `list_invoices` → `list-invoices`).
+ *
+ * A word starts at an upper-case letter after a lower-case letter or a digit, and at the last
+ * letter of an upper-case run that a lower-case letter follows; runs of `-`, `_`, `.` and white
+ * space become one `-`, none at either end. One pass, linear in the length of the name: the
+ * expressions this replaces (`/([A-Z]+)([A-Z][a-z])/g` and friends) retried a long upper-case run
+ * from each of its letters.
  */
 export function toSkillId(methodName: string): string {
-  return splitCamelCase(methodName)
-    .replace(/[\s_.]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
+  const parts: string[] = [];
+  let kept = 0;
+  let from = 0;
+  let dash = false;
+  for (let i = 0; i < methodName.length; i++) {
+    const c = methodName.charCodeAt(i);
+    if (isSeparator(c)) {
+      if (from < i) parts.push(methodName.slice(from, i));
+      from = i + 1;
+      dash = true;
+      continue;
+    }
+    if (i > 0 && isUpper(c)) {
+      const before = methodName.charCodeAt(i - 1);
+      const digit = before >= 48 && before <= 57;
+      if (isLower(before) || digit || (isUpper(before) && isLower(methodName.charCodeAt(i + 1)))) {
+        if (from < i) parts.push(methodName.slice(from, i));
+        from = i;
+        dash = true;
+      }
+    }
+    if (dash) {
+      if (kept > 0) parts.push('-');
+      dash = false;
+    }
+    kept++;
+  }
+  if (from < methodName.length) parts.push(methodName.slice(from));
+  return parts.join('').toLowerCase();
 }
 
 const PLAIN_ID = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;

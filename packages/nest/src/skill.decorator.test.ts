@@ -344,7 +344,7 @@ describe('default ids and names', () => {
         .replace(/^-|-$/g, '')
         .toLowerCase();
     fc.assert(
-      fc.property(fc.stringMatching(/^[-_. A-Za-z0-9é]{0,30}$/), (name) => {
+      fc.property(fc.stringMatching(/^[-_. A-Za-z0-9é\t\u00a0\u2028]{0,30}$/), (name) => {
         expect(toSkillId(name)).toBe(byExpressions(name));
       }),
       { numRuns: 2000 },
