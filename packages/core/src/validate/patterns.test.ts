@@ -125,7 +125,7 @@ function fastest(apply: (input: string) => unknown, input: string, reps: number,
 /**
  * How much longer `apply` takes on `to` characters than on `from`: about 10 for 10× when linear,
  * about 100 when quadratic. Each timing repeats the call until the short input takes 2 ms at
- * least, so the timer's resolution does not decide the ratio.
+ * least, so the timer's resolution does not decide the ratio; the fastest of seven is kept.
  */
 function growth(apply: (input: string) => unknown, input: Input, from = 10_000, to = 100_000): number {
   const small = input(from);
@@ -133,7 +133,14 @@ function growth(apply: (input: string) => unknown, input: Input, from = 10_000, 
   apply(small);
   let reps = 1;
   while (reps < 4096 && time(apply, small, reps) < 2) reps *= 2;
-  return fastest(apply, large, reps) / fastest(apply, small, reps);
+  // Interleaved, so that a busy moment of the machine slows both sizes, not one.
+  let short = Number.POSITIVE_INFINITY;
+  let long = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 7; round++) {
+    short = Math.min(short, time(apply, small, reps));
+    long = Math.min(long, time(apply, large, reps));
+  }
+  return long / short;
 }
 
 /** A pattern that needs less than this on 100,000 characters cannot be quadratic on that input. */
