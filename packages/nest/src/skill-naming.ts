@@ -34,35 +34,32 @@ function isSeparator(c: number): boolean {
  * from each of its letters.
  */
 export function toSkillId(methodName: string): string {
-  const parts: string[] = [];
-  let kept = 0;
-  let from = 0;
+  // The id is the name with separators dropped or turned into one `-` and a `-` added at word
+  // starts: at most twice as long. Written into one buffer, so a name of many short words does
+  // not become a list of many short strings.
+  const out = new Uint16Array(methodName.length * 2);
+  let length = 0;
   let dash = false;
   for (let i = 0; i < methodName.length; i++) {
     const c = methodName.charCodeAt(i);
     if (isSeparator(c)) {
-      if (from < i) parts.push(methodName.slice(from, i));
-      from = i + 1;
       dash = true;
       continue;
     }
     if (i > 0 && isUpper(c)) {
       const before = methodName.charCodeAt(i - 1);
       const digit = before >= 48 && before <= 57;
-      if (isLower(before) || digit || (isUpper(before) && isLower(methodName.charCodeAt(i + 1)))) {
-        if (from < i) parts.push(methodName.slice(from, i));
-        from = i;
-        dash = true;
-      }
+      if (isLower(before) || digit || (isUpper(before) && isLower(methodName.charCodeAt(i + 1)))) dash = true;
     }
-    if (dash) {
-      if (kept > 0) parts.push('-');
-      dash = false;
-    }
-    kept++;
+    if (dash && length > 0) out[length++] = 45;
+    dash = false;
+    out[length++] = c;
   }
-  if (from < methodName.length) parts.push(methodName.slice(from));
-  return parts.join('').toLowerCase();
+  let id = '';
+  for (let from = 0; from < length; from += 8192) {
+    id += String.fromCharCode(...out.subarray(from, Math.min(length, from + 8192)));
+  }
+  return id.toLowerCase();
 }
 
 const PLAIN_ID = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
