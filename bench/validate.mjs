@@ -2,6 +2,8 @@
 //   validateAgentCard (every rule of the catalogue), AgentCardSchema.safeParse (zod, structure
 //   only), and Ajv 2020 on the derived JSON Schema oracle (structure only) — plus Ajv on the schema
 //   generated from our zod model.
+// Then validates hostile 1 MiB cards (the shapes of issue 11 and those the pattern timings found),
+// each of which must take under 200 ms.
 // Runs against the built package: `npx pnpm@12.4.2 build` (or `cd packages/core && npx tsdown`),
 // then `node bench/validate.mjs [--iterations 3000] [--rounds 5] [--profile production]`.
 import { readFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1000' },
     profile: { type: 'string', default: 'production' },
+    'hostile-rounds': { type: 'string', default: '5' },
   },
 });
 const iterations = Number(values.iterations);
@@ -91,3 +94,78 @@ console.log(
 console.log(line(rows[0]));
 console.log(`|${widths.map((w, col) => (col === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
 for (const row of rows.slice(1)) console.log(line(row));
+
+// --- hostile cards ---------------------------------------------------------------------------
+
+const MiB = 1024 * 1024;
+const BUDGET_MS = 200;
+const base = () => structuredClone(card);
+const skill = (i, description) => ({ id: `s${i}`, name: `Skill ${i}`, description, tags: ['t'] });
+const hostile = [
+  ['skill description "=" + "a." × 512 Ki', () => ({ ...base(), skills: [skill(0, `=${'a.'.repeat(MiB / 2)}`)] })],
+  [
+    'ten such skills (100 KiB each)',
+    () => ({ ...base(), skills: Array.from({ length: 10 }, (_, i) => skill(i, `=${'a.'.repeat(MiB / 20)}`)) }),
+  ],
+  [
+    '120 interface URLs with 8,000-slash paths',
+    () => ({
+      ...base(),
+      supportedInterfaces: Array.from({ length: 120 }, (_, i) => ({
+        url: `https://api${i}.acme.io/${'/'.repeat(8000)}a`,
+        protocolBinding: 'JSONRPC',
+        protocolVersion: '1.0',
+      })),
+    }),
+  ],
+  [
+    'provider URL host ending in 1 Mi dots',
+    () => ({ ...base(), provider: { organization: 'Acme', url: `https://acme${'.'.repeat(MiB)}x/` } }),
+  ],
+  ['description "ai " × 350 Ki', () => ({ ...base(), description: `${'ai '.repeat(MiB / 3)}x` })],
+  [
+    'skill name "<a" + 1 Mi spaces',
+    () => ({ ...base(), skills: [skill(0, 'Looks up orders.'), { ...skill(1, 'x'), name: `<a${' '.repeat(MiB)}` }] }),
+  ],
+  [
+    'media type with 200 Ki parameters',
+    () => ({ ...base(), defaultInputModes: [`text/plain${'; a=b'.repeat(MiB / 5)};`] }),
+  ],
+  ['description "a://b:" + 1 Mi "c"', () => ({ ...base(), description: `a://b:${'c'.repeat(MiB)}` })],
+];
+
+console.log();
+console.log(
+  `Hostile 1 MiB cards, JSON text, profile ${profile}, fastest of ${values['hostile-rounds']} runs (budget ${BUDGET_MS} ms each)`,
+);
+const hostileRows = [['card', 'bytes', 'ms', 'verdict']];
+let over = 0;
+for (const [name, make] of hostile) {
+  const text = JSON.stringify(make());
+  let best = Number.POSITIVE_INFINITY;
+  let valid;
+  for (let r = 0; r < Number(values['hostile-rounds']); r++) {
+    const start = process.hrtime.bigint();
+    valid = validateAgentCard(text, { profile }).valid;
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  if (best >= BUDGET_MS) over++;
+  hostileRows.push([
+    name,
+    text.length.toLocaleString('en-US'),
+    best.toFixed(1),
+    `${valid ? 'valid' : 'invalid'}${best >= BUDGET_MS ? ', OVER BUDGET' : ''}`,
+  ]);
+}
+const hw = hostileRows[0].map((_, col) => Math.max(...hostileRows.map((row) => row[col].length)));
+const hline = (row) =>
+  `| ${row.map((cell, col) => (col === 0 || col === 3 ? cell.padEnd(hw[col]) : cell.padStart(hw[col]))).join(' | ')} |`;
+console.log(hline(hostileRows[0]));
+console.log(
+  `|${hw.map((w, col) => (col === 0 || col === 3 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+);
+for (const row of hostileRows.slice(1)) console.log(hline(row));
+if (over > 0) {
+  console.error(`bench: ${over} hostile card(s) took ${BUDGET_MS} ms or more.`);
+  process.exitCode = 1;
+}

@@ -100,6 +100,25 @@ describe('loadAgentCardConfig', () => {
     expect(loadAgentCardConfig({ cwd: root, profile: 'production' }).name).toBe(pkg.name);
   });
 
+  it('warns about a byte order mark, as validateAgentCard does, instead of dropping it silently', () => {
+    write('agent-card.json', `\uFEFF${JSON.stringify({ ...cardFile, ...pkg })}`);
+    const warnings: string[] = [];
+    loadAgentCardConfig({ cwd: root, profile: 'production', logger: { warn: (line) => warnings.push(line) } });
+    const file = join(root, 'agent-card.json');
+    expect(warnings).toContain(
+      `agent-card: [card-json-parse] /: ${file}: starts with a byte order mark (U+FEFF). Save the file as UTF-8 without BOM; RFC 8259 §8.1 forbids adding one and some parsers reject it.`,
+    );
+    expect(readAgentCardConfig({ cwd: root }).findings).toEqual([
+      expect.objectContaining({ rule: 'card-json-parse', severity: 'warning', path: '' }),
+    ]);
+  });
+
+  it('locates a syntax error that JSON.parse names no position for, however deep the nesting', () => {
+    write('agent-card.json', `${'['.repeat(100_000)}\n}`);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.message).toContain('invalid JSON at line 2, column 1 (unexpected "}")');
+  });
+
   it('says what to create, and mentions init, when neither file exists', () => {
     const error = configError(() => loadAgentCardConfig({ cwd: root }));
     expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
-import { AgentCardError } from './errors';
-import type { ValidationProfile } from './findings';
+import { AgentCardError, formatFindings } from './errors';
+import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
+import { BYTE_ORDER_MARK, jsonSyntaxErrorOffset, lineAndColumn, stripByteOrderMark } from './validate/json-text';
 
 /** The file name {@link loadAgentCardConfig} looks for. */
 export const AGENT_CARD_CONFIG_FILE = 'agent-card.json';
@@ -37,6 +38,11 @@ export interface AgentCardConfig {
   file: string;
   /** Absolute path of the `package.json` used to fill fields, if one was found. */
   packageJson?: string;
+  /**
+   * Warnings about the file itself: a byte order mark gives `card-json-parse` (warning), as
+   * `validateAgentCard` reports it for JSON text. {@link loadAgentCardConfig} logs them.
+   */
+  findings: readonly Finding[];
 }
 
 /** The fields a `package.json` can fill in. */
@@ -61,7 +67,8 @@ const FROM_PACKAGE_JSON = ['name', 'description', 'version'] as const;
  * const card = loadAgentCardConfig({ profile: 'production', logger: console });
  */
 export function loadAgentCardConfig(options: LoadAgentCardConfigOptions = {}): AgentCard {
-  const { definition, file } = readAgentCardConfig(options);
+  const { definition, file, findings } = readAgentCardConfig(options);
+  for (const finding of findings) options.logger?.warn(`agent-card: ${formatFindings([finding]).trim().slice(2)}`);
   try {
     return defineAgentCard(definition, {
       ...(options.profile === undefined ? {} : { profile: options.profile }),
@@ -107,7 +114,18 @@ export function readAgentCardConfig(
     );
   }
 
-  const content = readJson(file);
+  const { value: content, bom } = readJson(file);
+  const findings: Finding[] = bom
+    ? [
+        {
+          rule: 'card-json-parse',
+          severity: 'warning',
+          path: '',
+          message: `${file}: ${BYTE_ORDER_MARK.message}`,
+          hint: BYTE_ORDER_MARK.hint,
+        },
+      ]
+    : [];
   if (content === null || typeof content !== 'object' || Array.isArray(content)) {
     throw new AgentCardError(
       'ERR_AGENT_CARD_CONFIG',
@@ -120,7 +138,7 @@ export function readAgentCardConfig(
   // `$schema` only serves editors; it is not a card field.
   delete definition.$schema;
   if (packageJson) {
-    const pkg = readJson(packageJson);
+    const pkg = readJson(packageJson).value;
     if (pkg !== null && typeof pkg === 'object' && !Array.isArray(pkg)) {
       for (const key of FROM_PACKAGE_JSON) {
         const value = (pkg as Record<string, unknown>)[key];
@@ -132,6 +150,7 @@ export function readAgentCardConfig(
     definition: definition as unknown as AgentCardDefinition,
     file,
     ...(packageJson === undefined ? {} : { packageJson }),
+    findings,
   };
 }
 
@@ -143,7 +162,7 @@ function findUp(from: string, name: string): string | undefined {
   }
 }
 
-function readJson(file: string): unknown {
+function readJson(file: string): { value: unknown; bom: boolean } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -157,12 +176,14 @@ function readJson(file: string): unknown {
       },
     );
   }
-  // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it, so it is
+  // read past and reported as the validator reports it.
+  const stripped = stripByteOrderMark(text);
+  text = stripped.text;
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), bom: stripped.bom };
   } catch (cause) {
-    const offset = jsonErrorOffset(text);
+    const offset = jsonSyntaxErrorOffset(text);
     const { line, column } = lineAndColumn(text, offset);
     const near = text.slice(offset, offset + 20).split(/\r?\n/)[0] ?? '';
     const what = offset >= text.length ? 'unexpected end of file' : `unexpected ${JSON.stringify(near)}`;
@@ -173,118 +194,4 @@ function readJson(file: string): unknown {
       { cause },
     );
   }
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
-
-/**
- * The offset of the first JSON syntax error in `text` (RFC 8259 grammar). `JSON.parse` on
- * Node 20 does not always report a position, and a config error must say where to look.
- */
-function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const fail = (): never => {
-    throw new JsonSyntaxAt(i);
-  };
-  const space = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const string = () => {
-    i++;
-    while (i < text.length) {
-      const ch = text.charCodeAt(i);
-      if (ch === 0x22) {
-        i++;
-        return;
-      }
-      if (ch === 0x5c) {
-        const next = text[i + 1];
-        if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2;
-        else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else fail();
-        continue;
-      }
-      if (ch < 0x20) fail();
-      i++;
-    }
-    fail();
-  };
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const value = (): void => {
-    space();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"') fail();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (ch === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (ch === '"') {
-      string();
-      return;
-    }
-    for (const literal of ['true', 'false', 'null']) {
-      if (text.startsWith(literal, i)) {
-        i += literal.length;
-        return;
-      }
-    }
-    NUMBER.lastIndex = i;
-    if (NUMBER.test(text)) {
-      i = NUMBER.lastIndex;
-      return;
-    }
-    fail();
-  };
-  try {
-    value();
-    space();
-    if (i < text.length) fail();
-    return text.length;
-  } catch (error) {
-    if (error instanceof JsonSyntaxAt) return error.offset;
-    // Nesting deeper than the stack: point at the start rather than nowhere.
-    return 0;
-  }
-}
-
-class JsonSyntaxAt {
-  constructor(readonly offset: number) {}
 }

@@ -1,3 +1,4 @@
+import { isObject } from './validate/context';
 import { z } from 'zod';
 import {
   AgentCapabilitiesSchema,
@@ -136,10 +137,6 @@ function isStringType(value: unknown): boolean {
 
 function isEmptyObject(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function deepFreeze<T>(value: T): T {

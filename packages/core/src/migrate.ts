@@ -5,13 +5,12 @@
  */
 import { toPointer } from './findings';
 import { AgentCardSchema, SECURITY_SCHEME_KINDS, STANDARD_PROTOCOL_BINDINGS } from './model';
-import type { JsonObject } from './validate/context';
+import { isObject, type JsonObject } from './validate/context';
 import {
   LEGACY_CARD_KEYS,
   describePath,
   fieldsOf,
   has,
-  isObject,
   itemOf,
   json,
   kindOf,

@@ -1,15 +1,65 @@
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+function isLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/** `-`, `_`, `.` and `\s` (JavaScript's white space and line terminators). */
+function isSeparator(c: number): boolean {
+  if (c === 45 || c === 95 || c === 46 || c === 32 || (c >= 9 && c <= 13)) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /**
  * The default skill id of a method: its name in kebab-case (`createOrder` → `create-order`,
- * `getHTTPStatus` → `get-http-status`).
+ * `getHTTPStatus` → `get-http-status`, `list_invoices` → `list-invoices`).
+ *
+ * A word starts at an upper-case letter after a lower-case letter or a digit, and at the last
+ * letter of an upper-case run that a lower-case letter follows; runs of `-`, `_`, `.` and white
+ * space become one `-`, none at either end. One pass, linear in the length of the name: the
+ * expressions this replaces (`/([A-Z]+)([A-Z][a-z])/g` and friends) retried a long upper-case run
+ * from each of its letters.
  */
 export function toSkillId(methodName: string): string {
-  return methodName
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-    .replace(/[\s_.]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
+  // The id is the name with separators dropped or turned into one `-` and a `-` added at word
+  // starts: at most twice as long. Written into one buffer, so a name of many short words does
+  // not become a list of many short strings.
+  const out = new Uint16Array(methodName.length * 2);
+  let length = 0;
+  let dash = false;
+  for (let i = 0; i < methodName.length; i++) {
+    const c = methodName.charCodeAt(i);
+    if (isSeparator(c)) {
+      dash = true;
+      continue;
+    }
+    if (i > 0 && isUpper(c)) {
+      const before = methodName.charCodeAt(i - 1);
+      const digit = before >= 48 && before <= 57;
+      if (isLower(before) || digit || (isUpper(before) && isLower(methodName.charCodeAt(i + 1)))) dash = true;
+    }
+    if (dash && length > 0) out[length++] = 45;
+    dash = false;
+    out[length++] = c;
+  }
+  let id = '';
+  for (let from = 0; from < length; from += 8192) {
+    id += String.fromCharCode(...out.subarray(from, Math.min(length, from + 8192)));
+  }
+  return id.toLowerCase();
 }
 
 const PLAIN_ID = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;

@@ -334,6 +334,58 @@ describe('default ids and names', () => {
     expect(toSkillName(toSkillId(method))).toBe(name);
   });
 
+  it('gives the ids of the expressions it replaces, for any name', () => {
+    const byExpressions = (name: string) =>
+      name
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+        .replace(/[\s_.]+/g, '-')
+        .replace(/-+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase();
+    fc.assert(
+      fc.property(fc.stringMatching(/^[-_. A-Za-z0-9é\t\u00a0\u2028]{0,30}$/), (name) => {
+        expect(toSkillId(name)).toBe(byExpressions(name));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // A method name is code, but a name built from a hostile string (a generated client, say) must
+  // not cost quadratic time: 10× the length may cost about 10× the time, not 100×.
+  it.each([
+    ['an upper-case run', (n: number) => 'A'.repeat(n)],
+    ['an upper-case run and a digit', (n: number) => `${'A'.repeat(n)}1`],
+    ['runs of separators', (n: number) => `a${'_.'.repeat(n / 2)}-`],
+    ['alternating case', (n: number) => 'aB'.repeat(n / 2)],
+  ])('derives an id from %s in linear time', (_title, input) => {
+    const time = (text: string, reps: number) => {
+      const start = performance.now();
+      for (let i = 0; i < reps; i++) toSkillName(toSkillId(text));
+      return performance.now() - start;
+    };
+    // The fastest of seven interleaved timings of each size: a busy moment slows both, not one.
+    const ratioOf = (small: string, large: string, reps: number) => {
+      let short = Number.POSITIVE_INFINITY;
+      let long = Number.POSITIVE_INFINITY;
+      for (let round = 0; round < 7; round++) {
+        short = Math.min(short, time(small, reps));
+        long = Math.min(long, time(large, reps));
+      }
+      return long / short;
+    };
+    const small = input(10_000);
+    const large = input(100_000);
+    let reps = 1;
+    while (reps < 4096 && time(small, reps) < 2) reps *= 2;
+    let ratio = ratioOf(small, large, reps);
+    for (let retry = 0; retry < 2 && ratio >= 20; retry++) ratio = Math.min(ratio, ratioOf(small, large, reps));
+    // Past 30,000 characters or so a scan costs about twice as much per character (the caches);
+    // a linear one grows about 10× again from 100,000 to 1,000,000, a quadratic one 100×.
+    if (ratio >= 20 && time(large, 1) < 200) ratio = Math.min(ratio, ratioOf(large, input(1_000_000), reps));
+    expect(ratio).toBeLessThan(20);
+  });
+
   it('turns every identifier into a kebab-case id with a capitalised name', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,30}$/), (method) => {

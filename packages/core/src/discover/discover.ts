@@ -85,7 +85,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * const report = await discoverAgentCard('acme.io')
  * for (const f of report.findings) console.log(f.severity, f.rule, f.message)
  * process.exitCode = report.ok ? 0 : 1
- * @see spec §8.2 (well-known URI), §8.6 (caching); RULES.md §6.4
+ * @see spec §8.2 (well-known URI), §8.6 (caching); packages/core/RULES.md §6.4
  */
 export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryOptions = {}): Promise<DiscoveryReport> {
   const settings = resolveSettings(options);

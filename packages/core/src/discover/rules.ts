@@ -1,5 +1,5 @@
 /**
- * The discovery rules (RULES.md §6.4, rules 42–56): turn what the requests saw into findings.
+ * The discovery rules (packages/core/RULES.md §6.4, rules 42–56): turn what the requests saw into findings.
  * Every message reads `where: what (value).`, where `where` is the URL concerned; every hint
  * says how to fix it.
  *
@@ -8,6 +8,7 @@
  * `discovery-paths-consistent`.
  */
 import type { Severity } from '../findings';
+import { LOGIN_PAGE as LOGIN } from '../validate/patterns';
 import type { ParsedBody } from './body';
 import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType, show } from './body';
 import type { Exchange } from './request';
@@ -229,8 +230,6 @@ function checkHttps({ origin, primary, probe }: RuleInput, report: Report): void
     );
   }
 }
-
-const LOGIN = /log[-_ ]?in|sign[-_ ]?in|signin|auth|sso|saml|oauth|session|account/i;
 
 // Rule 44 discovery-redirect.
 function checkRedirects({ primary, maxRedirects }: RuleInput, report: Report): void {

@@ -1,7 +1,7 @@
 /**
  * Public types of the discovery client ({@link discoverAgentCard}).
  *
- * @see RULES.md §6.4 (rules 42–56)
+ * @see packages/core/RULES.md §6.4 (rules 42–56)
  * @packageDocumentation
  */
 import type { AgentCard } from '../model';

@@ -3,6 +3,7 @@ import type { AgentCard } from '../model';
 import type { ValidationProfile } from '../findings';
 import type { AgentCardSigner } from '../sign/sign';
 import { type ResolvedSigning, resolveSigning } from '../sign/signing-options';
+import { defaultProfile } from '../validate/validate';
 import type { CorsSetting } from './documents';
 import { type ProxyTrust, resolveTrustProxy } from './trust';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, ExtendedAgentCardOptions } from './types';
@@ -84,11 +85,6 @@ function show(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** The default validation profile: `production` when NODE_ENV says so. */
-export function defaultProfile(): ValidationProfile {
-  return typeof process !== 'undefined' && process.env?.NODE_ENV === 'production' ? 'production' : 'development';
 }
 
 function isPositiveInt(v: unknown): v is number {

@@ -7,6 +7,11 @@ export type CardShape = 'v1.0' | 'v0.3' | 'v0.2' | 'mixed' | 'unknown';
 /** A JSON object as read from untrusted input: never trust its prototype or its types. */
 export type JsonObject = Record<string, unknown>;
 
+/** A non-null, non-array object: a JSON object. Untrusted: read it through own properties only. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** What every rule receives besides the card. */
 export interface RuleContext {
   readonly profile: ValidationProfile;

@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-import type { CardShape, JsonObject, RuleContext } from './context';
+import { type CardShape, isObject, type JsonObject, type RuleContext } from './context';
+import { IDENTIFIER, UPPER_CASE_LETTERS } from './patterns';
 
 /** Top-level keys of v0.3 / ≤0.2 cards that v1.0 removed or moved. */
 export const LEGACY_CARD_KEYS = [
@@ -16,11 +17,6 @@ export const LEGACY_CARD_KEYS = [
   'supportsAuthenticatedExtendedCard',
   'authentication',
 ] as const;
-
-/** A non-null, non-array object. Untrusted: read it with {@link own} only. */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Own-property presence; never consults the prototype chain (`__proto__`, `constructor`...). */
 export function has(obj: JsonObject, key: string): boolean {
@@ -50,8 +46,6 @@ JsonNode.prototype = Object.freeze(Object.create(null) as object);
 export function emptyObject(): JsonObject {
   return new (JsonNode as unknown as new () => JsonObject)();
 }
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * Human-readable location for messages: `skills[2].tags`, `securitySchemes["my scheme"]`; the
@@ -449,5 +443,5 @@ export function requiresNonEmpty(schema: ModelSchema): boolean {
 
 /** `defaultInputModes` → `default_input_modes`: the proto field name ProtoJSON parsers also accept. */
 export function snakeCase(camel: string): string {
-  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return camel.replace(UPPER_CASE_LETTERS, (c) => `_${c.toLowerCase()}`);
 }

@@ -2,8 +2,9 @@
  * URL and host classification used by the publishing-readiness rules.
  *
  * Everything here takes untrusted strings and never throws.
- * @see RULES.md §6.3 (rules 33–38)
+ * @see packages/core/RULES.md §6.3 (rules 33–38)
  */
+import { HOST_PORT, IPV4, IPV6_CHARACTERS, IPV6_GROUP, trimTrailing, URL_USERINFO_PASSWORD } from './patterns';
 
 /** What a host name or address tells a client about reachability. */
 export type HostKind = 'loopback' | 'private' | 'placeholder' | 'public';
@@ -52,7 +53,7 @@ export interface HostPort {
  */
 export function parseHostPort(value: string): HostPort | undefined {
   if (typeof value !== 'string' || value.length > 1024) return undefined;
-  const match = /^(\[[0-9A-Fa-f:.%\w-]+\]|[^\s/?#@:[\]]+):(\d{1,5})$/.exec(value);
+  const match = HOST_PORT.exec(value);
   if (!match) return undefined;
   const port = Number(match[2]);
   if (port < 1 || port > 65535) return undefined;
@@ -67,7 +68,7 @@ export function parseHostPort(value: string): HostPort | undefined {
  * @example parseIPv4('10.0.0.1') // [10, 0, 0, 1]
  */
 export function parseIPv4(host: string): [number, number, number, number] | undefined {
-  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  const match = IPV4.exec(host);
   if (!match) return undefined;
   const octets = [match[1], match[2], match[3], match[4]].map(Number);
   if (octets.some((o) => o > 255)) return undefined;
@@ -83,7 +84,7 @@ export function parseIPv6(host: string): number[] | undefined {
   let text = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
-  if (text.length === 0 || text.length > 45 || !/^[0-9A-Fa-f:.]+$/.test(text)) return undefined;
+  if (text.length === 0 || text.length > 45 || !IPV6_CHARACTERS.test(text)) return undefined;
 
   const tail: number[] = [];
   const lastColon = text.lastIndexOf(':');
@@ -101,7 +102,7 @@ export function parseIPv6(host: string): number[] | undefined {
   const parseGroups = (part: string): number[] | undefined => {
     if (part === '') return [];
     const groups = part.split(':');
-    if (groups.some((g) => !/^[0-9A-Fa-f]{1,4}$/.test(g))) return undefined;
+    if (groups.some((g) => !IPV6_GROUP.test(g))) return undefined;
     return groups.map((g) => parseInt(g, 16));
   };
   const head = parseGroups(halves[0] ?? '');
@@ -164,11 +165,11 @@ function classifyIPv6(g: readonly number[]): HostClass {
  * Order of precedence: loopback, placeholder, private, public.
  * @example classifyHost('keycloak').kind // 'private' (single-label host)
  * @example classifyHost('[fd00::1]').kind // 'private'
- * @see RULES.md rules 34 (`url-localhost`), 35 (`url-private-host`), 36 (`url-placeholder`)
+ * @see packages/core/RULES.md rules 34 (`url-localhost`), 35 (`url-private-host`), 36 (`url-placeholder`)
  */
 export function classifyHost(hostname: string): HostClass {
   if (typeof hostname !== 'string' || hostname === '') return { kind: 'public', reason: 'a host' };
-  const host = hostname.toLowerCase().replace(/\.+$/, '');
+  const host = trimTrailing(hostname.toLowerCase(), '.');
   const v4 = parseIPv4(host);
   if (v4) return classifyIPv4(v4);
   if (host.includes(':')) {
@@ -208,5 +209,5 @@ export function hostOf(value: string): string | undefined {
  * @example redactUrl('https://bob:hunter2@api.acme.io/') // 'https://bob:***@api.acme.io/'
  */
 export function redactUrl(value: string): string {
-  return value.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/, '$1***@');
+  return value.replace(URL_USERINFO_PASSWORD, '$1***@');
 }

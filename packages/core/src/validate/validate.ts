@@ -7,13 +7,22 @@
 import type { Finding, Severity, ValidationProfile } from '../findings';
 import { toPointer } from '../findings';
 import { AgentCardSchema, type AgentCard, type AgentSkill } from '../model';
-import { createRuleContext, type CardShape, type JsonObject, type RuleCheck, type RuleContext } from './context';
+import {
+  createRuleContext,
+  isObject,
+  type CardShape,
+  type JsonObject,
+  type RuleCheck,
+  type RuleContext,
+} from './context';
 import { checkLegacy } from './rules/legacy';
 import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
-import { checkShape, detectCardShape, emptyObject, errorText, isObject, preview, toJsonTree, typeName } from './shape';
+import { BYTE_ORDER_MARK, jsonSyntaxErrorOffset, lineAndColumn, stripByteOrderMark } from './json-text';
+import { ARRAY_INDEX, BAD_POINTER_ESCAPE } from './patterns';
+import { checkShape, detectCardShape, emptyObject, errorText, preview, toJsonTree, typeName } from './shape';
 
 export type { CardShape } from './context';
 
@@ -93,29 +102,17 @@ function decode(input: unknown, ctx: RuleContext): Decoded {
     }
   } else return { ok: true, value: input };
 
-  if (text.charCodeAt(0) === 0xfeff) {
-    ctx.report(
-      'card-json-parse',
-      'warning',
-      [],
-      'card: starts with a byte order mark (U+FEFF).',
-      'Save the file as UTF-8 without BOM; RFC 8259 §8.1 forbids adding one and some parsers reject it.',
-    );
-    text = text.slice(1);
+  const stripped = stripByteOrderMark(text);
+  if (stripped.bom) {
+    ctx.report('card-json-parse', 'warning', [], `card: ${BYTE_ORDER_MARK.message}`, BYTE_ORDER_MARK.hint);
+    text = stripped.text;
   }
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const reason = errorText(error);
-    const position = /position (\d+)/.exec(reason);
-    let where = '';
-    if (position) {
-      const offset = Number(position[1]);
-      const before = text.slice(0, offset);
-      const line = before.split('\n').length;
-      const column = offset - before.lastIndexOf('\n');
-      where = ` at line ${line}, column ${column}`;
-    }
+    const { line, column } = lineAndColumn(text, jsonSyntaxErrorOffset(text));
+    const where = ` at line ${line}, column ${column}`;
     const trimmed = text.trimStart();
     const html = trimmed.startsWith('<');
     ctx.report(
@@ -181,9 +178,6 @@ function positionOf(order: Map<string, number>, pointer: string): number {
   }
 }
 
-const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
-const BAD_ESCAPE = /~(?:[^01]|$)/;
-
 /**
  * Where a finding's pointer sits in the tree, as the child index taken at each level down to the
  * deepest node that exists (a missing field sorts with the object that lacks it). Comparing two
@@ -213,8 +207,8 @@ function treePosition(
     } else if (isObject(node)) {
       // A malformed escape names no key, as in the pointer text it stands for.
       if (!segment.includes('~')) index = keyIndexOf(node, segment, keyIndex, keyOrder);
-      else if (!BAD_ESCAPE.test(segment)) {
-        segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+      else if (!BAD_POINTER_ESCAPE.test(segment)) {
+        segment = segment.replaceAll('~1', '/').replaceAll('~0', '~');
         index = keyIndexOf(node, segment, keyIndex, keyOrder);
       }
     }

@@ -18,7 +18,7 @@ export function decodeJwsHeader(b64url: string): unknown {
   if (b64url === lastText) return lastValue;
   let value: unknown;
   try {
-    const b64 = b64url.replace(/-/g, '+').replace(/_/g, '/');
+    const b64 = b64url.replaceAll('-', '+').replaceAll('_', '/');
     const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

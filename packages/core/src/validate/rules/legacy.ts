@@ -8,7 +8,9 @@
 import type { Severity } from '../../findings';
 import { migrateWithKinds, type KindedChange } from '../../migrate';
 import type { JsonObject, RuleContext } from '../context';
-import { LEGACY_CARD_KEYS, describePath, has, isObject, json, own, preview } from '../shape';
+import { isObject } from '../context';
+import { ARRAY_INDEX, SENTENCE_END } from '../patterns';
+import { LEGACY_CARD_KEYS, describePath, has, json, own, preview } from '../shape';
 
 /** Whether a card holds anything the migration converts (cheap pre-check for v1.0 cards). */
 export function hasLegacyContent(card: JsonObject): boolean {
@@ -29,11 +31,11 @@ function parsePointer(pointer: string): string[] {
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 function segments(pointer: string): (string | number)[] {
-  return parsePointer(pointer).map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+  return parsePointer(pointer).map((s) => (ARRAY_INDEX.test(s) ? Number(s) : s));
 }
 
 function at(root: unknown, pointer: string): unknown {
@@ -60,7 +62,7 @@ function replacement(migrated: Record<string, unknown>, target: string | undefin
 
 function sentence(text: string): string {
   const t = text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?]$/.test(t) ? t : `${t}.`;
+  return SENTENCE_END.test(t) ? t : `${t}.`;
 }
 
 const WHY: Record<string, string> = {

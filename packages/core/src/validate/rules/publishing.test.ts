@@ -56,18 +56,18 @@ describe('checkPublishing', () => {
       'supportedInterfaces[0].url: uses http:// ("http://api.acme.io/a2a").',
     ],
     [
-      'http documentationUrl',
+      'http documentationUrl (a link for people: https is required only for A2A endpoints)',
       (c) => (c.documentationUrl = 'http://docs.acme.io/agent'),
       'url-https',
-      'error',
+      'warning',
       '/documentationUrl',
       'documentationUrl: uses http://',
     ],
     [
-      'http provider.url',
+      'http provider.url (a link for people)',
       (c) => (c.provider.url = 'http://acme.io'),
       'url-https',
-      'error',
+      'warning',
       '/provider/url',
       'provider.url: uses http://',
     ],
@@ -646,6 +646,48 @@ describe('checkPublishing', () => {
     const findings = runCheck(checkPublishing, cardWith(iface(url)), profile);
     expect(findings.filter((f) => f.rule === rule).map((f) => [f.severity, f.path])).toEqual([
       [severity, '/supportedInterfaces/0/url'],
+    ]);
+  });
+
+  // The spec requires https for the A2A endpoints (§7.1, §13.4); links for people only warn.
+  it.each<[ValidationProfile, string, Edit, Severity]>([
+    ['development', '/provider/url', (c) => (c.provider.url = 'http://acme.io'), 'info'],
+    ['production', '/provider/url', (c) => (c.provider.url = 'http://acme.io'), 'warning'],
+    ['strict', '/provider/url', (c) => (c.provider.url = 'http://acme.io'), 'warning'],
+    ['development', '/documentationUrl', (c) => (c.documentationUrl = 'http://docs.acme.io'), 'info'],
+    ['production', '/documentationUrl', (c) => (c.documentationUrl = 'http://docs.acme.io'), 'warning'],
+    ['strict', '/documentationUrl', (c) => (c.documentationUrl = 'http://docs.acme.io'), 'warning'],
+    ['production', '/iconUrl', (c) => (c.iconUrl = 'http://acme.io/icon.png'), 'error'],
+    ['production', '/documentationUrl', (c) => (c.documentationUrl = 'ftp://docs.acme.io/a.pdf'), 'error'],
+  ])('%s: an http %s is url-https %s', (profile, path, edit, severity) => {
+    const findings = runCheck(checkPublishing, cardWith(edit), profile);
+    expect(findings.filter((f) => f.rule === 'url-https').map((f) => [f.severity, f.path])).toEqual([[severity, path]]);
+  });
+
+  it('keeps a production card with http provider and documentation links valid, with the reason in the hint', () => {
+    const result = validateAgentCard(
+      cardWith((c) => {
+        c.provider.url = 'http://acme.io';
+        c.documentationUrl = 'http://docs.acme.io/agents/support';
+      }),
+      { profile: 'production' },
+    );
+    expect(result.valid).toBe(true);
+    expect(result.findings.filter((f) => f.rule === 'url-https')).toEqual([
+      {
+        rule: 'url-https',
+        severity: 'warning',
+        path: '/provider/url',
+        message: 'provider.url: uses http:// ("http://acme.io").',
+        hint: 'Use https://acme.io. The spec requires https only for the A2A endpoints (§7.1, §13.4), but readers of an http page can be served a forged one.',
+      },
+      {
+        rule: 'url-https',
+        severity: 'warning',
+        path: '/documentationUrl',
+        message: 'documentationUrl: uses http:// ("http://docs.acme.io/agents/support").',
+        hint: 'Use https://docs.acme.io/agents/support. The spec requires https only for the A2A endpoints (§7.1, §13.4), but readers of an http page can be served a forged one.',
+      },
     ]);
   });
 

@@ -1,18 +1,43 @@
 /**
- * Publishing-readiness rules (RULES.md §6.3, rules 33–41): is this card fit to be served on the
+ * Publishing-readiness rules (packages/core/RULES.md §6.3, rules 33–41): is this card fit to be served on the
  * public internet? URLs that clients cannot reach or cannot trust, placeholders left from a
  * template, secrets, thin metadata, and no declared security.
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 import type { CardShape, JsonObject, RuleCheck, RuleContext } from '../context';
 import type { Severity } from '../../findings';
 import { classifyHost, parseAbsoluteUrl, parseHostPort, redactUrl } from '../urls';
 import { decodeJwsHeader } from './jws-header';
 import { bindingInfo } from './semantics';
-import { isObject, keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
+import { isObject } from '../context';
+import {
+  ANGLE_PLACEHOLDER,
+  BARE_HOST,
+  BASE64URL,
+  CARD_DOCUMENT_PATH,
+  CHANGE_ME,
+  DOTTED_NUMBERS,
+  EXAMPLE_NAME,
+  GENERIC_DESCRIPTION,
+  HTTP_PREFIX,
+  LOREM_IPSUM,
+  PLACEHOLDER_HINT,
+  SCHEME_PREFIX,
+  TEMPLATE_VARIABLE,
+  TODO_MARKER,
+  trimTrailing,
+  WS_PREFIX,
+  YOUR_PLACEHOLDER,
+} from '../patterns';
+import { keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
+import { checkSecrets } from './secrets';
 
-/** Where a URL came from; OAuth/OIDC endpoints are held to TLS in every profile. */
-type UrlKind = 'interface' | 'oauth' | 'other';
+/**
+ * Where a URL came from. OAuth/OIDC endpoints are held to TLS in every profile; `link`s for people
+ * to read (`provider.url`, `documentationUrl`) only warn over http: the spec requires https for the
+ * A2A endpoints (§7.1, §13.4), not for them.
+ */
+type UrlKind = 'interface' | 'oauth' | 'link' | 'other';
 
 interface CardUrl {
   readonly path: Segments;
@@ -28,7 +53,7 @@ const MAX_PROTECTED_LENGTH = 16_384;
 
 /** Decodes a base64url JWS protected header to an object; `undefined` on any defect. */
 function decodeProtectedHeader(value: string): JsonObject | undefined {
-  if (value.length > MAX_PROTECTED_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) return undefined;
+  if (value.length > MAX_PROTECTED_LENGTH || !BASE64URL.test(value)) return undefined;
   const parsed = decodeJwsHeader(value);
   return isObject(parsed) ? parsed : undefined;
 }
@@ -66,8 +91,8 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
       );
     });
   }
-  pushUrl(out, ['provider', 'url'], own(ownObject(card, 'provider'), 'url'), 'other');
-  pushUrl(out, ['documentationUrl'], own(card, 'documentationUrl'), 'other');
+  pushUrl(out, ['provider', 'url'], own(ownObject(card, 'provider'), 'url'), 'link');
+  pushUrl(out, ['documentationUrl'], own(card, 'documentationUrl'), 'link');
   pushUrl(out, ['iconUrl'], own(card, 'iconUrl'), 'other');
 
   const schemes = ownObject(card, 'securitySchemes');
@@ -141,12 +166,6 @@ const PLACEHOLDER_VALUES = new Set([
   'tbd',
 ]);
 
-/**
- * Something each placeholder pattern below needs: `<`, `{{`, `\${`, `TODO`, `FIXME`, `TBD`, `XXX`,
- * `change`, `your-`/`your_` or `lorem` (matched here in any case, a superset). One scan, so
- * ordinary prose runs none of the six expressions.
- */
-const PLACEHOLDER_HINT = /<|\{\{|\$\{|TODO|FIXME|TBD|XXX|change|your[-_]|lorem/i;
 /** `true` at the length of each listed value: an index read instead of a set lookup per string. */
 const PLACEHOLDER_LENGTHS: readonly boolean[] = (() => {
   const lengths: boolean[] = [];
@@ -166,15 +185,15 @@ export function placeholderReason(value: string, field?: 'organization'): string
   if (PLACEHOLDER_LENGTHS[bare.length] === true || field === 'organization') {
     const trimmed = bare.toLowerCase();
     if (PLACEHOLDER_VALUES.has(trimmed)) return 'a template placeholder';
-    if (field === 'organization' && /^example\b/.test(trimmed)) return 'a template organization name';
+    if (field === 'organization' && EXAMPLE_NAME.test(trimmed)) return 'a template organization name';
   }
   if (!PLACEHOLDER_HINT.test(text)) return undefined;
-  if (/\b(?:TODO|FIXME|TBD|XXX)\b/.test(text)) return 'a TODO marker';
-  if (/\bchange[-_ ]?me\b/i.test(text)) return 'a "changeme" placeholder';
-  if (/\byour[-_][a-z0-9]/i.test(text)) return 'a "your-…" placeholder';
-  if (/\blorem ipsum\b/i.test(text)) return 'lorem ipsum filler';
-  if (/\{\{[^{}]{0,80}\}\}|\$\{[A-Za-z_][A-Za-z0-9_]{0,80}\}/.test(text)) return 'an unrendered template variable';
-  const angle = /<\s*([A-Za-z][\w .-]{0,60}?)\s*>/.exec(text);
+  if (TODO_MARKER.test(text)) return 'a TODO marker';
+  if (CHANGE_ME.test(text)) return 'a "changeme" placeholder';
+  if (YOUR_PLACEHOLDER.test(text)) return 'a "your-…" placeholder';
+  if (LOREM_IPSUM.test(text)) return 'lorem ipsum filler';
+  if (TEMPLATE_VARIABLE.test(text)) return 'an unrendered template variable';
+  const angle = ANGLE_PLACEHOLDER.exec(text);
   if (angle && !HTML_TAGS.has((angle[1] ?? '').toLowerCase())) return 'a <…> placeholder';
   return undefined;
 }
@@ -233,7 +252,7 @@ function placeholderItems(ctx: RuleContext, list: unknown, index: number, key: '
 // --- URLs (rules 33–37) -----------------------------------------------------------------------
 
 function secureVariant(value: string): string {
-  return value.replace(/^http:\/\//i, 'https://').replace(/^ws:\/\//i, 'wss://');
+  return value.replace(HTTP_PREFIX, 'https://').replace(WS_PREFIX, 'wss://');
 }
 
 function checkUrl(ctx: RuleContext, item: CardUrl): void {
@@ -265,13 +284,11 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
       'Make sure the gRPC server uses TLS on this port; clients will connect with TLS credentials.',
     );
   } else {
-    const parsed = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) ? parseAbsoluteUrl(value) : undefined;
+    const parsed = SCHEME_PREFIX.test(value) ? parseAbsoluteUrl(value) : undefined;
     if (!parsed || parsed.hostname === '') {
       // Interface URL syntax is rule 27's job; other URLs have no other rule that catches this.
       if (kind !== 'interface' && !placeholder) {
-        const guess = /^[\w.-]+\.[A-Za-z]{2,}(?:[:/]|$)/.test(value)
-          ? `Use https://${value}.`
-          : 'Use an absolute https:// URL.';
+        const guess = BARE_HOST.test(value) ? `Use https://${value}.` : 'Use an absolute https:// URL.';
         ctx.report('url-https', 'error', path, `${label}: is not an absolute https:// URL (${shown}).`, guess);
       }
       return;
@@ -283,8 +300,13 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
     // Custom bindings may use their own schemes; only http-family schemes say anything about TLS.
     if (insecure || (other && kind !== 'interface')) {
       const always = kind === 'oauth';
-      const severity: Severity = always || !dev ? 'error' : 'info';
-      const why = always ? ' OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).' : '';
+      const link = kind === 'link' && insecure;
+      const severity: Severity = always ? 'error' : dev ? 'info' : link ? 'warning' : 'error';
+      const why = always
+        ? ' OAuth and OpenID Connect endpoints require TLS in every environment (RFC 6749 §3.1).'
+        : link
+          ? ' The spec requires https only for the A2A endpoints (§7.1, §13.4), but readers of an http page can be served a forged one.'
+          : '';
       ctx.report(
         'url-https',
         severity,
@@ -293,7 +315,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
         insecure ? `Use ${redactUrl(secureVariant(value))}.${why}` : `Use an https:// URL.${why}`,
       );
     }
-    if (kind === 'interface' && /\/(?:agent-card|agent)\.json$/i.test(parsed.pathname.replace(/\/+$/, ''))) {
+    if (kind === 'interface' && CARD_DOCUMENT_PATH.test(trimTrailing(parsed.pathname, '/'))) {
       ctx.report(
         'interface-url-is-card-url',
         'error',
@@ -337,8 +359,8 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
 
 /** An approximation of the registrable domain (eTLD+1) without the Public Suffix List. */
 function siteOf(host: string): string {
-  if (host.includes(':') || /^\d+\.\d+\.\d+\.\d+$/.test(host)) return host;
-  const labels = host.replace(/\.$/, '').split('.');
+  if (host.includes(':') || DOTTED_NUMBERS.test(host)) return host;
+  const labels = (host.endsWith('.') ? host.slice(0, -1) : host).split('.');
   const secondLevel = labels[labels.length - 2] ?? '';
   const tld = labels[labels.length - 1] ?? '';
   const take =
@@ -368,207 +390,6 @@ function checkOrigin(card: JsonObject, ctx: RuleContext, cardUrl: string): void 
   });
 }
 
-// --- 39 secrets-in-card -----------------------------------------------------------------------
-
-const MAX_DEPTH = 64;
-const MAX_NODES = 100_000;
-const MAX_SECRET_FINDINGS = 50;
-const MAX_SCAN_LENGTH = 100_000;
-
-const SECRET_KEYS = new Set([
-  'apikey',
-  'xapikey',
-  'apisecret',
-  'secret',
-  'secretkey',
-  'clientsecret',
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'idtoken',
-  'authtoken',
-  'bearertoken',
-  'privatekey',
-  'accesskey',
-  'secretaccesskey',
-]);
-const PASSWORD_KEYS = new Set(['password', 'passwd', 'pwd', 'passphrase']);
-
-/** High entropy, no spaces, mixed character classes: a generated credential, not a word. */
-function looksRandom(value: string): boolean {
-  if (value.length < 16 || /\s/.test(value) || value.includes('://')) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(value)).length;
-  if (classes < 2) return false;
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let entropy = 0;
-  for (const n of counts.values()) {
-    const p = n / value.length;
-    entropy -= p * Math.log2(p);
-  }
-  return entropy >= 3;
-}
-
-interface SecretPattern {
-  readonly what: string;
-  readonly re: RegExp;
-  /** Extra check on the match (e.g. randomness), so prose is not flagged. */
-  readonly accept?: (match: string) => boolean;
-  /** A safe label to show instead of a prefix of the match. */
-  readonly label?: string;
-}
-
-const SECRET_PATTERNS: readonly SecretPattern[] = [
-  {
-    what: 'a PEM private key',
-    re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/,
-    label: '-----BEGIN … PRIVATE KEY-----',
-  },
-  { what: 'a JWT', re: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/ },
-  { what: 'a Stripe-style secret key', re: /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/ },
-  { what: 'an API secret key (sk-…)', re: /(?<![\w-])sk-[A-Za-z0-9_-]{20,}/, accept: looksRandom },
-  { what: 'an AWS access key id', re: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/ },
-  { what: 'a GitHub token', re: /(?<!\w)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
-  { what: 'a Slack token', re: /(?<!\w)xox[abprs]-[A-Za-z0-9-]{10,}/ },
-  { what: 'a Google API key', re: /(?<![\w-])AIza[0-9A-Za-z_-]{35}/ },
-  {
-    what: 'a credential assignment',
-    re: /\b(?:password|passwd|pwd|api_?key|apikey|secret|client_secret|access_token|token)=(?![<{$*])[^\s&;,"']{4,}/i,
-  },
-  {
-    what: 'a bearer token',
-    re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/,
-    accept: (m) => looksRandom(m.replace(/^Bearer\s+/, '')),
-  },
-  { what: 'credentials in a URL', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]+:(?![<{$*])[^\s/?#@]{3,}@/i },
-];
-
-/** A prefix short enough to identify the value without disclosing it. */
-function redacted(value: string): string {
-  const shown = value.slice(0, Math.min(4, Math.floor(value.length / 4)));
-  return `"${shown}…", ${value.length} characters`;
-}
-
-/**
- * Something each of {@link SECRET_PATTERNS} needs: `=`, `-----BEGIN `, `eyJ`, `k_live_`/`k_test_`,
- * `sk-`, `AKIA`/`ASIA`/`AIza`, `gh?_`/`github_pat_`, `xox` or `Bearer` (and `@` with `://`, checked
- * apart). One scan instead of eleven, so ordinary prose, ids and URLs run no other expression.
- */
-const SECRET_HINT = /=|-----BEGIN |eyJ|k_(?:live|test)_|sk-|A(?:KIA|SIA|Iza)|gh[pousr]_|github_pat_|xox|Bearer/;
-
-function mayHoldSecret(text: string): boolean {
-  return SECRET_HINT.test(text) || (text.includes('@') && text.includes('://'));
-}
-
-/** What a key says about its value: 1 a password, 2 a credential, 0 neither. Keys repeat a lot. */
-const keyKinds = new Map<string, number>();
-
-export function keyKind(key: string): number {
-  let kind = keyKinds.get(key);
-  if (kind === undefined) {
-    const name = key.toLowerCase().replace(/[-_]/g, '');
-    kind = PASSWORD_KEYS.has(name) ? 1 : SECRET_KEYS.has(name) ? 2 : 0;
-    // Bounded: keys come from untrusted cards.
-    if (keyKinds.size >= 4096) keyKinds.clear();
-    keyKinds.set(key, kind);
-  }
-  return kind;
-}
-
-export function secretIn(key: string | undefined, value: string): { what: string; shown: string } | undefined {
-  const text = value.length > MAX_SCAN_LENGTH ? value.slice(0, MAX_SCAN_LENGTH) : value;
-  if (mayHoldSecret(text)) {
-    for (const pattern of SECRET_PATTERNS) {
-      const match = pattern.re.exec(text)?.[0];
-      if (match === undefined || (pattern.accept && !pattern.accept(match))) continue;
-      return { what: pattern.what, shown: pattern.label ? `"${pattern.label}"` : redacted(match) };
-    }
-  }
-  if (key === undefined) return undefined;
-  const kind = keyKind(key);
-  if (kind === 0) return undefined;
-  const trimmed = text.trim();
-  if (kind === 1 && trimmed.length >= 4 && !/^(?:\*+|<.*>|\$\{.*\}|\{\{.*\}\})$/.test(trimmed)) {
-    return { what: `a password under "${key}"`, shown: redacted(trimmed) };
-  }
-  if (kind === 2 && looksRandom(trimmed)) {
-    return { what: `a credential under "${key}"`, shown: redacted(trimmed) };
-  }
-  return undefined;
-}
-
-function reportSecret(ctx: RuleContext, path: Segments, secret: { what: string; shown: string }): void {
-  ctx.report(
-    'secrets-in-card',
-    'error',
-    path,
-    `${where(path)}: looks like ${secret.what} (${secret.shown}).`,
-    'Remove it from the card, which is public, and rotate it; keep credentials in server configuration and declare only the scheme in securitySchemes.',
-  );
-}
-
-/** How many values the secret scan visits in an object of strings and lists of strings. */
-function flatSize(obj: JsonObject): number {
-  let size = 1;
-  for (const key in obj) {
-    const value = obj[key];
-    size += Array.isArray(value) ? 1 + value.length : 1;
-  }
-  return size;
-}
-
-function checkSecrets(card: JsonObject, ctx: RuleContext): void {
-  // A pre-order walk with one shared path; the path is copied only when a finding is made.
-  const path: (string | number)[] = [];
-  const quiet = ctx.quietSkills;
-  let nodes = 0;
-  let found = 0;
-  const visit = (value: unknown, key: string | undefined): boolean => {
-    if (nodes >= MAX_NODES || found >= MAX_SECRET_FINDINGS) return false;
-    nodes++;
-    if (typeof value === 'string') {
-      const secret = secretIn(key, value);
-      if (secret) {
-        found++;
-        reportSecret(ctx, path, secret);
-      }
-      return true;
-    }
-    if (path.length >= MAX_DEPTH || typeof value !== 'object' || value === null) return true;
-    // A quiet skill holds no secret: count its values as the walk would, without reading them,
-    // unless the value budget would run out inside it.
-    if (quiet !== undefined && path.length === 2 && quiet.has(value)) {
-      const rest = flatSize(value as JsonObject) - 1;
-      if (nodes + rest <= MAX_NODES) {
-        nodes += rest;
-        return true;
-      }
-    }
-    if (Array.isArray(value)) {
-      // Items inherit the array's key: `"apiKey": ["…"]` is still an API key.
-      for (let i = 0; i < value.length; i++) {
-        path.push(i);
-        const more = visit(value[i], key);
-        path.pop();
-        if (!more) return false;
-      }
-      return true;
-    }
-    // The JWS parts are random base64url by design; they are checked by the signature rules.
-    const inSignature = path.length === 2 && path[0] === 'signatures';
-    const obj = value as JsonObject;
-    for (const childKey of Object.keys(obj)) {
-      if (inSignature && (childKey === 'protected' || childKey === 'signature')) continue;
-      path.push(childKey);
-      const more = visit(obj[childKey], childKey);
-      path.pop();
-      if (!more) return false;
-    }
-    return true;
-  };
-  visit(card, undefined);
-}
-
 // --- 40 metadata-quality, 41 no-security-declared -------------------------------------------
 
 const GENERIC_NAMES = new Set([
@@ -587,8 +408,6 @@ const GENERIC_NAMES = new Set([
   'hello world agent',
   'helloworld agent',
 ]);
-const GENERIC_DESCRIPTION =
-  /^(?:an?\s+)?(?:(?:helpful|simple|basic|generic|useful|smart|ai|test|demo|sample)\s+)*(?:ai\s+)?(?:agent|assistant|bot)\.?$/i;
 const MIN_DESCRIPTION = 20;
 
 function checkMetadata(card: JsonObject, ctx: RuleContext): void {
@@ -695,7 +514,7 @@ export interface PublishingCheckOptions {
  * @example
  * const check = createPublishingCheck({ cardUrl: 'https://acme.io/.well-known/agent-card.json' });
  * check(card, ctx);
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 export function createPublishingCheck(options: PublishingCheckOptions = {}): RuleCheck {
   const cardUrl = typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
@@ -714,12 +533,12 @@ export function createPublishingCheck(options: PublishingCheckOptions = {}): Rul
  * Publishing-readiness checks, rules 33–41 (rule 38 needs {@link createPublishingCheck}): https,
  * loopback, private and placeholder hosts, interface URLs that point at the card, secrets,
  * metadata quality and missing security. Severity of http and loopback URLs follows the profile:
- * info in `development`, error otherwise; OAuth/OIDC URLs over http are errors in every profile.
- * Never throws.
+ * info in `development`, error otherwise, except `provider.url` and `documentationUrl` over http,
+ * which warn; OAuth/OIDC URLs over http are errors in every profile. Never throws.
  * @example
  * const ctx = createRuleContext('production', 'v1.0');
  * checkPublishing(card, ctx);
  * ctx.findings; // [{ rule: 'url-https', severity: 'error', path: '/supportedInterfaces/0/url', ... }]
- * @see RULES.md §6.3
+ * @see packages/core/RULES.md §6.3
  */
 export const checkPublishing: RuleCheck = createPublishingCheck();

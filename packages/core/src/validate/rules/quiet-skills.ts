@@ -15,7 +15,8 @@
  * @packageDocumentation
  */
 import type { JsonObject } from '../context';
-import { keyKind, placeholderReason, secretIn } from './publishing';
+import { placeholderReason } from './publishing';
+import { keyKind, secretIn } from './secrets';
 
 /**
  * A quiet skill has `id`, `name`, `description` and `tags`, and may have `examples`; modes and

@@ -3,15 +3,11 @@
  * Own properties only: an input may carry `__proto__`, `constructor` or `toString` keys, or have
  * no prototype at all.
  */
-import type { JsonObject } from '../context';
+import { isObject, type JsonObject } from '../context';
+import { IDENTIFIER } from '../patterns';
 
 /** Path segments as passed to `RuleContext.report`. */
 export type Segments = readonly (string | number)[];
-
-/** A plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** An own property of an object, or `undefined`. Never reads through the prototype chain. */
 export function own(obj: unknown, key: string): unknown {
@@ -50,7 +46,7 @@ export function where(path: Segments): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
     else out += `[${JSON.stringify(segment)}]`;
   }
   return out;

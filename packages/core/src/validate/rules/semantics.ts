@@ -1,12 +1,27 @@
 /**
- * Cross-field rules (RULES.md §6.2, rules 19–30): relations between fields that a schema alone
+ * Cross-field rules (packages/core/RULES.md §6.2, rules 19–30): relations between fields that a schema alone
  * cannot express. The card is untrusted raw JSON; anything structurally broken is skipped here
  * because the structure rules already report it.
- * @see RULES.md §6.2
+ * @see packages/core/RULES.md §6.2
  */
 import type { JsonObject, RuleCheck, RuleContext } from '../context';
 import { parseAbsoluteUrl, parseHostPort, redactUrl } from '../urls';
-import { isObject, keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
+import { isObject } from '../context';
+import {
+  BARE_HOST_AND_PORT,
+  HTTP_FAMILY_SCHEME,
+  LEADING_MAJOR_MINOR,
+  MAJOR_MINOR,
+  MAJOR_MINOR_PATCH,
+  MEDIA_TYPE,
+  NUMERIC_VERSION,
+  SCHEME_AND_BODY,
+  SCHEME_AUTHORITY,
+  SCHEME_PREFIX,
+  SEMVER,
+  V_BEFORE_DIGIT,
+} from '../patterns';
+import { keysOf, own, ownArray, ownObject, ownString, quote, where, type Segments } from './read-json';
 
 /** The three bindings the spec names; anything else must be an absolute URI. */
 export type KnownBinding = 'JSONRPC' | 'GRPC' | 'HTTP+JSON';
@@ -49,7 +64,7 @@ export function bindingInfo(value: string): BindingInfo {
   if (KNOWN_BINDINGS.has(value)) return { known: value as KnownBinding, exact: true, uri: false };
   const alias = BINDING_ALIASES.get(value.trim().toLowerCase());
   if (alias) return { known: alias, exact: false, uri: false };
-  const uri = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(value) && parseAbsoluteUrl(value) !== undefined;
+  const uri = SCHEME_AND_BODY.test(value) && parseAbsoluteUrl(value) !== undefined;
   return { exact: false, uri };
 }
 
@@ -276,12 +291,6 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
 
 // --- 24 mode-media-type -----------------------------------------------------------------------
 
-const NAME = '[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}';
-const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const MEDIA_TYPE = new RegExp(
-  `^(?:${NAME}/(?:${NAME}|\\*)|\\*/\\*)(?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))*$`,
-);
-
 const LEGACY_MODES: ReadonlyMap<string, string> = new Map([
   ['text', 'text/plain'],
   ['file', 'application/octet-stream (or the file type, e.g. application/pdf)'],
@@ -372,7 +381,7 @@ const RELEASED_VERSIONS = new Set(['0.3', '1.0']);
 
 function checkProtocolVersion(ctx: RuleContext, path: Segments, version: string): void {
   const versionPath = [...path, 'protocolVersion'];
-  if (/^\d+\.\d+$/.test(version)) {
+  if (MAJOR_MINOR.test(version)) {
     if (!RELEASED_VERSIONS.has(version)) {
       ctx.report(
         'interface-protocol-version',
@@ -384,7 +393,7 @@ function checkProtocolVersion(ctx: RuleContext, path: Segments, version: string)
     }
     return;
   }
-  const patch = /^(\d+\.\d+)\.\d+$/.exec(version);
+  const patch = MAJOR_MINOR_PATCH.exec(version);
   ctx.report(
     'interface-protocol-version',
     'warning',
@@ -399,7 +408,8 @@ function checkProtocolVersion(ctx: RuleContext, path: Segments, version: string)
 function checkInterfaceUrl(ctx: RuleContext, path: Segments, url: string, binding: string): void {
   const info = bindingInfo(binding);
   const grpc = info.known === 'GRPC';
-  const httpLike = info.known === 'JSONRPC' || info.known === 'HTTP+JSON' || (info.uri && /^https?:/i.test(binding));
+  const httpLike =
+    info.known === 'JSONRPC' || info.known === 'HTTP+JSON' || (info.uri && HTTP_FAMILY_SCHEME.test(binding));
   if (!grpc && !httpLike) return;
   const urlPath = [...path, 'url'];
   const shown = quote(redactUrl(url));
@@ -407,9 +417,9 @@ function checkInterfaceUrl(ctx: RuleContext, path: Segments, url: string, bindin
     ctx.report('interface-url-format', 'error', urlPath, `${where(urlPath)}: ${what} (${shown}).`, hint);
 
   if (grpc && parseHostPort(url)) return;
-  const parsed = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) ? parseAbsoluteUrl(url) : undefined;
+  const parsed = SCHEME_PREFIX.test(url) ? parseAbsoluteUrl(url) : undefined;
   if (!parsed || parsed.host === '') {
-    const guess = /^[\w.-]+\.[A-Za-z]{2,}(?::\d+)?(?:\/|$)/.test(url) ? `https://${url}` : undefined;
+    const guess = BARE_HOST_AND_PORT.test(url) ? `https://${url}` : undefined;
     fail(
       'is not an absolute URL',
       grpc
@@ -471,10 +481,10 @@ function checkInterfaces(card: JsonObject, ctx: RuleContext): void {
     }
 
     if (url !== undefined) {
-      const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
+      const scheme = SCHEME_AUTHORITY.exec(url)?.[1]?.toLowerCase();
       const secure =
         scheme === 'https' || scheme === 'wss' ? true : scheme === 'http' || scheme === 'ws' ? false : undefined;
-      const parts = version !== undefined ? /^(\d{1,6})\.(\d{1,6})/.exec(version) : null;
+      const parts = version !== undefined ? LEADING_MAJOR_MINOR.exec(version) : null;
       const v = parts ? Number(parts[1]) * 1e6 + Number(parts[2]) : undefined;
       ranked.push({
         index,
@@ -528,14 +538,11 @@ function checkInterfaces(card: JsonObject, ctx: RuleContext): void {
 
 // --- 30 version-format ------------------------------------------------------------------------
 
-const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-
 function checkVersion(card: JsonObject, ctx: RuleContext): void {
   const version = ownString(card, 'version');
   if (version === undefined || SEMVER.test(version)) return;
-  const trimmed = version.trim().replace(/^v(?=\d)/i, '');
-  const parts = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(trimmed);
+  const trimmed = version.trim().replace(V_BEFORE_DIGIT, '');
+  const parts = NUMERIC_VERSION.exec(trimmed);
   const suggestion = parts
     ? `${Number(parts[1])}.${Number(parts[2] ?? 0)}.${Number(parts[3] ?? 0)}`
     : SEMVER.test(trimmed)
@@ -559,7 +566,7 @@ function checkVersion(card: JsonObject, ctx: RuleContext): void {
  * const ctx = createRuleContext('production', 'v1.0');
  * checkSemantics(card, ctx);
  * ctx.findings; // [{ rule: 'skill-id-unique', severity: 'error', path: '/skills/1/id', ... }]
- * @see RULES.md §6.2
+ * @see packages/core/RULES.md §6.2
  */
 export const checkSemantics: RuleCheck = (card, ctx) => {
   if (!isObject(card)) return;

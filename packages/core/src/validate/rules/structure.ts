@@ -33,7 +33,8 @@ import {
   SecuritySchemeSchema,
   StringListSchema,
 } from '../../model';
-import type { CardShape, JsonObject, RuleContext } from '../context';
+import { type CardShape, isObject, type JsonObject, type RuleContext } from '../context';
+import { ABSOLUTE_URI, BASE64URL, KEY_SEPARATORS, VOWEL_START } from '../patterns';
 import { decodeJwsHeader } from './jws-header';
 import {
   LEGACY_CARD_KEYS,
@@ -41,7 +42,6 @@ import {
   enumValuesOf,
   fieldsOf,
   has,
-  isObject,
   itemOf,
   json,
   own,
@@ -258,11 +258,9 @@ function requiredTopLevel(shape: CardShape): string[] {
 const WRAPPERS: readonly string[] = SECURITY_SCHEME_KINDS;
 const FLOW_KEYS = Object.keys(fieldsOf(FLOWS));
 const DEPRECATED_FLOWS = new Set(['implicit', 'password']);
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 
 function article(word: string): string {
-  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
+  return VOWEL_START.test(word) ? `an ${word}` : `a ${word}`;
 }
 
 function expectedText(kind: string): string {
@@ -316,7 +314,7 @@ function levenshtein(a: string, b: string): number {
 
 /** A known field the unknown key was probably meant to be. */
 function closest(key: string, known: string[]): string | undefined {
-  const lower = key.toLowerCase().replace(/[-_]/g, '');
+  const lower = key.toLowerCase().replace(KEY_SEPARATORS, '');
   return (
     known.find((k) => k.toLowerCase() === lower) ??
     (key.length >= 3 ? known.find((k) => levenshtein(k.toLowerCase(), key.toLowerCase()) <= 2) : undefined)
