@@ -1,0 +1,132 @@
+import { createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type { Context, Env, MiddlewareHandler } from 'hono';
+
+export type { AgentCardOptions } from '@agent-card/core';
+
+/** Settings of the middleware itself (not of the card). */
+export interface AgentCardMiddlewareSettings {
+  /**
+   * A path prefix to strip before matching, for an app mounted under a sub-path whose requests
+   * still carry the full URL (`app.route('/api', sub)`, `basePath('/api')`): `'/api'` serves
+   * `/api/.well-known/agent-card.json`. Requests outside the prefix go to `next()`.
+   * @default '' (paths are matched from the root of the URL)
+   */
+  basePath?: string;
+}
+
+/** Path and query of an absolute URL, as sent (no decoding, no URL object). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
+  if (slash === -1) return '/';
+  const hash = url.indexOf('#', slash);
+  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** The path relative to `base`, or `undefined` outside it (`/apiary` is not under `/api`). */
+function relativePath(path: string, base: string): string | undefined {
+  if (base === '') return path;
+  if (!path.startsWith(base)) return undefined;
+  if (path.length === base.length) return '/';
+  const next = path.charCodeAt(base.length);
+  if (next === 47) return path.slice(base.length);
+  if (next === 63) return `/${path.slice(base.length)}`;
+  return undefined;
+}
+
+/** A web `Headers` as the plain lower-case record core reads; built only when core reads it. */
+function headersOf(request: Request): AgentCardRequestHeaders {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // Some runtimes keep the authority only in the URL; the origin of a dynamic card needs it.
+  if (headers.host === undefined) {
+    const url = request.url;
+    const scheme = url.indexOf('://');
+    if (scheme !== -1) {
+      const rest = url.slice(scheme + 3);
+      const end = rest.search(/[/?#]/);
+      const authority = end === -1 ? rest : rest.slice(0, end);
+      const host = authority.slice(authority.lastIndexOf('@') + 1);
+      if (host !== '') headers.host = host;
+    }
+  }
+  return headers;
+}
+
+function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
+  return typeof (value as { then?: unknown }).then !== 'function';
+}
+
+function toResponse(response: AgentCardResponse, method: string): Response {
+  // The body is the card's prebuilt bytes; HEAD, 204 and 304 carry none.
+  const body = method === 'HEAD' || response.body === undefined ? null : (response.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * Hono 4 middleware that serves the A2A Agent Card: `/.well-known/agent-card.json`, the legacy
+ * `/.well-known/agent.json` alias and, when the card declares it, the extended card. It returns a
+ * `Response` for those paths and calls `next()` for everything else, so your routes, `notFound`
+ * and other middleware are untouched. The same code runs on Node.js (`@hono/node-server`), Bun,
+ * Deno and Cloudflare Workers.
+ *
+ * The card is validated, serialized and hashed here, once: an invalid card or option throws an
+ * `AgentCardError` when the middleware is created, never on a request. HTTP behaviour (ETag, 304,
+ * HEAD, CORS, 405, caching) is decided by `@agent-card/core`, identically for every framework.
+ *
+ * `authenticate` and a dynamic `card` receive the Hono `Context`: read the auth state earlier
+ * middleware set (`c.get('jwtPayload')`, `c.var.user`) or the request (`c.req.header(…)`,
+ * `c.req.raw`). Paths are matched against the request URL as sent (not percent-decoded).
+ *
+ * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
+ *   `agent-card.json` and `package.json` are read from the working directory (Node.js only).
+ * @param settings - {@link AgentCardMiddlewareSettings}.
+ * @returns a Hono `MiddlewareHandler`.
+ * @throws AgentCardError (`ERR_AGENT_CARD_INVALID`, `ERR_AGENT_CARD_OPTIONS`,
+ *   `ERR_AGENT_CARD_CONFIG`) when the card or the options are wrong.
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { agentCard } from '@agent-card/hono';
+ *
+ * const app = new Hono();
+ * app.use(agentCard({ card }));
+ * export default app;
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export function agentCard<E extends Env = Env>(
+  options?: AgentCardOptions<Context<E>>,
+  settings: AgentCardMiddlewareSettings = {},
+): MiddlewareHandler<E> {
+  const responder = createAgentCardResponder<Context<E>>(options);
+  let base = settings.basePath ?? '';
+  while (base.endsWith('/')) base = base.slice(0, -1);
+
+  return function agentCardMiddleware(c, next) {
+    const request = c.req.raw;
+    const path = relativePath(pathOf(request.url), base);
+    if (path === undefined) return next();
+    let headers: AgentCardRequestHeaders | undefined;
+    const result = responder.respond({
+      method: request.method,
+      path,
+      // Copied only when core reads them: a request for another path costs no header copy.
+      get headers() {
+        if (headers === undefined) headers = headersOf(request);
+        return headers;
+      },
+      raw: c,
+      encrypted: request.url.startsWith('https:'),
+    });
+    if (result === undefined) return next();
+    if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
+    return result.then(async (response) => {
+      if (response === undefined) return next();
+      return toResponse(response, request.method);
+    });
+  };
+}
