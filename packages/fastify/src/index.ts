@@ -69,10 +69,17 @@ function send(reply: FastifyReply, response: AgentCardResponse): void {
   reply.code(response.status).headers(response.headers).send(toBuffer(response.body));
 }
 
-// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised); a view shares memory.
+// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). Core's bodies
+// are shared per card variant, so each gets one Buffer view, made on its first request.
+const buffers = new WeakMap<Uint8Array, Buffer>();
 function toBuffer(body: Uint8Array | undefined): Buffer | undefined {
-  if (body === undefined) return undefined;
-  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body === undefined || Buffer.isBuffer(body)) return body;
+  let buffer = buffers.get(body);
+  if (buffer === undefined) {
+    buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    buffers.set(body, buffer);
+  }
+  return buffer;
 }
 
 const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (

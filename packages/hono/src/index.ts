@@ -1,5 +1,5 @@
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
 export type { AgentCardOptions } from '@agent-card/core';
@@ -56,6 +56,40 @@ function headersOf(request: Request): AgentCardRequestHeaders {
   return headers;
 }
 
+/**
+ * The request as core reads it. Method, TLS and headers are read from the web `Request` only
+ * when core asks (the headers are copied into a record once), so a request for another path
+ * costs one path comparison. A class, not an object literal with getters: V8 builds those on a
+ * slow path, which cost more than the whole pass-through.
+ */
+class CardRequest<Raw> implements AgentCardRequest<Raw> {
+  readonly path: string;
+  readonly raw: Raw;
+  private readonly request: Request;
+  private readonly url: string;
+  private copied: AgentCardRequestHeaders | undefined;
+
+  constructor(request: Request, url: string, path: string, raw: Raw) {
+    this.request = request;
+    this.url = url;
+    this.path = path;
+    this.raw = raw;
+  }
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  get encrypted(): boolean {
+    return this.url.startsWith('https:');
+  }
+
+  get headers(): AgentCardRequestHeaders {
+    if (this.copied === undefined) this.copied = headersOf(this.request);
+    return this.copied;
+  }
+}
+
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
   return typeof (value as { then?: unknown }).then !== 'function';
 }
@@ -108,20 +142,10 @@ export function agentCard<E extends Env = Env>(
 
   return function agentCardMiddleware(c, next) {
     const request = c.req.raw;
-    const path = relativePath(pathOf(request.url), base);
+    const url = request.url;
+    const path = relativePath(pathOf(url), base);
     if (path === undefined) return next();
-    let headers: AgentCardRequestHeaders | undefined;
-    const result = responder.respond({
-      method: request.method,
-      path,
-      // Copied only when core reads them: a request for another path costs no header copy.
-      get headers() {
-        if (headers === undefined) headers = headersOf(request);
-        return headers;
-      },
-      raw: c,
-      encrypted: request.url.startsWith('https:'),
-    });
+    const result = responder.respond(new CardRequest(request, url, path, c));
     if (result === undefined) return next();
     if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
     return result.then(async (response) => {
