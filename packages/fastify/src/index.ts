@@ -1,5 +1,5 @@
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
   FastifyPluginCallback,
@@ -59,6 +59,33 @@ function relativePath(url: string, base: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The request as core reads it: method, headers and TLS are read from Fastify's request only when
+ * core asks, so a request for another path costs one path comparison. (A class: V8 builds object
+ * literals with getters on a slow path.)
+ */
+class CardRequest implements AgentCardRequest<FastifyRequest> {
+  readonly raw: FastifyRequest;
+  readonly path: string;
+
+  constructor(request: FastifyRequest, path: string) {
+    this.raw = request;
+    this.path = path;
+  }
+
+  get method(): string {
+    return this.raw.method;
+  }
+
+  get headers(): AgentCardRequestHeaders {
+    return this.raw.headers;
+  }
+
+  get encrypted(): boolean {
+    return (this.raw.raw.socket as { encrypted?: boolean } | null)?.encrypted === true;
+  }
+}
+
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
   return typeof (value as { then?: unknown }).then !== 'function';
 }
@@ -102,13 +129,7 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
     function agentCardHook(request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) {
       const path = relativePath(request.url, base);
       if (path === undefined) return next();
-      const result = responder.respond({
-        method: request.method,
-        path,
-        headers: request.headers,
-        raw: request,
-        encrypted: (request.raw.socket as { encrypted?: boolean } | null)?.encrypted === true,
-      });
+      const result = responder.respond(new CardRequest(request, path));
       if (result === undefined) return next();
       if (isResponse(result)) return send(reply, result);
       result.then((response) => (response === undefined ? next() : send(reply, response)), next);
