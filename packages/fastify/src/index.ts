@@ -60,7 +60,7 @@ function relativePath(url: string, base: string): string | undefined {
 }
 
 /**
- * The request as core reads it: method, headers and TLS are read from Fastify's request only when
+ * The request as core reads it: method, headers, TLS and the peer address are read from Fastify's request only when
  * core asks, so a request for another path costs one path comparison. (A class: V8 builds object
  * literals with getters on a slow path.)
  */
@@ -83,6 +83,11 @@ class CardRequest implements AgentCardRequest<FastifyRequest> {
 
   get encrypted(): boolean {
     return (this.raw.raw.socket as { encrypted?: boolean } | null)?.encrypted === true;
+  }
+
+  /** The peer of the socket, not Fastify's `request.ip` (which follows Fastify's own trustProxy). */
+  get remoteAddress(): string | undefined {
+    return this.raw.raw.socket?.remoteAddress;
   }
 }
 

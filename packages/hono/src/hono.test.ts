@@ -95,6 +95,7 @@ describe('Hono middleware', () => {
     app.use(
       agentCard({
         ...quiet,
+        allowedOrigins: ['https://agents.example.net', 'http://a.test:8080'],
         card: (ctx) => ({
           ...card,
           capabilities: {},
@@ -108,6 +109,36 @@ describe('Hono middleware', () => {
       new Request(`http://localhost${WELL_KNOWN}`, { headers: { host: 'a.test:8080' } }),
     );
     expect(((await viaHost.json()) as AgentCard).supportedInterfaces[0]!.url).toBe('http://a.test:8080/a2a');
+  });
+
+  it('trusts X-Forwarded-Host only from the proxy address settings.remoteAddress reports', async () => {
+    const appWithPeer = (peer: string) => {
+      const app = new Hono();
+      app.use(
+        agentCard(
+          {
+            ...quiet,
+            trustProxy: ['10.0.0.1'],
+            allowedOrigins: ['https://public.example.net', 'http://internal.test'],
+            card: (ctx) => ({
+              ...card,
+              capabilities: {},
+              supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
+            }),
+          },
+          { remoteAddress: () => peer },
+        ),
+      );
+      return app;
+    };
+    const forwarded = {
+      headers: { host: 'internal.test', 'x-forwarded-host': 'public.example.net', 'x-forwarded-proto': 'https' },
+    };
+    const urlOf = async (app: Hono) =>
+      ((await (await app.request(`http://internal.test${WELL_KNOWN}`, forwarded)).json()) as AgentCard)
+        .supportedInterfaces[0]!.url;
+    expect(await urlOf(appWithPeer('10.0.0.1'))).toBe('https://public.example.net/a2a');
+    expect(await urlOf(appWithPeer('203.0.113.9'))).toBe('http://internal.test/a2a');
   });
 
   it('throws the AgentCardError of an invalid card when the middleware is created', () => {

@@ -5,7 +5,7 @@ import type { Context, Env, MiddlewareHandler } from 'hono';
 export type { AgentCardOptions } from '@agent-card/core';
 
 /** Settings of the middleware itself (not of the card). */
-export interface AgentCardMiddlewareSettings {
+export interface AgentCardMiddlewareSettings<E extends Env = Env> {
   /**
    * A path prefix to strip before matching, for an app mounted under a sub-path whose requests
    * still carry the full URL (`app.route('/api', sub)`, `basePath('/api')`): `'/api'` serves
@@ -13,6 +13,19 @@ export interface AgentCardMiddlewareSettings {
    * @default '' (paths are matched from the root of the URL)
    */
   basePath?: string;
+  /**
+   * The peer address of the connection, which `trustProxy` as a list or a function checks. Hono
+   * does not carry it in the `Request`; on other runtimes pass Hono's `getConnInfo`, e.g.
+   * `(c) => getConnInfo(c).remote.address` with `getConnInfo` from `hono/bun` or `hono/deno`.
+   * @default on `@hono/node-server`, the socket's `remoteAddress`; elsewhere `undefined`
+   */
+  remoteAddress?: (c: Context<E>) => string | undefined;
+}
+
+/** `@hono/node-server` puts Node's request in `c.env.incoming`. */
+function nodeServerAddress(c: { env: unknown }): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
 }
 
 /** Path and query of an absolute URL, as sent (no decoding, no URL object). */
@@ -57,7 +70,7 @@ function headersOf(request: Request): AgentCardRequestHeaders {
 }
 
 /**
- * The request as core reads it. Method, TLS and headers are read from the web `Request` only
+ * The request as core reads it. Method, TLS, peer address and headers are read from the web `Request` only
  * when core asks (the headers are copied into a record once), so a request for another path
  * costs one path comparison. A class, not an object literal with getters: V8 builds those on a
  * slow path, which cost more than the whole pass-through.
@@ -67,13 +80,19 @@ class CardRequest<Raw> implements AgentCardRequest<Raw> {
   readonly raw: Raw;
   private readonly request: Request;
   private readonly url: string;
+  private readonly address: (raw: Raw) => string | undefined;
   private copied: AgentCardRequestHeaders | undefined;
 
-  constructor(request: Request, url: string, path: string, raw: Raw) {
+  constructor(request: Request, url: string, path: string, raw: Raw, address: (raw: Raw) => string | undefined) {
     this.request = request;
     this.url = url;
     this.path = path;
     this.raw = raw;
+    this.address = address;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.address(this.raw);
   }
 
   get method(): string {
@@ -134,18 +153,19 @@ function toResponse(response: AgentCardResponse, method: string): Response {
  */
 export function agentCard<E extends Env = Env>(
   options?: AgentCardOptions<Context<E>>,
-  settings: AgentCardMiddlewareSettings = {},
+  settings: AgentCardMiddlewareSettings<E> = {},
 ): MiddlewareHandler<E> {
   const responder = createAgentCardResponder<Context<E>>(options);
   let base = settings.basePath ?? '';
   while (base.endsWith('/')) base = base.slice(0, -1);
+  const address = settings.remoteAddress ?? nodeServerAddress;
 
   return function agentCardMiddleware(c, next) {
     const request = c.req.raw;
     const url = request.url;
     const path = relativePath(pathOf(url), base);
     if (path === undefined) return next();
-    const result = responder.respond(new CardRequest(request, url, path, c));
+    const result = responder.respond(new CardRequest(request, url, path, c, address));
     if (result === undefined) return next();
     if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
     return result.then(async (response) => {
