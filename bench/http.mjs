@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,sdk]
+//                       [--only express,koa,node,passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--check] [--json]
 //
@@ -114,6 +114,38 @@ const comparisons = [
     baseline: 'passthrough-with',
     path: API_PATH,
     target: 0.95,
+  },
+  {
+    id: 'fastify',
+    title: 'Fastify 5: GET card, plugin vs hand-written route',
+    candidate: 'fastify-ours',
+    baseline: 'fastify-baseline',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'fastify-passthrough',
+    title: 'Fastify 5 app route, plugin vs an empty onRequest hook',
+    candidate: 'fastify-passthrough-with',
+    baseline: 'fastify-passthrough-without',
+    path: API_PATH,
+    target: 0.97,
+  },
+  {
+    id: 'hono',
+    title: 'Hono 4 (@hono/node-server): GET card, middleware vs hand-written route',
+    candidate: 'hono-ours',
+    baseline: 'hono-baseline',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'hono-passthrough',
+    title: 'Hono 4 app route, middleware vs an empty middleware',
+    candidate: 'hono-passthrough-with',
+    baseline: 'hono-passthrough-without',
+    path: API_PATH,
+    target: 0.97,
   },
   {
     id: 'sdk',

@@ -8,6 +8,11 @@ import { createAgentCardResponder } from '@agent-card/core';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
 import { agentCardHandler } from '@a2a-js/sdk/server/express';
+import Fastify from 'fastify';
+import { agentCard as fastifyAgentCard } from '@agent-card/fastify';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { agentCard as honoAgentCard } from '@agent-card/hono';
 import { API_PATH, CARD_PATH, agentsOptions, card, options, orders } from './fixtures.mjs';
 
 // The baselines send exactly what the middleware sends: same status, headers and bytes,
@@ -19,6 +24,26 @@ const HEADERS = reference.headers;
 const BODY = Buffer.from(reference.body);
 
 const ordersRoute = (_req, res) => res.json(orders);
+
+/** A Fastify app as the request listener it routes with, so it runs on the same Node server as the others. */
+async function fastifyListener(setup) {
+  let listener;
+  const app = Fastify({
+    serverFactory: (handler) => {
+      listener = handler;
+      return createServer();
+    },
+  });
+  await setup(app);
+  await app.ready();
+  return listener;
+}
+
+const honoListener = (setup) => {
+  const app = new Hono();
+  setup(app);
+  return getRequestListener(app.fetch);
+};
 
 const servers = {
   'express-ours': () => express().use(expressAgentCard(options)),
@@ -67,6 +92,38 @@ const servers = {
   'express-agents': () => express().use(expressAgentCard(agentsOptions())),
   'passthrough-agents': () => express().use(expressAgentCard(agentsOptions())).get(API_PATH, ordersRoute),
   'sdk-a2a-js': () => express().use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => card })),
+  'fastify-ours': () => fastifyListener((app) => app.register(fastifyAgentCard, options)),
+  'fastify-baseline': () =>
+    fastifyListener((app) => {
+      app.get(CARD_PATH, (_request, reply) => {
+        reply.code(200).headers(HEADERS).send(BODY);
+      });
+    }),
+  'fastify-passthrough-with': () =>
+    fastifyListener(async (app) => {
+      await app.register(fastifyAgentCard, options);
+      app.get(API_PATH, async () => orders);
+    }),
+  'fastify-passthrough-without': () =>
+    fastifyListener((app) => {
+      // An empty hook in the plugin's place: what the plugin costs beyond being a hook at all.
+      app.addHook('onRequest', (_request, _reply, done) => done());
+      app.get(API_PATH, async () => orders);
+    }),
+  'hono-ours': () => honoListener((app) => app.use(honoAgentCard(options))),
+  'hono-baseline': () =>
+    honoListener((app) => app.get(CARD_PATH, () => new Response(BODY, { status: 200, headers: HEADERS }))),
+  'hono-passthrough-with': () =>
+    honoListener((app) => {
+      app.use(honoAgentCard(options));
+      app.get(API_PATH, (c) => c.json(orders));
+    }),
+  'hono-passthrough-without': () =>
+    honoListener((app) => {
+      // An empty middleware in the middleware's place.
+      app.use((_c, next) => next());
+      app.get(API_PATH, (c) => c.json(orders));
+    }),
   // The soak server: the card, the extended card and an app route in one app.
   soak: () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
 };
@@ -77,7 +134,7 @@ if (!factory) {
   console.error(`bench server: unknown kind ${kind}; one of ${Object.keys(servers).join(', ')}`);
   process.exit(2);
 }
-const server = createServer(factory());
+const server = createServer(await factory());
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 process.on('message', (message) => {

@@ -3,6 +3,7 @@
 // never a 5xx, the process never crashes, and the app's own routes still work afterwards.
 // Hosts: Express 4 and 5, Koa 2 and 3, Nest 11 and 12 on platform-express, and Hono on a real
 // Node server in front of the core fetch handler.
+// Also Fastify 4 and 5 with @agent-card/fastify, and Hono with @agent-card/hono.
 import 'reflect-metadata';
 import { realpathSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -25,6 +26,10 @@ import { type AgentCard, createAgentCardFetchHandler } from '@agent-card/core';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
 import * as nest12Lib from '@agent-card/nest';
+import fastify5 from 'fastify';
+import fastify4 from 'fastify4';
+import { agentCard as fastifyAgentCard } from '@agent-card/fastify';
+import { agentCard as honoAgentCard } from '@agent-card/hono';
 
 const CARD: AgentCard = {
   name: 'Corpus Agent',
@@ -78,6 +83,21 @@ const nest11 = async (): Promise<NestDeps> => ({
   lib: await import(join(realpathSync(join(nest11Dir, 'node_modules/@agent-card/nest')), 'src/index.ts')),
 });
 
+/** A Fastify app with the plugin and one route of its own, as the request listener Fastify routes with. */
+async function fastifyApp(fastify: typeof fastify5): Promise<RequestListener> {
+  let listener: RequestListener | undefined;
+  const app = fastify({
+    serverFactory: (handler) => {
+      listener = handler as RequestListener;
+      return createServer();
+    },
+  });
+  await app.register(fastifyAgentCard, options);
+  app.get('/api/ping', async () => ({ pong: true }));
+  await app.ready();
+  return listener!;
+}
+
 const apps: Record<string, AppFactory> = {
   'express 5': () => {
     const app = express5();
@@ -116,6 +136,14 @@ const apps: Record<string, AppFactory> = {
     const handler = createAgentCardFetchHandler(options);
     const app = new Hono();
     app.use(async (c, next) => (await handler(c.req.raw)) ?? next());
+    app.get('/api/ping', (c) => c.json({ pong: true }));
+    return getRequestListener(app.fetch);
+  },
+  'fastify 5': () => fastifyApp(fastify5),
+  'fastify 4': () => fastifyApp(fastify4 as unknown as typeof fastify5),
+  'hono on @hono/node-server, @agent-card/hono': () => {
+    const app = new Hono();
+    app.use(honoAgentCard(options));
     app.get('/api/ping', (c) => c.json({ pong: true }));
     return getRequestListener(app.fetch);
   },
@@ -244,6 +272,18 @@ const HOST_STATUS: Record<string, Record<string, number>> = {
     'asterisk-form target': 400,
     'HTTP/1.0 without Host': 400,
   },
+  // The same runtime, whatever the middleware: the URL is made before it runs.
+  'hono on @hono/node-server, @agent-card/hono': {
+    'dot-segment into the well-known path': 200,
+    'encoded dot-segments': 200,
+    'upper-case encoded dot-segments': 200,
+    'absolute-form target': 200,
+    'asterisk-form target': 400,
+    'HTTP/1.0 without Host': 400,
+  },
+  // Fastify's router answers a path it cannot percent-decode with its own 400 (FST_ERR_BAD_URL).
+  'fastify 5': { 'invalid UTF-8, percent-encoded': 400 },
+  'fastify 4': { 'invalid UTF-8, percent-encoded': 400 },
 };
 
 describe.each(Object.entries(apps))('bad-request corpus: %s', (host, createApp) => {

@@ -1,0 +1,114 @@
+import { AgentCard as SdkAgentCardCodec, type AgentCard as SdkAgentCard } from '@a2a-js/sdk';
+import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
+import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
+import { getExtendedAgentCard } from '@agent-card/core';
+import type { AgentCard, AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder } from '@agent-card/core';
+
+export type { AgentCard as A2aJsAgentCard } from '@a2a-js/sdk';
+
+/**
+ * Converts a card written in the in-memory shape of `@a2a-js/sdk` (its `AgentCard` type, with
+ * `{ scheme: { $case, value } }` security schemes and `{ flow: { $case, value } }` OAuth flows)
+ * to the ProtoJSON card every `@agent-card/*` API takes and A2A clients read. It is the SDK's own
+ * encoder (`AgentCard.toJSON`): default values (`''`, `[]`, `false`) are left out, as the SDK
+ * serves them.
+ *
+ * @example
+ * ```ts
+ * import { fromA2aJsCard } from '@agent-card/a2a-js';
+ * app.use(agentCard({ card: fromA2aJsCard(sdkCard) }));
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#441-agentcard
+ */
+export function fromA2aJsCard(card: SdkAgentCard): AgentCard {
+  return SdkAgentCardCodec.toJSON(card) as AgentCard;
+}
+
+/**
+ * Converts a ProtoJSON card to the in-memory shape `@a2a-js/sdk` works with, e.g. for the
+ * `agentCard` argument of its `DefaultRequestHandler`. It is the SDK's own decoder
+ * (`AgentCard.fromJSON`).
+ *
+ * @example
+ * ```ts
+ * new DefaultRequestHandler(toA2aJsCard(card), new InMemoryTaskStore(), executor, …);
+ * ```
+ */
+export function toA2aJsCard(card: AgentCard): SdkAgentCard {
+  return SdkAgentCardCodec.fromJSON(card);
+}
+
+/**
+ * What `authenticate` receives when the extended card is asked for over the SDK's JSON-RPC
+ * handler: the request headers (lower-case names, as Node gives them), the SDK's authenticated
+ * `user` (from your `userBuilder`) and its whole `context`.
+ */
+export interface A2aJsExtendedCardRequest {
+  /** Request headers as the SDK's default context builder records them (`{}` if it did not). */
+  headers: AgentCardRequestHeaders;
+  /** The user your `userBuilder` returned for the call. */
+  user: ServerCallContext['user'];
+  /** The SDK's call context (tenant, requested version, `state`). */
+  context: ServerCallContext;
+}
+
+/** Settings of {@link extendedCardProvider}. */
+export interface ExtendedCardProviderSettings<Req> {
+  /**
+   * Builds, from the SDK's call context, the value `authenticate` receives, when it should look
+   * like your framework's request (for example `(context) => context.state.get('req')` with a
+   * `contextBuilder` that stores it).
+   * @default an {@link A2aJsExtendedCardRequest}: `{ headers, user, context }`
+   */
+  request?: (context: ServerCallContext) => Req;
+}
+
+/** The SDK's `ExtendedAgentCardProvider`: what `DefaultRequestHandler` calls for `GetExtendedAgentCard`. */
+export type A2aJsExtendedCardProvider = (context: ServerCallContext) => Promise<SdkAgentCard>;
+
+function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
+  const headers = context.state?.get(STATE_HEADERS_KEY);
+  return headers !== null && typeof headers === 'object' ? (headers as AgentCardRequestHeaders) : {};
+}
+
+/**
+ * The `extendedAgentCardProvider` argument of `@a2a-js/sdk`'s `DefaultRequestHandler`, answered by
+ * the same responder as the middleware's REST `GET …/extendedAgentCard`: the same
+ * `authenticate` decision, the same merged and validated extended card. Pass the responder the
+ * middleware uses or the same options object (a responder is built once per options object).
+ *
+ * A refusal reaches the JSON-RPC caller as the error object `getExtendedAgentCard` returns, with
+ * its code and message (`-32000` unauthenticated, `-32603` unavailable); the SDK answers it with
+ * HTTP 200 and without `WWW-Authenticate`, as it does for every JSON-RPC error.
+ *
+ * @example
+ * ```ts
+ * const options = { card, extended: { authenticate: (req) => users.byKey(req.headers['x-api-key']), card: [refund] } };
+ * app.use(agentCard(options));
+ * const handler = new DefaultRequestHandler(toA2aJsCard(card), new InMemoryTaskStore(), executor,
+ *   undefined, undefined, undefined, extendedCardProvider(options));
+ * app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#3111-get-extended-agent-card
+ */
+export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
+  source: AgentCardResponder<Req> | AgentCardOptions<Req>,
+  settings: ExtendedCardProviderSettings<Req> = {},
+): A2aJsExtendedCardProvider {
+  const toRequest = settings.request;
+  return async (context) => {
+    const headers = headersOf(context);
+    const raw = (toRequest ? toRequest(context) : { headers, user: context.user, context }) as Req;
+    const result = await getExtendedAgentCard<Req>(source, { headers, raw });
+    if (result.error !== undefined) {
+      // The SDK's JSON-RPC handler sends an error of this class as it is: code and message.
+      const { code, message, data } = result.error;
+      throw new JsonRpcTransportError({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code, message, data: data.map((info) => ({ ...info })) },
+      });
+    }
+    return SdkAgentCardCodec.fromJSON(result.card);
+  };
+}

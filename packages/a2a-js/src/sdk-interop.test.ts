@@ -1,0 +1,258 @@
+// Interoperability with the real @a2a-js/sdk 1.3.0, over HTTP: an SDK server (DefaultRequestHandler
+// with its REST and JSON-RPC Express handlers) with our middleware in front for the well-known
+// paths and the REST extended card, and the bridge for the SDK's JSON-RPC GetExtendedAgentCard.
+// The SDK's own client discovers the card, sends a message over each transport and reads the
+// extended card over each, with and without credentials.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import express from 'express';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client';
+import { Role, type Message } from '@a2a-js/sdk';
+import type { AgentCard, AgentCardOptions } from '@agent-card/core';
+import { agentCard } from '@agent-card/express';
+import { extendedCardProvider, toA2aJsCard } from './index';
+
+const API_KEY = 'interop-key-7f3a';
+const refund = { id: 'refund', name: 'Refund', description: 'Refunds an order.', tags: ['orders'] };
+
+function cardAt(url: string): AgentCard {
+  return {
+    name: 'Orders Agent',
+    description: 'Looks up and tracks customer orders, and answers delivery questions.',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    capabilities: { extendedAgentCard: true },
+    securitySchemes: {
+      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'x-api-key', description: 'Partner key' } },
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
+      oauth: {
+        oauth2SecurityScheme: {
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'https://login.example.net/authorize',
+              tokenUrl: 'https://login.example.net/token',
+              scopes: { 'orders:read': 'Read orders' },
+              pkceRequired: true,
+            },
+          },
+        },
+      },
+      oidc: {
+        openIdConnectSecurityScheme: { openIdConnectUrl: 'https://login.example.net/.well-known/openid-configuration' },
+      },
+      mtls: { mtlsSecurityScheme: { description: 'Client certificate' } },
+    },
+    securityRequirements: [{ schemes: { apiKey: { list: [] } } }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'order-status', name: 'Order status', description: 'Where an order is.', tags: ['orders'] }],
+  };
+}
+
+/** Replies to every message with its text, as an SDK agent does. */
+const executor: AgentExecutor = {
+  async execute(context, bus) {
+    const part = context.userMessage.parts[0]?.content;
+    const text = part?.$case === 'text' ? part.value : '';
+    bus.publish(
+      AgentEvent.message({
+        messageId: `reply-${context.userMessage.messageId}`,
+        contextId: context.contextId,
+        taskId: '',
+        role: Role.ROLE_AGENT,
+        parts: [
+          { content: { $case: 'text', value: `echo: ${text}` }, metadata: undefined, filename: '', mediaType: '' },
+        ],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      } as Message),
+    );
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+
+const fetchWith =
+  (headers: Record<string, string>): typeof fetch =>
+  (input, init) =>
+    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), ...headers } });
+
+const transports = {
+  'HTTP+JSON': (fetchImpl: typeof fetch) => new RestTransportFactory({ fetchImpl }),
+  JSONRPC: (fetchImpl: typeof fetch) => new JsonRpcTransportFactory({ fetchImpl }),
+};
+
+/** A client that speaks `binding` only (the SDK's defaults would pick the card's first interface). */
+const clientOver = (binding: keyof typeof transports, fetchImpl: typeof fetch) =>
+  new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [transports[binding](fetchImpl)],
+      preferredTransports: [binding],
+    }),
+  );
+
+const userMessage = (text: string) => ({
+  tenant: '',
+  message: {
+    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: '' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  } as Message,
+  configuration: undefined,
+  metadata: undefined,
+});
+
+describe('@a2a-js/sdk server and client with agent-card in front', () => {
+  let server: Server;
+  let url: string;
+  let card: AgentCard;
+  /** The principals authenticate saw, per call, to show both transports ask the same function. */
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    const app = express();
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    card = cardAt(url);
+    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+      card,
+      profile: 'development',
+      logger: { warn() {} },
+      extended: {
+        authenticate: (req) => {
+          const ok = req.headers['x-api-key'] === API_KEY;
+          seen.push(ok ? 'partner' : 'anonymous');
+          return ok ? { partner: 'acme' } : undefined;
+        },
+        card: [refund],
+      },
+    };
+    app.use(agentCard(options));
+    const requestHandler = new DefaultRequestHandler(
+      toA2aJsCard(card),
+      new InMemoryTaskStore(),
+      executor,
+      undefined,
+      undefined,
+      undefined,
+      extendedCardProvider(options),
+    );
+    app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+    app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('discovers the card through the middleware and reads every security scheme', async () => {
+    const discovered = await new DefaultAgentCardResolver().resolve(url);
+    expect(discovered.name).toBe(card.name);
+    expect(discovered.supportedInterfaces.map((i) => i.protocolBinding)).toEqual(['HTTP+JSON', 'JSONRPC']);
+    const schemes = Object.fromEntries(
+      Object.entries(discovered.securitySchemes).map(([name, scheme]) => [name, scheme.scheme]),
+    );
+    expect(schemes).toEqual({
+      apiKey: {
+        $case: 'apiKeySecurityScheme',
+        value: { location: 'header', name: 'x-api-key', description: 'Partner key' },
+      },
+      bearer: { $case: 'httpAuthSecurityScheme', value: { scheme: 'Bearer', bearerFormat: 'JWT', description: '' } },
+      oauth: {
+        $case: 'oauth2SecurityScheme',
+        value: {
+          description: '',
+          oauth2MetadataUrl: '',
+          flows: {
+            flow: {
+              $case: 'authorizationCode',
+              value: {
+                authorizationUrl: 'https://login.example.net/authorize',
+                tokenUrl: 'https://login.example.net/token',
+                refreshUrl: '',
+                scopes: { 'orders:read': 'Read orders' },
+                pkceRequired: true,
+              },
+            },
+          },
+        },
+      },
+      oidc: {
+        $case: 'openIdConnectSecurityScheme',
+        value: { openIdConnectUrl: 'https://login.example.net/.well-known/openid-configuration', description: '' },
+      },
+      mtls: { $case: 'mtlsSecurityScheme', value: { description: 'Client certificate' } },
+    });
+  });
+
+  describe.each(Object.keys(transports) as (keyof typeof transports)[])('over %s', (binding) => {
+    it('sends a message to the SDK server and gets its reply', async () => {
+      const client = await clientOver(binding, fetch).createFromUrl(url);
+      const reply = (await client.sendMessage(userMessage(`where is order 1001 (${binding})`))) as Message;
+      const content = reply.parts[0]?.content;
+      expect(content).toEqual({ $case: 'text', value: `echo: where is order 1001 (${binding})` });
+    });
+
+    it('reads the extended card with credentials, the same card on both transports', async () => {
+      const paths: string[] = [];
+      const recording: typeof fetch = (input, init) => {
+        paths.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
+        return fetchWith({ 'x-api-key': API_KEY })(input, init);
+      };
+      const client = await clientOver(binding, recording).createFromUrl(url);
+      seen.length = 0;
+      const extended = await client.getAgentCard();
+      expect(seen).toEqual(['partner']);
+      expect(paths.at(-1)).toBe(binding === 'JSONRPC' ? '/a2a/jsonrpc' : '/a2a/rest/extendedAgentCard');
+      expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
+      expect(extended.securitySchemes.apiKey?.scheme?.$case).toBe('apiKeySecurityScheme');
+      const other = binding === 'JSONRPC' ? 'HTTP+JSON' : 'JSONRPC';
+      const viaOther = await (
+        await clientOver(other, fetchWith({ 'x-api-key': API_KEY })).createFromUrl(url)
+      ).getAgentCard();
+      expect(extended).toEqual(viaOther);
+    });
+
+    it('is refused the extended card without credentials, or with a wrong key', async () => {
+      for (const fetchImpl of [fetch, fetchWith({ 'x-api-key': `${API_KEY}-wrong` })]) {
+        const client = await clientOver(binding, fetchImpl).createFromUrl(url);
+        seen.length = 0;
+        await expect(client.getAgentCard()).rejects.toThrow(
+          /Authentication is required to read the extended agent card/,
+        );
+        expect(seen).toEqual(['anonymous']);
+      }
+    });
+  });
+
+  it('answers a raw JSON-RPC GetExtendedAgentCard without credentials with the -32000 error object', async () => {
+    const response = await fetch(`${url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetExtendedAgentCard', params: {} }),
+    });
+    const body = (await response.json()) as { id: number; error?: { code: number; message: string }; result?: unknown };
+    expect(body.id).toBe(7);
+    expect(body.result).toBeUndefined();
+    expect(body.error).toMatchObject({
+      code: -32000,
+      message: 'Authentication is required to read the extended agent card.',
+    });
+  });
+});

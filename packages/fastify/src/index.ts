@@ -1,0 +1,180 @@
+import { createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type {
+  FastifyInstance,
+  FastifyPluginCallback,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
+import fp from 'fastify-plugin';
+
+export type { AgentCardOptions } from '@agent-card/core';
+
+/**
+ * The options of {@link agentCard}: those of every adapter, plus Fastify's own `register`
+ * options (`prefix`, `logLevel`, `logSerializers`), which are not passed on to the card.
+ */
+export type AgentCardPluginOptions = AgentCardOptions<FastifyRequest> & {
+  /**
+   * Serves the card under this path prefix, as `app.use('/api', …)` does in Express:
+   * `/api/.well-known/agent-card.json`. Other paths go to the app untouched.
+   * @default '' (the root of the app, where A2A clients look)
+   */
+  prefix?: string;
+};
+
+// Fastify's own `register` options, which Fastify hands to the plugin with ours.
+const REGISTER_KEYS = new Set(['prefix', 'logLevel', 'logSerializers']);
+
+/** The options without Fastify's `register` keys, for the core responder. */
+function cardOptions(options: AgentCardPluginOptions): AgentCardOptions<FastifyRequest> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options ?? {})) if (!REGISTER_KEYS.has(key)) out[key] = value;
+  return out as AgentCardOptions<FastifyRequest>;
+}
+
+/**
+ * The mount prefix as the request URL starts with it: the scope the plugin is registered in plus
+ * `register(…, { prefix })`, without a trailing slash.
+ */
+function mountPrefix(scope: string, prefix: string | undefined): string {
+  let base = `${scope}${prefix ?? ''}`;
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  return base;
+}
+
+/**
+ * The request path relative to the mount prefix, or `undefined` when the request is outside it
+ * (as a request outside an Express mount path never reaches the middleware).
+ */
+function relativePath(url: string, base: string): string | undefined {
+  if (base === '') return url;
+  if (!url.startsWith(base)) return undefined;
+  if (url.length === base.length) return '/';
+  const next = url.charCodeAt(base.length);
+  // `/` or `?` after the prefix; `/apiary` is not under `/api`.
+  if (next === 47) return url.slice(base.length);
+  if (next === 63) return `/${url.slice(base.length)}`;
+  return undefined;
+}
+
+/**
+ * The request as core reads it: method, headers, TLS and the peer address are read from Fastify's request only when
+ * core asks, so a request for another path costs one path comparison. (A class: V8 builds object
+ * literals with getters on a slow path.)
+ */
+class CardRequest implements AgentCardRequest<FastifyRequest> {
+  readonly raw: FastifyRequest;
+  readonly path: string;
+
+  constructor(request: FastifyRequest, path: string) {
+    this.raw = request;
+    this.path = path;
+  }
+
+  get method(): string {
+    return this.raw.method;
+  }
+
+  get headers(): AgentCardRequestHeaders {
+    return this.raw.headers;
+  }
+
+  get encrypted(): boolean {
+    return (this.raw.raw.socket as { encrypted?: boolean } | null)?.encrypted === true;
+  }
+
+  /** The peer of the socket, not Fastify's `request.ip` (which follows Fastify's own trustProxy). */
+  get remoteAddress(): string | undefined {
+    return this.raw.raw.socket?.remoteAddress;
+  }
+}
+
+function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
+  return typeof (value as { then?: unknown }).then !== 'function';
+}
+
+// `reply.send` keeps the app's `onSend`/`onResponse` hooks and logging; the headers object is
+// final (ETag, Content-Length and Content-Type included) and Fastify keeps it as given.
+function send(reply: FastifyReply, response: AgentCardResponse): void {
+  reply.code(response.status).headers(response.headers).send(toBuffer(response.body));
+}
+
+// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). Core's bodies
+// are shared per card variant, so each gets one Buffer view, made on its first request.
+const buffers = new WeakMap<Uint8Array, Buffer>();
+function toBuffer(body: Uint8Array | undefined): Buffer | undefined {
+  if (body === undefined || Buffer.isBuffer(body)) return body;
+  let buffer = buffers.get(body);
+  if (buffer === undefined) {
+    buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    buffers.set(body, buffer);
+  }
+  return buffer;
+}
+
+const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
+  fastify: FastifyInstance,
+  options: AgentCardPluginOptions,
+  done: (error?: Error) => void,
+) => {
+  let responder: ReturnType<typeof createAgentCardResponder<FastifyRequest>>;
+  try {
+    responder = createAgentCardResponder<FastifyRequest>(cardOptions(options));
+  } catch (error) {
+    // Fastify rejects `ready()` and `listen()` with it: the app does not start.
+    done(error as Error);
+    return;
+  }
+  const base = mountPrefix(fastify.prefix, options?.prefix);
+
+  fastify.addHook(
+    'onRequest',
+    function agentCardHook(request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) {
+      const path = relativePath(request.url, base);
+      if (path === undefined) return next();
+      const result = responder.respond(new CardRequest(request, path));
+      if (result === undefined) return next();
+      if (isResponse(result)) return send(reply, result);
+      result.then((response) => (response === undefined ? next() : send(reply, response)), next);
+    },
+  );
+  done();
+};
+
+/**
+ * A Fastify 4 or 5 plugin that serves the A2A Agent Card: `/.well-known/agent-card.json`, the
+ * legacy `/.well-known/agent.json` alias and, when the card declares it, the extended card.
+ * Every other request goes on to the app untouched.
+ *
+ * It answers from an `onRequest` hook on the instance it is registered on (wrapped with
+ * `fastify-plugin`, so registered on the root instance it sees every request of the app, even
+ * those no route matches); the app's routes, prefixes and `setNotFoundHandler` are left alone.
+ * The card is validated, serialized and hashed once, when the plugin loads: an invalid card or
+ * option rejects `ready()` / `listen()` with an `AgentCardError`, never a request. HTTP behaviour
+ * (ETag, 304, HEAD, CORS, 405, caching) is decided by `@agent-card/core`, identically for every
+ * framework.
+ *
+ * `register(agentCard, { prefix: '/api', … })` serves `/api/.well-known/agent-card.json`, as an
+ * Express mount path does; paths are matched relative to the prefix. `authenticate` and a
+ * dynamic `card` receive Fastify's `request` (after the `onRequest` hooks registered before this
+ * plugin, so their decorations, e.g. `request.user`, are set).
+ *
+ * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
+ *   `agent-card.json` and `package.json` are read from the working directory.
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { agentCard } from '@agent-card/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(agentCard, { card });
+ * await app.listen({ port: 3000 });
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export const agentCard: FastifyPluginCallback<AgentCardPluginOptions> = fp(plugin, {
+  name: '@agent-card/fastify',
+  fastify: '4.x || 5.x',
+});

@@ -1,0 +1,176 @@
+import { createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type { Context, Env, MiddlewareHandler } from 'hono';
+
+export type { AgentCardOptions } from '@agent-card/core';
+
+/** Settings of the middleware itself (not of the card). */
+export interface AgentCardMiddlewareSettings<E extends Env = Env> {
+  /**
+   * A path prefix to strip before matching, for an app mounted under a sub-path whose requests
+   * still carry the full URL (`app.route('/api', sub)`, `basePath('/api')`): `'/api'` serves
+   * `/api/.well-known/agent-card.json`. Requests outside the prefix go to `next()`.
+   * @default '' (paths are matched from the root of the URL)
+   */
+  basePath?: string;
+  /**
+   * The peer address of the connection, which `trustProxy` as a list or a function checks. Hono
+   * does not carry it in the `Request`; on other runtimes pass Hono's `getConnInfo`, e.g.
+   * `(c) => getConnInfo(c).remote.address` with `getConnInfo` from `hono/bun` or `hono/deno`.
+   * @default on `@hono/node-server`, the socket's `remoteAddress`; elsewhere `undefined`
+   */
+  remoteAddress?: (c: Context<E>) => string | undefined;
+}
+
+/** `@hono/node-server` puts Node's request in `c.env.incoming`. */
+function nodeServerAddress(c: { env: unknown }): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
+}
+
+/** Path and query of an absolute URL, as sent (no decoding, no URL object). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
+  if (slash === -1) return '/';
+  const hash = url.indexOf('#', slash);
+  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** The path relative to `base`, or `undefined` outside it (`/apiary` is not under `/api`). */
+function relativePath(path: string, base: string): string | undefined {
+  if (base === '') return path;
+  if (!path.startsWith(base)) return undefined;
+  if (path.length === base.length) return '/';
+  const next = path.charCodeAt(base.length);
+  if (next === 47) return path.slice(base.length);
+  if (next === 63) return `/${path.slice(base.length)}`;
+  return undefined;
+}
+
+/** A web `Headers` as the plain lower-case record core reads; built only when core reads it. */
+function headersOf(request: Request): AgentCardRequestHeaders {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // Some runtimes keep the authority only in the URL; the origin of a dynamic card needs it.
+  if (headers.host === undefined) {
+    const url = request.url;
+    const scheme = url.indexOf('://');
+    if (scheme !== -1) {
+      const rest = url.slice(scheme + 3);
+      const end = rest.search(/[/?#]/);
+      const authority = end === -1 ? rest : rest.slice(0, end);
+      const host = authority.slice(authority.lastIndexOf('@') + 1);
+      if (host !== '') headers.host = host;
+    }
+  }
+  return headers;
+}
+
+/**
+ * The request as core reads it. Method, TLS, peer address and headers are read from the web `Request` only
+ * when core asks (the headers are copied into a record once), so a request for another path
+ * costs one path comparison. A class, not an object literal with getters: V8 builds those on a
+ * slow path, which cost more than the whole pass-through.
+ */
+class CardRequest<Raw> implements AgentCardRequest<Raw> {
+  readonly path: string;
+  readonly raw: Raw;
+  private readonly request: Request;
+  private readonly url: string;
+  private readonly address: (raw: Raw) => string | undefined;
+  private copied: AgentCardRequestHeaders | undefined;
+
+  constructor(request: Request, url: string, path: string, raw: Raw, address: (raw: Raw) => string | undefined) {
+    this.request = request;
+    this.url = url;
+    this.path = path;
+    this.raw = raw;
+    this.address = address;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.address(this.raw);
+  }
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  get encrypted(): boolean {
+    return this.url.startsWith('https:');
+  }
+
+  get headers(): AgentCardRequestHeaders {
+    if (this.copied === undefined) this.copied = headersOf(this.request);
+    return this.copied;
+  }
+}
+
+function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
+  return typeof (value as { then?: unknown }).then !== 'function';
+}
+
+function toResponse(response: AgentCardResponse, method: string): Response {
+  // The body is the card's prebuilt bytes; HEAD, 204 and 304 carry none.
+  const body = method === 'HEAD' || response.body === undefined ? null : (response.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * Hono 4 middleware that serves the A2A Agent Card: `/.well-known/agent-card.json`, the legacy
+ * `/.well-known/agent.json` alias and, when the card declares it, the extended card. It returns a
+ * `Response` for those paths and calls `next()` for everything else, so your routes, `notFound`
+ * and other middleware are untouched. The same code runs on Node.js (`@hono/node-server`), Bun,
+ * Deno and Cloudflare Workers.
+ *
+ * The card is validated, serialized and hashed here, once: an invalid card or option throws an
+ * `AgentCardError` when the middleware is created, never on a request. HTTP behaviour (ETag, 304,
+ * HEAD, CORS, 405, caching) is decided by `@agent-card/core`, identically for every framework.
+ *
+ * `authenticate` and a dynamic `card` receive the Hono `Context`: read the auth state earlier
+ * middleware set (`c.get('jwtPayload')`, `c.var.user`) or the request (`c.req.header(…)`,
+ * `c.req.raw`). Paths are matched against the request URL as sent (not percent-decoded).
+ *
+ * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
+ *   `agent-card.json` and `package.json` are read from the working directory (Node.js only).
+ * @param settings - {@link AgentCardMiddlewareSettings}.
+ * @returns a Hono `MiddlewareHandler`.
+ * @throws AgentCardError (`ERR_AGENT_CARD_INVALID`, `ERR_AGENT_CARD_OPTIONS`,
+ *   `ERR_AGENT_CARD_CONFIG`) when the card or the options are wrong.
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { agentCard } from '@agent-card/hono';
+ *
+ * const app = new Hono();
+ * app.use(agentCard({ card }));
+ * export default app;
+ * ```
+ * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
+ */
+export function agentCard<E extends Env = Env>(
+  options?: AgentCardOptions<Context<E>>,
+  settings: AgentCardMiddlewareSettings<E> = {},
+): MiddlewareHandler<E> {
+  const responder = createAgentCardResponder<Context<E>>(options);
+  let base = settings.basePath ?? '';
+  while (base.endsWith('/')) base = base.slice(0, -1);
+  const address = settings.remoteAddress ?? nodeServerAddress;
+
+  return function agentCardMiddleware(c, next) {
+    const request = c.req.raw;
+    const url = request.url;
+    const path = relativePath(pathOf(url), base);
+    if (path === undefined) return next();
+    const result = responder.respond(new CardRequest(request, url, path, c, address));
+    if (result === undefined) return next();
+    if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
+    return result.then(async (response) => {
+      if (response === undefined) return next();
+      return toResponse(response, request.method);
+    });
+  };
+}
