@@ -11,6 +11,8 @@ import {
   explain,
   importedPackages,
   packAll,
+  readmeFiles,
+  readmeHeaders,
   removeApp,
   run,
   type Started,
@@ -29,13 +31,47 @@ const nest = (major: 11 | 12) => [
   '@types/node@^20.19.0',
 ];
 
+// The first example of each README, exactly as written, run in the apps next to the suite's own.
+const block = (readmePath: string, title: string) => readmeFiles(readmePath, [title])[title]!;
+const expressReadme = {
+  'readme/express.mjs': block('packages/express/README.md', 'server.mjs'),
+  'readme/express.cjs': block('packages/express/README.md', 'server.cjs'),
+  'readme/root.mjs': block('README.md', 'server.mjs'),
+};
+const koaReadme = {
+  'readme/koa.mjs': block('packages/koa/README.md', 'server.mjs'),
+  'readme/koa.cjs': block('packages/koa/README.md', 'server.cjs'),
+};
+const nestReadme = {
+  'src/app.module.ts': block('packages/nest/README.md', 'src/app.module.ts'),
+  'src/main.ts': block('packages/nest/README.md', 'src/main.ts'),
+};
+
 const apps = {
-  express4: { fixture: 'express', type: 'commonjs', packages: ['@agent-card/express'], registry: ['express@^4.21.2'] },
-  express5: { fixture: 'express', type: 'module', packages: ['@agent-card/express'], registry: ['express@^5.1.0'] },
-  koa2: { fixture: 'koa', type: 'commonjs', packages: ['@agent-card/koa'], registry: ['koa@^2.16.1'] },
-  koa3: { fixture: 'koa', type: 'module', packages: ['@agent-card/koa'], registry: ['koa@^3.0.0'] },
-  nest11: { fixture: 'nest', type: 'commonjs', packages: ['@agent-card/nest'], registry: nest(11) },
-  nest12: { fixture: 'nest', type: 'module', packages: ['@agent-card/nest'], registry: nest(12) },
+  express4: {
+    fixture: 'express',
+    type: 'commonjs',
+    packages: ['@agent-card/express'],
+    registry: ['express@^4.21.2'],
+    files: expressReadme,
+  },
+  express5: {
+    fixture: 'express',
+    type: 'module',
+    packages: ['@agent-card/express'],
+    registry: ['express@^5.1.0'],
+    files: expressReadme,
+  },
+  koa2: {
+    fixture: 'koa',
+    type: 'commonjs',
+    packages: ['@agent-card/koa'],
+    registry: ['koa@^2.16.1'],
+    files: koaReadme,
+  },
+  koa3: { fixture: 'koa', type: 'module', packages: ['@agent-card/koa'], registry: ['koa@^3.0.0'], files: koaReadme },
+  nest11: { fixture: 'nest', type: 'commonjs', packages: ['@agent-card/nest'], registry: nest(11), files: nestReadme },
+  nest12: { fixture: 'nest', type: 'module', packages: ['@agent-card/nest'], registry: nest(12), files: nestReadme },
   // Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
   // @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
   // and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
@@ -113,10 +149,20 @@ async function expectCardServed(server: Started, expected: CardCheck): Promise<v
   expect(card.name).toBe(expected.name);
   expect(card.skills.map((skill) => skill.id)).toEqual(expected.skills);
 
+  for (const header of readmeHeaders('`GET /.well-known/agent-card.json`')) {
+    expect(response.headers.has(header), `the README promises ${header} on a 200`).toBe(true);
+  }
+
   const revalidated = await fetch(`${server.base}/.well-known/agent-card.json`, {
     headers: { 'if-none-match': etag! },
   });
   expect(revalidated.status).toBe(304);
+  // The README's table is what users read: each header it lists for a 304 is there, and no other.
+  const promised = readmeHeaders('`If-None-Match` that matches');
+  const sent = [...revalidated.headers.keys()].filter(
+    (name) => !['connection', 'date', 'keep-alive', 'x-powered-by'].includes(name),
+  );
+  expect(sent.sort()).toEqual([...promised].sort());
   const legacy = await fetch(`${server.base}/.well-known/agent.json`);
   expect(legacy.headers.get('etag')).toBe(etag);
 
@@ -168,6 +214,30 @@ describe.each([
 });
 
 describe.each([
+  ['express4', 'readme/express.cjs', 'packages/express/README.md server.cjs'],
+  ['express4', 'readme/express.mjs', 'packages/express/README.md server.mjs'],
+  ['express5', 'readme/express.mjs', 'packages/express/README.md server.mjs'],
+  ['express5', 'readme/express.cjs', 'packages/express/README.md server.cjs'],
+  ['express5', 'readme/root.mjs', 'README.md server.mjs'],
+  ['koa2', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
+  ['koa3', 'readme/koa.mjs', 'packages/koa/README.md server.mjs'],
+  ['koa3', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
+] as const)('%s app running %s as written ($2)', (name, entry, _source) => {
+  it('serves the card, prints nothing, and the app goes on answering', async () => {
+    const server = await startServer(await app(name), entry);
+    try {
+      const response = await fetch(`${server.base}/.well-known/agent-card.json`);
+      expect(response.status, server.output()).toBe(200);
+      expect(((await response.json()) as { name: string }).name).toBe('Orders Agent');
+      if (entry !== 'readme/root.mjs') expect(await (await fetch(`${server.base}/`)).text()).toBe('orders service');
+      expect(server.output()).toBe('');
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+describe.each([
   ['nest11', 'commonjs', /^11\./],
   ['nest12', 'module', /^12\./],
 ] as const)('%s app from the tarballs, compiled by tsc (%s)', (name, type, version) => {
@@ -177,15 +247,19 @@ describe.each([
     expect(built.code, explain(built)).toBe(0);
     const nestVersion = JSON.parse(readFileSync(join(dir, 'node_modules/@nestjs/core/package.json'), 'utf8')).version;
     expect(nestVersion).toMatch(version);
-    const emitted = readFileSync(join(dir, 'dist/main.js'), 'utf8');
+    const emitted = readFileSync(join(dir, 'dist/serve.js'), 'utf8');
     expect(emitted.includes('require(')).toBe(type === 'commonjs');
   }, 300_000);
 
-  it.each(['express', 'fastify'])(
-    'serves the card built from @Skill() on platform-%s',
-    async (platform) => {
-      const dir = await app(name);
-      const server = await startServer(dir, 'dist/main.js', { PLATFORM: platform });
+  it.each([
+    ['the README example', 'readme', 'express'],
+    ['the README example', 'readme', 'fastify'],
+    ['a module with an injected service', 'orders', 'express'],
+    ['a module with an injected service', 'orders', 'fastify'],
+  ])(
+    'serves the card built from @Skill() in %s on platform-$2',
+    async (_what, APP, PLATFORM) => {
+      const server = await startServer(await app(name), 'dist/serve.js', { APP, PLATFORM });
       try {
         await expectCardServed(server, {
           name: 'Acme Shop',

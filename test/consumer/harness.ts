@@ -251,3 +251,15 @@ export function importedPackages(source: string): Set<string> {
   }
   return names;
 }
+
+/**
+ * Header names the root README's HTTP table promises for a request row (the first column's text),
+ * leaving out the ones it marks as conditional ("(and … when …)").
+ */
+export function readmeHeaders(request: string): string[] {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const row = readme.split('\n').find((line) => line.startsWith(`| ${request} |`));
+  if (!row) throw new Error(`README.md: no HTTP table row for ${request}`);
+  const response = row.split('|')[2]!.replace(/\([^)]*\)/g, '');
+  return [...response.matchAll(/`([A-Z][A-Za-z-]+)(?::[^`]*)?`/g)].map(([, name]) => name!.toLowerCase());
+}
