@@ -125,7 +125,7 @@ describe('loadAgentCardConfig', () => {
     expect(error.message).toContain(join(root, 'agent-card.json'));
     expect(error.message).toMatch(/Create agent-card\.json with at least url, binding and skills/);
     expect(error.message).toContain('no package.json was found either');
-    expect(error.message).toContain('`npx agent-card init`');
+    expect(error.message).toContain('`npx @agent-card/cli init`');
   });
 
   it('names the package.json it found when only agent-card.json is missing', () => {
@@ -187,6 +187,34 @@ describe('loadAgentCardConfig', () => {
     const error = configError(() => loadAgentCardConfig({ cwd: root, profile: 'production' }));
     expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
     expect(error.findings.map((f) => f.path)).toEqual(expect.arrayContaining(['/name', '/description', '/version']));
+  });
+
+  it('says that a blank description came from package.json, and where to set it', () => {
+    write('agent-card.json', cardFile);
+    const packageJson = write('package.json', { ...pkg, description: '' });
+    const error = configError(() => loadAgentCardConfig({ cwd: root, profile: 'production' }));
+    expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+    expect(error.findings.filter((f) => f.severity === 'error').map((f) => `${f.rule} ${f.path}`)).toEqual([
+      'required-fields /description',
+    ]);
+    expect(error.message.split('\n').at(-1)).toBe(
+      `  description comes from ${packageJson} when agent-card.json leaves it out; that file sets "description" ` +
+        'to "", which cannot be used (blank). Set "description" in one of the two files.',
+    );
+  });
+
+  it('says which fields package.json does not have either', () => {
+    write('agent-card.json', { ...cardFile, name: 'Fernhill', version: '1.0.0' });
+    const packageJson = write('package.json', { private: true, description: 42 });
+    const error = configError(() => loadAgentCardConfig({ cwd: root, profile: 'production' }));
+    expect(error.message.split('\n').at(-1)).toBe(
+      `  description comes from ${packageJson} when agent-card.json leaves it out; that file sets "description" ` +
+        'to 42, which cannot be used (a number, not a string). Set "description" in one of the two files.',
+    );
+    write('package.json', { private: true });
+    expect(configError(() => loadAgentCardConfig({ cwd: root })).message).toContain(
+      'that file has no "description" either. Set "description" in one of the two files.',
+    );
   });
 
   it('reports a folder in place of the file as unreadable', () => {

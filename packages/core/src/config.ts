@@ -67,7 +67,7 @@ const FROM_PACKAGE_JSON = ['name', 'description', 'version'] as const;
  * const card = loadAgentCardConfig({ profile: 'production', logger: console });
  */
 export function loadAgentCardConfig(options: LoadAgentCardConfigOptions = {}): AgentCard {
-  const { definition, file, findings } = readAgentCardConfig(options);
+  const { definition, file, findings, packageJson } = readAgentCardConfig(options);
   for (const finding of findings) options.logger?.warn(`agent-card: ${formatFindings([finding]).trim().slice(2)}`);
   try {
     return defineAgentCard(definition, {
@@ -76,13 +76,45 @@ export function loadAgentCardConfig(options: LoadAgentCardConfigOptions = {}): A
     });
   } catch (error) {
     if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') {
-      throw new AgentCardError('ERR_AGENT_CARD_INVALID', error.message.replace(/^defineAgentCard:/, `${file}:`), {
+      const message = error.message.replace(/^defineAgentCard:/, `${file}:`);
+      throw new AgentCardError('ERR_AGENT_CARD_INVALID', message + packageJsonNotes(error, definition, packageJson), {
         findings: error.findings,
         cause: error,
       });
     }
     throw error;
   }
+}
+
+/**
+ * Says where a missing `name`, `description` or `version` was looked for: a blank value in
+ * `package.json` (`"description": ""`) is not used, and the reader should learn that it came from
+ * there rather than hunt for it in `agent-card.json`.
+ */
+function packageJsonNotes(error: AgentCardError, definition: AgentCardDefinition, packageJson?: string): string {
+  if (packageJson === undefined) return '';
+  let pkg: unknown;
+  try {
+    pkg = readJson(packageJson).value;
+  } catch {
+    return '';
+  }
+  if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg)) return '';
+  const notes: string[] = [];
+  for (const key of FROM_PACKAGE_JSON) {
+    if ((definition as unknown as Record<string, unknown>)[key] !== undefined) continue;
+    if (!error.findings.some((finding) => finding.path === `/${key}`)) continue;
+    const value = (pkg as Record<string, unknown>)[key];
+    const found =
+      value === undefined
+        ? `has no "${key}" either`
+        : `sets "${key}" to ${JSON.stringify(value)}, which cannot be used (${typeof value === 'string' ? 'blank' : `a ${typeof value}, not a string`})`;
+    notes.push(
+      `\n  ${key} comes from ${packageJson} when ${AGENT_CARD_CONFIG_FILE} leaves it out; that file ${found}. ` +
+        `Set "${key}" in one of the two files.`,
+    );
+  }
+  return notes.join('');
 }
 
 /**
@@ -110,7 +142,7 @@ export function readAgentCardConfig(
     throw new AgentCardError(
       'ERR_AGENT_CARD_CONFIG',
       `${file}: the agent card definition is missing. Create ${AGENT_CARD_CONFIG_FILE} with at least ` +
-        `url, binding and skills (${found}), or run \`npx agent-card init\` to write a starter file.`,
+        `url, binding and skills (${found}), or run \`npx @agent-card/cli init\` to write a starter file.`,
     );
   }
 

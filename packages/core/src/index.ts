@@ -1,12 +1,155 @@
-export * from './model';
-export * from './findings';
+// The public surface of @agent-card/core, named export by export: a new export is added here on purpose.
+export {
+  APIKeySecuritySchemeSchema,
+  AgentCapabilitiesSchema,
+  AgentCardSchema,
+  AgentCardSignatureSchema,
+  AgentExtensionSchema,
+  AgentInterfaceSchema,
+  AgentProviderSchema,
+  AgentSkillSchema,
+  AuthorizationCodeOAuthFlowSchema,
+  ClientCredentialsOAuthFlowSchema,
+  DeviceCodeOAuthFlowSchema,
+  HTTPAuthSecuritySchemeSchema,
+  ImplicitOAuthFlowSchema,
+  MutualTlsSecuritySchemeSchema,
+  OAuth2SecuritySchemeSchema,
+  OAuthFlowsSchema,
+  OpenIdConnectSecuritySchemeSchema,
+  PasswordOAuthFlowSchema,
+  SECURITY_SCHEME_KINDS,
+  STANDARD_PROTOCOL_BINDINGS,
+  SecurityRequirementSchema,
+  SecuritySchemeSchema,
+  StringListSchema,
+} from './model';
+export type {
+  APIKeySecurityScheme,
+  AgentCapabilities,
+  AgentCard,
+  AgentCardInput,
+  AgentCardSignature,
+  AgentExtension,
+  AgentInterface,
+  AgentProvider,
+  AgentSkill,
+  AuthorizationCodeOAuthFlow,
+  ClientCredentialsOAuthFlow,
+  DeviceCodeOAuthFlow,
+  HTTPAuthSecurityScheme,
+  ImplicitOAuthFlow,
+  MutualTlsSecurityScheme,
+  OAuth2SecurityScheme,
+  OAuthFlows,
+  OpenIdConnectSecurityScheme,
+  PasswordOAuthFlow,
+  ProtocolBinding,
+  SecurityRequirement,
+  SecurityScheme,
+  SecuritySchemeKind,
+  StringList,
+} from './model';
+export { toPointer } from './findings';
+export type {
+  Finding,
+  Severity,
+  ValidationProfile,
+} from './findings';
 export { AgentCardError, formatFindings } from './errors';
 export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
-export * from './discover';
-export * from './http';
-export * from './catalog';
+export { discoverAgentCard } from './discover';
+export type {
+  DiscoveryConditional,
+  DiscoveryConsistency,
+  DiscoveryFailure,
+  DiscoveryFailureKind,
+  DiscoveryFetch,
+  DiscoveryFinding,
+  DiscoveryHead,
+  DiscoveryHeaderName,
+  DiscoveryHeaders,
+  DiscoveryHttpProbe,
+  DiscoveryKeyOptions,
+  DiscoveryOptions,
+  DiscoveryPath,
+  DiscoveryPathReport,
+  DiscoveryPreflight,
+  DiscoveryRedirect,
+  DiscoveryReport,
+  DiscoverySignature,
+  DiscoveryVersioned,
+} from './discover';
+export {
+  AGENT_CARD_PATH,
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED,
+  EXTENDED_AGENT_CARD_SUFFIX,
+  EXTENDED_CARD_UNAVAILABLE,
+  LEGACY_AGENT_CARD_PATH,
+  LEGACY_PROTOCOL_VERSION,
+  UNAUTHENTICATED,
+  UNSUPPORTED_OPERATION,
+  agentResponderOf,
+  buildWwwAuthenticate,
+  computeEtag,
+  createAgentCardFetchHandler,
+  createAgentCardResponder,
+  getExtendedAgentCard,
+  ifNoneMatchMatches,
+  mergeExtendedCard,
+  toJsonRpcError,
+  toLegacyV03Card,
+  toRestErrorBody,
+} from './http';
+export type {
+  A2AErrorInfo,
+  A2AErrorKind,
+  AgentCardContext,
+  AgentCardFetchConnection,
+  AgentCardFetchHandler,
+  AgentCardFetchHandlerSettings,
+  AgentCardOptions,
+  AgentCardRequest,
+  AgentCardRequestHeaders,
+  AgentCardResponder,
+  AgentCardResponse,
+  AgentOptions,
+  AiCatalogServeOptions,
+  ExtendedAgentCardOptions,
+  ExtendedCardRequest,
+  GetExtendedAgentCardResult,
+  JsonRpcErrorObject,
+  LegacyV03AgentCard,
+  LegacyV03SecurityRequirement,
+  LegacyV03SecurityScheme,
+  Principal,
+  RestErrorBody,
+  TrustProxySetting,
+} from './http';
+export {
+  A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
+  A2A_ENTRY_MEDIA_TYPES,
+  AI_CATALOG_DRAFT,
+  AI_CATALOG_LINK_REL,
+  AI_CATALOG_MAX_DEPTH,
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_PATH,
+  AI_CATALOG_SPEC_VERSION,
+  toAgentEntry,
+  toAiCatalog,
+  validateAiCatalog,
+} from './catalog';
+export type {
+  AgentEntrySource,
+  AiCatalog,
+  AiCatalogEntry,
+  AiCatalogHost,
+  AiCatalogPublisher,
+  AiCatalogValidationResult,
+  ValidateAiCatalogOptions,
+} from './catalog';
 export { validateAgentCard } from './validate/validate';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';
@@ -21,4 +164,25 @@ export type {
 } from './define';
 export { loadAgentCardConfig, readAgentCardConfig, AGENT_CARD_CONFIG_FILE } from './config';
 export type { LoadAgentCardConfigOptions, AgentCardConfig } from './config';
-export * from './sign';
+export {
+  AGENT_CARD_CANONICAL_FORMS,
+  AGENT_CARD_SIGNING_ALGORITHMS,
+  MAX_SIGNED_DEPTH,
+  canonicalizeAgentCard,
+  signAgentCard,
+  toPublicJwk,
+  verifyAgentCard,
+} from './sign';
+export type {
+  AgentCardCanonicalForm,
+  AgentCardPrivateKey,
+  AgentCardPublicJwk,
+  AgentCardPublicKey,
+  AgentCardSignatureCheck,
+  AgentCardSigningAlgorithm,
+  CanonicalizeAgentCardOptions,
+  SignAgentCardOptions,
+  ToPublicJwkOptions,
+  VerifyAgentCardOptions,
+  VerifyAgentCardResult,
+} from './sign';

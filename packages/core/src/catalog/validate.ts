@@ -1,5 +1,6 @@
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
-import { isObject, own, quote, type Segments } from '../validate/rules/read-json';
+import { isObject } from '../validate/context';
+import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import {
   AI_CATALOG_MAX_DEPTH,

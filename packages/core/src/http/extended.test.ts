@@ -114,7 +114,7 @@ describe('REST GetExtendedAgentCard', () => {
       'UNSUPPORTED_OPERATION',
     ],
     ['declared, not configured', CONFORMANCE_CARD, { extended: undefined }, 400, 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'],
-  ])('%s → %i %s', async (_name, card, options, status, reason) => {
+  ])('%s → $3 $4', async (_name, card, options, status, reason) => {
     const res = await call({ card: card as AgentCard, ...options }, { headers: authorized });
     expect(res?.status).toBe(status);
     expect(json(res).error.details[0].reason).toBe(reason);
@@ -238,7 +238,7 @@ describe('getExtendedAgentCard (JSON-RPC)', () => {
       400,
       'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
     ],
-  ])('%s → %i', async (_name, options, raw, code, status, reason) => {
+  ])('%s → $3 $4 $5', async (_name, options, raw, code, status, reason) => {
     const result = await getExtendedAgentCard(responderWith(options as Partial<AgentCardOptions>), {
       headers: {},
       raw,

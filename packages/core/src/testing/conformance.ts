@@ -225,7 +225,7 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         ['a malformed value', 'garbage"', 200],
         ['an unterminated tag', `"${CARD_ETAG.slice(1, -1)}`, 200],
         ['a huge list', `${'"x", '.repeat(2000)}"y"`, 200],
-      ])('If-None-Match with %s → %i', async (_what, value, status) => {
+      ])('If-None-Match with %s → $2', async (_what, value, status) => {
         const res = await get('default', CARD_PATH, { headers: { 'if-none-match': value } });
         expect(res.status).toBe(status);
         if (status === 304) {

@@ -1,0 +1,324 @@
+// The packages as users receive them: every package packed with `pnpm pack`, the tarballs installed
+// with npm (not the workspace) into fresh apps under the temp directory, each app built and started,
+// and the card checked over HTTP. Slow by nature (npm installs from the registry, with one shared
+// cache), so the apps are installed in parallel while the first ones are tested.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AppSpec,
+  createApp,
+  explain,
+  importedPackages,
+  packAll,
+  readmeFiles,
+  readmeHeaders,
+  removeApp,
+  run,
+  type Started,
+  startServer,
+  tsc,
+} from './harness';
+
+const ours = ['@agent-card/core', '@agent-card/express', '@agent-card/koa', '@agent-card/nest', '@agent-card/cli'];
+const nest = (major: 11 | 12) => [
+  `@nestjs/common@^${major}`,
+  `@nestjs/core@^${major}`,
+  `@nestjs/platform-express@^${major}`,
+  `@nestjs/platform-fastify@^${major}`,
+  'reflect-metadata@^0.2.2',
+  'rxjs@^7.8.2',
+  '@types/node@^20.19.0',
+];
+
+// The first example of each README, exactly as written, run in the apps next to the suite's own.
+const block = (readmePath: string, title: string) => readmeFiles(readmePath, [title])[title]!;
+const expressReadme = {
+  'readme/express.mjs': block('packages/express/README.md', 'server.mjs'),
+  'readme/express.cjs': block('packages/express/README.md', 'server.cjs'),
+  'readme/root.mjs': block('README.md', 'server.mjs'),
+};
+const koaReadme = {
+  'readme/koa.mjs': block('packages/koa/README.md', 'server.mjs'),
+  'readme/koa.cjs': block('packages/koa/README.md', 'server.cjs'),
+};
+const nestReadme = {
+  'src/app.module.ts': block('packages/nest/README.md', 'src/app.module.ts'),
+  'src/main.ts': block('packages/nest/README.md', 'src/main.ts'),
+};
+
+const apps = {
+  express4: {
+    fixture: 'express',
+    type: 'commonjs',
+    packages: ['@agent-card/express'],
+    registry: ['express@^4.21.2'],
+    files: expressReadme,
+  },
+  express5: {
+    fixture: 'express',
+    type: 'module',
+    packages: ['@agent-card/express'],
+    registry: ['express@^5.1.0'],
+    files: expressReadme,
+  },
+  koa2: {
+    fixture: 'koa',
+    type: 'commonjs',
+    packages: ['@agent-card/koa'],
+    registry: ['koa@^2.16.1'],
+    files: koaReadme,
+  },
+  koa3: { fixture: 'koa', type: 'module', packages: ['@agent-card/koa'], registry: ['koa@^3.0.0'], files: koaReadme },
+  nest11: { fixture: 'nest', type: 'commonjs', packages: ['@agent-card/nest'], registry: nest(11), files: nestReadme },
+  nest12: { fixture: 'nest', type: 'module', packages: ['@agent-card/nest'], registry: nest(12), files: nestReadme },
+  // Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
+  // @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
+  // and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
+  types: {
+    fixture: 'types',
+    type: 'commonjs',
+    packages: ours,
+    registry: [
+      '@nestjs/common@^11',
+      '@nestjs/core@^11',
+      'reflect-metadata@^0.2.2',
+      'rxjs@^7.8.2',
+      '@types/node@^20.19.0',
+      '@types/express@^5',
+    ],
+  },
+} satisfies Record<string, AppSpec>;
+type AppName = keyof typeof apps;
+
+const installs = new Map<AppName, Promise<string>>();
+const app = (name: AppName) => installs.get(name) ?? Promise.reject(new Error(`${name} was not installed`));
+
+/** At most `size` installs at a time: npm waits on the network more than on the two cores. */
+function pool(size: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= size) await new Promise<void>((done) => waiting.push(done));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+let tarballDir: string | undefined;
+
+beforeAll(async () => {
+  const packed = packAll();
+  const tarballs = packed.then(({ dir, tarballs }) => ((tarballDir = dir), tarballs));
+  const limit = pool(3);
+  // Each test awaits its own app, so the later apps keep installing while the first are tested.
+  for (const [name, spec] of Object.entries(apps) as [AppName, AppSpec][]) {
+    const installed = tarballs.then((byName) => limit(() => createApp(name, spec, byName)));
+    installed.catch(() => undefined);
+    installs.set(name, installed);
+  }
+  await tarballs;
+}, 240_000);
+
+afterAll(async () => {
+  const dirs = [...installs.values()].map((promise) => promise.catch(() => undefined));
+  await Promise.all([...dirs, tarballDir].map(async (dir) => removeApp(await dir)));
+}, 120_000);
+
+interface CardCheck {
+  name: string;
+  skills: string[];
+  ownRoute: string;
+  ownBody: Record<string, unknown>;
+}
+
+/** What a user notices: the card is served with its headers, a 304 on revalidation, the app still answers. */
+async function expectCardServed(server: Started, expected: CardCheck): Promise<void> {
+  const response = await fetch(`${server.base}/.well-known/agent-card.json`);
+  expect(response.status, server.output()).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/a2a+json');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  const etag = response.headers.get('etag');
+  expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+  const card = (await response.json()) as { name: string; skills: { id: string }[] };
+  expect(card.name).toBe(expected.name);
+  expect(card.skills.map((skill) => skill.id)).toEqual(expected.skills);
+
+  for (const header of readmeHeaders('`GET /.well-known/agent-card.json`')) {
+    expect(response.headers.has(header), `the README promises ${header} on a 200`).toBe(true);
+  }
+
+  const revalidated = await fetch(`${server.base}/.well-known/agent-card.json`, {
+    headers: { 'if-none-match': etag! },
+  });
+  expect(revalidated.status).toBe(304);
+  // The README's table is what users read: each header it lists for a 304 is there, and no other.
+  const promised = readmeHeaders('`If-None-Match` that matches');
+  const sent = [...revalidated.headers.keys()].filter(
+    (name) => !['connection', 'date', 'keep-alive', 'x-powered-by'].includes(name),
+  );
+  expect(sent.sort()).toEqual([...promised].sort());
+  const legacy = await fetch(`${server.base}/.well-known/agent.json`);
+  expect(legacy.headers.get('etag')).toBe(etag);
+
+  const own = await fetch(server.base + expected.ownRoute);
+  expect(own.status).toBe(200);
+  expect(await own.json()).toMatchObject(expected.ownBody);
+}
+
+describe.each(ours)('%s as packed', (name) => {
+  it('declares exactly the packages its dist imports (bundled code is not a dependency)', async () => {
+    const dir = join(await app('types'), 'node_modules', name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
+    const runtime = new Set<string>();
+    const types = new Set<string>();
+    for (const file of readdirSync(join(dir, 'dist'))) {
+      const into = /\.d\.[cm]ts$/.test(file) ? types : /\.[cm]js$/.test(file) ? runtime : undefined;
+      for (const pkg of importedPackages(readFileSync(join(dir, 'dist', file), 'utf8'))) into?.add(pkg);
+    }
+    const undeclared = [...new Set([...runtime, ...types])].filter((pkg) => pkg !== name && !declared.has(pkg));
+    expect({ undeclared }).toEqual({ undeclared: [] });
+    const unused = Object.keys(manifest.dependencies ?? {}).filter((pkg) => !runtime.has(pkg));
+    expect({ unused }).toEqual({ unused: [] });
+  }, 300_000);
+});
+
+const ordersAgent = { name: 'Orders Agent', skills: ['order-status'], ownRoute: '/api/ping' };
+
+describe.each([
+  ['express4', 'server.cjs', 'express', 'commonjs', /^4\./],
+  ['express5', 'server.mjs', 'express', 'module', /^5\./],
+  ['koa2', 'server.cjs', 'koa', 'commonjs', /^2\./],
+  ['koa3', 'server.mjs', 'koa', 'module', /^3\./],
+] as const)('%s app from the tarballs (%s)', (name, entry, framework, module, version) => {
+  it(`serves the card from node ${entry}`, async () => {
+    const dir = await app(name);
+    const server = await startServer(dir, entry);
+    try {
+      await expectCardServed(server, { ...ordersAgent, ownBody: { framework, module } });
+      const ping = (await (await fetch(`${server.base}/api/ping`)).json()) as { version: string };
+      expect(ping.version).toMatch(version);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+describe.each([
+  ['express4', 'readme/express.cjs', 'packages/express/README.md server.cjs'],
+  ['express4', 'readme/express.mjs', 'packages/express/README.md server.mjs'],
+  ['express5', 'readme/express.mjs', 'packages/express/README.md server.mjs'],
+  ['express5', 'readme/express.cjs', 'packages/express/README.md server.cjs'],
+  ['express5', 'readme/root.mjs', 'README.md server.mjs'],
+  ['koa2', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
+  ['koa3', 'readme/koa.mjs', 'packages/koa/README.md server.mjs'],
+  ['koa3', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
+] as const)('%s app running %s as written ($2)', (name, entry, _source) => {
+  it('serves the card, prints nothing, and the app goes on answering', async () => {
+    const server = await startServer(await app(name), entry);
+    try {
+      const response = await fetch(`${server.base}/.well-known/agent-card.json`);
+      expect(response.status, server.output()).toBe(200);
+      expect(((await response.json()) as { name: string }).name).toBe('Orders Agent');
+      if (entry !== 'readme/root.mjs') expect(await (await fetch(`${server.base}/`)).text()).toBe('orders service');
+      expect(server.output()).toBe('');
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+describe.each([
+  ['nest11', 'commonjs', /^11\./],
+  ['nest12', 'module', /^12\./],
+] as const)('%s app from the tarballs, compiled by tsc (%s)', (name, type, version) => {
+  it('compiles with legacy decorators and decorator metadata (tsconfig as Nest starts it)', async () => {
+    const dir = await app(name);
+    const built = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir });
+    expect(built.code, explain(built)).toBe(0);
+    const nestVersion = JSON.parse(readFileSync(join(dir, 'node_modules/@nestjs/core/package.json'), 'utf8')).version;
+    expect(nestVersion).toMatch(version);
+    const emitted = readFileSync(join(dir, 'dist/serve.js'), 'utf8');
+    expect(emitted.includes('require(')).toBe(type === 'commonjs');
+  }, 300_000);
+
+  it.each([
+    ['the README example', 'readme', 'express'],
+    ['the README example', 'readme', 'fastify'],
+    ['a module with an injected service', 'orders', 'express'],
+    ['a module with an injected service', 'orders', 'fastify'],
+  ])(
+    'serves the card built from @Skill() in %s on platform-$2',
+    async (_what, APP, PLATFORM) => {
+      const server = await startServer(await app(name), 'dist/serve.js', { APP, PLATFORM });
+      try {
+        await expectCardServed(server, {
+          name: 'Acme Shop',
+          skills: ['place-order', 'track-order'],
+          ownRoute: '/api/orders/7',
+          ownBody: { status: 'shipped' },
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('a TypeScript user of every package (skipLibCheck: false)', () => {
+  it.each([
+    ['node16 (check.cts and check.mts)', 'tsconfig.node16.json'],
+    ['bundler (check.ts)', 'tsconfig.bundler.json'],
+  ])(
+    'type-checks with module/moduleResolution %s',
+    async (_label, project) => {
+      const dir = await app('types');
+      const checked = await run(process.execPath, [tsc, '-p', project], { cwd: dir });
+      expect(checked.stdout + checked.stderr).toBe('');
+      expect(checked.code).toBe(0);
+    },
+    300_000,
+  );
+});
+
+describe('the CLI through npx, from the tarballs', () => {
+  const npx = (dir: string, args: string[]) => run('npx', ['--no-install', '@agent-card/cli', ...args], { cwd: dir });
+
+  it('prints its help', async () => {
+    const help = await npx(await app('types'), ['--help']);
+    expect(help.code, explain(help)).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: agent-card /m);
+    for (const command of ['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify']) {
+      expect(help.stdout).toContain(`  ${command} `);
+    }
+  }, 300_000);
+
+  it('writes a card with init (no terminal, flags only) that validate accepts', async () => {
+    const dir = await app('types');
+    const init = await npx(dir, [
+      'init',
+      '--template',
+      'booking',
+      '--name',
+      'Table Booker',
+      '--url',
+      'https://book.acme-corp.io/a2a',
+    ]);
+    expect(init.code, explain(init)).toBe(0);
+    const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
+    expect(card.name).toBe('Table Booker');
+    const validate = await npx(dir, ['validate', 'agent-card.json']);
+    expect(validate.code, explain(validate)).toBe(0);
+    expect(validate.stdout).toMatch(/0 errors/);
+  }, 300_000);
+});
