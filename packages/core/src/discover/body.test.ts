@@ -124,3 +124,26 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new Error('x'), false, true, 1234).kind).toBe('aborted');
   });
 });
+
+describe('htmlTitle on hostile bodies', () => {
+  it('finds the title of ordinary pages, with attributes and any case', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect(htmlTitle(bytes('<html><head><TITLE lang="en">Sign  in</TITLE></head>'))).toBe('Sign in');
+    expect(htmlTitle(bytes('<title>a<b></title><title>Real</title>'))).toBe('Real');
+    expect(htmlTitle(bytes('<title>no end'))).toBeUndefined();
+  });
+
+  it('stays linear on 64 KiB of repeated "<title" (the old expression took seconds)', () => {
+    const time = (n: number) => {
+      const body = new TextEncoder().encode(`${'<title'.repeat(n)}>x`);
+      let best = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        htmlTitle(body);
+        best = Math.min(best, performance.now() - start);
+      }
+      return best;
+    };
+    expect(time(10_900)).toBeLessThan(50);
+  });
+});

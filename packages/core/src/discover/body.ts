@@ -85,8 +85,23 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
 /** The `<title>` of an HTML body (first 64 KiB), whitespace collapsed, cut to 80 characters. */
 export function htmlTitle(bytes: Uint8Array): string | undefined {
   const head = lenientDecoder.decode(bytes.subarray(0, 65_536));
-  const match = /<title[^>]*>([^<]*)<\/title>/i.exec(head);
-  const title = match?.[1]?.replace(/\s+/g, ' ').trim();
+  // What /<title[^>]*>([^<]*)<\/title>/i finds, in one pass: every `<title` before the same `>`
+  // leads to the same text, so the search moves on past that `>` (the expression retried each
+  // start and took quadratic time on a body of repeated `<title`).
+  const lower = head.toLowerCase();
+  let raw: string | undefined;
+  for (let at = lower.indexOf('<title'); at !== -1; ) {
+    const open = lower.indexOf('>', at + 6);
+    if (open === -1) break;
+    const close = lower.indexOf('<', open + 1);
+    if (close === -1) break;
+    if (lower.startsWith('</title>', close)) {
+      raw = head.slice(open + 1, close);
+      break;
+    }
+    at = lower.indexOf('<title', open + 1);
+  }
+  const title = raw?.replace(/\s+/g, ' ').trim();
   if (!title) return undefined;
   return title.length > 80 ? `${title.slice(0, 79)}…` : title;
 }
