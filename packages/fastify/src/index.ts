@@ -1,5 +1,5 @@
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
   FastifyPluginCallback,
@@ -59,38 +59,6 @@ function relativePath(url: string, base: string): string | undefined {
   return undefined;
 }
 
-/**
- * The request as core reads it: method, headers, TLS and the peer address are read from Fastify's request only when
- * core asks, so a request for another path costs one path comparison. (A class: V8 builds object
- * literals with getters on a slow path.)
- */
-class CardRequest implements AgentCardRequest<FastifyRequest> {
-  readonly raw: FastifyRequest;
-  readonly path: string;
-
-  constructor(request: FastifyRequest, path: string) {
-    this.raw = request;
-    this.path = path;
-  }
-
-  get method(): string {
-    return this.raw.method;
-  }
-
-  get headers(): AgentCardRequestHeaders {
-    return this.raw.headers;
-  }
-
-  get encrypted(): boolean {
-    return (this.raw.raw.socket as { encrypted?: boolean } | null)?.encrypted === true;
-  }
-
-  /** The peer of the socket, not Fastify's `request.ip` (which follows Fastify's own trustProxy). */
-  get remoteAddress(): string | undefined {
-    return this.raw.raw.socket?.remoteAddress;
-  }
-}
-
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
   return typeof (value as { then?: unknown }).then !== 'function';
 }
@@ -134,7 +102,18 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
     function agentCardHook(request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) {
       const path = relativePath(request.url, base);
       if (path === undefined) return next();
-      const result = responder.respond(new CardRequest(request, path));
+      // Own data properties only: core may copy the request (`{ ...request, path }`) to route it
+      // to one agent's card, which would drop getters.
+      const socket = request.raw.socket as { encrypted?: boolean; remoteAddress?: string } | null;
+      const result = responder.respond({
+        method: request.method,
+        path,
+        headers: request.headers,
+        raw: request,
+        encrypted: socket?.encrypted === true,
+        // The socket's peer, not `request.ip` (which follows Fastify's own trustProxy).
+        remoteAddress: socket?.remoteAddress,
+      });
       if (result === undefined) return next();
       if (isResponse(result)) return send(reply, result);
       result.then((response) => (response === undefined ? next() : send(reply, response)), next);

@@ -1,5 +1,5 @@
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
 export type { AgentCardOptions } from '@agent-card/core';
@@ -48,7 +48,7 @@ function relativePath(path: string, base: string): string | undefined {
   return undefined;
 }
 
-/** A web `Headers` as the plain lower-case record core reads; built only when core reads it. */
+/** A web `Headers` as the plain lower-case record core reads. */
 function headersOf(request: Request): AgentCardRequestHeaders {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
@@ -67,46 +67,6 @@ function headersOf(request: Request): AgentCardRequestHeaders {
     }
   }
   return headers;
-}
-
-/**
- * The request as core reads it. Method, TLS, peer address and headers are read from the web `Request` only
- * when core asks (the headers are copied into a record once), so a request for another path
- * costs one path comparison. A class, not an object literal with getters: V8 builds those on a
- * slow path, which cost more than the whole pass-through.
- */
-class CardRequest<Raw> implements AgentCardRequest<Raw> {
-  readonly path: string;
-  readonly raw: Raw;
-  private readonly request: Request;
-  private readonly url: string;
-  private readonly address: (raw: Raw) => string | undefined;
-  private copied: AgentCardRequestHeaders | undefined;
-
-  constructor(request: Request, url: string, path: string, raw: Raw, address: (raw: Raw) => string | undefined) {
-    this.request = request;
-    this.url = url;
-    this.path = path;
-    this.raw = raw;
-    this.address = address;
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.address(this.raw);
-  }
-
-  get method(): string {
-    return this.request.method;
-  }
-
-  get encrypted(): boolean {
-    return this.url.startsWith('https:');
-  }
-
-  get headers(): AgentCardRequestHeaders {
-    if (this.copied === undefined) this.copied = headersOf(this.request);
-    return this.copied;
-  }
 }
 
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
@@ -165,7 +125,16 @@ export function agentCard<E extends Env = Env>(
     const url = request.url;
     const path = relativePath(pathOf(url), base);
     if (path === undefined) return next();
-    const result = responder.respond(new CardRequest(request, url, path, c, address));
+    // Own data properties only: core may copy the request (`{ ...request, path }`) to route it
+    // to one agent's card, which would drop getters.
+    const result = responder.respond({
+      method: request.method,
+      path,
+      headers: headersOf(request),
+      raw: c,
+      encrypted: url.startsWith('https:'),
+      remoteAddress: address(c),
+    });
     if (result === undefined) return next();
     if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
     return result.then(async (response) => {
