@@ -10,24 +10,16 @@ import type {
   Principal,
 } from '@agent-card/core';
 
-/** The core responder options the module passes through unchanged. */
-export type AgentCardServingOption =
-  | 'profile'
-  | 'contentType'
-  | 'cacheControl'
-  | 'cors'
-  | 'legacy'
-  | 'trustProxy'
-  | 'allowedOrigins'
-  | 'maxConcurrentBuilds'
-  | 'cacheKey'
-  | 'maxVariants'
-  | 'variantMaxAge'
-  | 'staleIfError'
-  | 'retryAfter'
-  | 'onError'
-  | 'logger'
-  | 'sign';
+/**
+ * The core responder options the module passes through unchanged: every option of core's
+ * `AgentCardOptions` except those the module builds itself (`card`, `extended`, `tenant`, and
+ * `agents`, `default`, `catalog` of `forRoot({ agents })`), so an option core adds is a serving
+ * option here too.
+ */
+export type AgentCardServingOption = Exclude<
+  keyof AgentCardOptions<any>,
+  'card' | 'extended' | 'tenant' | 'agents' | 'default' | 'catalog'
+>;
 
 /** A Nest guard, as a class (resolved through the container) or an instance. */
 export type AgentCardGuard = Type<CanActivate> | CanActivate;
@@ -102,6 +94,13 @@ export interface AgentCardModuleOptions
    * @default []
    */
   guards?: AgentCardGuard[];
+  /**
+   * Read the `@nestjs/swagger` decorators of each `@Skill()` route (`@ApiOperation`, `@ApiTags`,
+   * `@ApiSecurity` and its shorthands, `@ApiExclude*`) as defaults for the skill. `@nestjs/swagger`
+   * is never imported; only its metadata keys are read.
+   * @default true
+   */
+  openApi?: boolean;
   /**
    * Serve the card on the HTTP adapter. Turn off to serve it yourself through
    * `AgentCardService.respond()` (e.g. in a serverless handler).

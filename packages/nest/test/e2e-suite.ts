@@ -8,7 +8,7 @@ import type * as NestCore from '@nestjs/core';
 import type * as NestTesting from '@nestjs/testing';
 import type * as AgentCardNest from '../src/index';
 import { generateKeyPairSync } from 'node:crypto';
-import { AgentCardError, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import { AgentCardError, computeEtag, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
 import { conformanceAgentCard, runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
@@ -237,6 +237,12 @@ export function agentCardE2E(deps: SuiteDeps): void {
         expect(await ids('/agents/support/.well-known/agent-card.json')).toEqual(['support-answer', 'explain-invoice']);
         const catalog = (await (await fetch(`${base}/.well-known/ai-catalog.json`)).json()) as { entries: unknown[] };
         expect(catalog.entries).toHaveLength(2);
+        // Several cards and a catalog listing them: no single card to change at run time.
+        expect(() =>
+          app.get(AgentCardService).addSkill({ id: 'x', name: 'X', description: 'X.', tags: ['x'] }),
+        ).toThrow(
+          'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.',
+        );
       } finally {
         await app.close();
       }
@@ -575,6 +581,221 @@ export function agentCardE2E(deps: SuiteDeps): void {
           .skills.map((s) => s.id),
       ).toEqual(publicSkillIds);
       await app.close();
+    });
+  });
+
+  describe('buildAgentCard(module): the card without a server', () => {
+    const { buildAgentCard } = lib;
+
+    it('gives the public card, the exact bytes a request gets, and the extended card', async () => {
+      const built = await buildAgentCard(fx.appModule());
+      expect(built.card.skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(built.extendedCard?.skills.map((s) => s.id)).toEqual([...publicSkillIds, 'export-all']);
+      const { app, base } = await start(fx.appModule(), platforms[0]!);
+      try {
+        const served = await fetch(`${base}/.well-known/agent-card.json`);
+        expect(built.json).toBe(await served.text());
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('writes the signed bytes when the module signs', async () => {
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const built = await buildAgentCard(
+        fx.appModule({ sign: { privateKey, kid: 'build-key', alg: 'EdDSA' } } as never),
+      );
+      const card = JSON.parse(built.json) as AgentCard;
+      expect(await verifyAgentCard(card, { keys: { 'build-key': publicKey } })).toMatchObject({ valid: true });
+      expect(built.card.signatures).toBeUndefined();
+    });
+
+    it('rejects an invalid card with the start-up error, so a CI step fails before deploy', async () => {
+      @Controller('lonely')
+      class LonelyController {
+        @Get() @Skill('ping') handle() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [LonelyController] })
+      class AppModule {}
+      const error = await buildAgentCard(AppModule).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
+      expect((error as AgentCardError).message).toContain(
+        '[skill-required-fields] /skills/0/description: LonelyController#handle: the skill has no description (skill "ping").',
+      );
+    });
+
+    it('names the fix when the module has no AgentCardModule', async () => {
+      @Module({ controllers: [] })
+      class PlainModule {}
+      const error = await buildAgentCard(PlainModule).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).message).toBe(
+        'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().',
+      );
+    });
+
+    it('builds from a testing module with providers overridden, and leaves it open', async () => {
+      const ref = await testing.Test.createTestingModule({ imports: [fx.appModule()] })
+        .overrideProvider(fx.KeyStore)
+        .useValue({ isValid: () => false })
+        .compile();
+      const built = await buildAgentCard(ref);
+      expect(built.card.skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(ref.get(fx.KeyStore).isValid(API_KEY)).toBe(false);
+      await ref.close();
+    });
+  });
+
+  describe.each(platforms)('changing the card at run time on platform-$name', (platform) => {
+    const returns = { id: 'returns', name: 'Returns', description: 'Starts the return of an order.', tags: ['orders'] };
+    let app: App;
+    let base = '';
+    let cards: InstanceType<typeof AgentCardService>;
+    const card = async (headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}/.well-known/agent-card.json`, { headers });
+      return { status: res.status, etag: res.headers.get('etag'), text: await res.text() };
+    };
+    const ids = (text: string) => (JSON.parse(text) as AgentCard).skills.map((s) => s.id);
+
+    beforeAll(async () => {
+      ({ app, base } = await start(fx.appModule(), platform));
+      cards = app.get(AgentCardService);
+    });
+    afterAll(() => app?.close());
+
+    it('addSkill serves the new card with its own ETag, and an old ETag gets 200', async () => {
+      const before = await card();
+      const added = cards.addSkill(returns);
+      const after = await card();
+      expect(ids(after.text)).toEqual([...publicSkillIds, 'returns']);
+      expect(added.skills.map((s) => s.id)).toEqual(ids(after.text));
+      expect(cards.getCard().skills.map((s) => s.id)).toEqual(ids(after.text));
+      expect(after.etag).not.toBe(before.etag);
+      expect((await card({ 'if-none-match': before.etag! })).status).toBe(200);
+      expect((await card({ 'if-none-match': after.etag! })).status).toBe(304);
+      cards.removeSkill('returns');
+      expect(await card()).toEqual(before);
+    });
+
+    it('refuses an invalid skill with the findings, and keeps serving the old bytes and ETag', async () => {
+      const before = await card();
+      let error: unknown;
+      try {
+        cards.addSkill({ id: 'blank', name: 'Blank', description: ' ', tags: [] });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
+      expect((error as AgentCardError).message).toMatch(
+        /^AgentCardService\.addSkill: the card after this change has \d+ errors, so the served card is unchanged\. Fix each one below\.\n/,
+      );
+      expect((error as AgentCardError).findings.map((f) => f.path)).toContain('/skills/3/tags');
+      expect(() => cards.addSkill({ ...returns, id: 'list-orders' })).toThrow(
+        'AgentCardService.addSkill: the card already has a skill with the id "list-orders"; the served card is unchanged. Remove it first with removeSkill("list-orders"), or give the new skill another id.',
+      );
+      expect(() => cards.removeSkill('nope')).toThrow(
+        'AgentCardService.removeSkill: no skill has the id "nope". Use one of: "list-orders", "place-order", "get-invoice", "export-all".',
+      );
+      expect(await card()).toEqual(before);
+    });
+
+    it('adds an extended skill to the extended card only, behind the guard', async () => {
+      const audit = { id: 'audit', name: 'Audit', description: 'Audits the order book.', tags: ['ops'] };
+      cards.addSkill(audit, { extended: true });
+      try {
+        expect(ids((await card()).text)).toEqual(publicSkillIds);
+        const extended = await fetch(`${base}/a2a/extendedAgentCard`, { headers: { 'x-api-key': API_KEY } });
+        expect(extended.status).toBe(200);
+        expect(((await extended.json()) as AgentCard).skills.map((s) => s.id)).toEqual([
+          ...publicSkillIds,
+          'export-all',
+          'audit',
+        ]);
+        expect((await cards.getExtendedCard(true)).skills.map((s) => s.id)).toContain('audit');
+      } finally {
+        cards.removeSkill('audit');
+      }
+      expect((await cards.getExtendedCard(true)).skills.map((s) => s.id)).not.toContain('audit');
+    });
+
+    it('replaceCard serves a complete card as given', async () => {
+      const before = cards.getCard();
+      cards.replaceCard({ ...before, name: 'Acme Orders (maintenance)', skills: [before.skills[0]!] });
+      try {
+        const after = JSON.parse((await card()).text) as AgentCard;
+        expect(after.name).toBe('Acme Orders (maintenance)');
+        expect(after.skills.map((s) => s.id)).toEqual(['list-orders']);
+      } finally {
+        cards.replaceCard(before);
+      }
+      expect(ids((await card()).text)).toEqual(publicSkillIds);
+    });
+
+    it('refuses run-time changes of a per-request card, whose function decides each variant', async () => {
+      @Controller('desk')
+      class DeskController {
+        @Get() @Skill({ description: 'Books a desk.', tags: ['desks'] }) book() {}
+      }
+      const perRequest = (): AgentCard => ({
+        ...cards.getCard(),
+        skills: [],
+      });
+      @Module({
+        imports: [
+          AgentCardModule.forRoot({
+            card: perRequest,
+            allowedOrigins: ['http://127.0.0.1'],
+            profile: 'development',
+            logger: { warn: () => {} },
+          } as never),
+        ],
+        controllers: [DeskController],
+      })
+      class AppModule {}
+      const other = await boot(AppModule, platform);
+      try {
+        const service = other.get(AgentCardService);
+        const message =
+          'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
+        expect(() => service.addSkill(returns)).toThrow(message);
+        expect(() => service.removeSkill('book')).toThrow(message);
+        expect(() => service.replaceCard(cards.getCard())).toThrow(message);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('answers concurrent requests during swaps each with one whole card and its own ETag', async () => {
+      const variants = [
+        cards.getCard(),
+        { ...cards.getCard(), skills: [...cards.getCard().skills, returns] },
+        { ...cards.getCard(), version: '2.1.1' },
+      ];
+      const original = variants[0]!;
+      let swaps = 0;
+      const swapper = setInterval(() => cards.replaceCard(variants[++swaps % variants.length]!), 2);
+      let results: { etag: string | null; body: Uint8Array }[];
+      try {
+        results = await Promise.all(
+          Array.from({ length: 120 }, async () => {
+            const res = await fetch(`${base}/.well-known/agent-card.json`);
+            return { etag: res.headers.get('etag'), body: new Uint8Array(await res.arrayBuffer()) };
+          }),
+        );
+      } finally {
+        clearInterval(swapper);
+        cards.replaceCard(original);
+      }
+      const seen = new Set<number>();
+      for (const { etag, body } of results) {
+        expect(etag).toBe(computeEtag(body));
+        const index = variants.findIndex((v) => JSON.stringify(v) === new TextDecoder().decode(body));
+        expect(index).not.toBe(-1);
+        seen.add(index);
+      }
+      expect(seen.size).toBeGreaterThan(1);
     });
   });
 }
