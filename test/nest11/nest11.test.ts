@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { agentCardE2E } from '../../packages/nest/test/e2e-suite';
+import { openApiE2E } from '../../packages/nest/test/openapi-suite';
 import { syncInjectedNest } from './sync-injected';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,6 +26,13 @@ const core = require('@nestjs/core');
 const testing = require('@nestjs/testing');
 const { ExpressAdapter } = require('@nestjs/platform-express');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
+// @nestjs/swagger 11, the major a Nest 11 app uses.
+const swagger = require('@nestjs/swagger');
+const platforms = [
+  { name: 'express' as const, adapter: () => new ExpressAdapter() },
+  { name: 'fastify' as const, adapter: () => new FastifyAdapter() },
+];
+const nestVersion = fromLibrary('@nestjs/core/package.json').version;
 
 describe('@agent-card/nest on Nest 11 (CommonJS)', () => {
   it('loads the library from the injected copy, which resolves the same Nest 11 as the app', () => {
@@ -38,11 +46,20 @@ describe('@agent-card/nest on Nest 11 (CommonJS)', () => {
     testing,
     lib,
     major: 11,
-    nestVersion: fromLibrary('@nestjs/core/package.json').version,
-    platforms: [
-      { name: 'express', adapter: () => new ExpressAdapter() },
-      { name: 'fastify', adapter: () => new FastifyAdapter() },
-    ],
+    nestVersion,
+    platforms,
+  });
+
+  openApiE2E({
+    common,
+    core,
+    testing,
+    lib,
+    major: 11,
+    nestVersion,
+    platforms,
+    swagger,
+    swaggerVersion: require('@nestjs/swagger/package.json').version,
   });
 
   it('works from the CJS build in a CommonJS Nest 11 app', async () => {

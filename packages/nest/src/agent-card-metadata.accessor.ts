@@ -1,6 +1,7 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
+import { readOpenApiRoute, type OpenApiRoute } from './openapi-route';
 import type { AgentSkillsOptions, SkillMethodRecord, SkillOptions } from './skill.decorator';
 
 type Lookup = (this: object, name: string) => unknown;
@@ -21,6 +22,8 @@ function recordOf(records: readonly SkillMethodRecord[], name: string): SkillMet
 /** A `@Skill()` method of a controller and its options. */
 export interface SkillMethodOptions {
   name: string;
+  /** The method itself, whose other metadata (OpenAPI) the explorer reads. */
+  method: Function;
   options: SkillOptions;
 }
 
@@ -37,6 +40,14 @@ export class AgentCardMetadataAccessor {
   /** The `@AgentSkills()` defaults of a controller class, if it has any. */
   getDefaults(controller: Type<unknown>): AgentSkillsOptions | undefined {
     return this.reflector.get<AgentSkillsOptions | undefined>(AGENT_SKILLS_METADATA, controller);
+  }
+
+  /**
+   * What `@nestjs/swagger` decorators say about a route, read by their metadata keys; `undefined`
+   * when there are none.
+   */
+  getOpenApi(controller: Type<unknown>, method: Function): OpenApiRoute | undefined {
+    return readOpenApiRoute((key, target) => this.reflector.get(key, target), controller, method);
   }
 
   /**
@@ -72,7 +83,7 @@ export class AgentCardMetadataAccessor {
           const method = (level as Record<string, unknown>)[name];
           if (typeof method !== 'function') continue;
           const options = method === record.method ? record.options : this.getSkill(method);
-          if (options) found.push({ name, options });
+          if (options) found.push({ name, method, options });
         }
       }
       if (deeper) {

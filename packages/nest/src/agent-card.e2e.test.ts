@@ -7,9 +7,17 @@ import * as testing from '@nestjs/testing';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import * as lib from './index';
+import * as swagger from '@nestjs/swagger';
 import { agentCardE2E } from '../test/e2e-suite';
+import { openApiE2E } from '../test/openapi-suite';
 
-const nestVersion = (createRequire(import.meta.url)('@nestjs/core/package.json') as { version: string }).version;
+const require = createRequire(import.meta.url);
+const nestVersion = (require('@nestjs/core/package.json') as { version: string }).version;
+const swaggerVersion = (require('@nestjs/swagger/package.json') as { version: string }).version;
+const platforms = [
+  { name: 'express' as const, adapter: () => new ExpressAdapter() },
+  { name: 'fastify' as const, adapter: () => new FastifyAdapter() },
+];
 
 describe('@agent-card/nest on Nest 12 (ESM)', () => {
   agentCardE2E({
@@ -19,9 +27,7 @@ describe('@agent-card/nest on Nest 12 (ESM)', () => {
     lib,
     major: 12,
     nestVersion,
-    platforms: [
-      { name: 'express', adapter: () => new ExpressAdapter() },
-      { name: 'fastify', adapter: () => new FastifyAdapter() },
-    ],
+    platforms,
   });
+  openApiE2E({ common, core, testing, lib, major: 12, nestVersion, platforms, swagger, swaggerVersion });
 });

@@ -103,6 +103,13 @@ export interface AgentCardModuleOptions
    */
   guards?: AgentCardGuard[];
   /**
+   * Read the `@nestjs/swagger` decorators of each `@Skill()` route (`@ApiOperation`, `@ApiTags`,
+   * `@ApiSecurity` and its shorthands, `@ApiExclude*`) as defaults for the skill. `@nestjs/swagger`
+   * is never imported; only its metadata keys are read.
+   * @default true
+   */
+  openApi?: boolean;
+  /**
    * Serve the card on the HTTP adapter. Turn off to serve it yourself through
    * `AgentCardService.respond()` (e.g. in a serverless handler).
    * @default true

@@ -32,6 +32,7 @@ import {
   explainBuildFailure,
   type BuildAgentCardInput,
 } from './build-agent-card';
+import { deprecatedSkill, excludedSkill, excludedSkills } from './agent-card.messages';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions, type SkillSource } from './skill-source';
@@ -154,6 +155,25 @@ function routeSkillsToAgents(
 type Awaitable<T> = T | Promise<T>;
 
 /**
+ * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
+ * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
+ * out: the two decorators contradict each other and either silent choice loses one of them (an
+ * extended skill is fine: hidden from the public document, shown to authenticated callers). A
+ * deprecated operation's skill is still published, with one warning.
+ */
+function checkOpenApi(sources: readonly SkillSource[], logger: { warn(message: string): void }): void {
+  const excluded: string[] = [];
+  for (const source of sources) {
+    const route = source.openApi;
+    if (route === undefined) continue;
+    if (route.excludedBy !== undefined && !source.extended)
+      excluded.push(excludedSkill(source.origin, route.excludedBy));
+    if (route.deprecated) logger.warn(deprecatedSkill(source.origin, source.skill.id));
+  }
+  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', excludedSkills(excluded));
+}
+
+/**
  * The card of the application, built at start-up from the module options and every `@Skill()`.
  * Inject it to answer JSON-RPC `GetExtendedAgentCard` yourself, or to serve the card from a
  * handler the module does not know about.
@@ -191,12 +211,12 @@ export class AgentCardService implements OnModuleInit {
   /** Collects the skills, builds and validates the card, and prepares the responder. */
   async onModuleInit(): Promise<void> {
     if (this.options.agents !== undefined) {
-      this.responder = createAgentCardResponder(
-        routeSkillsToAgents(this.options, this.explorer.explore(), this.logger),
-      );
+      const sources = this.explorer.explore(this.options.openApi !== false);
+      checkOpenApi(sources, this.options.logger ?? this.logger);
+      this.responder = createAgentCardResponder(routeSkillsToAgents(this.options, sources, this.logger));
       return;
     }
-    const { card: base, skills, extended, guards, serve: _serve, tenant, ...fields } = this.options;
+    const { card: base, skills, extended, guards, serve: _serve, openApi, tenant, ...fields } = this.options;
     this.guards = await Promise.all((guards ?? []).map((guard) => this.resolveGuard(guard)));
     const canAuthenticate = this.guards.length > 0 || typeof extended?.authenticate === 'function';
     const logger = fields.logger ?? this.logger;
@@ -218,7 +238,8 @@ export class AgentCardService implements OnModuleInit {
         `AgentCardModule: both card and card fields (${Object.keys(definition).join(', ')}) are set. Pass either a complete card in card, or the fields, not both.`,
       );
     }
-    const decorated = this.explorer.explore();
+    const decorated = this.explorer.explore(openApi !== false);
+    checkOpenApi(decorated, logger);
     const profile = fields.profile === undefined ? {} : { profile: fields.profile };
     let extendedSkills: readonly AgentSkill[];
     let buildInput: BuildAgentCardInput | undefined;

@@ -288,10 +288,14 @@ function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   const match = /^\/skills\/(\d+)(?:\/|$)/.exec(finding.path);
   const source = match ? ordered[Number(match[1])] : undefined;
   if (!source) return finding;
+  const declaredBy =
+    source.securityDeclaredBy !== undefined && /^\/skills\/\d+\/securityRequirements(?:\/|$)/.test(finding.path)
+      ? source.securityDeclaredBy
+      : source.declaredBy;
   return {
     ...finding,
     message: `${source.origin}: ${finding.message}`,
-    hint: `${finding.hint} (declared by ${source.declaredBy})`.trim(),
+    hint: `${finding.hint} (declared by ${declaredBy})`.trim(),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AgentSkill } from '@agent-card/core';
+import type { OpenApiRoute } from './openapi-route';
 import type { AgentSkillsOptions, SkillOptions } from './skill.decorator';
 import { toSkillId, toSkillName } from './skill-naming';
 
@@ -14,6 +15,10 @@ export interface SkillSource {
   skill: AgentSkill;
   /** Only in the extended card. */
   extended: boolean;
+  /** What `@nestjs/swagger` said about the route, when it said anything. */
+  openApi?: OpenApiRoute;
+  /** The decorator to name for a problem with the skill's `securityRequirements`, when not `declaredBy`. */
+  securityDeclaredBy?: string;
   /** With `forRoot({ agents })`: the agent whose card lists the skill. */
   agent?: string;
 }
@@ -55,8 +60,16 @@ class DecoratedSkill implements SkillSource {
     readonly method: string,
     readonly skill: AgentSkill,
     readonly extended: boolean,
+    readonly openApi: OpenApiRoute | undefined,
+    private readonly securityFromOpenApi: boolean,
     readonly agent?: string,
   ) {}
+
+  get securityDeclaredBy(): string | undefined {
+    return this.securityFromOpenApi
+      ? `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${this.controller}#${this.method}`
+      : undefined;
+  }
 
   get origin(): string {
     return `${this.controller}#${this.method}`;
@@ -68,25 +81,31 @@ class DecoratedSkill implements SkillSource {
 }
 
 /**
- * Applies `@AgentSkills()` defaults and the id/name defaults to one `@Skill()`. Method values
- * win; tags are merged (controller tags first, duplicates removed).
+ * Applies `@AgentSkills()` defaults, the route's OpenAPI metadata and the id/name defaults to one
+ * `@Skill()`. Method values win, then the controller's, then OpenAPI's: `name` from the
+ * operation's `summary`, `description` from its `description` (else its `summary`), tags from
+ * `@ApiTags()` when `@Skill()` gives none (merged with the controller's `@AgentSkills()` tags, which
+ * come first, duplicates removed), `securityRequirements` from `@ApiSecurity()` and its
+ * shorthands when neither `@Skill()` nor `@AgentSkills()` sets them.
  */
 export function skillFromDecorator(
   controller: string,
   method: string,
   options: SkillOptions,
   defaults: AgentSkillsOptions = {},
+  openApi?: OpenApiRoute,
 ): SkillSource {
   const id = options.id ?? toSkillId(method);
-  const tags = mergeTags(defaults.tags, options.tags);
-  const name = options.name ?? (typeof id === 'string' ? toSkillName(id) : (id as never));
-  const description = options.description as string;
+  const tags = mergeTags(defaults.tags, options.tags ?? openApi?.tags);
+  const name = options.name ?? openApi?.summary ?? (typeof id === 'string' ? toSkillName(id) : (id as never));
+  const description = (options.description ?? openApi?.description ?? openApi?.summary) as string;
   const examples = copy(options.examples);
   // The usual skill is made in one step, in its final shape, rather than grown field by field.
   const skill: AgentSkill = examples ? { id, name, description, tags, examples } : { id, name, description, tags };
   const inputModes = copy(options.inputModes ?? defaults.inputModes);
   const outputModes = copy(options.outputModes ?? defaults.outputModes);
-  const securityRequirements = copy(options.securityRequirements ?? defaults.securityRequirements);
+  const own = options.securityRequirements ?? defaults.securityRequirements;
+  const securityRequirements = copy(own ?? openApi?.securityRequirements);
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
@@ -95,6 +114,8 @@ export function skillFromDecorator(
     method,
     skill,
     options.extended ?? defaults.extended ?? false,
+    openApi,
+    own === undefined && openApi?.securityRequirements !== undefined,
     options.agent ?? defaults.agent,
   );
 }

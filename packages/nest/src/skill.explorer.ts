@@ -22,8 +22,11 @@ export class SkillExplorer {
     @Inject(AgentCardMetadataAccessor) private readonly accessor: AgentCardMetadataAccessor,
   ) {}
 
-  /** Every decorated method, with `@AgentSkills()` defaults applied. */
-  explore(): SkillSource[] {
+  /**
+   * Every decorated method, with `@AgentSkills()` defaults applied and, unless `openApi` is
+   * `false`, the route's `@nestjs/swagger` metadata as further defaults.
+   */
+  explore(openApi = true): SkillSource[] {
     const found: SkillSource[] = [];
     const visited = new Set<Function>();
     for (const wrapper of this.discovery.getControllers()) {
@@ -36,8 +39,11 @@ export class SkillExplorer {
       const methods = this.accessor.getSkillMethods(prototype);
       if (methods.length === 0) continue;
       const defaults = this.accessor.getDefaults(controller);
-      for (let i = 0; i < methods.length; i++)
-        found.push(skillFromDecorator(controller.name, methods[i]!.name, methods[i]!.options, defaults));
+      for (let i = 0; i < methods.length; i++) {
+        const { name, method, options } = methods[i]!;
+        const route = openApi ? this.accessor.getOpenApi(controller, method) : undefined;
+        found.push(skillFromDecorator(controller.name, name, options, defaults, route));
+      }
     }
     return found;
   }

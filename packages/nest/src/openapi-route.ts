@@ -1,0 +1,102 @@
+import type { SecurityRequirement } from '@agent-card/core';
+import { OPENAPI_METADATA as keys } from './agent-card.constants';
+
+/**
+ * What the `@nestjs/swagger` decorators of one route say, in the terms of a skill: read by the
+ * accessor from the metadata keys of {@link OPENAPI_METADATA}, so `@nestjs/swagger` is never
+ * imported. Every value is optional; `@Skill()` and `@AgentSkills()` values win over all of them.
+ */
+export interface OpenApiRoute {
+  /** `@ApiOperation({ summary })`, when not blank. */
+  summary?: string;
+  /** `@ApiOperation({ description })`, when not blank. */
+  description?: string;
+  /** `@ApiOperation({ deprecated: true })`. */
+  deprecated: boolean;
+  /** `@ApiTags()` of the controller, then of the method, each once (as in the OpenAPI operation). */
+  tags?: string[];
+  /** `@ApiSecurity()` / `@ApiBearerAuth()` / `@ApiOAuth2()` of the controller, then of the method. */
+  securityRequirements?: SecurityRequirement[];
+  /** The decorator that hides the route from the OpenAPI document, if one does. */
+  excludedBy?: '@ApiExcludeEndpoint()' | '@ApiExcludeController()';
+}
+
+/** Reads one metadata key of a class or method (`Reflector.get`). */
+export type MetadataReader = (key: string, target: Function) => unknown;
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+/** The tag names of a class and a method, each once, class first. */
+function tagsOf(...lists: unknown[]): string[] | undefined {
+  const tags: string[] = [];
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const tag of list) if (typeof tag === 'string' && !tags.includes(tag)) tags.push(tag);
+  }
+  return tags.length > 0 ? tags : undefined;
+}
+
+/**
+ * OpenAPI security requirement objects (`{ name: scopes }`, alternatives in a list) as A2A
+ * `SecurityRequirement`s (`{ schemes: { name: { list: scopes } } }`), class first. Scopes that are
+ * not a list are passed on for validation to report against the method.
+ * @see A2A spec §4.5.1 `SecurityRequirement`
+ */
+function securityOf(...lists: unknown[]): SecurityRequirement[] | undefined {
+  const requirements: SecurityRequirement[] = [];
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const schemes: SecurityRequirement['schemes'] = {};
+      for (const [name, scopes] of Object.entries(entry as Record<string, unknown>)) {
+        schemes[name] = { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) };
+      }
+      requirements.push({ schemes });
+    }
+  }
+  return requirements.length > 0 ? requirements : undefined;
+}
+
+/**
+ * The OpenAPI view of `controller#method`, or `undefined` when neither carries a swagger
+ * decorator (the usual case without `@nestjs/swagger`: five look-ups, nothing allocated).
+ */
+export function readOpenApiRoute(
+  read: MetadataReader,
+  controller: Function,
+  method: Function,
+): OpenApiRoute | undefined {
+  const operation = read(keys.operation, method) as Record<string, unknown> | undefined;
+  const classTags = read(keys.tags, controller);
+  const methodTags = read(keys.tags, method);
+  const classSecurity = read(keys.security, controller);
+  const methodSecurity = read(keys.security, method);
+  const endpoint = read(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
+  const excludedController = read(keys.excludeController, controller);
+  if (
+    operation === undefined &&
+    classTags === undefined &&
+    methodTags === undefined &&
+    classSecurity === undefined &&
+    methodSecurity === undefined &&
+    endpoint === undefined &&
+    excludedController === undefined
+  ) {
+    return undefined;
+  }
+  const route: OpenApiRoute = { deprecated: operation?.deprecated === true };
+  const summary = text(operation?.summary);
+  const description = text(operation?.description);
+  const tags = tagsOf(classTags, methodTags);
+  const securityRequirements = securityOf(classSecurity, methodSecurity);
+  if (summary !== undefined) route.summary = summary;
+  if (description !== undefined) route.description = description;
+  if (tags !== undefined) route.tags = tags;
+  if (securityRequirements !== undefined) route.securityRequirements = securityRequirements;
+  // As @nestjs/swagger decides: the controller's first value, the endpoint's `disable`.
+  if (Array.isArray(excludedController) && excludedController[0] === true) route.excludedBy = '@ApiExcludeController()';
+  else if (endpoint?.disable === true) route.excludedBy = '@ApiExcludeEndpoint()';
+  return route;
+}
