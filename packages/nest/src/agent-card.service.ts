@@ -27,11 +27,11 @@ import type {
 } from './agent-card.options';
 import {
   annotateSkillErrors,
-  buildAgentCard,
+  assembleAgentCard,
   checkSkills,
   explainBuildFailure,
-  type BuildAgentCardInput,
-} from './build-agent-card';
+  type AssembleAgentCardInput,
+} from './assemble-agent-card';
 import { deprecatedSkill, excludedSkill, excludedSkills } from './agent-card.messages';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
@@ -242,7 +242,7 @@ export class AgentCardService implements OnModuleInit {
     checkOpenApi(decorated, logger);
     const profile = fields.profile === undefined ? {} : { profile: fields.profile };
     let extendedSkills: readonly AgentSkill[];
-    let buildInput: BuildAgentCardInput | undefined;
+    let buildInput: AssembleAgentCardInput | undefined;
     if (typeof base === 'function') {
       const split = checkSkills({
         sources: [...(skills ?? []).map(skillFromOptions), ...decorated],
@@ -266,7 +266,7 @@ export class AgentCardService implements OnModuleInit {
         canAuthenticate,
         ...profile,
       };
-      this.build = buildAgentCard(buildInput);
+      this.build = assembleAgentCard(buildInput);
       extendedSkills = this.build.extendedSkills;
       responderOptions.card = this.build.card;
     }

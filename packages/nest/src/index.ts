@@ -6,6 +6,7 @@ export {
 } from './agent-card.module-definition';
 export type { AgentCardGuard, AgentCardModuleExtendedOptions, AgentCardModuleOptions } from './agent-card.options';
 export { AgentCardService } from './agent-card.service';
+export { buildAgentCard, type BuildAgentCardOptions, type BuiltAgentCard } from './agent-card.offline';
 export { AgentSkills, Skill, type AgentSkillsOptions, type SkillOptions } from './skill.decorator';
 export { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
 export { toSkillId, toSkillName } from './skill-naming';

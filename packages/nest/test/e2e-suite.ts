@@ -577,4 +577,67 @@ export function agentCardE2E(deps: SuiteDeps): void {
       await app.close();
     });
   });
+
+  describe('buildAgentCard(module): the card without a server', () => {
+    const { buildAgentCard } = lib;
+
+    it('gives the public card, the exact bytes a request gets, and the extended card', async () => {
+      const built = await buildAgentCard(fx.appModule());
+      expect(built.card.skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(built.extendedCard?.skills.map((s) => s.id)).toEqual([...publicSkillIds, 'export-all']);
+      const { app, base } = await start(fx.appModule(), platforms[0]!);
+      try {
+        const served = await fetch(`${base}/.well-known/agent-card.json`);
+        expect(built.json).toBe(await served.text());
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('writes the signed bytes when the module signs', async () => {
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const built = await buildAgentCard(
+        fx.appModule({ sign: { privateKey, kid: 'build-key', alg: 'EdDSA' } } as never),
+      );
+      const card = JSON.parse(built.json) as AgentCard;
+      expect(await verifyAgentCard(card, { keys: { 'build-key': publicKey } })).toMatchObject({ valid: true });
+      expect(built.card.signatures).toBeUndefined();
+    });
+
+    it('rejects an invalid card with the start-up error, so a CI step fails before deploy', async () => {
+      @Controller('lonely')
+      class LonelyController {
+        @Get() @Skill('ping') handle() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [LonelyController] })
+      class AppModule {}
+      const error = await buildAgentCard(AppModule).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
+      expect((error as AgentCardError).message).toContain(
+        '[skill-required-fields] /skills/0/description: LonelyController#handle: the skill has no description (skill "ping").',
+      );
+    });
+
+    it('names the fix when the module has no AgentCardModule', async () => {
+      @Module({ controllers: [] })
+      class PlainModule {}
+      const error = await buildAgentCard(PlainModule).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).message).toBe(
+        'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().',
+      );
+    });
+
+    it('builds from a testing module with providers overridden, and leaves it open', async () => {
+      const ref = await testing.Test.createTestingModule({ imports: [fx.appModule()] })
+        .overrideProvider(fx.KeyStore)
+        .useValue({ isValid: () => false })
+        .compile();
+      const built = await buildAgentCard(ref);
+      expect(built.card.skills.map((s) => s.id)).toEqual(publicSkillIds);
+      expect(ref.get(fx.KeyStore).isValid(API_KEY)).toBe(false);
+      await ref.close();
+    });
+  });
 }

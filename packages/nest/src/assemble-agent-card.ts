@@ -11,8 +11,8 @@ import {
 import type { AgentCardBuild } from './agent-card.options';
 import type { SkillSource } from './skill-source';
 
-/** Input of {@link buildAgentCard}. */
-export interface BuildAgentCardInput {
+/** Input of {@link assembleAgentCard}. */
+export interface AssembleAgentCardInput {
   /** Every card field except `skills`. */
   definition: Omit<AgentCardDefinition, 'skills'>;
   /**
@@ -42,7 +42,7 @@ const show = (value: unknown): string => (value === undefined ? 'missing' : (JSO
  * (`ERR_AGENT_CARD_INVALID`) that lists every problem, each naming the `Controller#method` (or
  * option) that declared it and the decorator to fix.
  */
-export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
+export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild {
   const { definition } = input;
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
@@ -84,7 +84,7 @@ export function buildAgentCard(input: BuildAgentCardInput): AgentCardBuild {
  * findings about the rest of the card join them. `undefined` when they find nothing; the caller
  * then reports core's own error with {@link annotateSkillErrors}.
  */
-export function explainBuildFailure(input: BuildAgentCardInput): AgentCardError | undefined {
+export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardError | undefined {
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
   const own = [...checkSources(ordered), ...extendedProblems];
@@ -101,7 +101,7 @@ export function explainBuildFailure(input: BuildAgentCardInput): AgentCardError 
  * authenticator need it), and the problems of that combination.
  */
 function extendedCardChecks(
-  input: BuildAgentCardInput,
+  input: AssembleAgentCardInput,
   ordered: readonly SkillSource[],
   publicCount: number,
 ): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
@@ -154,7 +154,7 @@ export interface CheckSkillsInput {
 /**
  * For a per-request card: checks the collected skills at start-up (the card itself is validated
  * per variant by core) and splits them into public and extended ones. As in
- * {@link buildAgentCard}, the Nest-level checks run only when core finds an error in a skill.
+ * {@link assembleAgentCard}, the Nest-level checks run only when core finds an error in a skill.
  */
 export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
   const { ordered, publicCount: split } = publicFirst(input.sources);
