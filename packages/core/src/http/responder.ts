@@ -1,4 +1,5 @@
 import { loadAgentCardConfig } from '../config';
+import { AgentCardError } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
 import {
@@ -94,6 +95,7 @@ function withJwksRoute<Req>(
   const inner = responder.respond;
   const wrapped: AgentCardResponder<Req> = {
     respond: (request) => (jwks.matches(request.path) ? answerDocument(jwks.document, request) : inner(request)),
+    update: responder.update,
   };
   const kept = internals.get(responder);
   if (kept !== undefined) internals.set(wrapped, kept);
@@ -105,27 +107,33 @@ function createStaticResponder<Req>(
   card: AgentCard,
   warn: (f: Finding[]) => void,
 ): AgentCardResponder<Req> {
-  const variant = prepareVariant(card, o, warn);
-  warnAboutExtended(card, variant, o);
-  const main = variant.main;
-  const legacy = variant.legacy;
-  const extended = variant.extended;
-  const extendedPaths = extended.paths;
+  let current = prepareVariant(card, o, warn);
+  warnAboutExtended(card, current, o);
   const responder: AgentCardResponder<Req> = {
     respond(request) {
+      // One read of the current variant: a request is answered wholly from the old card or the
+      // new one, with that card's bytes and ETag, however update() interleaves with it.
+      const { main, legacy, extended } = current;
       const path = request.path;
       // The exact path is by far the most common request; skip normalisation for it.
       if (path === AGENT_CARD_PATH) return answerDocument(main, request);
       // Pass-through requests (the app's own routes) leave after one prefix check, allocation-free.
-      if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extendedPaths)) return undefined;
+      if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extended.paths)) return undefined;
       const p = comparablePath(path);
       if (p === AGENT_CARD_PATH) return answerDocument(main, request);
       if (p === LEGACY_AGENT_CARD_PATH) return legacy === undefined ? undefined : answerDocument(legacy, request);
-      if (extendedPaths.includes(p)) return extended.handle(request);
+      if (extended.paths.includes(p)) return extended.handle(request);
       return undefined;
     },
+    update(next) {
+      // Validated, signed, serialised and hashed before the swap: a card that throws here leaves
+      // the served one as it was.
+      const variant = prepareVariant(next, o, warn);
+      warnAboutExtended(next, variant, o);
+      current = variant;
+    },
   };
-  internals.set(responder, { extended: (request) => extended.resolve(request) });
+  internals.set(responder, { extended: (request) => current.extended.resolve(request) });
   return Object.freeze(responder);
 }
 
@@ -266,6 +274,12 @@ function createDynamicResponder<Req>(
       if (typeof found === 'string') return fail(found);
       if (!(found instanceof Promise)) return serve(found, r.route, request);
       return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, r.route, request)));
+    },
+    update() {
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_OPTIONS',
+        'update: the card is a function, built per request. Change what the card function returns instead (variantMaxAge rebuilds cached variants).',
+      );
     },
   };
   internals.set(responder, {

@@ -222,4 +222,15 @@ export interface AgentCardResponder<Req = unknown> {
    * adapter then passes it on to the app). Synchronous for a static card.
    */
   respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
+  /**
+   * Replaces a static card at run time. The new card is validated with the responder's profile,
+   * signed (with `sign`), serialised and hashed once, then swapped in: a request is answered
+   * wholly from the old card or wholly from the new one, each with its own ETag.
+   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` listing every error; the served card is
+   *   unchanged. `ERR_AGENT_CARD_OPTIONS` when `card` is a function (a per-request card changes
+   *   with what the function returns).
+   * @example
+   * responder.update({ ...card, skills: [...card.skills, newSkill] })
+   */
+  update(card: AgentCard): void;
 }
