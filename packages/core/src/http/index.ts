@@ -27,6 +27,7 @@ export type {
   AgentCardContext,
   AgentCardOptions,
   AgentCardResponder,
+  AgentCardUpdate,
   ExtendedAgentCardOptions,
   Principal,
 } from './types';

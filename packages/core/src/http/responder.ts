@@ -107,8 +107,9 @@ function createStaticResponder<Req>(
   card: AgentCard,
   warn: (f: Finding[]) => void,
 ): AgentCardResponder<Req> {
-  let current = prepareVariant(card, o, warn);
-  warnAboutExtended(card, current, o);
+  let settings = o;
+  let current = prepareVariant(card, settings, warn);
+  warnAboutExtended(card, current, settings);
   const responder: AgentCardResponder<Req> = {
     respond(request) {
       // One read of the current variant: a request is answered wholly from the old card or the
@@ -125,11 +126,22 @@ function createStaticResponder<Req>(
       if (extended.paths.includes(p)) return extended.handle(request);
       return undefined;
     },
-    update(next) {
+    update(next, changes) {
+      let options = settings;
+      if (changes?.extendedCard !== undefined) {
+        if (settings.extended === undefined) {
+          throw new AgentCardError(
+            'ERR_AGENT_CARD_OPTIONS',
+            'update: extendedCard is given but the responder has no extended option. Create the responder with extended: { authenticate } to serve an extended card.',
+          );
+        }
+        options = { ...settings, extended: { ...settings.extended, card: changes.extendedCard } };
+      }
       // Validated, signed, serialised and hashed before the swap: a card that throws here leaves
       // the served one as it was.
-      const variant = prepareVariant(next, o, warn);
-      warnAboutExtended(next, variant, o);
+      const variant = prepareVariant(next, options, warn);
+      warnAboutExtended(next, variant, options);
+      settings = options;
       current = variant;
     },
   };

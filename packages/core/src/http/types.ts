@@ -232,5 +232,11 @@ export interface AgentCardResponder<Req = unknown> {
    * @example
    * responder.update({ ...card, skills: [...card.skills, newSkill] })
    */
-  update(card: AgentCard): void;
+  update(card: AgentCard, changes?: AgentCardUpdate): void;
+}
+
+/** What else {@link AgentCardResponder.update} changes besides the public card. */
+export interface AgentCardUpdate {
+  /** Replaces `extended.card` for the new card (and later updates); validated with it. */
+  extendedCard?: ExtendedAgentCardOptions<any>['card'];
 }

@@ -34,8 +34,8 @@ describe('responder.update(card)', () => {
     expect(after.headers.etag).toBe(computeEtag(after.body!));
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(after.headers['content-length']).toBe(String(after.body!.byteLength));
-    expect(responder.respond(get({ 'if-none-match': before.headers.etag! }))?.status).toBe(200);
-    expect(responder.respond(get({ 'if-none-match': after.headers.etag! }))?.status).toBe(304);
+    expect((responder.respond(get({ 'if-none-match': before.headers.etag! })) as AgentCardResponse).status).toBe(200);
+    expect((responder.respond(get({ 'if-none-match': after.headers.etag! })) as AgentCardResponse).status).toBe(304);
     const legacy = responder.respond({ ...get(), path: '/.well-known/agent.json' }) as AgentCardResponse;
     expect(legacy.headers.etag).toBe(after.headers.etag);
   });
@@ -104,6 +104,23 @@ describe('responder.update(card)', () => {
       raw: { headers },
     });
     expect(JSON.parse(text(fresh)).name).toBe('Renamed Agent');
+  });
+
+  it('replaces the extended content with the card, and refuses it on a responder without extended', async () => {
+    const extended = { authenticate: () => ({ sub: 'tester' }), card: [EXTENDED_ONLY_SKILL] };
+    const responder = createAgentCardResponder({ card: CONFORMANCE_CARD, logger: quiet, extended });
+    const secret = { ...EXTENDED_ONLY_SKILL, id: 'second-audit' };
+    responder.update(CONFORMANCE_CARD, { extendedCard: [EXTENDED_ONLY_SKILL, secret] });
+    const res = await responder.respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers: {}, raw: {} });
+    expect(JSON.parse(text(res)).skills.map((s: { id: string }) => s.id)).toContain('second-audit');
+    // A duplicate id in the extended card is refused like at start-up, and the old one stays.
+    expect(() => responder.update(CONFORMANCE_CARD, { extendedCard: [secret, secret] })).toThrow(AgentCardError);
+    const again = await responder.respond({ method: 'GET', path: CONFORMANCE_EXTENDED_PATH, headers: {}, raw: {} });
+    expect(text(again)).toBe(text(res));
+    const plain = createAgentCardResponder({ card: CONFORMANCE_CARD, logger: quiet });
+    expect(() => plain.update(CONFORMANCE_CARD, { extendedCard: [secret] })).toThrow(
+      'update: extendedCard is given but the responder has no extended option. Create the responder with extended: { authenticate } to serve an extended card.',
+    );
   });
 
   it('gives every one of many concurrent requests one whole card and its ETag while cards are swapped', async () => {
