@@ -14,3 +14,23 @@ export const excludedSkills = (lines: readonly string[]): string =>
 /** A `@Skill()` on an operation that `@ApiOperation({ deprecated: true })` marks deprecated. */
 export const deprecatedSkill = (origin: string, id: unknown): string =>
   `AgentCardModule: ${origin}: the skill ${JSON.stringify(id)} is on an operation marked deprecated (@ApiOperation({ deprecated: true })); the card still lists it, and agents cannot tell. Remove @Skill() when agents should stop choosing it.`;
+
+/** An `extended: true` skill with nothing to authenticate extended-card requests. */
+export const extendedWithoutAuthentication =
+  'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().';
+
+/** `card` and card fields given together. */
+export const cardAndFields = (fields: readonly string[]): string =>
+  `AgentCardModule: both card and card fields (${fields.join(', ')}) are set. Pass either a complete card in card, or the fields, not both.`;
+
+/** `addSkill` with an id the card already has. */
+export const skillExists = (id: string): string =>
+  `AgentCardService.addSkill: the card already has a skill with the id ${JSON.stringify(id)}; the served card is unchanged. Remove it first with removeSkill(${JSON.stringify(id)}), or give the new skill another id.`;
+
+/** `removeSkill` with an id no skill has. */
+export const noSuchSkill = (id: string, skills: readonly { id: unknown }[]): string =>
+  `AgentCardService.removeSkill: no skill has the id ${JSON.stringify(id)}. Use one of: ${skills.map((s) => JSON.stringify(s.id)).join(', ')}.`;
+
+/** The heading of a run-time change core refused. */
+export const changeRefused = (operation: string, count: number, lines: string): string =>
+  `AgentCardService.${operation}: the card after this change has ${count === 1 ? '1 error' : `${count} errors`}, so the served card is unchanged. Fix each one below.\n${lines}`;

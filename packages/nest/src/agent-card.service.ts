@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import {
   AgentCardError,
   createAgentCardResponder,
+  formatFindings,
   getExtendedAgentCard,
   mergeExtendedCard,
   type AgentCard,
@@ -32,7 +33,7 @@ import {
   explainBuildFailure,
   type AssembleAgentCardInput,
 } from './assemble-agent-card';
-import { deprecatedSkill, excludedSkill, excludedSkills } from './agent-card.messages';
+import * as messages from './agent-card.messages';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions, type SkillSource } from './skill-source';
@@ -155,6 +156,72 @@ function routeSkillsToAgents(
 type Awaitable<T> = T | Promise<T>;
 
 /**
+ * The module options as the card's fields and the core responder's options (the `logger`
+ * defaulting to `fallbackLogger`); `base` is the `card` option.
+ */
+function splitOptions(options: AgentCardModuleOptions, fallbackLogger: { warn(message: string): void }) {
+  const {
+    card: base,
+    skills: _skills,
+    extended: _extended,
+    guards: _guards,
+    serve: _serve,
+    openApi: _openApi,
+    tenant,
+    ...fields
+  } = options;
+  const responderOptions: AgentCardOptions<any> = { logger: fields.logger ?? fallbackLogger };
+  const definition: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if ((RESPONDER_KEYS as readonly string[]).includes(key)) (responderOptions as Record<string, unknown>)[key] = value;
+    else definition[key] = value;
+  }
+  if (typeof tenant === 'function') responderOptions.tenant = tenant;
+  else if (tenant !== undefined) definition.tenant = tenant;
+  if (base !== undefined && Object.keys(definition).length > 0) {
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.cardAndFields(Object.keys(definition)));
+  }
+  return { base, definition, responderOptions };
+}
+
+/** The extended card of a build: its public card, its extended skills, then `extra` merged by core. */
+function extendedCardOf(
+  build: AgentCardBuild,
+  extra: Partial<AgentCard> | readonly AgentSkill[] | undefined,
+): AgentCard {
+  const { card, extendedSkills } = build;
+  const withExtendedSkills = extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card;
+  return mergeExtendedCard(withExtendedSkills, extra);
+}
+
+/** The extended card when it is the same for every principal. */
+function staticCardOf(content: ExtendedContent): AgentCard | undefined {
+  return content !== undefined && typeof content !== 'function' && !Array.isArray(content)
+    ? (content as AgentCard)
+    : undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A run-time change core refused, said from the caller's side; other errors pass unchanged. */
+function changeFailed(operation: string, error: unknown): unknown {
+  if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') return error;
+  const errors = error.findings.filter((f) => f.severity === 'error');
+  return new AgentCardError(
+    'ERR_AGENT_CARD_INVALID',
+    messages.changeRefused(operation, errors.length, formatFindings(errors)),
+    { findings: error.findings, cause: error },
+  );
+}
+
+/**
  * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
  * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
  * out: the two decorators contradict each other and either silent choice loses one of them (an
@@ -167,10 +234,10 @@ function checkOpenApi(sources: readonly SkillSource[], logger: { warn(message: s
     const route = source.openApi;
     if (route === undefined) continue;
     if (route.excludedBy !== undefined && !source.extended)
-      excluded.push(excludedSkill(source.origin, route.excludedBy));
-    if (route.deprecated) logger.warn(deprecatedSkill(source.origin, source.skill.id));
+      excluded.push(messages.excludedSkill(source.origin, route.excludedBy));
+    if (route.deprecated) logger.warn(messages.deprecatedSkill(source.origin, source.skill.id));
   }
-  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', excludedSkills(excluded));
+  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.excludedSkills(excluded));
 }
 
 /**
@@ -198,6 +265,7 @@ export class AgentCardService implements OnModuleInit {
   private build?: AgentCardBuild;
   private responder?: AgentCardResponder<any>;
   private guards: CanActivate[] = [];
+  private canAuthenticate = false;
   private staticExtended?: AgentCard;
   /** Responses of in-flight requests, so guards can see them through `switchToHttp()`. */
   private readonly responses = new WeakMap<object, unknown>();
@@ -216,92 +284,158 @@ export class AgentCardService implements OnModuleInit {
       this.responder = createAgentCardResponder(routeSkillsToAgents(this.options, sources, this.logger));
       return;
     }
-    const { card: base, skills, extended, guards, serve: _serve, openApi, tenant, ...fields } = this.options;
-    this.guards = await Promise.all((guards ?? []).map((guard) => this.resolveGuard(guard)));
-    const canAuthenticate = this.guards.length > 0 || typeof extended?.authenticate === 'function';
-    const logger = fields.logger ?? this.logger;
-
-    const responderOptions: AgentCardOptions<any> = { logger };
-    const definition: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      if ((RESPONDER_KEYS as readonly string[]).includes(key))
-        (responderOptions as Record<string, unknown>)[key] = value;
-      else definition[key] = value;
-    }
-    if (typeof tenant === 'function') responderOptions.tenant = tenant;
-    else if (tenant !== undefined) definition.tenant = tenant;
-
-    if (base !== undefined && Object.keys(definition).length > 0) {
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_OPTIONS',
-        `AgentCardModule: both card and card fields (${Object.keys(definition).join(', ')}) are set. Pass either a complete card in card, or the fields, not both.`,
-      );
-    }
-    const decorated = this.explorer.explore(openApi !== false);
-    checkOpenApi(decorated, logger);
-    const profile = fields.profile === undefined ? {} : { profile: fields.profile };
-    let extendedSkills: readonly AgentSkill[];
-    let buildInput: AssembleAgentCardInput | undefined;
+    const { base, definition, responderOptions } = splitOptions(this.options, this.logger);
+    this.guards = await Promise.all((this.options.guards ?? []).map((guard) => this.resolveGuard(guard)));
+    this.canAuthenticate = this.guards.length > 0 || typeof this.options.extended?.authenticate === 'function';
+    const decorated = this.explorer.explore(this.options.openApi !== false);
+    checkOpenApi(decorated, responderOptions.logger!);
     if (typeof base === 'function') {
-      const split = checkSkills({
-        sources: [...(skills ?? []).map(skillFromOptions), ...decorated],
-        logger,
-        ...profile,
-      });
-      extendedSkills = split.extendedSkills;
-      if (extendedSkills.length > 0 && !canAuthenticate) {
-        throw new AgentCardError(
-          'ERR_AGENT_CARD_OPTIONS',
-          'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
-        );
-      }
-      responderOptions.card = withSkills(base, split.publicSkills);
-    } else {
-      const statics = [...(base?.skills ?? []), ...(skills ?? [])];
-      buildInput = {
-        definition: (base ?? definition) as unknown as Omit<AgentCardDefinition, 'skills'>,
-        ...(base ? { card: base } : {}),
-        sources: [...statics.map(skillFromOptions), ...decorated],
-        canAuthenticate,
-        ...profile,
-      };
-      this.build = assembleAgentCard(buildInput);
-      extendedSkills = this.build.extendedSkills;
-      responderOptions.card = this.build.card;
+      this.responder = this.createPerRequestResponder(base, decorated, responderOptions);
+      return;
     }
-
+    const input: AssembleAgentCardInput = {
+      definition: (base ?? definition) as unknown as Omit<AgentCardDefinition, 'skills'>,
+      ...(base ? { card: base } : {}),
+      sources: [...[...(base?.skills ?? []), ...(this.options.skills ?? [])].map(skillFromOptions), ...decorated],
+      canAuthenticate: this.canAuthenticate,
+      ...(this.options.profile === undefined ? {} : { profile: this.options.profile }),
+    };
+    const build = assembleAgentCard(input);
     try {
-      if (canAuthenticate) {
-        const { authenticate: _authenticate, card: extra, ...rest } = extended ?? {};
-        let content: ExtendedAgentCardOptions<any>['card'];
-        if (this.build) {
-          // Handing core the whole extended card keeps one merge rule for the REST endpoint and
-          // getExtendedCard(); a static one is then validated and hashed once, at start-up.
-          content =
-            typeof extra === 'function'
-              ? (principal: Principal) => this.getExtendedCard(principal)
-              : await this.getExtendedCard(true);
-          if (typeof extra !== 'function') this.staticExtended = content as AgentCard;
-        } else {
-          content = withExtendedSkills(extra, extendedSkills);
-        }
-        responderOptions.extended = {
-          ...rest,
-          authenticate: (request: object) =>
-            this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
-          ...(content === undefined ? {} : { card: content }),
-        };
-      }
-      this.responder = createAgentCardResponder(responderOptions);
+      const extendedCard = this.canAuthenticate ? await this.extendedContent(build) : undefined;
+      this.responder = createAgentCardResponder({
+        ...responderOptions,
+        card: build.card,
+        ...this.extendedOptions(extendedCard),
+      });
+      this.build = build;
+      this.staticExtended = staticCardOf(extendedCard);
     } catch (error) {
-      const sources = this.build?.sources;
-      this.build = undefined;
-      this.staticExtended = undefined;
-      if (!buildInput || !sources) throw error;
       // Core rejected the card: the Nest-level checks name the decorator or option to fix.
-      throw explainBuildFailure(buildInput) ?? annotateSkillErrors(error, sources);
+      throw explainBuildFailure(input) ?? annotateSkillErrors(error, build.sources);
     }
+  }
+
+  /** A per-request card: the skills are checked now, each variant by core on first use. */
+  private createPerRequestResponder(
+    base: CardFunction,
+    decorated: readonly SkillSource[],
+    responderOptions: AgentCardOptions<any>,
+  ): AgentCardResponder<any> {
+    const { publicSkills, extendedSkills } = checkSkills({
+      sources: [...(this.options.skills ?? []).map(skillFromOptions), ...decorated],
+      logger: responderOptions.logger!,
+      ...(this.options.profile === undefined ? {} : { profile: this.options.profile }),
+    });
+    if (extendedSkills.length > 0 && !this.canAuthenticate) {
+      throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);
+    }
+    const extendedCard = this.canAuthenticate
+      ? withExtendedSkills(this.options.extended?.card, extendedSkills)
+      : undefined;
+    return createAgentCardResponder({
+      ...responderOptions,
+      card: withSkills(base, publicSkills),
+      ...this.extendedOptions(extendedCard),
+    });
+  }
+
+  /**
+   * The whole extended card of `build`, for core to serve: handing core the whole card keeps one
+   * merge rule for the REST endpoint and getExtendedCard(); a static one is validated and hashed
+   * once. A function of the principal when `extended.card` is one.
+   */
+  private async extendedContent(build: AgentCardBuild): Promise<ExtendedContent> {
+    const extra = this.options.extended?.card;
+    if (typeof extra === 'function')
+      return async (principal: Principal) => extendedCardOf(build, await extra(principal));
+    return extendedCardOf(build, extra);
+  }
+
+  /** The responder's `extended` option, when something authenticates extended-card requests. */
+  private extendedOptions(card: ExtendedContent): Pick<AgentCardOptions<any>, 'extended'> {
+    if (!this.canAuthenticate) return {};
+    const { authenticate: _authenticate, card: _card, ...rest } = this.options.extended ?? {};
+    return {
+      extended: {
+        ...rest,
+        authenticate: (request: object) =>
+          this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
+        ...(card === undefined ? {} : { card }),
+      },
+    };
+  }
+
+  /**
+   * Adds a skill to the served card (appended to the public skills, or with `extended: true` to
+   * the extended card's). The new card is validated like at start-up, signed, serialised and
+   * hashed once, then swapped in: every request gets the old bytes or the new ones, each with its
+   * own ETag. Returns the new public card.
+   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (the served card is unchanged), e.g. for an id
+   *   the card already has; `ERR_AGENT_CARD_CONFIG` before `app.init()` or with a per-request card.
+   * @example
+   * ```ts
+   * cards.addSkill({ id: 'returns', name: 'Returns', description: 'Starts a return.', tags: ['orders'] });
+   * ```
+   */
+  addSkill(skill: AgentSkill, options: { extended?: boolean } = {}): AgentCard {
+    const { card, extendedSkills } = this.built();
+    const added = structuredClone(skill);
+    if (typeof added.id === 'string' && [...card.skills, ...extendedSkills].some((s) => s.id === added.id)) {
+      throw new AgentCardError('ERR_AGENT_CARD_INVALID', messages.skillExists(added.id));
+    }
+    if (options.extended !== true)
+      return this.change('addSkill', { ...card, skills: [...card.skills, added] }, extendedSkills);
+    if (!this.canAuthenticate)
+      throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);
+    return this.change('addSkill', card, [...extendedSkills, added]);
+  }
+
+  /**
+   * Removes the skill with this id from the served card (public or extended), swapped in like
+   * {@link addSkill}. Returns the new public card.
+   * @throws AgentCardError `ERR_AGENT_CARD_OPTIONS` when no skill has the id;
+   *   `ERR_AGENT_CARD_INVALID` when the card would be invalid (e.g. no public skill left).
+   */
+  removeSkill(id: string): AgentCard {
+    const { card, extendedSkills } = this.built();
+    const skills = card.skills.filter((s) => s.id !== id);
+    const extended = extendedSkills.filter((s) => s.id !== id);
+    if (skills.length === card.skills.length && extended.length === extendedSkills.length) {
+      throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.noSuchSkill(id, [...card.skills, ...extendedSkills]));
+    }
+    return this.change('removeSkill', { ...card, skills }, extended);
+  }
+
+  /**
+   * Serves `card` (a complete public card, in its own key order) instead of the current one, and
+   * `extendedSkills` (default: the current ones) in the extended card; swapped in like
+   * {@link addSkill}. Returns the new public card.
+   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (the served card is unchanged).
+   */
+  replaceCard(card: AgentCard, options: { extendedSkills?: readonly AgentSkill[] } = {}): AgentCard {
+    const { extendedSkills } = this.built();
+    return this.change('replaceCard', structuredClone(card), structuredClone(options.extendedSkills ?? extendedSkills));
+  }
+
+  /** Validates, prepares and swaps in a changed card; the served card stays when it throws. */
+  private change(operation: string, card: AgentCard, extendedSkills: readonly AgentSkill[]): AgentCard {
+    const responder = this.ready();
+    const build: AgentCardBuild = { card: deepFreeze(card), extendedSkills, sources: [] };
+    const extra = this.options.extended?.card;
+    const extendedCard: ExtendedContent = !this.canAuthenticate
+      ? undefined
+      : typeof extra === 'function'
+        ? async (principal: Principal) => extendedCardOf(build, await extra(principal))
+        : extendedCardOf(build, extra);
+    try {
+      responder.update(build.card, extendedCard === undefined ? undefined : { extendedCard });
+    } catch (error) {
+      throw changeFailed(operation, error);
+    }
+    this.build = build;
+    this.staticExtended = staticCardOf(extendedCard);
+    return build.card;
   }
 
   /**
@@ -321,10 +455,9 @@ export class AgentCardService implements OnModuleInit {
    */
   async getExtendedCard(principal: Principal): Promise<AgentCard> {
     if (this.staticExtended) return this.staticExtended;
-    const { card, extendedSkills } = this.built();
+    const build = this.built();
     const extra = this.options.extended?.card;
-    const withSkills = extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card;
-    return mergeExtendedCard(withSkills, typeof extra === 'function' ? await extra(principal) : extra);
+    return extendedCardOf(build, typeof extra === 'function' ? await extra(principal) : extra);
   }
 
   /**

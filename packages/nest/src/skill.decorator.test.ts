@@ -162,9 +162,12 @@ describe('the list of decorated methods', () => {
   it('takes the options of the override when a subclass decorates it again', () => {
     expect(accessor.getSkillMethods(Redecorated.prototype)[0]).toStrictEqual({
       name: 'gamma',
+      method: Redecorated.prototype.gamma,
       options: { id: 'gamma-again', description: 'g2' },
     });
-    expect(accessor.getSkillMethods(Twice.prototype)).toStrictEqual([{ name: 'both', options: { id: 'outer' } }]);
+    expect(accessor.getSkillMethods(Twice.prototype)).toStrictEqual([
+      { name: 'both', method: Twice.prototype.both, options: { id: 'outer' } },
+    ]);
   });
 
   it('reads the metadata of a method replaced after it was decorated, as a scan does', () => {
@@ -183,7 +186,7 @@ describe('the list of decorated methods', () => {
     Reflect.defineMetadata(SKILL_METADATA, { description: 'copied' }, two);
     Wrapped.prototype.two = two as () => void;
     expect(accessor.getSkillMethods(Wrapped.prototype)).toStrictEqual([
-      { name: 'two', options: { description: 'copied' } },
+      { name: 'two', method: two, options: { description: 'copied' } },
     ]);
     expect(names(Wrapped.prototype)).toEqual(scanned(Wrapped.prototype));
   });

@@ -8,7 +8,7 @@ import type * as NestCore from '@nestjs/core';
 import type * as NestTesting from '@nestjs/testing';
 import type * as AgentCardNest from '../src/index';
 import { generateKeyPairSync } from 'node:crypto';
-import { AgentCardError, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import { AgentCardError, computeEtag, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
 import { conformanceAgentCard, runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
@@ -638,6 +638,124 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(built.card.skills.map((s) => s.id)).toEqual(publicSkillIds);
       expect(ref.get(fx.KeyStore).isValid(API_KEY)).toBe(false);
       await ref.close();
+    });
+  });
+
+  describe.each(platforms)('changing the card at run time on platform-$name', (platform) => {
+    const returns = { id: 'returns', name: 'Returns', description: 'Starts the return of an order.', tags: ['orders'] };
+    let app: App;
+    let base = '';
+    let cards: InstanceType<typeof AgentCardService>;
+    const card = async (headers: Record<string, string> = {}) => {
+      const res = await fetch(`${base}/.well-known/agent-card.json`, { headers });
+      return { status: res.status, etag: res.headers.get('etag'), text: await res.text() };
+    };
+    const ids = (text: string) => (JSON.parse(text) as AgentCard).skills.map((s) => s.id);
+
+    beforeAll(async () => {
+      ({ app, base } = await start(fx.appModule(), platform));
+      cards = app.get(AgentCardService);
+    });
+    afterAll(() => app?.close());
+
+    it('addSkill serves the new card with its own ETag, and an old ETag gets 200', async () => {
+      const before = await card();
+      const added = cards.addSkill(returns);
+      const after = await card();
+      expect(ids(after.text)).toEqual([...publicSkillIds, 'returns']);
+      expect(added.skills.map((s) => s.id)).toEqual(ids(after.text));
+      expect(cards.getCard().skills.map((s) => s.id)).toEqual(ids(after.text));
+      expect(after.etag).not.toBe(before.etag);
+      expect((await card({ 'if-none-match': before.etag! })).status).toBe(200);
+      expect((await card({ 'if-none-match': after.etag! })).status).toBe(304);
+      cards.removeSkill('returns');
+      expect(await card()).toEqual(before);
+    });
+
+    it('refuses an invalid skill with the findings, and keeps serving the old bytes and ETag', async () => {
+      const before = await card();
+      let error: unknown;
+      try {
+        cards.addSkill({ id: 'blank', name: 'Blank', description: ' ', tags: [] });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AgentCardError);
+      expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
+      expect((error as AgentCardError).message).toMatch(
+        /^AgentCardService\.addSkill: the card after this change has \d+ errors, so the served card is unchanged\. Fix each one below\.\n/,
+      );
+      expect((error as AgentCardError).findings.map((f) => f.path)).toContain('/skills/3/tags');
+      expect(() => cards.addSkill({ ...returns, id: 'list-orders' })).toThrow(
+        'AgentCardService.addSkill: the card already has a skill with the id "list-orders"; the served card is unchanged. Remove it first with removeSkill("list-orders"), or give the new skill another id.',
+      );
+      expect(() => cards.removeSkill('nope')).toThrow(
+        'AgentCardService.removeSkill: no skill has the id "nope". Use one of: "list-orders", "place-order", "get-invoice", "export-all".',
+      );
+      expect(await card()).toEqual(before);
+    });
+
+    it('adds an extended skill to the extended card only, behind the guard', async () => {
+      const audit = { id: 'audit', name: 'Audit', description: 'Audits the order book.', tags: ['ops'] };
+      cards.addSkill(audit, { extended: true });
+      try {
+        expect(ids((await card()).text)).toEqual(publicSkillIds);
+        const extended = await fetch(`${base}/a2a/extendedAgentCard`, { headers: { 'x-api-key': API_KEY } });
+        expect(extended.status).toBe(200);
+        expect(((await extended.json()) as AgentCard).skills.map((s) => s.id)).toEqual([
+          ...publicSkillIds,
+          'export-all',
+          'audit',
+        ]);
+        expect((await cards.getExtendedCard(true)).skills.map((s) => s.id)).toContain('audit');
+      } finally {
+        cards.removeSkill('audit');
+      }
+      expect((await cards.getExtendedCard(true)).skills.map((s) => s.id)).not.toContain('audit');
+    });
+
+    it('replaceCard serves a complete card as given', async () => {
+      const before = cards.getCard();
+      cards.replaceCard({ ...before, name: 'Acme Orders (maintenance)', skills: [before.skills[0]!] });
+      try {
+        const after = JSON.parse((await card()).text) as AgentCard;
+        expect(after.name).toBe('Acme Orders (maintenance)');
+        expect(after.skills.map((s) => s.id)).toEqual(['list-orders']);
+      } finally {
+        cards.replaceCard(before);
+      }
+      expect(ids((await card()).text)).toEqual(publicSkillIds);
+    });
+
+    it('answers concurrent requests during swaps each with one whole card and its own ETag', async () => {
+      const variants = [
+        cards.getCard(),
+        { ...cards.getCard(), skills: [...cards.getCard().skills, returns] },
+        { ...cards.getCard(), version: '2.1.1' },
+      ];
+      const original = variants[0]!;
+      let swaps = 0;
+      const swapper = setInterval(() => cards.replaceCard(variants[++swaps % variants.length]!), 2);
+      let results: { etag: string | null; body: Uint8Array }[];
+      try {
+        results = await Promise.all(
+          Array.from({ length: 120 }, async () => {
+            const res = await fetch(`${base}/.well-known/agent-card.json`);
+            return { etag: res.headers.get('etag'), body: new Uint8Array(await res.arrayBuffer()) };
+          }),
+        );
+      } finally {
+        clearInterval(swapper);
+        cards.replaceCard(original);
+      }
+      const seen = new Set<number>();
+      for (const { etag, body } of results) {
+        expect(etag).toBe(computeEtag(body));
+        const index = variants.findIndex((v) => JSON.stringify(v) === new TextDecoder().decode(body));
+        expect(index).not.toBe(-1);
+        seen.add(index);
+      }
+      expect(seen.size).toBeGreaterThan(1);
     });
   });
 }
