@@ -10,24 +10,12 @@ import type {
   Principal,
 } from '@agent-card/core';
 
-/** The core responder options the module passes through unchanged. */
-export type AgentCardServingOption =
-  | 'profile'
-  | 'contentType'
-  | 'cacheControl'
-  | 'cors'
-  | 'legacy'
-  | 'trustProxy'
-  | 'allowedOrigins'
-  | 'maxConcurrentBuilds'
-  | 'cacheKey'
-  | 'maxVariants'
-  | 'variantMaxAge'
-  | 'staleIfError'
-  | 'retryAfter'
-  | 'onError'
-  | 'logger'
-  | 'sign';
+/**
+ * The core responder options the module passes through unchanged: every option of core's
+ * `AgentCardOptions` except the three the module builds itself (`card`, `extended`, `tenant`), so
+ * an option core adds is a serving option here too.
+ */
+export type AgentCardServingOption = Exclude<keyof AgentCardOptions<any>, 'card' | 'extended' | 'tenant'>;
 
 /** A Nest guard, as a class (resolved through the container) or an instance. */
 export type AgentCardGuard = Type<CanActivate> | CanActivate;

@@ -58,6 +58,13 @@ const RESPONDER_KEYS = [
   'sign',
 ] as const satisfies readonly AgentCardServingOption[];
 
+// Fails to compile when core gains a responder option this list lacks, which would otherwise be
+// taken for a card field.
+const everyServingOption: Exclude<AgentCardServingOption, (typeof RESPONDER_KEYS)[number]> extends never
+  ? true
+  : never = true;
+void everyServingOption;
+
 type CardFunction = (ctx: AgentCardContext<any>) => AgentCard | Promise<AgentCard>;
 type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
 
