@@ -1,4 +1,5 @@
 import { AgentCardError, type AgentCardResponse } from '@agent-card/core';
+import * as messages from './agent-card.messages';
 import type { AgentCardService } from './agent-card.service';
 
 /** What this module needs from Nest's `AbstractHttpAdapter`. */
@@ -53,10 +54,7 @@ export function registerAgentCardHandler(adapter: AgentCardHttpAdapter, service:
   } else if (type === 'fastify') {
     adapter.getInstance<FastifyInstanceLike>().addHook('onRequest', fastifyHook(service));
   } else {
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_OPTIONS',
-      `AgentCardModule: the HTTP adapter (${JSON.stringify(type)}) is not supported. Use @nestjs/platform-express or @nestjs/platform-fastify, or set serve: false and answer requests with AgentCardService.respond().`,
-    );
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.unsupportedAdapter(type));
   }
 }
 

@@ -34,3 +34,27 @@ export const noSuchSkill = (id: string, skills: readonly { id: unknown }[]): str
 /** The heading of a run-time change core refused. */
 export const changeRefused = (operation: string, count: number, lines: string): string =>
   `AgentCardService.${operation}: the card after this change has ${count === 1 ? '1 error' : `${count} errors`}, so the served card is unchanged. Fix each one below.\n${lines}`;
+
+/** `extended.card` gave a partial card where only a skill list can be merged into each variant. */
+export const partialExtendedPerRequest =
+  'AgentCardModule: extended.card returned a partial card while card is a function and some skills are extended: true. Return a list of extra skills from extended.card instead.';
+
+/** A request reached the service before `onModuleInit`. */
+export const notInitialisedForRequest =
+  'AgentCardModule: a request arrived before the module initialised. Call app.init() or app.listen() before serving requests.';
+
+/** The single card was asked for while the card is built per request. */
+export const noSingleCard =
+  'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
+
+/** The card was asked for before `onModuleInit`. */
+export const notBuiltYet =
+  'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.';
+
+/** The HTTP adapter is neither Express nor Fastify. */
+export const unsupportedAdapter = (type: unknown): string =>
+  `AgentCardModule: the HTTP adapter (${JSON.stringify(type)}) is not supported. Use @nestjs/platform-express or @nestjs/platform-fastify, or set serve: false and answer requests with AgentCardService.respond().`;
+
+/** `buildAgentCard` on a module without `AgentCardModule`. */
+export const noAgentCardModule =
+  'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().';

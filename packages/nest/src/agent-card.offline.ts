@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AGENT_CARD_PATH, AgentCardError, type AgentCard, type Principal } from '@agent-card/core';
+import * as messages from './agent-card.messages';
 import { AgentCardService } from './agent-card.service';
 
 /** Options of {@link buildAgentCard}. */
@@ -70,11 +71,7 @@ export async function buildAgentCard(
     try {
       service = context.get(AgentCardService, { strict: false });
     } catch (error) {
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_CONFIG',
-        'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().',
-        { cause: error },
-      );
+      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.noAgentCardModule, { cause: error });
     }
     const card = service.getCard();
     const response = await service.respond({ method: 'GET', path: AGENT_CARD_PATH, headers: {} });

@@ -89,10 +89,7 @@ function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[
   ): Partial<AgentCard> | readonly AgentSkill[] => {
     if (content === undefined) return skills;
     if (Array.isArray(content)) return [...skills, ...(content as readonly AgentSkill[])];
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_OPTIONS',
-      'AgentCardModule: extended.card returned a partial card while card is a function and some skills are extended: true. Return a list of extra skills from extended.card instead.',
-    );
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.partialExtendedPerRequest);
   };
   if (typeof extra === 'function') return async (principal: Principal) => combine(await extra(principal));
   return combine(extra);
@@ -521,22 +518,14 @@ export class AgentCardService implements OnModuleInit {
 
   private ready(): AgentCardResponder<any> {
     if (!this.responder) {
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_CONFIG',
-        'AgentCardModule: a request arrived before the module initialised. Call app.init() or app.listen() before serving requests.',
-      );
+      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.notInitialisedForRequest);
     }
     return this.responder;
   }
 
   private built(): AgentCardBuild {
     if (!this.build) {
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_CONFIG',
-        this.responder
-          ? 'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).'
-          : 'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.',
-      );
+      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', this.responder ? messages.noSingleCard : messages.notBuiltYet);
     }
     return this.build;
   }

@@ -727,6 +727,40 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(ids((await card()).text)).toEqual(publicSkillIds);
     });
 
+    it('refuses run-time changes of a per-request card, whose function decides each variant', async () => {
+      @Controller('desk')
+      class DeskController {
+        @Get() @Skill({ description: 'Books a desk.', tags: ['desks'] }) book() {}
+      }
+      const perRequest = (): AgentCard => ({
+        ...cards.getCard(),
+        skills: [],
+      });
+      @Module({
+        imports: [
+          AgentCardModule.forRoot({
+            card: perRequest,
+            allowedOrigins: ['http://127.0.0.1'],
+            profile: 'development',
+            logger: { warn: () => {} },
+          } as never),
+        ],
+        controllers: [DeskController],
+      })
+      class AppModule {}
+      const other = await boot(AppModule, platform);
+      try {
+        const service = other.get(AgentCardService);
+        const message =
+          'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
+        expect(() => service.addSkill(returns)).toThrow(message);
+        expect(() => service.removeSkill('book')).toThrow(message);
+        expect(() => service.replaceCard(cards.getCard())).toThrow(message);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('answers concurrent requests during swaps each with one whole card and its own ETag', async () => {
       const variants = [
         cards.getCard(),
