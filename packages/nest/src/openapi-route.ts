@@ -51,7 +51,14 @@ function securityOf(...lists: unknown[]): SecurityRequirement[] | undefined {
       if (entry === null || typeof entry !== 'object') continue;
       const schemes: SecurityRequirement['schemes'] = {};
       for (const [name, scopes] of Object.entries(entry as Record<string, unknown>)) {
-        schemes[name] = { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) };
+        // Defined, not assigned: a scheme named "__proto__" stays a scheme (for validation to
+        // report) instead of replacing the prototype of the requirement.
+        Object.defineProperty(schemes, name, {
+          value: { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       requirements.push({ schemes });
     }
