@@ -12,10 +12,14 @@ import type {
 
 /**
  * The core responder options the module passes through unchanged: every option of core's
- * `AgentCardOptions` except the three the module builds itself (`card`, `extended`, `tenant`), so
- * an option core adds is a serving option here too.
+ * `AgentCardOptions` except those the module builds itself (`card`, `extended`, `tenant`, and
+ * `agents`, `default`, `catalog` of `forRoot({ agents })`), so an option core adds is a serving
+ * option here too.
  */
-export type AgentCardServingOption = Exclude<keyof AgentCardOptions<any>, 'card' | 'extended' | 'tenant'>;
+export type AgentCardServingOption = Exclude<
+  keyof AgentCardOptions<any>,
+  'card' | 'extended' | 'tenant' | 'agents' | 'default' | 'catalog'
+>;
 
 /** A Nest guard, as a class (resolved through the container) or an instance. */
 export type AgentCardGuard = Type<CanActivate> | CanActivate;

@@ -7,25 +7,18 @@ import {
   getExtendedAgentCard,
   mergeExtendedCard,
   type AgentCard,
-  type AgentCardContext,
   type AgentCardDefinition,
   type AgentCardOptions,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
   type AgentSkill,
-  type ExtendedAgentCardOptions,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
   type Principal,
 } from '@agent-card/core';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
-import type {
-  AgentCardBuild,
-  AgentCardGuard,
-  AgentCardModuleOptions,
-  AgentCardServingOption,
-} from './agent-card.options';
+import type { AgentCardBuild, AgentCardGuard, AgentCardModuleOptions } from './agent-card.options';
 import {
   annotateSkillErrors,
   assembleAgentCard,
@@ -34,66 +27,13 @@ import {
   type AssembleAgentCardInput,
 } from './assemble-agent-card';
 import * as messages from './agent-card.messages';
+import { extendedCardOf, staticCardOf, type ExtendedContent } from './extended-card';
+import { RESPONDER_KEYS, splitOptions } from './module-options';
+import { checkOpenApi } from './openapi-route';
+import { withExtendedSkills, withSkills, type CardFunction } from './per-request-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 import { SkillExplorer } from './skill.explorer';
 import { skillFromOptions, type SkillSource } from './skill-source';
-
-/** Option keys that belong to the responder, not to the card. */
-const RESPONDER_KEYS = [
-  'profile',
-  'contentType',
-  'cacheControl',
-  'cors',
-  'legacy',
-  'trustProxy',
-  'allowedOrigins',
-  'maxConcurrentBuilds',
-  'cacheKey',
-  'maxVariants',
-  'variantMaxAge',
-  'staleIfError',
-  'retryAfter',
-  'onError',
-  'logger',
-  'sign',
-] as const satisfies readonly AgentCardServingOption[];
-
-// Fails to compile when core gains a responder option this list lacks, which would otherwise be
-// taken for a card field.
-const everyServingOption: Exclude<AgentCardServingOption, (typeof RESPONDER_KEYS)[number]> extends never
-  ? true
-  : never = true;
-void everyServingOption;
-
-type CardFunction = (ctx: AgentCardContext<any>) => AgentCard | Promise<AgentCard>;
-type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
-
-/** Appends the decorated public skills to every variant of a per-request card. */
-function withSkills(card: CardFunction, skills: readonly AgentSkill[]): CardFunction {
-  if (skills.length === 0) return card;
-  const add = (variant: AgentCard): AgentCard => ({ ...variant, skills: [...(variant.skills ?? []), ...skills] });
-  return (ctx) => {
-    const variant = card(ctx);
-    return variant instanceof Promise ? variant.then(add) : add(variant);
-  };
-}
-
-/**
- * For a per-request card: the extended content core merges over each variant, i.e. the
- * `extended: true` skills followed by what `extended.card` returns.
- */
-function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[]): ExtendedContent {
-  if (skills.length === 0) return extra;
-  const combine = (
-    content: Partial<AgentCard> | readonly AgentSkill[] | undefined,
-  ): Partial<AgentCard> | readonly AgentSkill[] => {
-    if (content === undefined) return skills;
-    if (Array.isArray(content)) return [...skills, ...(content as readonly AgentSkill[])];
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.partialExtendedPerRequest);
-  };
-  if (typeof extra === 'function') return async (principal: Principal) => combine(await extra(principal));
-  return combine(extra);
-}
 
 /**
  * `forRoot({ agents })`: the core options, with each decorated skill appended to the card (or,
@@ -159,53 +99,6 @@ function routeSkillsToAgents(
 
 type Awaitable<T> = T | Promise<T>;
 
-/**
- * The module options as the card's fields and the core responder's options (the `logger`
- * defaulting to `fallbackLogger`); `base` is the `card` option.
- */
-function splitOptions(options: AgentCardModuleOptions, fallbackLogger: { warn(message: string): void }) {
-  const {
-    card: base,
-    skills: _skills,
-    extended: _extended,
-    guards: _guards,
-    serve: _serve,
-    openApi: _openApi,
-    tenant,
-    ...fields
-  } = options;
-  const responderOptions: AgentCardOptions<any> = { logger: fields.logger ?? fallbackLogger };
-  const definition: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    if ((RESPONDER_KEYS as readonly string[]).includes(key)) (responderOptions as Record<string, unknown>)[key] = value;
-    else definition[key] = value;
-  }
-  if (typeof tenant === 'function') responderOptions.tenant = tenant;
-  else if (tenant !== undefined) definition.tenant = tenant;
-  if (base !== undefined && Object.keys(definition).length > 0) {
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.cardAndFields(Object.keys(definition)));
-  }
-  return { base, definition, responderOptions };
-}
-
-/** The extended card of a build: its public card, its extended skills, then `extra` merged by core. */
-function extendedCardOf(
-  build: AgentCardBuild,
-  extra: Partial<AgentCard> | readonly AgentSkill[] | undefined,
-): AgentCard {
-  const { card, extendedSkills } = build;
-  const withExtendedSkills = extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card;
-  return mergeExtendedCard(withExtendedSkills, extra);
-}
-
-/** The extended card when it is the same for every principal. */
-function staticCardOf(content: ExtendedContent): AgentCard | undefined {
-  return content !== undefined && typeof content !== 'function' && !Array.isArray(content)
-    ? (content as AgentCard)
-    : undefined;
-}
-
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -223,25 +116,6 @@ function changeFailed(operation: string, error: unknown): unknown {
     messages.changeRefused(operation, errors.length, formatFindings(errors)),
     { findings: error.findings, cause: error },
   );
-}
-
-/**
- * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
- * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
- * out: the two decorators contradict each other and either silent choice loses one of them (an
- * extended skill is fine: hidden from the public document, shown to authenticated callers). A
- * deprecated operation's skill is still published, with one warning.
- */
-function checkOpenApi(sources: readonly SkillSource[], logger: { warn(message: string): void }): void {
-  const excluded: string[] = [];
-  for (const source of sources) {
-    const route = source.openApi;
-    if (route === undefined) continue;
-    if (route.excludedBy !== undefined && !source.extended)
-      excluded.push(messages.excludedSkill(source.origin, route.excludedBy));
-    if (route.deprecated) logger.warn(messages.deprecatedSkill(source.origin, source.skill.id));
-  }
-  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.excludedSkills(excluded));
 }
 
 /**

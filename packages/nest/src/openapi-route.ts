@@ -1,4 +1,6 @@
-import type { SecurityRequirement } from '@agent-card/core';
+import { AgentCardError, type SecurityRequirement } from '@agent-card/core';
+import * as messages from './agent-card.messages';
+import type { SkillSource } from './skill-source';
 import { OPENAPI_METADATA as keys } from './agent-card.constants';
 
 /**
@@ -106,4 +108,23 @@ export function readOpenApiRoute(
   if (Array.isArray(excludedController) && excludedController[0] === true) route.excludedBy = '@ApiExcludeController()';
   else if (endpoint?.disable === true) route.excludedBy = '@ApiExcludeEndpoint()';
   return route;
+}
+
+/**
+ * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
+ * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
+ * out: the two decorators contradict each other and either silent choice loses one of them (an
+ * extended skill is fine: hidden from the public document, shown to authenticated callers). A
+ * deprecated operation's skill is still published, with one warning.
+ */
+export function checkOpenApi(sources: readonly SkillSource[], logger: { warn(message: string): void }): void {
+  const excluded: string[] = [];
+  for (const source of sources) {
+    const route = source.openApi;
+    if (route === undefined) continue;
+    if (route.excludedBy !== undefined && !source.extended)
+      excluded.push(messages.excludedSkill(source.origin, route.excludedBy));
+    if (route.deprecated) logger.warn(messages.deprecatedSkill(source.origin, source.skill.id));
+  }
+  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.excludedSkills(excluded));
 }
