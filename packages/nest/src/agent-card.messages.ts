@@ -47,6 +47,10 @@ export const notInitialisedForRequest =
 export const noSingleCard =
   'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
 
+/** The single card was asked for while the module serves several agents. */
+export const severalAgents =
+  'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.';
+
 /** The card was asked for before `onModuleInit`. */
 export const notBuiltYet =
   'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.';

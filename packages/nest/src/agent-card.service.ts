@@ -399,7 +399,12 @@ export class AgentCardService implements OnModuleInit {
 
   private built(): AgentCardBuild {
     if (!this.build) {
-      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', this.responder ? messages.noSingleCard : messages.notBuiltYet);
+      const why = !this.responder
+        ? messages.notBuiltYet
+        : this.options.agents !== undefined
+          ? messages.severalAgents
+          : messages.noSingleCard;
+      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', why);
     }
     return this.build;
   }

@@ -237,6 +237,12 @@ export function agentCardE2E(deps: SuiteDeps): void {
         expect(await ids('/agents/support/.well-known/agent-card.json')).toEqual(['support-answer', 'explain-invoice']);
         const catalog = (await (await fetch(`${base}/.well-known/ai-catalog.json`)).json()) as { entries: unknown[] };
         expect(catalog.entries).toHaveLength(2);
+        // Several cards and a catalog listing them: no single card to change at run time.
+        expect(() =>
+          app.get(AgentCardService).addSkill({ id: 'x', name: 'X', description: 'X.', tags: ['x'] }),
+        ).toThrow(
+          'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.',
+        );
       } finally {
         await app.close();
       }

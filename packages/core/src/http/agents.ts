@@ -552,6 +552,13 @@ function createRouter<Req>(
       if (a === undefined) return undefined;
       return linked(a.responder.respond({ ...request, path: path.slice(wk) }));
     },
+    update() {
+      // Each agent's card is also in the AI Catalog, prepared once with every agent.
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_OPTIONS',
+        'update: the responder serves several agents (agents), so it has no single card to replace. Create the responder again with the changed agents.',
+      );
+    },
   };
   return Object.freeze(responder);
 }

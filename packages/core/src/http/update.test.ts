@@ -161,6 +161,16 @@ describe('responder.update(card)', () => {
     }
   });
 
+  it('refuses update() on a responder of several agents, whose catalog lists every card', () => {
+    const responder = createAgentCardResponder({
+      agents: [{ id: 'main', path: '/agents/main', card: CONFORMANCE_CARD }],
+      logger: quiet,
+    } as never);
+    expect(() => responder.update(CONFORMANCE_CARD)).toThrow(
+      'update: the responder serves several agents (agents), so it has no single card to replace. Create the responder again with the changed agents.',
+    );
+  });
+
   it('refuses update() on a per-request card, whose variants change with the card function', () => {
     const responder = createAgentCardResponder({
       card: () => CONFORMANCE_CARD,
