@@ -93,8 +93,10 @@ describe('discoverAgentCard against a well-behaved server', () => {
     expect(report.document).toEqual(GOOD_CARD);
     expect(report.cardUrl).toBe('https://acme.test/.well-known/agent-card.json');
     expect(report.httpProbe).toMatchObject({ outcome: 'redirects-to-https', status: 301 });
-    // 2 paths × (GET, A2A-Version GET, HEAD, OPTIONS, conditional GET) + the http:// probe.
-    expect(report.requests).toBe(11);
+    // 2 paths × (GET, A2A-Version GET, HEAD, OPTIONS, conditional GET) + the http:// probe + the
+    // AI Catalog GET (404 here: no catalog, no finding).
+    expect(report.requests).toBe(12);
+    expect(report.catalog).toMatchObject({ status: 404, found: false });
     finding(report, 'discovery-version-negotiation', 'info');
   });
 

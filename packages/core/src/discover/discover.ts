@@ -7,6 +7,7 @@ import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
 import { type Exchange, type ExchangeSpec, exchange } from './request';
+import { runCatalog } from './catalog';
 import { type PathRun, discoveryFindings, equalBytes } from './rules';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings, WELL_KNOWN_PATHS, resolveOrigin, resolveSettings } from './target';
 import type {
@@ -101,6 +102,18 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     requests += 1;
   };
 
+  // The catalog and the cards it lists are read alongside the well-known paths, within the same
+  // follow-up window (see runCatalog for the bounds).
+  const catalogRun =
+    settings.followCatalog === false
+      ? undefined
+      : runCatalog({
+          origin,
+          settings,
+          remaining: budget.remaining,
+          onRequest,
+          checkCard: (url, cardSettings) => checkListedCard(url, cardSettings, budget, onRequest),
+        });
   const [primary, legacy, probe] = await Promise.all([
     runPath(origin, WELL_KNOWN_PATHS[0] ?? '/.well-known/agent-card.json', settings, budget, onRequest),
     runPath(origin, WELL_KNOWN_PATHS[1] ?? '/.well-known/agent.json', settings, budget, onRequest),
@@ -109,6 +122,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
       : Promise.resolve(undefined),
   ]);
 
+  const listed = catalogRun ? await catalogRun : undefined;
   const consistency = compare(primary, legacy);
   const source =
     primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
@@ -140,6 +154,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   if (source && signature) {
     findings.push(signatureFinding(signature, source.get.finalUrl, options.requireSignature === true));
   }
+  if (listed) findings.push(...listed.findings);
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 
   const report: DiscoveryReport = {
@@ -154,6 +169,10 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     timeMs: Math.round(performance.now() - started),
   };
   if (probe) report.httpProbe = probe;
+  if (listed) {
+    report.catalog = listed.catalog;
+    if (listed.catalog.found) report.agents = listed.agents;
+  }
   if (source) {
     report.document = source.report.document;
     report.cardUrl = source.get.finalUrl;
@@ -175,6 +194,8 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
 interface RunBudget {
   /** Milliseconds a follow-up request may take from now (at least 1). */
   followUp(timeoutMs: number): number;
+  /** Milliseconds left of the follow-up window (may be ≤ 0). */
+  remaining(): number;
   /** Validation results by body hash, card host and profile: each distinct body is validated once. */
   validated: Map<string, ReturnType<typeof validateAgentCard> | undefined>;
 }
@@ -183,6 +204,7 @@ function runBudget(started: number, timeoutMs: number): RunBudget {
   const followUpsEnd = started + timeoutMs * 1.25;
   return {
     followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
+    remaining: () => followUpsEnd - performance.now(),
     validated: new Map(),
   };
 }
@@ -218,9 +240,35 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
   return out;
 }
 
+/**
+ * One card URL listed in a catalog: the same requests and rules as the well-known card, without
+ * the legacy-path and http-probe ones (they are about the host's root, judged once).
+ */
+async function checkListedCard(
+  url: string,
+  settings: DiscoverySettings,
+  budget: RunBudget,
+  onRequest: () => void,
+): Promise<{ report: DiscoveryPathReport; findings: DiscoveryFinding[] }> {
+  const target = new URL(url);
+  const run = await runPath(target.origin, `${target.pathname}${target.search}`, settings, budget, onRequest);
+  const findings = discoveryFindings({
+    origin: target.origin,
+    allowHttp: settings.allowHttp,
+    timeoutMs: settings.timeoutMs,
+    maxBytes: settings.maxBytes,
+    maxRedirects: settings.maxRedirects,
+    corsOrigin: settings.corsOrigin,
+    primary: run,
+  });
+  for (const f of run.report.findings) findings.push({ ...f, url: run.get.finalUrl });
+  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  return { report: run.report, findings };
+}
+
 async function runPath(
   origin: string,
-  path: DiscoveryPath,
+  path: DiscoveryPath | (string & {}),
   settings: DiscoverySettings,
   budget: RunBudget,
   onRequest: () => void,

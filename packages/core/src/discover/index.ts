@@ -1,4 +1,7 @@
 export type {
+  DiscoveryAgentReport,
+  DiscoveryAgentSkip,
+  DiscoveryCatalogReport,
   DiscoveryConditional,
   DiscoveryConsistency,
   DiscoveryFailure,

@@ -40,7 +40,8 @@ export interface RuleInput {
   maxRedirects: number;
   corsOrigin: string;
   primary: PathRun;
-  legacy: PathRun;
+  /** Absent for a card listed in a catalog: only its own URL is judged. */
+  legacy?: PathRun;
   probe?: DiscoveryHttpProbe;
   consistency?: DiscoveryConsistency;
 }
@@ -66,8 +67,10 @@ export function discoveryFindings(input: RuleInput): DiscoveryFinding[] {
   }
   checkHtml(input.primary, report);
   checkSize(input, report);
-  checkLegacyPath(input, report);
-  checkConsistency(input, report);
+  if (input.legacy) {
+    checkLegacyPath(input, input.legacy, report);
+    checkConsistency(input, input.legacy, report);
+  }
   if (isOk(input.primary)) {
     checkCacheControl(input.primary, report);
     checkEtag(input.primary, report);
@@ -388,7 +391,7 @@ function checkSize({ primary, maxBytes }: RuleInput, report: Report): void {
 }
 
 // Rule 48 discovery-legacy-path.
-function checkLegacyPath({ primary, legacy, consistency }: RuleInput, report: Report): void {
+function checkLegacyPath({ primary, consistency }: RuleInput, legacy: PathRun, report: Report): void {
   const url = legacy.get.url;
   const primaryServes = isOk(primary) && primary.parsed?.kind === 'json';
   const legacyOk = isOk(legacy);
@@ -459,7 +462,7 @@ function checkLegacyPath({ primary, legacy, consistency }: RuleInput, report: Re
 }
 
 // Rule 49 discovery-paths-consistent.
-function checkConsistency({ primary, legacy, consistency }: RuleInput, report: Report): void {
+function checkConsistency({ primary, consistency }: RuleInput, legacy: PathRun, report: Report): void {
   if (!consistency) return;
   const url = legacy.get.url;
   const hint =

@@ -18,6 +18,10 @@ export const DISCOVERY_DEFAULTS = {
   corsOrigin: 'https://example.org',
   /** The http:// probe only asks "redirect or refuse?"; a filtered port 80 must not stall the run. */
   probeTimeoutMs: 3_000,
+  followCatalog: 'same-origin',
+  maxCatalogEntries: 16,
+  /** Listed cards checked at once. */
+  catalogConcurrency: 4,
 } as const;
 
 /** Options with defaults applied and checked. */
@@ -32,6 +36,8 @@ export interface DiscoverySettings {
   headers: Record<string, string>;
   fetch: DiscoveryFetch;
   signal?: AbortSignal;
+  followCatalog: 'same-origin' | 'any' | false;
+  maxCatalogEntries: number;
 }
 
 function optionsError(what: string, how: string): AgentCardError {
@@ -44,6 +50,15 @@ function positiveInteger(name: string, value: unknown, fallback: number, min: nu
     throw optionsError(`${name} must be an integer ≥ ${min} (${String(value)})`, `Leave it out for ${fallback}.`);
   }
   return value;
+}
+
+function followCatalog(value: unknown): DiscoverySettings['followCatalog'] {
+  if (value === undefined) return DISCOVERY_DEFAULTS.followCatalog;
+  if (value === 'same-origin' || value === 'any' || value === false) return value;
+  throw optionsError(
+    `followCatalog must be 'same-origin', 'any' or false (${JSON.stringify(value)})`,
+    "Leave it out for 'same-origin'.",
+  );
 }
 
 /** Applies defaults and checks every option. */
@@ -92,6 +107,13 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
     corsOrigin,
     headers,
     fetch: fetchImpl,
+    followCatalog: followCatalog(options.followCatalog),
+    maxCatalogEntries: positiveInteger(
+      'maxCatalogEntries',
+      options.maxCatalogEntries,
+      DISCOVERY_DEFAULTS.maxCatalogEntries,
+      0,
+    ),
   };
   if (options.signal !== undefined) settings.signal = options.signal;
   return settings;

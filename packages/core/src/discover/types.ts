@@ -97,6 +97,22 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
   fetch?: DiscoveryFetch;
   /** Aborts the whole run; pending requests end with an `aborted` failure. */
   signal?: AbortSignal;
+  /**
+   * Whether to read the host's AI Catalog (`/.well-known/ai-catalog.json`) and check the cards it
+   * lists: `'same-origin'` follows only entry URLs on the checked origin (scheme, host and port);
+   * `'any'` follows every http(s) entry URL (without the `authorization`, `cookie` and
+   * `proxy-authorization` headers of `headers` when the origin differs); `false` sends no catalog
+   * request at all. Entries on another origin that are not followed are reported
+   * (`discovery-catalog-origin`), never fetched.
+   * @default 'same-origin'
+   */
+  followCatalog?: 'same-origin' | 'any' | false;
+  /**
+   * Catalog entries followed per run: A2A cards plus nested catalogs, in document order, each
+   * distinct URL once. The rest are counted in one `discovery-catalog-limit` finding.
+   * @default 16
+   */
+  maxCatalogEntries?: number;
 }
 
 /** One response on a redirect chain. */
@@ -232,7 +248,8 @@ export interface DiscoverySignature {
 
 /** Everything learned about one well-known path. */
 export interface DiscoveryPathReport {
-  path: DiscoveryPath;
+  /** The well-known path; for a card listed in a catalog, the path (and query) of its URL. */
+  path: DiscoveryPath | (string & {});
   /** The URL requested first. */
   url: string;
   /** The URL that gave the final response (after followed redirects). */
@@ -301,6 +318,75 @@ export interface DiscoveryHttpProbe {
   failure?: DiscoveryFailure;
 }
 
+/** The host's AI Catalog, and the nested catalogs it references (one level). */
+export interface DiscoveryCatalogReport {
+  /** The catalog URL requested (`{origin}/.well-known/ai-catalog.json`, or a nested catalog's URL). */
+  url: string;
+  /** The URL that gave the final response. */
+  finalUrl: string;
+  status?: number;
+  contentType?: string;
+  bytes: number;
+  truncated: boolean;
+  timeMs: number;
+  failure?: DiscoveryFailure;
+  /** A JSON document was served with status 200 (valid or not). A 404 means the host has none. */
+  found: boolean;
+  /** The parsed JSON body. */
+  document?: unknown;
+  /** `validateAiCatalog` found no error. */
+  valid: boolean;
+  /** `validateAiCatalog` findings (`catalog-*`), each with the catalog URL. */
+  findings: DiscoveryFinding[];
+  /** Entries listed at the top level of this catalog. */
+  entries: number;
+  /** `host.displayName`, when it is a string. */
+  hostName?: string;
+  /** Nested catalogs fetched by URL from this one (only from the host's own catalog). */
+  nested?: DiscoveryCatalogReport[];
+}
+
+/** Why a listed card was not fetched. */
+export type DiscoveryAgentSkip =
+  /** Another origin, and `followCatalog` is `'same-origin'`. */
+  | 'origin'
+  /** Not an http(s) URL (or `http:` without `allowHttp`), or not a URL at all. */
+  | 'scheme'
+  /** The run's time for follow-up requests was used up. */
+  | 'deadline';
+
+/** One A2A card listed in a catalog, and what its URL serves. */
+export interface DiscoveryAgentReport {
+  /** The catalog that lists it. */
+  catalogUrl: string;
+  /** JSON Pointer of the entry in that catalog, e.g. `/entries/1`. */
+  entry: string;
+  /** The entry's `identifier`, `displayName` and `version`, when they are strings. */
+  identifier?: string;
+  displayName?: string;
+  version?: string;
+  /** The entry's `url`, resolved against the catalog URL. */
+  url: string;
+  /** Whether the card was fetched; see `skipped` when not. */
+  checked: boolean;
+  skipped?: DiscoveryAgentSkip;
+  /** What the card URL served: the same per-path report as the well-known paths get. */
+  card?: DiscoveryPathReport;
+  /** The served card's `name` and `version`, when they are strings. */
+  cardName?: string;
+  cardVersion?: string;
+  /** `displayName` equals the card's `name`; absent when either is missing. */
+  nameMatches?: boolean;
+  /** The entry's `version` equals the card's; absent when the entry gives none or no card loaded. */
+  versionMatches?: boolean;
+  /** The card URL's discovery findings (rules 42–56 without the legacy-path ones) and its validation findings. */
+  findings: DiscoveryFinding[];
+  errors: number;
+  warnings: number;
+  /** Checked, and no finding is an error. */
+  ok: boolean;
+}
+
 /** The result of {@link discoverAgentCard}. */
 export interface DiscoveryReport {
   /** The argument as given. */
@@ -330,6 +416,13 @@ export interface DiscoveryReport {
   findings: DiscoveryFinding[];
   /** No finding with severity `error`. */
   ok: boolean;
+  /**
+   * The host's AI Catalog, when it was requested (`followCatalog` is not `false`): status,
+   * `catalog-*` findings, and the nested catalogs read.
+   */
+  catalog?: DiscoveryCatalogReport;
+  /** One report per A2A card the catalog lists (at most `maxCatalogEntries`), in document order. */
+  agents?: DiscoveryAgentReport[];
   /** HTTP requests sent (each redirect hop counts). */
   requests: number;
   /** Wall time of the run in milliseconds. */
