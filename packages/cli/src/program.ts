@@ -63,6 +63,12 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
       "a JWK Set to check the card's signature with (default: the host's /.well-known/jwks.json)",
     )
     .option('--require-signature', 'make an unsigned card, or one no signature of which verifies, an error')
+    .addOption(
+      new Option('--follow-catalog <policy>', 'which cards of the AI Catalog to check (off: no catalog request)')
+        .choices(['same-origin', 'any', 'off'])
+        .default('same-origin'),
+    )
+    .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option('--no-info', 'hide info findings')
     .addHelpText(
       'after',
@@ -78,10 +84,11 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
 
   program
     .command('validate')
-    .description('Validate a local Agent Card file (or - for stdin).')
+    .description('Validate a local Agent Card or AI Catalog file (or - for stdin).')
     .argument('<file>', 'card file, or - to read stdin')
     .addOption(new Option('--profile <profile>', 'validation profile').choices(PROFILES).default('production'))
     .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
+    .option('--catalog', 'read the file as an AI Catalog (detected anyway when it has specVersion and entries)')
     .option('--no-info', 'hide info findings')
     .option('--json', 'print the result as JSON')
     .addHelpText(
@@ -89,6 +96,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
       example(
         'agent-card validate agent-card.json',
         'cat card.json | agent-card validate - --profile development --json',
+        'agent-card validate ai-catalog.json',
       ),
     )
     .action(async (file: string, options) => {

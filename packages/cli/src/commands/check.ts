@@ -1,4 +1,6 @@
 import {
+  type DiscoveryAgentReport,
+  type DiscoveryCatalogReport,
   discoverAgentCard,
   type DiscoveryPathReport,
   type DiscoveryReport,
@@ -21,6 +23,9 @@ export interface CheckCommandOptions {
   jwks?: string;
   info?: boolean;
   requireSignature?: boolean;
+  /** `same-origin` (default), `any`, or `off` (no catalog request). */
+  followCatalog?: 'same-origin' | 'any' | 'off';
+  maxAgents?: number;
 }
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
@@ -74,6 +79,65 @@ function member(value: unknown, missing: string): string {
   return `(${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`;
 }
 
+const SKIPPED: Record<NonNullable<DiscoveryAgentReport['skipped']>, string> = {
+  origin: 'not followed (another origin; --follow-catalog any)',
+  scheme: 'not followed (not an https URL)',
+  deadline: 'not checked (time ran out)',
+};
+
+/** The catalog and one line per listed agent; every string from the host goes through visible(). */
+function catalogLines(
+  catalog: DiscoveryCatalogReport,
+  agents: readonly DiscoveryAgentReport[],
+  painter: Painter,
+): string[] {
+  const status =
+    catalog.status === undefined
+      ? painter.paint('red', `failed (${visible(catalog.failure?.kind ?? 'no response')})`)
+      : painter.paint(
+          catalog.status === 200 ? 'green' : catalog.status === 404 ? 'dim' : 'red',
+          String(catalog.status),
+        );
+  if (!catalog.found) {
+    return ['', `AI Catalog: ${visible(catalog.url)}  ${status}  ${catalog.status === 404 ? 'none' : 'not read'}`];
+  }
+  const host = catalog.hostName === undefined ? '' : `  host ${painter.paint('bold', visible(catalog.hostName))}`;
+  const lines = [
+    '',
+    `AI Catalog: ${visible(catalog.finalUrl)}  ${status}  ${catalog.entries} entr${catalog.entries === 1 ? 'y' : 'ies'}${host}  ${catalog.valid ? painter.paint('green', 'valid') : painter.paint('red', 'invalid')}`,
+  ];
+  for (const nested of catalog.nested ?? []) {
+    lines.push(`  nested ${visible(nested.url)}  ${String(nested.status ?? nested.failure?.kind ?? '?')}`);
+  }
+  lines.push(`Agents (${agents.length}):`);
+  for (const a of agents) {
+    const name = painter.paint('bold', visible(a.displayName ?? a.identifier ?? '(no displayName)'));
+    const version = a.version === undefined ? '' : ` ${visible(a.version)}`;
+    if (!a.checked) {
+      lines.push(
+        `  ${painter.paint('yellow', '–')} ${name}${version}  ${visible(a.url)}  ${painter.paint('yellow', SKIPPED[a.skipped ?? 'deadline'])}`,
+      );
+      continue;
+    }
+    const card = a.card;
+    const code =
+      card?.status === undefined
+        ? painter.paint('red', visible(card?.failure?.kind ?? 'failed'))
+        : painter.paint(card.status === 200 ? 'green' : 'red', String(card.status));
+    const match = (label: string, ok: boolean | undefined, got: string | undefined) =>
+      ok === undefined
+        ? ''
+        : ok
+          ? `  ${label} ${painter.paint('green', '✔')}`
+          : `  ${label} ${painter.paint(label === 'version' ? 'red' : 'yellow', `✖ card says ${visible(got ?? '?')}`)}`;
+    const counts = `${a.errors} error${a.errors === 1 ? '' : 's'}, ${a.warnings} warning${a.warnings === 1 ? '' : 's'}`;
+    lines.push(
+      `  ${a.ok ? painter.paint('green', '✔') : painter.paint('red', '✖')} ${name}${version}  ${visible(a.url)}  ${code}${match('name', a.nameMatches, a.cardName)}${match('version', a.versionMatches, a.cardVersion)}  ${a.errors > 0 ? painter.paint('red', counts) : counts}`,
+    );
+  }
+  return lines;
+}
+
 /** Renders a discovery report for a terminal. */
 export function formatReport(report: DiscoveryReport, painter: Painter, options: { showInfo?: boolean } = {}): string {
   const out: string[] = [`Checking ${painter.paint('bold', visible(report.origin))} (profile ${report.profile})`, ''];
@@ -94,6 +158,7 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
       `  ${skills.length} skill${skills.length === 1 ? '' : 's'}${skills.length ? `: ${skills.join(', ')}` : ''}`,
     );
   }
+  if (report.catalog) out.push(...catalogLines(report.catalog, report.agents ?? [], painter));
   const body = formatFindings(report.findings, painter, { showInfo: options.showInfo !== false });
   if (body) out.push('', 'Findings', body);
   out.push(
@@ -122,6 +187,8 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     timeoutMs: options.timeout ?? 10_000,
     allowHttp: options.allowHttp ?? false,
     ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
+    followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
+    ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
   });
   if (options.json) io.stdout.write(toJsonText(report));
   else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));

@@ -1,6 +1,6 @@
-import { validateAgentCard, type ValidationProfile } from '@agent-card/core';
+import { validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
 import type { CliIO } from '../io';
-import { createPainter } from '../io';
+import { CliError, createPainter } from '../io';
 import { readBytes, toJsonText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
@@ -10,6 +10,38 @@ export interface ValidateCommandOptions {
   strict?: boolean;
   json?: boolean;
   info?: boolean;
+  /** Read the file as an AI Catalog, whatever it looks like. */
+  catalog?: boolean;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The file's text when it is an AI Catalog: `--catalog`, or a JSON object with both `specVersion`
+ * and `entries` (members no Agent Card has).
+ */
+function catalogText(bytes: Uint8Array, name: string, forced: boolean): string | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    if (forced) throw new CliError(`${name}: not valid UTF-8. Save the catalog as UTF-8.`);
+    return undefined; // validateAgentCard reports the byte offset.
+  }
+  if (forced) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, 'specVersion') &&
+    Object.hasOwn(value, 'entries')
+    ? text
+    : undefined;
 }
 
 /** `agent-card validate <file|->`: exit 1 when the card has errors. */
@@ -18,8 +50,10 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const profile: ValidationProfile = options.strict ? 'strict' : (options.profile ?? 'production');
   // The bytes go to the validator, so invalid UTF-8, invalid JSON and over-deep nesting are the
   // same card-json-parse findings validateAgentCard(bytes) reports, never a lossy decode or a crash.
-  const result = validateAgentCard(bytes, { profile });
   const name = file === '-' ? 'stdin' : file;
+  const catalog = catalogText(bytes, name, options.catalog === true);
+  if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, options);
+  const result = validateAgentCard(bytes, { profile });
   if (options.json) {
     io.stdout.write(
       toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }),
@@ -32,6 +66,30 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
     ? `${painter.paint('bold', visible(card.name))} ${visible(card.version)} (${result.shape})`
     : `(${result.shape} card)`;
   io.stdout.write(`${visible(name)}: ${title}, profile ${profile}\n`);
+  const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
+  if (body) io.stdout.write(`${body}\n`);
+  const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
+  io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
+  return result.valid ? 0 : 1;
+}
+
+/** `agent-card validate` of an AI Catalog: the `catalog-*` findings of `validateAiCatalog`. */
+function validateCatalog(
+  io: CliIO,
+  name: string,
+  text: string,
+  profile: ValidationProfile,
+  options: ValidateCommandOptions,
+): number {
+  const result = validateAiCatalog(text, { profile });
+  if (options.json) {
+    io.stdout.write(
+      toJsonText({ file: name, kind: 'ai-catalog', profile, valid: result.valid, findings: result.findings }),
+    );
+    return result.valid ? 0 : 1;
+  }
+  const painter = createPainter(io);
+  io.stdout.write(`${visible(name)}: AI Catalog, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
