@@ -74,6 +74,12 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * A body nesting deeper than 64 levels is a `card-json-parse` error and is not parsed further,
  * so the report always serialises with `JSON.stringify`.
  *
+ * The host's AI Catalog (`/.well-known/ai-catalog.json`) is read alongside, when `followCatalog`
+ * allows it: validated with `validateAiCatalog`, and every A2A card it lists checked with the
+ * same requests and rules, four at a time, at most `maxCatalogEntries`, same-origin by default,
+ * nested catalogs one level deep, all within the same deadline (`report.catalog`,
+ * `report.agents`, the `catalog-*` and `discovery-catalog-*` findings).
+ *
  * Never rejects because of the server: network errors, timeouts, huge or endless bodies,
  * invalid UTF-8 and HTML pages become findings (rules 42–56 of the catalogue, `card-json-parse`,
  * the validator's rules, and `discovery-signature` when keys are given). `ok` is false when any
