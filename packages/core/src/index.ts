@@ -62,6 +62,9 @@ export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
 export { discoverAgentCard } from './discover';
 export type {
+  DiscoveryAgentReport,
+  DiscoveryAgentSkip,
+  DiscoveryCatalogReport,
   DiscoveryConditional,
   DiscoveryConsistency,
   DiscoveryFailure,
