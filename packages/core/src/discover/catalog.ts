@@ -102,12 +102,19 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   const { origin, settings } = ctx;
   const findings: DiscoveryFinding[] = [];
   const agents: DiscoveryAgentReport[] = [];
-  const add = (rule: string, severity: Severity, url: string, path: string, message: string, hint: string): void => {
+  const reportFinding = (
+    rule: string,
+    severity: Severity,
+    url: string,
+    path: string,
+    message: string,
+    hint: string,
+  ): void => {
     findings.push({ rule, severity, path, message, hint, url });
   };
 
   const catalogUrl = `${origin}${AI_CATALOG_PATH}`;
-  const root = await fetchCatalog(ctx, catalogUrl, settings.timeoutMs, settings.headers, add);
+  const root = await fetchCatalog(ctx, catalogUrl, settings.timeoutMs, settings.headers, reportFinding);
   const catalog = root.report;
   if (root.value === undefined) return { catalog, agents, findings };
 
@@ -143,7 +150,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   const skipFinding = (agent: DiscoveryAgentReport, where: string): void => {
     const at = `${agent.catalogUrl} ${where}`;
     if (agent.skipped === 'origin')
-      add(
+      reportFinding(
         'discovery-catalog-origin',
         'warning',
         agent.url,
@@ -152,7 +159,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         "Check that host on its own (agent-card check <url>), or pass followCatalog: 'any' (--follow-catalog any).",
       );
     else if (agent.skipped === 'scheme')
-      add(
+      reportFinding(
         'discovery-catalog-origin',
         'info',
         agent.url,
@@ -161,7 +168,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         'List each card by its absolute https:// URL.',
       );
     else
-      add(
+      reportFinding(
         'discovery-catalog-deadline',
         'warning',
         agent.url,
@@ -186,7 +193,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
               ? `status 200, ${card.failure.kind}`
               : 'status 200, not JSON'
             : `status ${card.status}`;
-      add(
+      reportFinding(
         'catalog-entry-card',
         'error',
         agent.url,
@@ -195,7 +202,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         'Serve the card at the entry url with status 200, or remove the entry from the catalog.',
       );
     } else if (agent.errors > 0) {
-      add(
+      reportFinding(
         'catalog-entry-card',
         'error',
         agent.url,
@@ -205,7 +212,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
       );
     }
     if (agent.nameMatches === false)
-      add(
+      reportFinding(
         'catalog-entry-name',
         'warning',
         agent.url,
@@ -214,7 +221,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         "Use the card's name as the entry's displayName, so the catalog shows what the agent calls itself.",
       );
     if (agent.versionMatches === false)
-      add(
+      reportFinding(
         'catalog-entry-version',
         'error',
         agent.url,
@@ -291,7 +298,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
     const where = label(at);
     const target = decide(raw, listing.catalogUrl);
     if (!(target instanceof URL)) {
-      add(
+      reportFinding(
         'discovery-catalog-origin',
         target === 'origin' ? 'warning' : 'info',
         raw,
@@ -306,7 +313,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
     queue.push(async () => {
       const left = ctx.remaining();
       if (left < minimumMs) {
-        add(
+        reportFinding(
           'discovery-catalog-deadline',
           'warning',
           target.href,
@@ -321,12 +328,12 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         target.href,
         Math.max(1, Math.min(settings.timeoutMs, Math.floor(left))),
         headersFor(target),
-        add,
+        reportFinding,
       );
       if (catalog.nested === undefined) catalog.nested = [];
       catalog.nested.push(nested.report);
       if (nested.report.found === false && nested.report.status !== undefined && nested.report.status !== 200)
-        add(
+        reportFinding(
           'catalog-entry-card',
           'error',
           target.href,
@@ -391,7 +398,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
       }
     }
     if (notFollowed > 0)
-      add(
+      reportFinding(
         'discovery-catalog-nested',
         'info',
         first.catalogUrl,
@@ -405,7 +412,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   await drain(queue, DISCOVERY_DEFAULTS.catalogConcurrency);
 
   if (overflow > 0 || scanCut)
-    add(
+    reportFinding(
       'discovery-catalog-limit',
       'warning',
       catalog.url,
@@ -445,7 +452,7 @@ async function fetchCatalog(
   url: string,
   timeoutMs: number,
   headers: Record<string, string>,
-  add: (rule: string, severity: Severity, url: string, path: string, message: string, hint: string) => void,
+  reportFinding: (rule: string, severity: Severity, url: string, path: string, message: string, hint: string) => void,
 ): Promise<{ report: DiscoveryCatalogReport; value?: Record<string, unknown> }> {
   const { settings } = ctx;
   const spec: ExchangeSpec = {
@@ -486,7 +493,14 @@ async function fetchCatalog(
       : got.redirects.length > 0 && got.status !== undefined && got.status >= 300 && got.status < 400
         ? `status ${got.status}, redirect ${got.redirectStop ?? 'not followed'}`
         : `status ${got.status ?? 'none'}`;
-    add('discovery-catalog', 'warning', got.finalUrl, '', `${got.finalUrl}: catalog not read (${show(why)}).`, hint);
+    reportFinding(
+      'discovery-catalog',
+      'warning',
+      got.finalUrl,
+      '',
+      `${got.finalUrl}: catalog not read (${show(why)}).`,
+      hint,
+    );
     return { report };
   }
   const parsed = parseBody(got.body);
@@ -501,7 +515,7 @@ async function fetchCatalog(
             : parsed.kind === 'invalid-utf8'
               ? `not valid UTF-8 (byte offset ${parsed.offset})`
               : `not JSON (${parsed.reason})`;
-    add(
+    reportFinding(
       'discovery-catalog',
       parsed.kind === 'html' ? 'info' : 'warning',
       got.finalUrl,
@@ -518,7 +532,7 @@ async function fetchCatalog(
   for (const f of result.findings) {
     const finding: DiscoveryFinding = { ...f, message: `${got.finalUrl}: ${f.message}`, url: got.finalUrl };
     report.findings.push(finding);
-    add(finding.rule, finding.severity, got.finalUrl, finding.path, finding.message, finding.hint);
+    reportFinding(finding.rule, finding.severity, got.finalUrl, finding.path, finding.message, finding.hint);
   }
   if (!isObject(parsed.value)) return { report };
   const entries = own(parsed.value, 'entries');
