@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
+import { isObject } from '../validate/context';
 
 /*
  * What an Agent Card signature covers, read from the JSON itself: never through a model that
@@ -33,9 +34,6 @@ export const AGENT_CARD_CANONICAL_FORMS: readonly AgentCardCanonicalForm[] = ['p
 export const MAX_SIGNED_DEPTH = 64;
 
 type JsonObject = Record<string, Json>;
-
-const isObject = (value: Json): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function fail(what: string, how: string, cause?: unknown): never {
   throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `canonicalizeAgentCard: ${what}. ${how}`, { cause });
