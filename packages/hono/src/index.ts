@@ -22,10 +22,19 @@ export interface AgentCardMiddlewareSettings<E extends Env = Env> {
   remoteAddress?: (c: Context<E>) => string | undefined;
 }
 
+/** The part of Node's `IncomingMessage` that `@hono/node-server` puts in `c.env.incoming`. */
+interface NodeIncoming {
+  headers?: AgentCardRequestHeaders;
+  socket?: { remoteAddress?: string };
+}
+
+function nodeIncoming(c: { env: unknown }): NodeIncoming | undefined {
+  return (c.env as { incoming?: NodeIncoming } | undefined)?.incoming;
+}
+
 /** `@hono/node-server` puts Node's request in `c.env.incoming`. */
 function nodeServerAddress(c: { env: unknown }): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
+  return nodeIncoming(c)?.socket?.remoteAddress;
 }
 
 /** Path and query of an absolute URL, as sent (no decoding, no URL object). */
@@ -48,8 +57,20 @@ function relativePath(path: string, base: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The request headers as the plain lower-case record core reads. On `@hono/node-server` that is
+ * Node's own `incoming.headers`, already such a record: reading `request.headers` there would
+ * build a web `Headers` from the raw headers on every request, which the server otherwise avoids.
+ */
+function headersOf(c: { env: unknown }, request: Request): AgentCardRequestHeaders {
+  const own = nodeIncoming(c)?.headers;
+  // HTTP/2 carries the authority as `:authority`; the copy below adds `host` for it.
+  if (own !== undefined && typeof own === 'object' && own.host !== undefined) return own;
+  return webHeadersOf(request);
+}
+
 /** A web `Headers` as the plain lower-case record core reads. */
-function headersOf(request: Request): AgentCardRequestHeaders {
+function webHeadersOf(request: Request): AgentCardRequestHeaders {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -130,7 +151,7 @@ export function agentCard<E extends Env = Env>(
     const result = responder.respond({
       method: request.method,
       path,
-      headers: headersOf(request),
+      headers: headersOf(c, request),
       raw: c,
       encrypted: url.startsWith('https:'),
       remoteAddress: address(c),
