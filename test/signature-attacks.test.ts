@@ -211,6 +211,48 @@ describe('the CLI and the discovery client refuse forged cards', () => {
     },
   );
 
+  /**
+   * The signed card's text with an attacker URL inserted before the signed one, in the same
+   * object: JSON.parse keeps the last value, so the signature still verifies over what it reads,
+   * while a client whose parser keeps the first value calls the attacker.
+   */
+  const twice = (): string => {
+    const text = JSON.stringify(signed);
+    const at = text.indexOf('"url":"https://pay.acme-corp.io/a2a"');
+    expect(at).toBeGreaterThan(0);
+    return `${text.slice(0, at)}"url":"https://evil.example/a2a",${text.slice(at)}`;
+  };
+
+  it('discoverAgentCard does not verify a body that names a member twice, and reports it', async () => {
+    const origin = await serve(twice());
+    const report = await discoverAgentCard(origin, { allowHttp: true, profile: 'development', jwks: { keys: [jwk] } });
+    expect(report.primary.signature?.status).toBe('failed');
+    expect(report.primary.signature?.details).toEqual([
+      'not verified: the body names /supportedInterfaces/0/url twice, so it is not one card a signature could cover',
+    ]);
+    expect(report.primary.findings).toContainEqual(
+      expect.objectContaining({
+        rule: 'card-json-duplicate-member',
+        severity: 'error',
+        path: '/supportedInterfaces/0/url',
+      }),
+    );
+
+    const run = await cli(['check', origin, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain('signature: verified');
+    expect(run.stdout).toContain('signature: failed');
+    expect(run.stdout).toContain('card-json-duplicate-member');
+  });
+
+  it('agent-card verify refuses a file that names a member twice', async () => {
+    writeFileSync(join(dir, 'twice.json'), twice());
+    const run = await cli(['verify', 'twice.json', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain('supportedInterfaces[0].url: named twice in one object');
+    expect(run.stdout).not.toContain('Valid: at least');
+  });
+
   it('agent-card check --jwks reports the signed control as verified', async () => {
     const run = await cli(['check', control, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
     expect(run.stdout).toMatch(/signature verified/);

@@ -20,6 +20,7 @@ const broken = readdirSync(brokenDir).filter((name) => name.endsWith('.json'));
  */
 const CARD_RULES = [
   'card-json-parse',
+  'card-json-duplicate-member',
   'card-root-object',
   'card-shape-detected',
   'required-fields',

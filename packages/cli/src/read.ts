@@ -92,16 +92,21 @@ export class CardInputError extends CliError {
   }
 }
 
+/** The validator's errors that leave no one card to work on. */
+const UNREADABLE = new Set(['card-json-parse', 'card-root-object', 'card-json-duplicate-member']);
+
 /**
  * A card from a file, stdin or (for `diff`) a URL, parsed only if the validator can read it:
- * invalid UTF-8, invalid JSON, nesting deeper than {@link MAX_JSON_DEPTH} and a root that is not
- * an object are its `card-json-parse` / `card-root-object` errors, thrown as a
- * {@link CardInputError}, exactly as `agent-card validate` reports them.
+ * invalid UTF-8, invalid JSON, nesting deeper than {@link MAX_JSON_DEPTH}, a root that is not
+ * an object and a member named twice (which parsers resolve differently, so `verify` would check
+ * one card while a client reads another) are its `card-json-parse` / `card-root-object` /
+ * `card-json-duplicate-member` errors, thrown as a {@link CardInputError}, exactly as
+ * `agent-card validate` reports them.
  */
 export async function readCard(io: CliIO, source: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
   const bytes = isRemote(source) ? await fetchBytes(source, timeoutMs) : await readBytes(io, source);
   const unreadable = validateAgentCard(bytes, { profile: 'development' }).findings.filter(
-    (f) => f.severity === 'error' && (f.rule === 'card-json-parse' || f.rule === 'card-root-object'),
+    (f) => f.severity === 'error' && UNREADABLE.has(f.rule),
   );
   if (unreadable.length > 0) throw new CardInputError(source, unreadable);
   return parseJson(decode(bytes, source), source) as Record<string, unknown>;

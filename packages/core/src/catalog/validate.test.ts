@@ -30,6 +30,11 @@ describe('validateAiCatalog', () => {
 
   it.each<[string, unknown, string[]]>([
     ['not JSON', '{"specVersion":', ['catalog-json-parse error ']],
+    [
+      'an entry url named twice (a reader keeping the first follows another card)',
+      `{"specVersion":"1.0","entries":[{"identifier":"urn:acme:agent:billing","displayName":"Billing","mediaType":"application/a2a-agent-card+json","url":"https://evil.example/card.json","url":"${entry.url}"}]}`,
+      ['catalog-duplicate-member error /entries/0/url'],
+    ],
     ['an array', [entry], ['catalog-root-object error ']],
     ['no specVersion', { entries: [] }, ['catalog-required-fields error /specVersion']],
     ['a bad specVersion', { specVersion: 'v1', entries: [] }, ['catalog-spec-version error /specVersion']],

@@ -1,5 +1,6 @@
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
 import { isObject } from '../validate/context';
+import { duplicateMembers } from '../validate/json-text';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import {
@@ -60,6 +61,20 @@ function at(path: Segments): string {
 
 function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
   w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
+}
+
+/**
+ * Members named twice in one object (`catalog-duplicate-member`, an error): readers that keep the
+ * first value and readers that keep the last would follow different entries.
+ */
+export function duplicateMemberFindings(paths: readonly Segments[]): Finding[] {
+  return paths.map((path) => ({
+    rule: 'catalog-duplicate-member',
+    severity: 'error',
+    path: toPointer(path),
+    message: `${at(path)}: named twice in one object; JSON parsers disagree about which value applies.`,
+    hint: `Keep one ${quote(String(path[path.length - 1]), SHOW_MAX)} member: parsers that keep the first value and parsers that keep the last would follow different entries.`,
+  }));
 }
 
 function isString(value: unknown): value is string {
@@ -476,6 +491,7 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
       return { valid: false, findings: w.findings };
     }
   }
+  if (typeof value === 'string') w.findings.push(...duplicateMemberFindings(duplicateMembers(value)));
   checkCatalog(w, doc, [], 1);
   return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings };
 }

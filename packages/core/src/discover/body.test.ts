@@ -36,8 +36,9 @@ describe('firstInvalidUtf8', () => {
 
 describe('parseBody', () => {
   it.each([
-    ['{"a":1}', { kind: 'json', value: { a: 1 }, bom: false }],
-    ['\ufeff{"a":1}', { kind: 'json', value: { a: 1 }, bom: true }],
+    ['{"a":1}', { kind: 'json', value: { a: 1 }, bom: false, duplicates: [] }],
+    ['\ufeff{"a":1}', { kind: 'json', value: { a: 1 }, bom: true, duplicates: [] }],
+    ['{"a":1,"b":{"a":2},"a":3}', { kind: 'json', value: { a: 3, b: { a: 2 } }, bom: false, duplicates: [['a']] }],
     ['  \n<!DOCTYPE html><title> Log in | Acme </title>', { kind: 'html', title: 'Log in | Acme' }],
     ['<html><body>no title</body></html>', { kind: 'html' }],
     ['   ', { kind: 'empty' }],

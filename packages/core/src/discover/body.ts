@@ -2,11 +2,18 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
+import { duplicateMembers } from '../validate/json-text';
 import { MAX_DEPTH } from '../validate/shape';
 
 /** Outcome of decoding and parsing a body as a JSON document. */
 export type ParsedBody =
-  | { kind: 'json'; value: unknown; bom: boolean }
+  | {
+      kind: 'json';
+      value: unknown;
+      bom: boolean;
+      /** Members named twice in one object (their paths), which readers of the body resolve differently. */
+      duplicates: (string | number)[][];
+    }
   | { kind: 'html'; title?: string }
   | { kind: 'empty' }
   | { kind: 'invalid-utf8'; offset: number; byte: number }
@@ -42,11 +49,13 @@ export function parseBody(bytes: Uint8Array): ParsedBody {
   if (text.trim() === '') return { kind: 'empty' };
   const tooDeep = nestingOverflow(text, MAX_BODY_DEPTH);
   if (tooDeep !== undefined) return { kind: 'too-deep', limit: MAX_BODY_DEPTH, offset: tooDeep };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown, bom };
+    value = JSON.parse(text);
   } catch (error) {
     return { kind: 'invalid-json', reason: error instanceof Error ? error.message : String(error) };
   }
+  return { kind: 'json', value, bom, duplicates: duplicateMembers(text) };
 }
 
 /**

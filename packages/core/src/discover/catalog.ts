@@ -8,7 +8,7 @@
  * depth of 4, catalogs referenced by URL one level deep.
  */
 import { A2A_ENTRY_MEDIA_TYPES, AI_CATALOG_MAX_DEPTH, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../catalog/format';
-import { validateAiCatalog } from '../catalog/validate';
+import { duplicateMemberFindings, validateAiCatalog } from '../catalog/validate';
 import type { Severity } from '../findings';
 import { parseBody, parseMediaType, show } from './body';
 import { type ExchangeSpec, exchange } from './request';
@@ -528,8 +528,9 @@ async function fetchCatalog(
   report.found = true;
   report.document = parsed.value;
   const result = validateAiCatalog(parsed.value, { profile: settings.profile, baseUrl: got.finalUrl });
-  report.valid = result.valid;
-  for (const f of result.findings) {
+  const duplicates = duplicateMemberFindings(parsed.duplicates);
+  report.valid = result.valid && duplicates.length === 0;
+  for (const f of [...duplicates, ...result.findings]) {
     const finding: DiscoveryFinding = { ...f, message: `${got.finalUrl}: ${f.message}`, url: got.finalUrl };
     report.findings.push(finding);
     reportFinding(finding.rule, finding.severity, got.finalUrl, finding.path, finding.message, finding.hint);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
-import type { Severity, ValidationProfile } from '../findings';
+import { type Severity, type ValidationProfile, toPointer } from '../findings';
 import { verifyAgentCard } from '../sign';
+import { duplicateMemberText } from '../validate/json-text';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
@@ -133,7 +134,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   const source =
     primary.report.document !== undefined ? primary : legacy.report.document !== undefined ? legacy : undefined;
   if (source && keys) {
-    const signature = await signatureStatus(source.report.document, keys, settings, budget);
+    const signature = await signatureStatus(source, keys, settings, budget);
     signature.keysFrom = given ? 'given' : 'host';
     source.report.signature = signature;
   }
@@ -449,6 +450,16 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
       'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.',
     );
   }
+  for (const path of parsed.duplicates) {
+    const { message, hint } = duplicateMemberText(path);
+    report.findings.push({
+      rule: 'card-json-duplicate-member',
+      severity: 'error',
+      path: toPointer(path),
+      message: `${run.get.finalUrl}: ${message}`,
+      hint,
+    });
+  }
   report.document = parsed.value;
   const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
   if (!result) return;
@@ -568,17 +579,29 @@ async function probeHttp(
 }
 
 async function signatureStatus(
-  document: unknown,
+  run: PathRun,
   keys: DiscoveryKeyOptions,
   settings: Pick<DiscoverySettings, 'fetch' | 'timeoutMs'>,
   budget: RunBudget,
 ): Promise<DiscoverySignature> {
+  const document = run.report.document;
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return { status: 'unavailable', details: ['the body is not a JSON object'] };
   }
   const signatures = (document as { signatures?: unknown }).signatures;
   if (!Array.isArray(signatures) || signatures.length === 0) {
     return { status: 'unsigned', details: ['the card has no signatures'] };
+  }
+  // JSON.parse kept the last of each repeated member; a reader keeping the first sees another card,
+  // and no signature can say which of the two it covers.
+  const duplicates = run.parsed?.kind === 'json' ? run.parsed.duplicates : [];
+  if (duplicates.length > 0) {
+    return {
+      status: 'failed',
+      details: [
+        `not verified: the body names ${duplicates.map((p) => toPointer(p)).join(', ')} twice, so it is not one card a signature could cover`,
+      ],
+    };
   }
   try {
     // Key sets are fetched like the card: with the run's fetch, and only within what is left of

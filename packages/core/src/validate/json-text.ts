@@ -5,6 +5,7 @@
  * @see packages/core/RULES.md §6.1 (rule 1)
  * @packageDocumentation
  */
+import { describePath, preview } from './shape';
 
 /** The finding text for a byte order mark (rule 1, a warning wherever JSON text is read). */
 export const BYTE_ORDER_MARK = {
@@ -178,4 +179,94 @@ export function jsonSyntaxErrorOffset(text: string): number {
       return i;
     }
   }
+}
+
+/** A container being scanned by {@link duplicateMembers}. */
+interface Frame {
+  /** The enclosing container, and this container's name or index in it. */
+  parent: Frame | undefined;
+  key: string | number;
+  /** Whether this is an object (else an array). */
+  object: boolean;
+  /** The first member name, and the others once there are two (most objects have one member). */
+  first: string | undefined;
+  names: Set<string> | undefined;
+  /** The next array index, or the name of the object member whose value comes next. */
+  at: string | number;
+}
+
+/** The path of `name` in `frame`, built only for a finding: O(depth) once, not per container. */
+function pathTo(frame: Frame, name: string): (string | number)[] {
+  const path: (string | number)[] = [name];
+  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) path.push(f.key);
+  return path.reverse();
+}
+
+/** The value of the JSON string token `text[start, end)`, quotes included. */
+function stringToken(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end - 1);
+  return inner.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : inner;
+}
+
+/**
+ * Where valid JSON text names a member twice in one object, in document order, at most `limit`
+ * places: the path of the repeated member (`['skills', 0, 'id']`). RFC 8259 §4 only says names
+ * SHOULD be unique, and parsers disagree about a repeat: `JSON.parse` keeps the last value, others
+ * keep the first or refuse. Two readers of such a card read two different cards, so a signature
+ * can cover the one a client does not use. Names compare after unescaping (`"\u0069d"` is `"id"`).
+ * An explicit stack instead of recursion, linear in the text; call it on text `JSON.parse`
+ * accepted (on other text it stops early without throwing).
+ * @example duplicateMembers('{"url": "https://a.test", "url": "https://b.test"}') // [['url']]
+ */
+export function duplicateMembers(text: string, limit = 8): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  const stack: Frame[] = [];
+  const n = text.length;
+  /** Whether the next string in the innermost object is a member name. */
+  let expectName = false;
+  for (let i = 0; i < n && found.length < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      const top = stack[stack.length - 1];
+      if (expectName && top?.object === true) {
+        const name = stringToken(text, start, i + 1);
+        if (top.first === undefined) top.first = name;
+        else if (top.first === name || top.names?.has(name) === true) found.push(pathTo(top, name));
+        else {
+          top.names ??= new Set();
+          top.names.add(name);
+        }
+        top.at = name;
+        expectName = false;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      const parent = stack[stack.length - 1];
+      stack.push({ parent, key: parent?.at ?? '', object: c === 0x7b, first: undefined, names: undefined, at: 0 });
+      expectName = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectName = false;
+    } else if (c === 0x2c) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) break;
+      if (!top.object) top.at = (top.at as number) + 1;
+      else expectName = true;
+    }
+  }
+  return found;
+}
+
+/** The finding text for a member named twice (rule `card-json-duplicate-member`, an error in every profile). */
+export function duplicateMemberText(path: readonly (string | number)[]): { message: string; hint: string } {
+  const name = path[path.length - 1];
+  return {
+    message: `${describePath(path)}: named twice in one object; JSON parsers disagree about which value applies.`,
+    hint: `Keep one ${preview(String(name))} member. Parsers that keep the first value and parsers that keep the last read two different cards, so a signature can cover one while a client reads the other.`,
+  };
 }

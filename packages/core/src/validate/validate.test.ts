@@ -98,6 +98,25 @@ describe('input decoding (rules 1 and 2)', () => {
     );
   });
 
+  it('refuses a member named twice: readers disagree about which value the card has', () => {
+    // JSON.parse keeps the second URL; a parser that keeps the first sends requests elsewhere.
+    const text = SAMPLE_TEXT.replace('"url": "', '"url": "https://attacker.example.net/a2a", "url": "');
+    expect(text).not.toBe(SAMPLE_TEXT);
+    const result = validateAgentCard(text, { profile: 'development' });
+    expect(result.valid).toBe(false);
+    expect(result.findings.filter((f) => f.rule === 'card-json-duplicate-member')).toEqual([
+      {
+        rule: 'card-json-duplicate-member',
+        severity: 'error',
+        path: '/supportedInterfaces/0/url',
+        message:
+          'supportedInterfaces[0].url: named twice in one object; JSON parsers disagree about which value applies.',
+        hint: 'Keep one "url" member. Parsers that keep the first value and parsers that keep the last read two different cards, so a signature can cover one while a client reads the other.',
+      },
+    ]);
+    expect(validateAgentCard(Buffer.from(text)).findings.map((f) => f.rule)).toContain('card-json-duplicate-member');
+  });
+
   it('rejects invalid UTF-8', () => {
     const result = validateAgentCard(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     expect(result.findings).toEqual([

@@ -20,7 +20,14 @@ import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
-import { BYTE_ORDER_MARK, jsonSyntaxErrorOffset, lineAndColumn, stripByteOrderMark } from './json-text';
+import {
+  BYTE_ORDER_MARK,
+  duplicateMembers,
+  duplicateMemberText,
+  jsonSyntaxErrorOffset,
+  lineAndColumn,
+  stripByteOrderMark,
+} from './json-text';
 import { ARRAY_INDEX, BAD_POINTER_ESCAPE } from './patterns';
 import { checkShape, detectCardShape, emptyObject, errorText, preview, toJsonTree, typeName } from './shape';
 
@@ -107,8 +114,9 @@ function decode(input: unknown, ctx: RuleContext): Decoded {
     ctx.report('card-json-parse', 'warning', [], `card: ${BYTE_ORDER_MARK.message}`, BYTE_ORDER_MARK.hint);
     text = stripped.text;
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const reason = errorText(error);
     const { line, column } = lineAndColumn(text, jsonSyntaxErrorOffset(text));
@@ -128,6 +136,11 @@ function decode(input: unknown, ctx: RuleContext): Decoded {
     );
     return { ok: false };
   }
+  for (const path of duplicateMembers(text)) {
+    const { message, hint } = duplicateMemberText(path);
+    ctx.report('card-json-duplicate-member', 'error', path, message, hint);
+  }
+  return { ok: true, value };
 }
 
 /** Runs a rule module, turning an exception into a finding instead of a crash. */
