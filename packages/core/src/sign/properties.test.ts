@@ -107,23 +107,39 @@ describe('canonicalizeAgentCard properties', () => {
   });
 
   it('covers every member of any card: the served form is the card, and the pruned form keeps every non-default value', () => {
-    const isDefault = (v: unknown): boolean =>
-      v === '' ||
-      v === null ||
-      (Array.isArray(v) && v.every(isDefault)) ||
-      (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isDefault));
     fc.assert(
       fc.property(fc.oneof(card, messyCard), (input) => {
         const { signatures: _, ...content } = input as AgentCard & { signatures?: unknown };
-        expect(JSON.parse(canonicalizeAgentCard(input, { form: 'served-as-is' }))).toEqual(
-          JSON.parse(JSON.stringify(content)),
-        );
-        const pruned = JSON.parse(canonicalizeAgentCard(input));
-        for (const [key, value] of Object.entries(content)) {
-          if (!isDefault(value) && value !== undefined) expect(pruned).toHaveProperty([key]);
-        }
+        const json = JSON.parse(JSON.stringify(content)) as unknown;
+        expect(JSON.parse(canonicalizeAgentCard(input, { form: 'served-as-is' }))).toEqual(json);
+        expectPrunedOf(json, JSON.parse(canonicalizeAgentCard(input)));
       }),
-      { numRuns: 500 },
+      {
+        numRuns: 500,
+        // A default-valued boolean without presence is pruned, and with it every member that held
+        // only that: once drawn by a random seed (4), where the oracle took `false` for content.
+        examples: [
+          [
+            {
+              securitySchemes: {
+                '': { oauth2SecurityScheme: { flows: { authorizationCode: { pkceRequired: false } } } },
+              },
+            },
+          ],
+          [
+            {
+              securitySchemes: {
+                both: {
+                  oauth2SecurityScheme: { flows: { authorizationCode: { pkceRequired: false } } },
+                  mtlsSecurityScheme: {},
+                },
+              },
+            },
+          ],
+          [{ capabilities: { extensions: [{ required: false, params: { '': null } }] } }],
+          [{ capabilities: { extensions: [{ required: false }, { required: true }] }, name: '' }],
+        ] as [AgentCard][],
+      },
     );
   });
 
@@ -141,6 +157,42 @@ describe('canonicalizeAgentCard properties', () => {
 });
 
 type Path = readonly (string | number)[];
+
+/**
+ * The booleans without presence in a2a.proto (`AgentExtension.required`,
+ * `AuthorizationCodeOAuthFlow.pkceRequired`): their `false` is the default value, which the pruned
+ * form drops like `""`, `null`, `[]` and `{}`. `*` is any map key or array index.
+ */
+const PRESENCELESS: readonly (readonly string[])[] = [
+  ['capabilities', 'extensions', '*', 'required'],
+  ['securitySchemes', '*', 'oauth2SecurityScheme', 'flows', 'authorizationCode', 'pkceRequired'],
+];
+
+function isDefault(value: unknown, path: Path): boolean {
+  if (value === '' || value === null) return true;
+  if (value === false) {
+    return PRESENCELESS.some((p) => p.length === path.length && p.every((step, i) => step === '*' || step === path[i]));
+  }
+  if (Array.isArray(value)) return value.every((item, i) => isDefault(item, [...path, i]));
+  if (typeof value === 'object') return Object.entries(value).every(([key, item]) => isDefault(item, [...path, key]));
+  return false;
+}
+
+/** `pruned` holds exactly the non-default members and elements of `value`, in order, at any depth. */
+function expectPrunedOf(value: unknown, pruned: unknown, path: Path = []): void {
+  if (Array.isArray(value)) {
+    const kept = value.filter((item, i) => !isDefault(item, [...path, i]));
+    expect(pruned, JSON.stringify(path)).toHaveLength(kept.length);
+    kept.forEach((item, i) => expectPrunedOf(item, (pruned as unknown[])[i], [...path, i]));
+  } else if (typeof value === 'object' && value !== null) {
+    const object = value as Record<string, unknown>;
+    const kept = Object.keys(object).filter((key) => !isDefault(object[key], [...path, key]));
+    expect(Object.keys(pruned as object).sort(), JSON.stringify(path)).toEqual(kept.sort());
+    for (const key of kept) expectPrunedOf(object[key], (pruned as Record<string, unknown>)[key], [...path, key]);
+  } else {
+    expect(pruned, JSON.stringify(path)).toBe(value);
+  }
+}
 
 function leaves(value: unknown, path: Path = []): Path[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => leaves(item, [...path, i]));
