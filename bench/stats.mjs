@@ -23,26 +23,40 @@ function random(seed) {
 }
 
 /**
+ * A 95% bootstrap interval of `statistic(lists)`, where `lists[k][i]` were measured together (one
+ * round of side-by-side runs): rounds are resampled whole, so drift that hit every run of a round
+ * stays cancelled. `statistic` gets resampled lists of the same shape. Returns `[low, high]`.
+ */
+export function pairedInterval(lists, statistic, { resamples = 2000, seed = 1 } = {}) {
+  const n = lists[0]?.length ?? 0;
+  if (n === 0 || lists.some((list) => list.length !== n))
+    throw new Error('pairedInterval: needs lists of the same, non-zero length');
+  const next = random(seed);
+  const values = new Array(resamples);
+  const samples = lists.map(() => new Array(n));
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < n; i++) {
+      const pick = Math.floor(next() * n);
+      for (let k = 0; k < lists.length; k++) samples[k][i] = lists[k][pick];
+    }
+    values[r] = statistic(samples);
+  }
+  values.sort((x, y) => x - y);
+  return [values[Math.floor(resamples * 0.025)], values[Math.ceil(resamples * 0.975) - 1]];
+}
+
+/**
  * A 95% bootstrap interval for `median(a) / median(b)`, where `a[i]` and `b[i]` were measured as
  * a pair (side by side): pairs are resampled together, so drift that hit both sides of a pair
  * stays cancelled. Returns `[low, high]`.
  */
-export function pairedRatioInterval(a, b, { resamples = 2000, seed = 1 } = {}) {
+export function pairedRatioInterval(a, b, options) {
   if (a.length !== b.length || a.length === 0)
     throw new Error('pairedRatioInterval: needs two lists of the same, non-zero length');
-  const next = random(seed);
-  const n = a.length;
-  const ratios = new Array(resamples);
-  const sampleA = new Array(n);
-  const sampleB = new Array(n);
-  for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < n; i++) {
-      const pick = Math.floor(next() * n);
-      sampleA[i] = a[pick];
-      sampleB[i] = b[pick];
-    }
-    ratios[r] = median(sampleA) / median(sampleB);
-  }
-  ratios.sort((x, y) => x - y);
-  return [ratios[Math.floor(resamples * 0.025)], ratios[Math.ceil(resamples * 0.975) - 1]];
+  return pairedInterval([a, b], ([x, y]) => median(x) / median(y), options);
+}
+
+/** `median(a[i] - b[i])`: the median of the differences within each pair. */
+export function medianDifference(a, b) {
+  return median(a.map((value, i) => value - b[i]));
 }
