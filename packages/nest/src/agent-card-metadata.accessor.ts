@@ -1,7 +1,7 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
-import { readOpenApiRoute, type OpenApiRoute } from './openapi-route';
+import { readOpenApiController, readOpenApiRoute, type OpenApiController, type OpenApiRoute } from './openapi-route';
 import type { AgentSkillsOptions, SkillMethodRecord, SkillOptions } from './skill.decorator';
 
 type Lookup = (this: object, name: string) => unknown;
@@ -43,12 +43,23 @@ export class AgentCardMetadataAccessor {
   }
 
   /**
-   * What `@nestjs/swagger` decorators say about a route, read by their metadata keys; `undefined`
-   * when there are none.
+   * What `@nestjs/swagger` decorators on a controller class say, read by their metadata keys once
+   * for all its routes; `undefined` when there are none.
    */
-  getOpenApi(controller: Type<unknown>, method: Function): OpenApiRoute | undefined {
-    return readOpenApiRoute((key, target) => this.reflector.get(key, target), controller, method);
+  getOpenApiController(controller: Type<unknown>): OpenApiController | undefined {
+    return readOpenApiController(this.read, controller);
   }
+
+  /**
+   * What `@nestjs/swagger` decorators say about a route (the class-level part as
+   * {@link getOpenApiController} read it), by their metadata keys; `undefined` when there are none.
+   */
+  getOpenApi(controller: OpenApiController | undefined, method: Function): OpenApiRoute | undefined {
+    return readOpenApiRoute(this.read, controller, method);
+  }
+
+  /** `Reflector.get`, made once rather than as a closure per route. */
+  private readonly read = (key: string, target: Function): unknown => this.reflector.get(key, target);
 
   /**
    * The `@Skill()` methods of a prototype and of the prototypes it inherits from, with their

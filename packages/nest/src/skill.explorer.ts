@@ -39,9 +39,10 @@ export class SkillExplorer {
       const methods = this.accessor.getSkillMethods(prototype);
       if (methods.length === 0) continue;
       const defaults = this.accessor.getDefaults(controller);
+      const onClass = openApi ? this.accessor.getOpenApiController(controller) : undefined;
       for (let i = 0; i < methods.length; i++) {
         const { name, method, options } = methods[i]!;
-        const route = openApi ? this.accessor.getOpenApi(controller, method) : undefined;
+        const route = openApi ? this.accessor.getOpenApi(onClass, method) : undefined;
         found.push(skillFromDecorator(controller.name, name, options, defaults, route));
       }
     }
