@@ -66,6 +66,43 @@ const notString = fc.constantFrom<unknown>(null, 1, true, [], {}, ['a'], { a: 1 
 
 type Skill = Record<string, unknown>;
 
+/** Scheme names: declared by the base card (`oauth`, with two scopes), undeclared, odd. */
+const schemeName = fc.constantFrom('oauth', 'bearer', '', ' ', '__proto__', 'apiKey', 'password');
+/** Scopes: declared ones, undeclared ones, blanks, secrets, placeholders, not strings. */
+const scope = fc.oneof(fc.constantFrom('orders:read', 'orders:write', 'admin'), anyText, notString);
+/** `{name: {list}}` maps, mostly of the plain form, sometimes not (extra keys, no list, a bare list). */
+const schemes = fc.dictionary(
+  schemeName,
+  fc.oneof(
+    { weight: 4, arbitrary: fc.array(scope, { maxLength: 3 }).map((list) => ({ list })) },
+    fc.array(scope, { maxLength: 2 }).map((list) => ({ list, extra: true })),
+    fc.constantFrom<unknown>({}, { scopes: ['orders:read'] }, ['orders:read'], null, 'orders:read'),
+  ),
+  { maxKeys: 3 },
+);
+/**
+ * Security requirement lists: the plain form `[{"schemes": {...}}]` (what `@ApiBearerAuth()`
+ * becomes), and what sits next to it: empty lists and maps, v0.3 `{name: [scopes]}`, snake_case,
+ * extra keys, wrong types.
+ */
+const requirements = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.array(
+      schemes.map((s) => ({ schemes: s })),
+      { maxLength: 2 },
+    ),
+  },
+  fc.array(
+    fc.oneof(
+      schemes.map((s) => ({ schemes: s, extra: 1 })),
+      fc.constantFrom<unknown>({ oauth: ['orders:read'] }, { schemes: [] }, { Schemes: {} }, {}, null, 'oauth'),
+    ),
+    { minLength: 1, maxLength: 2 },
+  ),
+  fc.constantFrom<unknown>({}, 'oauth', null, [[]]),
+);
+
 /** One change to a plain skill; many keep it quiet, many do not. */
 const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
   fc
@@ -86,6 +123,11 @@ const skillChange: fc.Arbitrary<(skill: Skill) => void> = fc.oneof(
     s.examples = value;
     s.tags = value;
   }),
+  fc
+    .tuple(fc.constantFrom('securityRequirements', 'security_requirements'), requirements)
+    .map(([key, value]) => (s: Skill) => {
+      s[key] = value;
+    }),
   fc
     .tuple(
       fc.constantFrom(
@@ -133,6 +175,31 @@ const skillList = fc
     }),
   );
 
+/** Rules that read every skill, quiet or not. */
+const CROSS_FIELD_RULES = new Set([
+  'skill-id-unique',
+  'security-empty',
+  'security-scheme-reference',
+  'security-scope-declared',
+]);
+
+/**
+ * 8–20 skills that each carry security requirements (mostly in the plain form a route's
+ * `@ApiBearerAuth()` becomes), sometimes changed a little more.
+ */
+const requirementSkillList = fc
+  .array(fc.tuple(fc.nat({ max: 40 }), requirements, fc.array(skillChange, { maxLength: 1 })), {
+    minLength: 8,
+    maxLength: 20,
+  })
+  .map((entries) =>
+    entries.map(([n, securityRequirements, changes]) => {
+      const skill: Skill = { ...plainSkill(n), securityRequirements };
+      for (const change of changes) change(skill);
+      return skill;
+    }),
+  );
+
 describe('quiet skills', () => {
   it('gives the findings of a full walk, in the same order, for cards of mixed skills', () => {
     fc.assert(
@@ -143,9 +210,18 @@ describe('quiet skills', () => {
     );
   });
 
+  it('gives the findings of a full walk for cards whose skills carry security requirements', () => {
+    fc.assert(
+      fc.property(requirementSkillList, (skills) => {
+        expectSamePaths(cardWith(skills));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('counts as quiet only a skill that a full walk reports nothing inside', () => {
     fc.assert(
-      fc.property(skillList, (skills) => {
+      fc.property(fc.oneof(skillList, requirementSkillList), (skills) => {
         const card = cardWith(skills);
         const { findings } = validateAgentCardInFull(card, { profile: 'strict' });
         skills.forEach((skill, index) => {
@@ -153,11 +229,12 @@ describe('quiet skills', () => {
           const inside = findings.filter(
             (f) => f.path.startsWith(`/skills/${index}/`) || f.path === `/skills/${index}`,
           );
-          // The rules that still read every skill: 19 compares ids across skills, and 40 notes a
-          // skill without examples.
+          // The rules that still read every skill: 19 compares ids across skills, 20–23 check
+          // security requirements against the card's schemes, and 40 notes a skill without
+          // examples.
           expect(
             inside.filter(
-              (f) => f.rule !== 'skill-id-unique' && !(f.rule === 'metadata-quality' && f.path.endsWith('/examples')),
+              (f) => !CROSS_FIELD_RULES.has(f.rule) && !(f.rule === 'metadata-quality' && f.path.endsWith('/examples')),
             ),
           ).toEqual([]);
         });
@@ -187,6 +264,34 @@ describe('quiet skills', () => {
         'skill-id-unique /skills/29/id',
         'skill-id-unique /skills/31/id',
         'unknown-field /skills/37/extra',
+      ]),
+    );
+  });
+
+  it('keeps every finding inside security requirements when the other skills are quiet', () => {
+    const requirement = (list: unknown[], name = 'oauth') => [{ schemes: { [name]: { list } } }];
+    const skills: Skill[] = Array.from({ length: 20 }, (_, n) => ({
+      ...plainSkill(n),
+      securityRequirements: requirement(['orders:read']),
+    }));
+    skills[2]!.securityRequirements = requirement(['sk-' + 'aZ3kQ9xL2pW7mN4bV8cR1tY6']);
+    skills[5]!.securityRequirements = requirement([], 'jwt');
+    skills[7]!.securityRequirements = requirement(['orders:delete']);
+    skills[9]!.securityRequirements = [{ oauth: ['orders:read'] }];
+    skills[11]!.securityRequirements = [{ schemes: { oauth: { list: ['orders:read'], extra: true } } }];
+    skills[13]!.securityRequirements = [{ schemes: {} }];
+    const card = cardWith(skills);
+    expect(skills.filter(isQuietSkill)).toHaveLength(16);
+    const result = validateAgentCard(card, { profile: 'production' });
+    expect(result).toEqual(validateAgentCardInFull(card, { profile: 'production' }));
+    expect(result.findings.map((f) => `${f.rule} ${f.path}`)).toEqual(
+      expect.arrayContaining([
+        'secrets-in-card /skills/2/securityRequirements/0/schemes/oauth/list/0',
+        'security-scheme-reference /skills/5/securityRequirements/0/schemes/jwt',
+        'security-scope-declared /skills/7/securityRequirements/0/schemes/oauth/list/0',
+        'security-requirement-shape /skills/9/securityRequirements/0',
+        'unknown-field /skills/11/securityRequirements/0/schemes/oauth/extra',
+        'security-empty /skills/13/securityRequirements/0',
       ]),
     );
   });

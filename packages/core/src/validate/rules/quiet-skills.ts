@@ -3,7 +3,8 @@
  * inside one skill at a time can pass over them.
  *
  * A card built from code often has hundreds of skills of the same plain form (`id`, `name`,
- * `description`, `tags`, `examples`, all strings). Each rule module walks every skill in its own
+ * `description`, `tags`, `examples`, all strings, and often the same `securityRequirements`,
+ * from a route's `@ApiBearerAuth()` say). Each rule module walks every skill in its own
  * way: the structure walker through the schema tables, the placeholder and secret checks through
  * their own loops. One direct look per skill, with the same string checks those rules make, tells
  * which skills would give no finding; the walkers skip those. Anything else (another key, a
@@ -19,8 +20,8 @@ import { placeholderReason } from './publishing';
 import { keyKind, secretIn } from './secrets';
 
 /**
- * A quiet skill has `id`, `name`, `description` and `tags`, and may have `examples`; modes and
- * security requirements take the full rules.
+ * A quiet skill has `id`, `name`, `description` and `tags`, and may have `examples` and
+ * `securityRequirements` in their plain form; modes take the full rules.
  */
 const REQUIRED_KEYS = 4;
 
@@ -35,6 +36,12 @@ function isFilled(value: string): boolean {
  * looks at the value alone (`secretIn(undefined, …)` gives what `secretIn(key, …)` gives).
  */
 const KEYS_NAME_NO_SECRET = ['id', 'name', 'description', 'tags', 'examples'].every((key) => keyKind(key) === 0);
+
+/**
+ * Scopes sit under `list` (the secret scan hands a list's items its key): a key that names no
+ * credential either, so their check too looks at the value alone.
+ */
+const LIST_NAMES_NO_SECRET = keyKind('list') === 0;
 
 /** A string no per-skill rule reports under `key`: not a placeholder, nothing secret-looking. */
 function quietText(key: string, value: string, placeholderChecked: boolean): boolean {
@@ -53,12 +60,56 @@ function quietList(key: string, value: unknown, filled: boolean): boolean {
   return true;
 }
 
+/** An object of the validator's copy with exactly one key, `key`. */
+function onlyKey(value: unknown, key: string): value is JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  let keys = 0;
+  for (const k in value) {
+    keys++;
+    if (k !== key) return false;
+  }
+  return keys === 1;
+}
+
+/**
+ * Security requirements that the structure and secret rules pass without a word: a non-empty
+ * list of `{"schemes": {name: {"list": [scopes]}}}`, exactly those keys, at least one scheme each,
+ * the scopes non-blank strings with nothing secret-looking (what `@ApiBearerAuth()` or
+ * `@ApiOAuth2([...])` on a route becomes). Whether the named schemes and scopes are declared is
+ * for the cross-field rules (20–23), which read every skill.
+ */
+function quietRequirements(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const requirement: unknown = value[i];
+    if (!onlyKey(requirement, 'schemes')) return false;
+    const schemes = requirement.schemes;
+    if (typeof schemes !== 'object' || schemes === null || Array.isArray(schemes)) return false;
+    let names = 0;
+    for (const name in schemes) {
+      names++;
+      const entry: unknown = (schemes as JsonObject)[name];
+      if (!onlyKey(entry, 'list')) return false;
+      const scopes = entry.list;
+      if (!Array.isArray(scopes)) return false;
+      for (let j = 0; j < scopes.length; j++) {
+        const scope: unknown = scopes[j];
+        if (typeof scope !== 'string' || !isFilled(scope)) return false;
+        if (secretIn(LIST_NAMES_NO_SECRET ? undefined : 'list', scope) !== undefined) return false;
+      }
+    }
+    if (names === 0) return false;
+  }
+  return true;
+}
+
 /**
  * Whether the structure (rules 5, 9, 10, 14, unknown fields, camelCase), legacy, placeholder,
  * secret and media-type rules would report nothing inside this skill: exactly the keys `id`,
- * `name`, `description`, `tags` and optionally `examples`; non-blank strings; a non-empty list of
- * non-blank tags; a list of strings as examples; and no string that looks like a placeholder
- * (name, description, tags, examples, as the placeholder rule reads them) or a secret.
+ * `name`, `description`, `tags` and optionally `examples` and `securityRequirements`; non-blank
+ * strings; a non-empty list of non-blank tags; a list of strings as examples; security
+ * requirements in their plain form (see `quietRequirements`); and no string that looks like a
+ * placeholder (name, description, tags, examples, as the placeholder rule reads them) or a secret.
  *
  * `skill` is a node of the validator's own copy of the card: plain data, no getters.
  */
@@ -68,16 +119,27 @@ export function isQuietSkill(skill: unknown): boolean {
   let keys = 0;
   for (const key in s) {
     keys++;
-    if (key !== 'id' && key !== 'name' && key !== 'description' && key !== 'tags' && key !== 'examples') return false;
+    if (
+      key !== 'id' &&
+      key !== 'name' &&
+      key !== 'description' &&
+      key !== 'tags' &&
+      key !== 'examples' &&
+      key !== 'securityRequirements'
+    )
+      return false;
   }
   const { id, name, description } = s;
   if (typeof id !== 'string' || typeof name !== 'string' || typeof description !== 'string') return false;
-  if (keys !== (Object.hasOwn(s, 'examples') ? REQUIRED_KEYS + 1 : REQUIRED_KEYS)) return false;
+  const examples = Object.hasOwn(s, 'examples');
+  const requirements = Object.hasOwn(s, 'securityRequirements');
+  if (keys !== REQUIRED_KEYS + (examples ? 1 : 0) + (requirements ? 1 : 0)) return false;
   if (!isFilled(id) || !isFilled(name) || !isFilled(description)) return false;
   if (!quietText('id', id, false) || !quietText('name', name, true) || !quietText('description', description, true))
     return false;
   if (!quietList('tags', s.tags, true)) return false;
-  return !Object.hasOwn(s, 'examples') || quietList('examples', s.examples, false);
+  if (examples && !quietList('examples', s.examples, false)) return false;
+  return !requirements || quietRequirements(s.securityRequirements);
 }
 
 /**

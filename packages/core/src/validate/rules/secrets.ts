@@ -165,13 +165,18 @@ function reportSecret(ctx: RuleContext, path: Segments, secret: { what: string; 
   );
 }
 
-/** How many values the secret scan visits in an object of strings and lists of strings. */
-function flatSize(obj: JsonObject): number {
+/**
+ * How many values the secret scan visits in a value of the validator's copy (a quiet skill: a few
+ * levels of objects, lists and strings), counted as the walk counts them.
+ */
+function flatSize(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 1;
   let size = 1;
-  for (const key in obj) {
-    const value = obj[key];
-    size += Array.isArray(value) ? 1 + value.length : 1;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) size += flatSize(value[i]);
+    return size;
   }
+  for (const key in value) size += flatSize((value as JsonObject)[key]);
   return size;
 }
 
