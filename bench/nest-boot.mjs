@@ -15,7 +15,9 @@
 // in the third variant, where a real app calls it) and app.init; app.close is not timed. The
 // report also splits each boot into JavaScript time and garbage-collection pauses (from `gc`
 // performance entries), and gives the time of the module's own start-up work
-// (AgentCardService.onModuleInit, also per skill) and of createDocument itself.
+// (AgentCardService.onModuleInit, also per skill) and of createDocument itself, and compares the
+// CPU time of the boots (process.cpuUsage) the same way: on a loaded machine a boot also waits for
+// a core, which wall time counts and CPU time does not.
 //
 // Cold (`--cold N`): N fresh processes per variant, in rounds as above, each booting once and
 // listening on a port, as a deployed service does: the work then runs before the JIT has
@@ -221,28 +223,35 @@ async function warm() {
   const moduleInit = [];
   const documentTimes = [];
   const onModuleInit = AgentCardService.prototype.onModuleInit;
+  const moduleInitCpu = [];
   AgentCardService.prototype.onModuleInit = async function timedOnModuleInit() {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     try {
       return await onModuleInit.call(this);
     } finally {
       moduleInit.push(performance.now() - start);
+      const { user, system } = process.cpuUsage(cpuStart);
+      moduleInitCpu.push((user + system) / 1000);
     }
   };
 
   /** Creates and initialises the app (routes registered, card or document built), then closes it. */
   async function boot(variant) {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     const app = await NestFactory.create(modules[variant], { logger: false });
     if (variant === 'createDocument') documentTimes.push(document(app));
     await app.init();
     const end = performance.now();
+    const { user, system } = process.cpuUsage(cpuStart);
     await app.close();
-    return { start, end };
+    return { start, end, cpu: (user + system) / 1000 };
   }
 
   for (let i = 0; i < warmup; i++) for (const variant of ORDERS[i % ORDERS.length]) await boot(variant);
   moduleInit.length = 0;
+  moduleInitCpu.length = 0;
   documentTimes.length = 0;
   const loadBefore = load();
   const boots = { without: [], module: [], createDocument: [] };
@@ -255,7 +264,7 @@ async function warm() {
   AgentCardService.prototype.onModuleInit = onModuleInit;
 
   const split = (list) =>
-    list.map(({ start, end }) => {
+    list.map(({ start, end, cpu }) => {
       let gc = 0;
       let count = 0;
       for (const [at, duration] of pauses) {
@@ -264,7 +273,7 @@ async function warm() {
           count++;
         }
       }
-      return { total: end - start, gc, count };
+      return { total: end - start, gc, count, cpu };
     });
   const sides = Object.fromEntries(VARIANTS.map((v) => [v, split(boots[v])]));
   const summary = (list) => ({
@@ -283,9 +292,11 @@ async function warm() {
     load: { before: loadBefore, after: load() },
     ...compare(Object.fromEntries(VARIANTS.map((v) => [v, sides[v].map((b) => b.total)]))),
     js: compare(Object.fromEntries(VARIANTS.map((v) => [v, sides[v].map((b) => b.total - b.gc)]))).share,
+    cpu: compare(Object.fromEntries(VARIANTS.map((v) => [v, sides[v].map((b) => b.cpu)]))),
     sides: Object.fromEntries(VARIANTS.map((v) => [v, summary(sides[v])])),
     moduleInitMedianMs: round(moduleInitMs, 2),
     moduleInitPerSkillUs: round((moduleInitMs / skills) * 1000, 2),
+    moduleInitCpuMedianMs: round(median(moduleInitCpu), 2),
     createDocumentMedianMs: round(median(documentTimes), 2),
     documentedPaths: documentedPaths(),
   };
@@ -302,7 +313,7 @@ async function warm() {
       );
     }
     console.log(
-      `  module start-up work   ${result.moduleInitMedianMs.toFixed(2)} ms, ${result.moduleInitPerSkillUs.toFixed(2)} µs per skill (AgentCardService.onModuleInit, median)`,
+      `  module start-up work   ${result.moduleInitMedianMs.toFixed(2)} ms, ${result.moduleInitPerSkillUs.toFixed(2)} µs per skill; CPU ${result.moduleInitCpuMedianMs.toFixed(2)} ms (AgentCardService.onModuleInit, median)`,
     );
     console.log(
       `  createDocument itself  ${result.createDocumentMedianMs.toFixed(2)} ms (median; ${result.documentedPaths} paths)`,
@@ -311,6 +322,7 @@ async function warm() {
     console.log(
       `    JS time alone: module / createDocument ${result.js.ratio.toFixed(3)} (95% ${formatInterval(result.js.interval, 3)})`,
     );
+    printComparison(result.cpu, 'CPU time of create + init');
   }
   if (args.check && result.share.verdict !== 'met') process.exitCode = 1;
 }
