@@ -157,18 +157,18 @@ describe('agent-card init without a terminal', () => {
       expect(next).toEqual(['validate', 'agent-card.json', '--profile', 'development']);
       const validate = await cli(next, init.cwd);
       expect(validate.code).toBe(0);
-      const warnings = validate.stdout.match(/⚠ warning (\S+) +(\S+)/g);
-      expect(warnings).toEqual(
-        [
-          'warning template-content  /name',
-          'warning template-content  /description',
-          'warning template-content  /skills/0',
-          'warning template-content  /skills/1',
-          'warning template-content  /skills/2',
-        ].map((w) => `⚠ ${w}`),
-      );
+      const warnings = [...validate.stdout.matchAll(/⚠ warning (\S+) +(\S+)/g)].map((m) => [m[1], m[2]]);
+      expect(warnings.every(([rule]) => rule === 'template-content')).toBe(true);
+      // The template's OAuth endpoints (booking, say) are its URLs too.
+      expect(warnings.map(([, path]) => path).filter((path) => !path!.startsWith('/securitySchemes/'))).toEqual([
+        '/name',
+        '/description',
+        '/skills/0',
+        '/skills/1',
+        '/skills/2',
+      ]);
       expect(validate.stdout).toContain(`name: still the "${template}" template's name`);
-      expect(validate.stdout).toMatch(/✔ valid: 0 errors, 5 warnings/);
+      expect(validate.stdout).toContain(`✔ valid: 0 errors, ${warnings.length} warnings`);
       // What it says to run before publishing fails until the template content is replaced.
       const production = await cli(['validate', 'agent-card.json'], init.cwd);
       expect(production.code).toBe(1);

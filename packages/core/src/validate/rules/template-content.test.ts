@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ValidationProfile } from '../../findings';
+import { createRuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS } from '../templates';
+import { checkTemplateContent } from './template-content';
 import { validateAgentCard } from '../validate';
 
 const TEMPLATES = ['support', 'booking', 'shopping', 'coding', 'research', 'workflow'] as const;
@@ -163,6 +165,28 @@ describe('template-content (rule 57)', () => {
     expect(paths).not.toContain('/supportedInterfaces/1/url');
   });
 
+  it('reports the template URLs anywhere outside skills: OAuth endpoints included', () => {
+    const found = templateFindings(example('booking')).filter((f) => f.path.startsWith('/securitySchemes'));
+    const at = 'securitySchemes.harbourlineId.oauth2SecurityScheme';
+    expect(found.map((f) => f.message)).toEqual([
+      `${at}.flows.authorizationCode.authorizationUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/authorize").`,
+      `${at}.flows.authorizationCode.tokenUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/token").`,
+      `${at}.flows.authorizationCode.refreshUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/token").`,
+      `${at}.oauth2MetadataUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/.well-known/oauth-authorization-server").`,
+    ]);
+  });
+
+  it('walks a deeply nested card within the node bound, without a stack overflow', () => {
+    const card = initCard();
+    let deep: unknown = 'https://support-agent.larkspur-telecom.com/deep';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    card.metadataDeep = deep;
+    const start = performance.now();
+    const found = templateFindings(card, 'development');
+    expect(performance.now() - start).toBeLessThan(5000);
+    expect(found.map((f) => f.path)).toEqual(['/description', '/skills/0', '/skills/1', '/skills/2']);
+  });
+
   it('survives hostile values: wrong types, a 1 MiB description, 20 000 copies of a template skill', () => {
     const wrongTypes = { ...example('support'), description: 42, skills: [null, 7, { id: {}, description: [] }] };
     expect(templateFindings(wrongTypes)).toEqual([]);
@@ -170,11 +194,14 @@ describe('template-content (rule 57)', () => {
     expect(templateFindings(huge)).toEqual([]);
     const skill = example('support').skills[0];
     const many = { ...ownCard(), skills: Array.from({ length: 20_000 }, (_, i) => ({ ...skill, id: `s${i}` })) };
-    const start = performance.now();
-    const found = templateFindings(many);
-    expect(performance.now() - start).toBeLessThan(5000);
     // One template skill of three kept (20 000 times): not the template.
-    expect(found).toEqual([]);
+    expect(templateFindings(many)).toEqual([]);
+    // The rule alone, timed: one pass over the skills' words, whatever the number of templates.
+    const ctx = createRuleContext('production', 'v1.0');
+    const start = performance.now();
+    checkTemplateContent(many, ctx);
+    expect(performance.now() - start).toBeLessThan(2000);
+    expect(ctx.findings).toEqual([]);
   });
 });
 

@@ -66,15 +66,18 @@ interface Prepared {
 /** Every template, and an index from a word to the template skills whose description has it. */
 interface Index {
   readonly templates: readonly Prepared[];
-  readonly byWord: ReadonlyMap<string, readonly (readonly [number, number])[]>;
-  readonly byId: ReadonlyMap<string, readonly (readonly [number, number])[]>;
+  /** Every template skill, as `[template, skill]`; the other maps hold indexes into this list. */
+  readonly all: readonly (readonly [number, number])[];
+  readonly words: readonly number[];
+  readonly byWord: ReadonlyMap<string, readonly number[]>;
+  readonly byId: ReadonlyMap<string, readonly number[]>;
   readonly shortest: number;
   readonly longest: number;
 }
 
 let index: Index | undefined;
 
-function push<K>(map: Map<K, [number, number][]>, key: K, at: [number, number]): void {
+function push<K>(map: Map<K, number[]>, key: K, at: number): void {
   const list = map.get(key);
   if (list) list.push(at);
   else map.set(key, [at]);
@@ -82,39 +85,48 @@ function push<K>(map: Map<K, [number, number][]>, key: K, at: [number, number]):
 
 function templates(): Index {
   if (index) return index;
-  const byWord = new Map<string, [number, number][]>();
-  const byId = new Map<string, [number, number][]>();
+  const byWord = new Map<string, number[]>();
+  const byId = new Map<string, number[]>();
+  const all: [number, number][] = [];
+  const sizes: number[] = [];
   let shortest = Number.POSITIVE_INFINITY;
   let longest = 0;
   const prepared = TEMPLATE_FINGERPRINTS.map((fingerprint, t) => ({
     fingerprint,
     description: text(fingerprint.description),
     skills: fingerprint.skills.map((skill, s) => {
+      const g = all.length;
+      all.push([t, s]);
       const own = words(skill.description);
-      for (const word of own) push(byWord, word, [t, s]);
-      push(byId, skill.id, [t, s]);
+      sizes.push(own.size);
+      for (const word of own) push(byWord, word, g);
+      push(byId, skill.id, g);
       shortest = Math.min(shortest, skill.description.length);
       longest = Math.max(longest, skill.description.length);
       return { id: skill.id, name: skill.name.toLowerCase(), words: own.size };
     }),
   }));
-  index = { templates: prepared, byWord, byId, shortest, longest };
+  index = { templates: prepared, all, words: sizes, byWord, byId, shortest, longest };
   return index;
 }
 
 /**
- * The template skills `skill` still is, as `[template, skill]` index pairs: same `id` and
- * `name`, or a description that shares {@link SAME_TEXT} of its distinct words. One pass over
- * the skill's words, whatever the number of templates.
+ * The template skills `skill` still is, as indexes into `Index.all`: same `id` and `name`, or a
+ * description that shares {@link SAME_TEXT} of its distinct words. One pass over the skill's
+ * words, whatever the number of templates.
  */
-function templateSkills(skill: unknown, idx: Index): (readonly [number, number])[] {
+function templateSkills(skill: unknown, idx: Index, shared: Int32Array): number[] {
   if (!isObject(skill)) return [];
-  const out: (readonly [number, number])[] = [];
+  const out: number[] = [];
   const id = own(skill, 'id');
   if (typeof id === 'string') {
-    const name = normal(own(skill, 'name'));
-    for (const at of idx.byId.get(id) ?? []) {
-      if (idx.templates[at[0]]!.skills[at[1]]!.name === name) out.push(at);
+    const byId = idx.byId.get(id);
+    if (byId !== undefined) {
+      const name = normal(own(skill, 'name'));
+      for (const g of byId) {
+        const [t, s] = idx.all[g]!;
+        if (idx.templates[t]!.skills[s]!.name === name) out.push(g);
+      }
     }
   }
   const description = own(skill, 'description');
@@ -127,25 +139,21 @@ function templateSkills(skill: unknown, idx: Index): (readonly [number, number])
     return out;
   }
   const mine = words(description);
-  const shared = new Map<string, number>();
+  shared.fill(0);
   for (const word of mine) {
-    for (const at of idx.byWord.get(word) ?? []) {
-      const key = `${at[0]}/${at[1]}`;
-      shared.set(key, (shared.get(key) ?? 0) + 1);
-    }
+    const list = idx.byWord.get(word);
+    if (list !== undefined) for (const g of list) shared[g]! += 1;
   }
-  for (const [key, count] of shared) {
-    const slash = key.indexOf('/');
-    const at = [Number(key.slice(0, slash)), Number(key.slice(slash + 1))] as const;
-    const size = idx.templates[at[0]]!.skills[at[1]]!.words;
-    if (count / (mine.size + size - count) >= SAME_TEXT) out.push(at);
+  for (let g = 0; g < shared.length; g++) {
+    const count = shared[g]!;
+    if (count > 0 && count / (mine.size + idx.words[g]! - count) >= SAME_TEXT && !out.includes(g)) out.push(g);
   }
   return out;
 }
 
-/** Whether a URL's host is one of the template's domains or under one. */
-function onTemplateDomain(value: unknown, fingerprint: TemplateFingerprint): boolean {
-  if (typeof value !== 'string' || value.length > 2048) return false;
+/** Whether a string is an http(s) URL whose host is one of the template's domains or under one. */
+function onTemplateDomain(value: string, fingerprint: TemplateFingerprint): boolean {
+  if (value.length > 2048 || !(value.startsWith('https://') || value.startsWith('http://'))) return false;
   let host: string;
   try {
     host = new URL(value).hostname.toLowerCase();
@@ -153,6 +161,43 @@ function onTemplateDomain(value: unknown, fingerprint: TemplateFingerprint): boo
     return false;
   }
   return fingerprint.domains.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/** Most nodes of a card searched for template URLs (a template card has a few hundred). */
+const MAX_NODES = 100_000;
+
+/**
+ * Every string of the card outside `skills` (reported skill by skill) that is a URL on the
+ * template's domain, in document order: interfaces, provider, links, OAuth and OIDC endpoints.
+ * Iterative and bounded, whatever the nesting.
+ */
+function templateUrls(card: JsonObject, fingerprint: TemplateFingerprint): [Segments, string][] {
+  const out: [Segments, string][] = [];
+  // Each visited node keeps its parent's index and its own key: a path is built only for a hit,
+  // so a deeply nested card costs no more than a flat one.
+  const parents: number[] = [];
+  const segments: (string | number)[] = [];
+  const stack: [node: unknown, parent: number, segment: string | number][] = [];
+  const keys = Object.keys(card);
+  for (let k = keys.length - 1; k >= 0; k--) if (keys[k] !== 'skills') stack.push([card[keys[k]!], -1, keys[k]!]);
+  while (stack.length > 0 && parents.length < MAX_NODES) {
+    const [node, parent, segment] = stack.pop()!;
+    const at = parents.length;
+    parents.push(parent);
+    segments.push(segment);
+    if (typeof node === 'string') {
+      if (!onTemplateDomain(node, fingerprint)) continue;
+      const path: (string | number)[] = [];
+      for (let i = at; i !== -1; i = parents[i]!) path.unshift(segments[i]!);
+      out.push([path, node]);
+    } else if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], at, i]);
+    } else if (isObject(node)) {
+      const names = Object.keys(node);
+      for (let i = names.length - 1; i >= 0; i--) stack.push([node[names[i]!], at, names[i]!]);
+    }
+  }
+  return out;
 }
 
 interface Leftover {
@@ -188,22 +233,8 @@ function leftovers(card: JsonObject, template: Prepared, skillMatches: ReadonlyM
       hint: 'Name your organization, or remove "provider".',
     });
   }
-  const urlHint = `Use your own public URL: ${fp.domains.join(', ')} is the template's domain.`;
-  const interfaces = ownArray(card, 'supportedInterfaces') ?? [];
-  for (let i = 0; i < interfaces.length; i++) {
-    const url = own(interfaces[i], 'url');
-    if (onTemplateDomain(url, fp)) {
-      out.push({ path: ['supportedInterfaces', i, 'url'], what: 'URL', shown: quote(url as string), hint: urlHint });
-    }
-  }
-  const links: [Segments, unknown][] = [
-    [['provider', 'url'], own(provider, 'url')],
-    [['documentationUrl'], own(card, 'documentationUrl')],
-    [['iconUrl'], own(card, 'iconUrl')],
-  ];
-  for (const [path, url] of links) {
-    if (onTemplateDomain(url, fp)) out.push({ path, what: 'URL', shown: quote(url as string), hint: urlHint });
-  }
+  const urlHint = `Use your own URL: ${fp.domains.join(', ')} is the template's domain.`;
+  for (const [path, url] of templateUrls(card, fp)) out.push({ path, what: 'URL', shown: quote(url), hint: urlHint });
   const skills = ownArray(card, 'skills') ?? [];
   for (const [index, j] of skillMatches) {
     const id = own(skills[index], 'id');
@@ -231,8 +262,10 @@ export const checkTemplateContent: RuleCheck = (card: JsonObject, ctx: RuleConte
   // Per template: card skill index → template skill index; each template skill counts once.
   const matches = idx.templates.map(() => new Map<number, number>());
   const seen = idx.templates.map(() => new Set<number>());
+  const shared = new Int32Array(idx.all.length);
   for (let i = 0; i < skills.length; i++) {
-    for (const [t, s] of templateSkills(skills[i], idx)) {
+    for (const g of templateSkills(skills[i], idx, shared)) {
+      const [t, s] = idx.all[g]!;
       if (seen[t]!.has(s)) continue;
       seen[t]!.add(s);
       matches[t]!.set(i, s);
