@@ -176,6 +176,15 @@ describe('template-content (rule 57)', () => {
     ]);
   });
 
+  it('never repeats a password from a template URL in its message', () => {
+    const card = example('support');
+    card.supportedInterfaces[0].url = 'https://agent:hunter2@support-agent.larkspur-telecom.com/a2a/v1';
+    const found = templateFindings(card).find((f) => f.path === '/supportedInterfaces/0/url');
+    expect(found?.message).toBe(
+      'supportedInterfaces[0].url: still the "support" template\'s URL ("https://agent:***@support-agent.larkspur-telecom.com/a2a/v1").',
+    );
+  });
+
   it('walks a deeply nested card within the node bound, without a stack overflow', () => {
     const card = initCard();
     let deep: unknown = 'https://support-agent.larkspur-telecom.com/deep';

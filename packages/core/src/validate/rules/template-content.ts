@@ -11,6 +11,7 @@
  */
 import { isObject, type JsonObject, type RuleCheck, type RuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint } from '../templates';
+import { redactUrl } from '../urls';
 import { own, ownArray, ownObject, quote, where, type Segments } from './read-json';
 
 /** Share of distinct words two texts must have in common (Jaccard index) to be the same text. */
@@ -234,7 +235,8 @@ function leftovers(card: JsonObject, template: Prepared, skillMatches: ReadonlyM
     });
   }
   const urlHint = `Use your own URL: ${fp.domains.join(', ')} is the template's domain.`;
-  for (const [path, url] of templateUrls(card, fp)) out.push({ path, what: 'URL', shown: quote(url), hint: urlHint });
+  for (const [path, url] of templateUrls(card, fp))
+    out.push({ path, what: 'URL', shown: quote(redactUrl(url)), hint: urlHint });
   const skills = ownArray(card, 'skills') ?? [];
   for (const [index, j] of skillMatches) {
     const id = own(skills[index], 'id');
