@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { RequestListener } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   type AgentCard,
   type AgentCardOptions,
@@ -354,6 +355,49 @@ describe('discoverAgentCard against misbehaving servers', () => {
     expect(f.message).toMatch(/TLS handshake failed/);
     expect(report.primary.failure?.kind).toBe('tls');
     expect(report.findings.some((x) => x.rule === 'discovery-status')).toBe(false);
+  });
+
+  it('says that an http:// target was checked at its https origin, and how to check it as it is', async () => {
+    const server = await start(wellBehaved());
+    const http = `http://127.0.0.1:${server.port}`;
+    const https = `https://127.0.0.1:${server.port}`;
+    const report = await discoverAgentCard(`${http}/`, { timeoutMs: 2_000, probeHttp: false });
+    expect(report.origin).toBe(https);
+    const fix =
+      'To check the http:// service as it is (local development), pass allowHttp: true (agent-card check --allow-http).';
+    const notes = report.findings.filter((x) => x.rule === 'discovery-https');
+    expect(notes.map((x) => [x.severity, x.message, x.hint])).toEqual([
+      [
+        'error',
+        expect.stringMatching(
+          new RegExp(
+            `^${https}/\\.well-known/agent-card\\.json: TLS handshake failed \\(.+\\): the target was ${http} \\(http\\), checked here over https\\.$`,
+          ),
+        ),
+        `${fix} To publish it, serve it over https with a certificate from a public CA.`,
+      ],
+      [
+        'info',
+        `${https}/.well-known/agent-card.json: the target was ${http} (http); it was checked at ${https} instead, as clients will.`,
+        fix,
+      ],
+    ]);
+    // Nothing listening: the refusal names the http target too.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await discoverAgentCard(`http://127.0.0.1:${port}`, { timeoutMs: 2_000, probeHttp: false });
+    const status = finding(refused, 'discovery-status', 'error');
+    expect(status.message).toMatch(
+      new RegExp(
+        `connection refused \\(.+\\): the target was http://127\\.0\\.0\\.1:${port} \\(http\\), checked here over https\\.$`,
+      ),
+    );
+    expect(status.hint).toBe(fix);
+    // An https target, or allowHttp, is checked as given: no such note.
+    const asIs = await discoverAgentCard(http, { timeoutMs: 2_000, allowHttp: true });
+    expect(asIs.findings.some((x) => x.message.includes('the target was'))).toBe(false);
   });
 
   it('records a downgrade redirect and does not follow it', async () => {

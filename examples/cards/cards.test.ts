@@ -15,7 +15,7 @@ const good = readdirSync(dir).filter((name) => name.endsWith('.json'));
 const broken = readdirSync(brokenDir).filter((name) => name.endsWith('.json'));
 
 /**
- * Rules 1–41 of the catalogue (RULES.md §6.1–6.3). Rule 38 (`interface-origin-mismatch`) compares
+ * Rules 1–41 and 57 of the catalogue (RULES.md §6.1–6.3). Rule 38 (`interface-origin-mismatch`) compares
  * interface hosts with the URL that served the card, so no card can trigger it on its own.
  */
 const CARD_RULES = [
@@ -60,6 +60,7 @@ const CARD_RULES = [
   'secrets-in-card',
   'metadata-quality',
   'no-security-declared',
+  'template-content',
 ];
 
 describe('examples/cards', () => {
@@ -74,11 +75,24 @@ describe('examples/cards', () => {
     ]);
   });
 
-  it.each(good)('%s validates with no error and no warning under production', (name) => {
+  // Each good card is a starter template of `agent-card init`: production reports it as one
+  // (template-content, naming the template) and finds nothing else to warn about.
+  it.each(good)('%s is reported as its template under production, and nothing else', (name) => {
+    const template = name.replace(/\.json$/, '');
     const result = validateAgentCard(read(new URL(name, dir)), { profile: 'production' });
-    expect(result.findings.filter((f) => f.severity !== 'info')).toEqual([]);
-    expect(result.valid).toBe(true);
+    const notable = result.findings.filter((f) => f.severity !== 'info');
+    expect(notable.length).toBeGreaterThan(0);
+    for (const f of notable) {
+      expect([f.rule, f.severity]).toEqual(['template-content', 'error']);
+      expect(f.message).toContain(`still the "${template}" template's`);
+    }
     expect(result.shape).toBe('v1.0');
+  });
+
+  it.each(good)('%s validates with no error and no warning under development but the template warnings', (name) => {
+    const result = validateAgentCard(read(new URL(name, dir)), { profile: 'development' });
+    expect(result.findings.filter((f) => f.severity !== 'info' && f.rule !== 'template-content')).toEqual([]);
+    expect(result.valid).toBe(true);
     expect(result.card?.name).toBeTruthy();
   });
 

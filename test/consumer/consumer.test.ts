@@ -303,7 +303,7 @@ describe('the CLI through npx, from the tarballs', () => {
     }
   }, 300_000);
 
-  it('writes a card with init (no terminal, flags only) that validate accepts', async () => {
+  it('writes a card with init (no terminal, flags only) whose printed next step passes', async () => {
     const dir = await app('types');
     const init = await npx(dir, [
       'init',
@@ -311,14 +311,25 @@ describe('the CLI through npx, from the tarballs', () => {
       'booking',
       '--name',
       'Table Booker',
+      '--binding',
+      'HTTP+JSON',
       '--url',
       'https://book.acme-corp.io/a2a',
     ]);
     expect(init.code, explain(init)).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
     expect(card.name).toBe('Table Booker');
-    const validate = await npx(dir, ['validate', 'agent-card.json']);
+    expect(card.supportedInterfaces[0].protocolBinding).toBe('HTTP+JSON');
+    const next = /check it now \(warnings list what is still the template's\): agent-card (.+)$/m.exec(init.stdout);
+    expect(next?.[1], explain(init)).toBe('validate agent-card.json --profile development');
+    const validate = await npx(dir, next![1]!.split(' '));
     expect(validate.code, explain(validate)).toBe(0);
-    expect(validate.stdout).toMatch(/0 errors/);
+    expect(validate.stdout).toContain('⚠ warning template-content  /description');
+    // description, three skills and four OAuth endpoint URLs are still the template's.
+    expect(validate.stdout).toMatch(/✔ valid: 0 errors, 8 warnings/);
+    // Production refuses the template content until it is replaced.
+    const production = await npx(dir, ['validate', 'agent-card.json']);
+    expect(production.code, explain(production)).toBe(1);
+    expect(production.stdout).toContain('✖ error   template-content  /description');
   }, 300_000);
 });

@@ -67,10 +67,11 @@ describe('agent-card --help', () => {
 
 describe('agent-card validate', () => {
   it('accepts a valid card (exit 0) with no colour when piped', async () => {
-    const run = await cli(['validate', join(cards, 'support.json')]);
+    // The example cards are init's templates: valid in development, with the template warnings.
+    const run = await cli(['validate', join(cards, 'support.json'), '--profile', 'development']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Larkspur Telecom Support Agent 3.4.1 (v1.0)');
-    expect(run.stdout).toContain('✔ valid: 0 errors');
+    expect(run.stdout).toContain('✔ valid: 0 errors, 11 warnings');
     expect(run.stdout).not.toMatch(ANSI);
   });
 
@@ -89,10 +90,10 @@ describe('agent-card validate', () => {
 
   it('reads stdin with - and prints JSON with --json', async () => {
     const input = readFileSync(join(cards, 'booking.json'), 'utf8');
-    const run = await cli(['validate', '-', '--json'], { input });
+    const run = await cli(['validate', '-', '--json', '--profile', 'development'], { input });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ file: 'stdin', profile: 'production', valid: true, shape: 'v1.0' });
+    expect(result).toMatchObject({ file: 'stdin', profile: 'development', valid: true, shape: 'v1.0' });
     expect(Array.isArray(result.findings)).toBe(true);
   });
 
@@ -107,7 +108,7 @@ describe('agent-card validate', () => {
     card.mascot = 'owl';
     const dir = tmp();
     writeFileSync(join(dir, 'card.json'), JSON.stringify(card));
-    expect((await cli(['validate', 'card.json'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['validate', 'card.json', '--profile', 'development'], { cwd: dir })).code).toBe(0);
     const strict = await cli(['validate', 'card.json', '--strict'], { cwd: dir });
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('unknown-field');
@@ -377,11 +378,138 @@ describe('agent-card check', () => {
     expect(run.stderr).toContain('--kid: missing.');
   });
 
+  it('says that an http:// target was checked over https, and that --allow-http checks it as it is', async () => {
+    // A local service without TLS: the https handshake with its plain-http port fails.
+    const run = await cli(['check', good, '--profile', 'development', '--timeout', '5000']);
+    expect(run.code).toBe(1);
+    const https = good.replace('http:', 'https:');
+    expect(run.stdout).toContain(`Checking ${https} (profile development)`);
+    expect(run.stdout).toContain(
+      `${https}/.well-known/agent-card.json: the target was ${good} (http); it was checked at ${https} instead, as clients will.`,
+    );
+    expect(run.stdout).toContain(`the target was ${good} (http), checked here over https.`);
+    expect(run.stdout).toContain(
+      '→ To check the http:// service as it is (local development), pass allowHttp: true (agent-card check --allow-http).',
+    );
+    expect(run.stdout).not.toContain('Install a certificate');
+    const asIs = await cli(['check', good, '--allow-http', '--profile', 'development']);
+    expect(asIs.code).toBe(0);
+    expect(asIs.stdout).not.toContain('the target was');
+  });
+
   it('fails (exit 1) on an HTML page served with status 200', async () => {
     const run = await cli(['check', html, '--allow-http', '--profile', 'development']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('discovery-html-body');
     expect(run.stdout).toContain('Sign in');
     expect(run.stdout).toContain('✖ failed');
+  });
+});
+
+/** The rows of the CLI README's exit-status table: status → meaning. */
+function exitStatusTable(): Map<number, string> {
+  const readme = readFileSync(join(root, 'packages/cli/README.md'), 'utf8');
+  const table = /^\| exit status \| meaning \|\n\| --- \| --- \|\n((?:\|.*\|\n)+)/m.exec(readme);
+  if (!table) throw new Error('packages/cli/README.md: no exit-status table');
+  return new Map(
+    table[1]!
+      .trim()
+      .split('\n')
+      .map((row) => /^\| (\d+) \| (.+) \|$/.exec(row)!)
+      .map((m) => [Number(m[1]), m[2]!]),
+  );
+}
+
+/** A port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the exit-status table of the README', () => {
+  const dir = tmp();
+  const own = {
+    name: 'Acme Meter Reader',
+    description: 'Reads the smart water meters of Acme Utilities customers and reports their consumption.',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: 'https://meters.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ],
+    provider: { organization: 'Acme Utilities', url: 'https://acme-corp.io' },
+    documentationUrl: 'https://acme-corp.io/docs/meters',
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'read-meter',
+        name: 'Read a meter',
+        description: 'Reads a meter and reports the daily use.',
+        tags: ['meters'],
+        examples: ['How much water did I use?'],
+      },
+    ],
+  };
+  writeFileSync(join(dir, 'own.json'), JSON.stringify(own));
+  writeFileSync(join(dir, 'changed.json'), JSON.stringify({ ...own, description: `${own.description} Daily.` }));
+  const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(join(dir, 'key.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  writeFileSync(join(dir, 'key.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+  const signed = async () => {
+    const sign = await cli(
+      ['sign', 'own.json', '--key', 'key.pem', '--kid', 'k1', '--alg', 'ES256', '-o', 'signed.json', '--force'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(sign.code, sign.stderr).toBe(0);
+    return ['verify', 'signed.json', '--key', 'key.pub.pem', '--kid', 'k1'];
+  };
+
+  /** Each scenario names the words of the table row it belongs to; the row gives the status. */
+  const scenarios: [words: string, args: () => Promise<string[]>][] = [
+    ['a valid card or catalog (`validate`)', async () => ['validate', 'own.json']],
+    ['cards equal or version bumped (`diff`)', async () => ['diff', 'own.json', 'own.json']],
+    ['a file written (`init`)', async () => ['init', '-o', `new-${Date.now()}.json`]],
+    ['an invalid card (`validate`)', async () => ['validate', join(cards, 'broken/skill-tags-required.json')]],
+    ['an untouched template is an invalid card (`validate`)', async () => ['validate', join(cards, 'support.json')]],
+    [
+      'an unreachable host included (`check` reports a refused connection',
+      async () => ['check', `http://127.0.0.1:${await closedPort()}`, '--allow-http', '--timeout', '5000'],
+    ],
+    ['content changed without a version bump (`diff`)', async () => ['diff', 'own.json', 'changed.json']],
+    ['a signature verified (`verify`)', signed],
+    ['no signature verified (`verify`)', async () => ['verify', 'own.json', '--key', 'key.pub.pem', '--kid', 'k1']],
+    ['usage error (unknown command', async () => ['frobnicate']],
+    ['usage error (unknown command or option', async () => ['validate', 'own.json', '--frobnicate']],
+    ['bad option value', async () => ['init', '--binding', 'REST']],
+    ['unreadable file', async () => ['validate', 'missing.json']],
+    [
+      'a URL given as input that cannot be fetched (`diff`',
+      async () => ['diff', 'own.json', `http://127.0.0.1:${await closedPort()}/card.json`],
+    ],
+  ];
+
+  const table = exitStatusTable();
+  const rowOf = (words: string) => {
+    // "an untouched template is an invalid card" is the row of "an invalid card".
+    const key = words.replace('an untouched template is ', '');
+    const rows = [...table].filter(([, meaning]) => meaning.includes(key));
+    expect(rows, `exactly one row of the table says "${key}"`).toHaveLength(1);
+    return rows[0]![0];
+  };
+
+  it('has the rows 0, 1 and 2, each with a scenario', () => {
+    expect([...table.keys()]).toEqual([0, 1, 2]);
+    const covered = new Set(scenarios.map(([words]) => rowOf(words)));
+    expect([...covered].sort()).toEqual([0, 1, 2]);
+  });
+
+  it.each(scenarios)('%s: exits with the status of its row', async (words, args) => {
+    const run = await cli(await args(), { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(rowOf(words));
   });
 });

@@ -9,7 +9,8 @@ import { validateCommand } from './commands/validate';
 import { migrateCommand } from './commands/migrate';
 import { diffCommand } from './commands/diff';
 import { checkCommand } from './commands/check';
-import { initCommand } from './commands/init';
+import { INIT_BINDINGS, initCommand } from './commands/init';
+import { initCatalogCommand } from './commands/init-catalog';
 import { signCommand } from './commands/sign';
 import { verifyCommand } from './commands/verify';
 import { keysGenerateCommand, keysJwksCommand } from './commands/keygen';
@@ -133,23 +134,51 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
 
   program
     .command('init')
-    .description('Write a starter agent-card.json from a template.')
-    .addOption(new Option('-t, --template <name>', 'starter template').choices(TEMPLATE_NAMES))
-    .option('--name <name>', "the agent's name")
-    .option('--description <text>', 'what the agent does')
-    .option('--url <url>', "the agent's JSON-RPC endpoint (becomes supportedInterfaces[0])")
-    .option('-o, --output <file>', 'where to write', 'agent-card.json')
+    .description('Write a starter agent-card.json from a template, or an AI Catalog of your cards (--catalog).')
+    .addOption(new Option('-t, --template <name>', 'starter template (prompted on a terminal)').choices(TEMPLATE_NAMES))
+    .option('--name <name>', "the agent's name (prompted)")
+    .option('--description <text>', 'what the agent does (prompted)')
+    .addOption(
+      new Option('--binding <binding>', 'protocol binding of the endpoint (prompted; default JSONRPC)').choices(
+        INIT_BINDINGS,
+      ),
+    )
+    .option(
+      '--url <url>',
+      "the agent's public A2A endpoint URL (prompted; default http://localhost:3000/a2a, gRPC localhost:50051)",
+    )
+    .option('-o, --output <file>', 'where to write (default agent-card.json, with --catalog ai-catalog.json)')
     .option('--force', 'overwrite an existing file')
     .option('--no-interactive', 'never prompt, even on a terminal')
+    .option('--catalog', 'write an AI Catalog (ai-catalog.json) of the --agent cards instead of a card')
+    .option(
+      '--agent <id=card>',
+      'with --catalog: an agent id and its card file (or the https URL of a card hosted elsewhere); repeat per agent',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--host-name <name>', "with --catalog: the catalog's host.displayName")
+    .option(
+      '--base-url <url>',
+      "with --catalog: where the cards are served (default: each card's first interface origin)",
+    )
+    .option('--agents-path <path>', "with --catalog: where the agents' paths start ({path}/{id})", '/agents')
     .addHelpText(
       'after',
       example(
         'agent-card init',
-        'agent-card init --template booking --name "Table Booker" --url https://book.acme.io/a2a',
+        'agent-card init --template booking --name "Table Booker" --binding HTTP+JSON --url https://book.acme.io/a2a',
+        'agent-card init --catalog --agent billing=billing.json --agent support=support.json --host-name "Acme Corp"',
       ),
     )
     .action(async (options) => {
-      result.code = await initCommand(io, options);
+      if (!options.catalog) {
+        const stray = (['agent', 'hostName', 'baseUrl'] as const).find((key) => options[key] !== undefined);
+        if (stray) {
+          const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          throw new CliError(`${flag}: only with --catalog. Add --catalog to write an AI Catalog, or drop ${flag}.`);
+        }
+      }
+      result.code = options.catalog ? await initCatalogCommand(io, options) : await initCommand(io, options);
     });
 
   program

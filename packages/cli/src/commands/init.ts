@@ -4,16 +4,33 @@ import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { toJsonText, writeText } from '../read';
 import { formatFindings } from '../report';
+import { visible } from '../terminal';
 import { TEMPLATE_NAMES, TEMPLATES, type TemplateName } from '../templates';
+
+/** The protocol bindings `init` offers (A2A v1.0 §5.8); the REST extended card needs `HTTP+JSON`. */
+export const INIT_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
+export type InitBinding = (typeof INIT_BINDINGS)[number];
 
 export interface InitCommandOptions {
   template?: string;
   name?: string;
   description?: string;
   url?: string;
+  binding?: string;
   output?: string;
   force?: boolean;
   interactive?: boolean;
+  /** Write an AI Catalog of the `agent` cards instead of a card (see `initCatalogCommand`). */
+  catalog?: boolean;
+  agent?: string[];
+  hostName?: string;
+  baseUrl?: string;
+  agentsPath?: string;
+}
+
+/** The endpoint a starter card points at until the user gives a public one: the local service. */
+export function defaultUrl(binding: InitBinding): string {
+  return binding === 'GRPC' ? 'localhost:50051' : 'http://localhost:3000/a2a';
 }
 
 /** Collects every string that looks like a URL, to tell the user which ones still point at the template's hosts. */
@@ -37,24 +54,83 @@ async function ask(io: CliIO, options: InitCommandOptions): Promise<InitCommandO
     const template = options.template ?? (await answer(`Template [${TEMPLATE_NAMES.join('/')}]`, 'support'));
     const name = options.name ?? (await answer('Agent name'));
     const description = options.description ?? (await answer('What does the agent do?'));
-    const url = options.url ?? (await answer('JSON-RPC endpoint URL', 'http://localhost:3000/a2a'));
-    return { ...options, template, name, description, url };
+    const binding = options.binding ?? (await answer(`Protocol binding [${INIT_BINDINGS.join('/')}]`, 'JSONRPC'));
+    const url =
+      options.url ??
+      (await answer(
+        'Public URL of the A2A endpoint',
+        defaultUrl(INIT_BINDINGS.includes(binding as InitBinding) ? (binding as InitBinding) : 'JSONRPC'),
+      ));
+    return { ...options, template, name, description, binding, url };
   } finally {
     rl.close();
   }
 }
 
+/** One flag value checked against the accepted ones: a usage error (exit 2) that lists them. */
+function oneOf<T extends string>(flag: string, value: string, accepted: readonly T[]): T {
+  if (accepted.includes(value as T)) return value as T;
+  throw new CliError(`${flag}: unknown value "${visible(value)}". Use one of ${accepted.join(', ')}.`);
+}
+
+/** The endpoint URL for `binding`: an absolute http(s) URL, or `host:port` for gRPC. */
+function checkUrl(url: string, binding: InitBinding): string {
+  const hostPort = /^[A-Za-z0-9.-]+:\d{1,5}$/.test(url);
+  let absolute = false;
+  try {
+    absolute = /^https?:$/.test(new URL(url).protocol) && !hostPort;
+  } catch {
+    absolute = false;
+  }
+  if (absolute || (binding === 'GRPC' && hostPort)) return url;
+  throw new CliError(
+    `--url: not an absolute URL ("${visible(url)}"). Use e.g. https://agent.acme.io/a2a${binding === 'GRPC' ? ' or agent.acme.io:443' : ''}.`,
+  );
+}
+
+/** A file name as the user types it in a shell. */
+const shellWord = (word: string) => (/^[\w./@:+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
 /**
- * `agent-card init`: writes a starter `agent-card.json` from a template. Prompts on a terminal,
- * takes flags otherwise; refuses to overwrite without `--force`.
+ * What is left to do after `init`, in the order a user does it. The first command it names
+ * passes on what `init` wrote; its warnings (`template-content`) list what is still the template's.
+ */
+function nextSteps(
+  answers: InitCommandOptions,
+  card: Record<string, unknown>,
+  output: string,
+  url: string,
+  templateName: TemplateName,
+): string[] {
+  const lines: string[] = ['Next:'];
+  if (!answers.name && !answers.description) lines.push('  - set "name" and "description" to describe your agent;');
+  else if (!answers.description) {
+    lines.push(`  - set "description" to describe your agent (it is still the "${templateName}" template's);`);
+  } else if (!answers.name) lines.push(`  - set "name" (it is still the "${templateName}" template's);`);
+  const leftovers = [...urlsIn(card, new Set())].filter((u) => u !== url);
+  if (leftovers.length > 0) lines.push(`  - replace the template's URLs: ${leftovers.join(', ')};`);
+  lines.push(`  - edit "skills" to list what your agent does (they are still the "${templateName}" template's);`);
+  const local = !/^https:\/\//.test(url) || /^(https?:\/\/)?(localhost|127\.|\[::1\])/.test(url);
+  if (local) lines.push(`  - before publishing, set your public https URL (--url; now ${url});`);
+  const file = shellWord(output);
+  lines.push(
+    `  - check it now (warnings list what is still the template's): agent-card validate ${file} --profile development`,
+    `  - before publishing (the production profile: template content and local URLs are errors): agent-card validate ${file}`,
+  );
+  return lines;
+}
+
+/**
+ * `agent-card init`: writes a starter `agent-card.json` from a template. Prompts on a terminal
+ * for whatever no flag gives (template, name, description, binding, URL); never prompts with
+ * `--no-interactive` or without a terminal. Refuses to overwrite without `--force`.
  */
 export async function initCommand(io: CliIO, options: InitCommandOptions): Promise<number> {
   const interactive = options.interactive !== false && io.stdin.isTTY === true && io.stdout.isTTY === true;
   const answers = interactive ? await ask(io, options) : options;
-  const templateName = (answers.template ?? 'support') as TemplateName;
-  if (!TEMPLATE_NAMES.includes(templateName)) {
-    throw new CliError(`--template: unknown template "${templateName}". Use one of ${TEMPLATE_NAMES.join(', ')}.`);
-  }
+  const templateName = oneOf('--template', answers.template ?? 'support', TEMPLATE_NAMES);
+  const binding = oneOf('--binding', answers.binding ?? 'JSONRPC', INIT_BINDINGS);
+  const url = checkUrl(answers.url ?? defaultUrl(binding), binding);
   // A fresh copy: the template objects are shared module state.
   const card = structuredClone(TEMPLATES[templateName]) as Record<string, unknown>;
   // A starter file belongs to the user's organisation, not the template's.
@@ -65,14 +141,8 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   card.version = '0.1.0';
   if (answers.name) card.name = answers.name;
   if (answers.description) card.description = answers.description;
-  if (answers.url) {
-    try {
-      new URL(answers.url);
-    } catch {
-      throw new CliError(`--url: not an absolute URL ("${answers.url}"). Use e.g. https://agent.acme.io/a2a.`);
-    }
-    card.supportedInterfaces = [{ url: answers.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }];
-  }
+  // The template's endpoints are another organisation's: the card gets the user's one.
+  card.supportedInterfaces = [{ url, protocolBinding: binding, protocolVersion: '1.0' }];
   const result = validateAgentCard(card, { profile: 'development' });
   const painter = createPainter(io);
   if (!result.valid) {
@@ -86,11 +156,10 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   }
   const output = answers.output ?? 'agent-card.json';
   await writeText(io, output, toJsonText(card), { force: answers.force ?? false });
-  const leftovers = [...urlsIn(card, new Set())].filter((u) => u !== answers.url);
-  const lines = [`${painter.paint('green', '✔')} Wrote ${output} from the "${templateName}" template.`, 'Next:'];
-  if (!answers.name) lines.push('  - set "name" and "description" to describe your agent;');
-  if (leftovers.length > 0) lines.push(`  - replace the template's URLs: ${leftovers.join(', ')};`);
-  lines.push('  - edit "skills" to list what your agent does;', `  - run: agent-card validate ${output}`);
+  const lines = [
+    `${painter.paint('green', '✔')} Wrote ${visible(output)} from the "${templateName}" template.`,
+    ...nextSteps(answers, card, output, url, templateName),
+  ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -150,6 +150,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     legacy,
     ...(probe ? { probe } : {}),
     ...(consistency ? { consistency } : {}),
+    ...httpTargetOf(urlOrDomain, origin),
   });
   // The primary path's parse and validation findings always count; the legacy path's only when
   // its document is the one clients would end up with.
@@ -190,6 +191,18 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     report.pathsConsistent = consistency.sameDocument && consistency.sameEtag !== false;
   }
   return report;
+}
+
+/** `{ httpTarget }` when the caller gave an `http://` target that is checked at `origin` (https). */
+function httpTargetOf(input: string, origin: string): { httpTarget?: string } {
+  if (!origin.startsWith('https:') || typeof input !== 'string') return {};
+  const text = input.trim();
+  if (!/^http:\/\//i.test(text)) return {};
+  try {
+    return { httpTarget: new URL(text).origin };
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -44,7 +44,17 @@ export interface RuleInput {
   legacy?: PathRun;
   probe?: DiscoveryHttpProbe;
   consistency?: DiscoveryConsistency;
+  /**
+   * The `http://` origin the caller gave, when it was checked at its `https://` origin instead
+   * (no `allowHttp`): the findings then say so, so a local service's TLS failure is not read as a
+   * certificate problem.
+   */
+  httpTarget?: string;
 }
+
+/** What to do about an http target that was checked over https. */
+const HTTP_TARGET_HINT =
+  'To check the http:// service as it is (local development), pass allowHttp: true (agent-card check --allow-http).';
 
 const KIB = 1024;
 const SIZE_WARNING = 128 * KIB;
@@ -117,7 +127,7 @@ function failureText(failure: DiscoveryFailure): string {
 }
 
 // Rule 42 discovery-status.
-function checkStatus({ primary, timeoutMs }: RuleInput, report: Report): void {
+function checkStatus({ primary, timeoutMs, httpTarget }: RuleInput, report: Report): void {
   const { get } = primary;
   const url = get.finalUrl;
   const hint200 = 'Serve the card at /.well-known/agent-card.json with status 200 to anonymous GET requests.';
@@ -143,6 +153,16 @@ function checkStatus({ primary, timeoutMs }: RuleInput, report: Report): void {
       'too-large': ['response too large', hint200],
     };
     const [message, hint] = what[failure.kind] ?? ['request failed', hint200];
+    if (httpTarget !== undefined) {
+      report(
+        'discovery-status',
+        'error',
+        url,
+        `${message} (${failureText(failure)}): the target was ${httpTarget} (http), checked here over https.`,
+        HTTP_TARGET_HINT,
+      );
+      return;
+    }
     report('discovery-status', 'error', url, `${message} (${failureText(failure)}).`, hint);
     return;
   }
@@ -199,7 +219,16 @@ function checkStatus({ primary, timeoutMs }: RuleInput, report: Report): void {
 }
 
 // Rule 43 discovery-https.
-function checkHttps({ origin, primary, probe }: RuleInput, report: Report): void {
+function checkHttps({ origin, primary, probe, httpTarget }: RuleInput, report: Report): void {
+  if (httpTarget !== undefined) {
+    report(
+      'discovery-https',
+      'info',
+      primary.report.url,
+      `the target was ${httpTarget} (http); it was checked at ${origin} instead, as clients will.`,
+      HTTP_TARGET_HINT,
+    );
+  }
   if (origin.startsWith('http:')) {
     report(
       'discovery-https',
@@ -215,8 +244,12 @@ function checkHttps({ origin, primary, probe }: RuleInput, report: Report): void
       'discovery-https',
       'error',
       primary.get.finalUrl,
-      `TLS handshake failed or the certificate does not validate (${failureText(failure)}).`,
-      'Install a certificate from a public CA that covers this host name, with its full chain, and keep it unexpired.',
+      httpTarget === undefined
+        ? `TLS handshake failed or the certificate does not validate (${failureText(failure)}).`
+        : `TLS handshake failed (${failureText(failure)}): the target was ${httpTarget} (http), checked here over https.`,
+      httpTarget === undefined
+        ? 'Install a certificate from a public CA that covers this host name, with its full chain, and keep it unexpired.'
+        : `${HTTP_TARGET_HINT} To publish it, serve it over https with a certificate from a public CA.`,
     );
   }
   if (probe && (probe.outcome === 'serves' || probe.outcome === 'redirects-elsewhere')) {

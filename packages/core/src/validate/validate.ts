@@ -20,6 +20,7 @@ import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
+import { checkTemplateContent } from './rules/template-content';
 import {
   BYTE_ORDER_MARK,
   duplicateMembers,
@@ -399,6 +400,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     runRule(checkSemantics, 'cross-field', card, ctx);
     const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
     runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
+    runRule(checkTemplateContent, 'template', card, ctx);
     return finish(ctx.findings, card, shape, tree, nodes, typed);
   } catch (error) {
     ctx.report(
