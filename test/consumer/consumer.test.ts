@@ -135,6 +135,8 @@ interface CardCheck {
   skills: string[];
   ownRoute: string;
   ownBody: Record<string, unknown>;
+  /** The app turns the viewer on (the Express and Koa apps; the Nest apps are README examples). */
+  viewer?: boolean;
 }
 
 /** What a user notices: the card is served with its headers, a 304 on revalidation, the app still answers. */
@@ -165,6 +167,16 @@ async function expectCardServed(server: Started, expected: CardCheck): Promise<v
   expect(sent.sort()).toEqual([...promised].sort());
   const legacy = await fetch(`${server.base}/.well-known/agent.json`);
   expect(legacy.headers.get('etag')).toBe(etag);
+
+  // An app that turns the viewer on gets the built page, served with its policy.
+  const page = await fetch(`${server.base}/.well-known/agent-card.html`);
+  if (expected.viewer) {
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    expect(await page.text()).toContain(`<h1>${expected.name}</h1>`);
+  } else {
+    expect(page.status).toBe(404);
+  }
 
   const own = await fetch(server.base + expected.ownRoute);
   expect(own.status).toBe(200);
@@ -204,7 +216,7 @@ describe.each([
     const dir = await app(name);
     const server = await startServer(dir, entry);
     try {
-      await expectCardServed(server, { ...ordersAgent, ownBody: { framework, module } });
+      await expectCardServed(server, { ...ordersAgent, ownBody: { framework, module }, viewer: true });
       const ping = (await (await fetch(`${server.base}/api/ping`)).json()) as { version: string };
       expect(ping.version).toMatch(version);
     } finally {
