@@ -1,0 +1,237 @@
+import { decodeBase64url } from '../sign/base64url';
+import { html, neutraliseJsonText, type SafeHtml, safeHref } from './escape';
+import { renderHtmlDocument } from './document';
+import { asRecord, entries, flag, list, member, strings, text } from './read';
+import { describeRequirements, describeSecurityScheme, renderDescriptionParts, renderUrl } from './schemes';
+
+/** What is known about one signature of the card. */
+export interface ViewerSignature {
+  kid?: string;
+  alg?: string;
+  jku?: string;
+  /** `true` verified, `false` failed, `undefined` not checked. */
+  verified?: boolean | undefined;
+}
+
+/** Options of {@link renderCardSection}. */
+export interface CardSectionOptions {
+  /**
+   * Where the JSON document is served (`/.well-known/agent-card.json`, or an absolute
+   * `http(s)` URL). Linked next to the raw JSON; anything else is ignored.
+   */
+  jsonHref?: string;
+  /**
+   * The signatures as a verifier saw them. Without it the page reads `kid`, `alg` and `jku` from
+   * each signature's protected header and says it did not verify them.
+   */
+  signatures?: readonly ViewerSignature[];
+  /** Heading level of the card's name: 1 on its own page (default), 2 inside a report. */
+  headingLevel?: 1 | 2;
+}
+
+/** Options of {@link renderAgentCardPage}. */
+export interface AgentCardPageOptions extends CardSectionOptions {
+  /** The page title. @default the card's name + " — Agent Card" */
+  title?: string;
+  /** Put the policy in a `<meta>` tag (a page saved to a file). @default false */
+  cspMeta?: boolean;
+}
+
+/** Longest raw JSON shown; a longer card is cut with a note (the JSON link has it all). */
+const MAX_RAW_JSON = 512 * 1024;
+
+/**
+ * A link to the page's own JSON document: a path on the same origin (`/…`, not `//…`) or a safe
+ * absolute URL.
+ */
+export function jsonLink(jsonHref: string | undefined): string | undefined {
+  if (typeof jsonHref !== 'string') return undefined;
+  if (/^\/(?![/\\])[^\s\\]*$/.test(jsonHref)) return jsonHref;
+  return safeHref(jsonHref);
+}
+
+function yesNo(value: boolean | undefined): string {
+  return value === true ? 'yes' : value === false ? 'no' : 'not stated (no)';
+}
+
+function chips(items: readonly string[], label: string): SafeHtml | undefined {
+  if (items.length === 0) return undefined;
+  return html`<ul class="chips" aria-label="${label}">${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+}
+
+function renderOverview(card: unknown): SafeHtml {
+  const provider = member(card, 'provider');
+  const organization = text(provider, 'organization');
+  const providerUrl = text(provider, 'url');
+  const documentation = text(card, 'documentationUrl');
+  const icon = text(card, 'iconUrl');
+  const rows: SafeHtml[] = [];
+  rows.push(html`<dt>Version</dt><dd>${text(card, 'version') ?? html`<span class="muted">not given</span>`}</dd>`);
+  if (organization !== undefined || providerUrl !== undefined) {
+    rows.push(
+      html`<dt>Provider</dt><dd>${organization ?? 'unnamed'}${providerUrl ? html` — ${renderUrl(providerUrl)}` : ''}</dd>`,
+    );
+  }
+  if (documentation !== undefined) rows.push(html`<dt>Documentation</dt><dd>${renderUrl(documentation)}</dd>`);
+  if (icon !== undefined) rows.push(html`<dt>Icon</dt><dd>${renderUrl(icon)}</dd>`);
+  const input = strings(card, 'defaultInputModes');
+  const output = strings(card, 'defaultOutputModes');
+  rows.push(html`<dt>Accepts</dt><dd>${input.length > 0 ? input.join(', ') : 'not stated'}</dd>`);
+  rows.push(html`<dt>Produces</dt><dd>${output.length > 0 ? output.join(', ') : 'not stated'}</dd>`);
+  return html`<dl class="facts">${rows}</dl>`;
+}
+
+function renderInterfaces(card: unknown): SafeHtml {
+  const interfaces = list(card, 'supportedInterfaces');
+  if (interfaces.length === 0) return html`<h2>Interfaces</h2><p class="muted">The card lists no interface.</p>`;
+  const items = interfaces.map((item, index) => {
+    const url = text(item, 'url');
+    const tenant = text(item, 'tenant');
+    return html`<li><h3>${text(item, 'protocolBinding') ?? 'Unknown binding'}${index === 0 ? html` <span class="muted">(preferred)</span>` : ''}</h3>
+<dl class="facts"><dt>URL</dt><dd>${url === undefined ? 'not given' : renderUrl(url)}</dd>
+<dt>Protocol version</dt><dd>${text(item, 'protocolVersion') ?? 'not given'}</dd>${tenant === undefined ? '' : html`<dt>Tenant</dt><dd>${tenant}</dd>`}</dl></li>`;
+  });
+  return html`<h2>Interfaces</h2><ul class="items">${items}</ul>`;
+}
+
+function renderCapabilities(card: unknown): SafeHtml {
+  const capabilities = member(card, 'capabilities');
+  const extensions = list(capabilities, 'extensions').map((extension) => {
+    const uri = text(extension, 'uri');
+    const description = text(extension, 'description');
+    return html`<li>${uri === undefined ? 'an extension without a URI' : renderUrl(uri)}${flag(extension, 'required') ? ' (required)' : ''}${description ? html` — ${description}` : ''}</li>`;
+  });
+  return html`<h2>Capabilities</h2>
+<dl class="facts"><dt>Streaming</dt><dd>${yesNo(flag(capabilities, 'streaming'))}</dd>
+<dt>Push notifications</dt><dd>${yesNo(flag(capabilities, 'pushNotifications'))}</dd>
+<dt>Extended card</dt><dd>${flag(capabilities, 'extendedAgentCard') ? 'yes, for authenticated callers' : yesNo(flag(capabilities, 'extendedAgentCard'))}</dd>
+<dt>Extensions</dt><dd>${extensions.length === 0 ? 'none' : html`<ul class="plain">${extensions}</ul>`}</dd></dl>`;
+}
+
+function renderSecurity(card: unknown): SafeHtml {
+  const schemes = entries(card, 'securitySchemes');
+  const requirements = describeRequirements(list(card, 'securityRequirements'));
+  const items = schemes.map(([name, scheme]) => {
+    const described = describeSecurityScheme(scheme);
+    return html`<li><h3>${name} <span class="muted">— ${described.kind}</span></h3><p>${renderDescriptionParts(described.parts)}</p>${described.description ? html`<p class="desc muted">${described.description}</p>` : ''}</li>`;
+  });
+  const needs =
+    requirements.length === 0
+      ? html`<p>${schemes.length === 0 ? 'The card declares no authentication.' : 'The card requires none of these for every call.'}</p>`
+      : html`<p>To call the agent: ${requirements.join(', or ')}.</p>`;
+  return html`<h2>Security</h2>${needs}${items.length > 0 ? html`<ul class="items">${items}</ul>` : ''}`;
+}
+
+function renderSkills(card: unknown): SafeHtml {
+  const skills = list(card, 'skills');
+  if (skills.length === 0) return html`<h2>Skills</h2><p class="muted">The card lists no skill.</p>`;
+  const items = skills.map((skill) => {
+    const examples = strings(skill, 'examples');
+    const input = strings(skill, 'inputModes');
+    const output = strings(skill, 'outputModes');
+    const security = describeRequirements(list(skill, 'securityRequirements'));
+    return html`<li><h3>${text(skill, 'name') ?? text(skill, 'id') ?? 'Unnamed skill'}</h3>
+${text(skill, 'id') ? html`<p class="muted">id <code>${text(skill, 'id')}</code></p>` : ''}
+${text(skill, 'description') ? html`<p class="desc">${text(skill, 'description')}</p>` : ''}
+${chips(strings(skill, 'tags'), 'Tags')}
+${examples.length > 0 ? html`<p>Examples:</p><ul class="plain">${examples.map((example) => html`<li>${example}</li>`)}</ul>` : ''}
+<dl class="facts"><dt>Accepts</dt><dd>${input.length > 0 ? input.join(', ') : 'the card defaults'}</dd>
+<dt>Produces</dt><dd>${output.length > 0 ? output.join(', ') : 'the card defaults'}</dd>${security.length > 0 ? html`<dt>Needs</dt><dd>${security.join(', or ')}</dd>` : ''}</dl></li>`;
+  });
+  return html`<h2>Skills (${skills.length})</h2><ul class="items">${items}</ul>`;
+}
+
+/** `kid`, `alg` and `jku` from a signature's protected header, when it decodes. */
+export function readSignatureHeader(signature: unknown): ViewerSignature {
+  const encoded = text(signature, 'protected');
+  const header: Record<string, unknown> = {};
+  if (encoded !== undefined && encoded.length <= 8192 && /^[A-Za-z0-9_-]+$/.test(encoded)) {
+    try {
+      Object.assign(header, asRecord(JSON.parse(new TextDecoder().decode(decodeBase64url(encoded)))));
+    } catch {
+      // Not a JWS header: the page says it could not read one.
+    }
+  }
+  const unprotected = member(signature, 'header');
+  const pick = (key: string) => text(header, key) ?? text(unprotected, key);
+  const out: ViewerSignature = {};
+  const kid = pick('kid');
+  const alg = pick('alg');
+  const jku = pick('jku');
+  if (kid !== undefined) out.kid = kid;
+  if (alg !== undefined) out.alg = alg;
+  if (jku !== undefined) out.jku = jku;
+  return out;
+}
+
+function renderSignatures(card: unknown, given: readonly ViewerSignature[] | undefined): SafeHtml {
+  const signatures = given ?? list(card, 'signatures').map(readSignatureHeader);
+  if (signatures.length === 0) return html`<h2>Signature</h2><p>The card is not signed.</p>`;
+  const items = signatures.map((signature) => {
+    const status =
+      signature.verified === true
+        ? html`<span class="status-ok">verified</span>`
+        : signature.verified === false
+          ? html`<span class="status-warn">did not verify</span>`
+          : html`<span class="muted">not verified by this page</span>`;
+    return html`<li>Key ${signature.kid ? html`<code>${signature.kid}</code>` : 'without a key id'}, algorithm ${signature.alg ?? 'not given'}${signature.jku ? html`, key set at ${renderUrl(signature.jku)}` : ''} — ${status}</li>`;
+  });
+  return html`<h2>Signature</h2><p>The card is signed (${signatures.length === 1 ? 'one signature' : `${signatures.length} signatures`}).</p><ul class="plain">${items}</ul>`;
+}
+
+/** The card as pretty JSON, with deceptive characters as `\uXXXX` escapes (still valid JSON). */
+export function prettyJson(value: unknown): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value, null, 2);
+  } catch {
+    return '(this value cannot be shown as JSON)';
+  }
+  if (json === undefined) return '(no JSON value)';
+  const safe = neutraliseJsonText(json);
+  return safe.length > MAX_RAW_JSON ? `${safe.slice(0, MAX_RAW_JSON)}\n… (cut at 512 KiB)` : safe;
+}
+
+/** The raw JSON block: pretty JSON, a copy button (shown by the script) and the document link. */
+export function renderRawJson(value: unknown, jsonHref: string | undefined, id = 'raw-json'): SafeHtml {
+  const link = jsonLink(jsonHref);
+  return html`<h2>Raw JSON</h2><div class="bar"><button type="button" data-copy="${id}" hidden>Copy JSON</button>${link ? html`<a href="${link}">Open the JSON document</a>` : ''}</div>
+<pre id="${id}" tabindex="0" aria-label="The card as JSON">${prettyJson(value)}</pre>`;
+}
+
+/**
+ * The body of a card's page as an escaped HTML fragment: name, description, overview, interfaces,
+ * capabilities, security schemes in words, skills, signatures and the raw JSON. Renders whatever
+ * part of `card` is well formed (an invalid or partial card included) and never throws.
+ */
+export function renderCardSection(card: unknown, options: CardSectionOptions = {}): SafeHtml {
+  const level = options.headingLevel === 2 ? 2 : 1;
+  try {
+    const name = text(card, 'name') ?? 'Unnamed agent';
+    const heading = level === 1 ? html`<h1>${name}</h1>` : html`<h2>${name}</h2>`;
+    const description = text(card, 'description');
+    return html`<article class="agent-card"><header class="page">${heading}<p class="muted">A2A Agent Card</p>${description ? html`<p class="lead">${description}</p>` : ''}</header>
+${asRecord(card) === undefined ? html`<p class="status-warn">This document is not a JSON object, so it is not an Agent Card.</p>` : ''}
+${renderOverview(card)}
+${renderInterfaces(card)}
+${renderCapabilities(card)}
+${renderSecurity(card)}
+${renderSkills(card)}
+${renderSignatures(card, options.signatures)}
+${renderRawJson(card, options.jsonHref)}</article>`;
+  } catch {
+    return html`<article class="agent-card"><p class="status-warn">This card could not be shown.</p>${renderRawJson(card, options.jsonHref)}</article>`;
+  }
+}
+
+/**
+ * A complete, self-contained HTML page for one Agent Card (see {@link renderCardSection}), to be
+ * served with {@link VIEWER_CONTENT_SECURITY_POLICY} or saved with `cspMeta: true`.
+ *
+ * @example renderAgentCardPage(card, { jsonHref: '/.well-known/agent-card.json' })
+ */
+export function renderAgentCardPage(card: unknown, options: AgentCardPageOptions = {}): string {
+  const title = options.title ?? `${text(card, 'name') ?? 'Agent'} — Agent Card`;
+  const body = html`${renderCardSection(card, options)}<footer>Rendered by agent-card. Every value above comes from the card; links open only http and https URLs.</footer>`;
+  return renderHtmlDocument({ title, body, cspMeta: options.cspMeta === true });
+}
