@@ -33,13 +33,22 @@ import {
   WELL_KNOWN_PREFIX,
 } from './paths';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+import {
+  cardPage,
+  catalogPage,
+  type ResolvedViewerOptions,
+  resolveViewerOption,
+  VIEWER_PATH,
+  type ViewerPage,
+  withViewer,
+} from './viewer';
 
 /**
  * One agent of a multi-agent responder: its own card and card options, served under `path`.
  * Options it leaves out are taken from the top level (except `extended`, which is per agent).
  */
 export interface AgentOptions<Req = unknown>
-  extends Omit<AgentCardOptions<Req>, 'agents' | 'default' | 'catalog' | 'card'> {
+  extends Omit<AgentCardOptions<Req>, 'agents' | 'default' | 'catalog' | 'card' | 'viewer'> {
   /** Stable id: letters, digits, `.`, `_`, `-` (e.g. `billing`). Names the agent in errors and logs. */
   id: string;
   /**
@@ -100,7 +109,7 @@ const DYNAMIC_ONLY = [
   'allowedOrigins',
   'maxConcurrentBuilds',
 ] as const;
-const MULTI_KEYS = ['agents', 'default', 'catalog'] as const;
+const MULTI_KEYS = ['agents', 'default', 'catalog', 'viewer'] as const;
 const CATALOG_KEYS = new Set(['host', 'baseUrl', 'entries', 'metadata']);
 
 const internalAgents = new WeakMap<object, ReadonlyMap<string, AgentCardResponder<any>>>();
@@ -118,7 +127,15 @@ function show(value: unknown): string {
 
 /** Merges the top-level options into one agent's (the agent's own win). */
 function agentOptions<Req>(top: AgentCardOptions<Req>, agent: AgentOptions<Req>, id: string): AgentCardOptions<Req> {
-  const { id: _id, path: _path, catalogEntry: _entry, ...own } = agent;
+  const {
+    id: _id,
+    path: _path,
+    catalogEntry: _entry,
+    viewer: _viewer,
+    ...own
+  } = agent as AgentOptions<Req> & {
+    viewer?: unknown;
+  };
   const shared: Record<string, unknown> = { ...top };
   for (const key of MULTI_KEYS) delete shared[key];
   // An extended card is per agent: a top-level one would hand one agent's extras to the others.
@@ -263,6 +280,7 @@ export function createMultiAgentResponder<Req>(
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
   }
   const catalog = checkCatalogOption(options.catalog, problems);
+  const viewer = resolveViewerOption(options.viewer, problems);
 
   const agents: Agent<Req>[] = [];
   const ids = new Map<string, number>();
@@ -282,6 +300,10 @@ export function createMultiAgentResponder<Req>(
       return;
     }
     const name = `${at} (agent "${id}")`;
+    if ((a as { viewer?: unknown }).viewer !== undefined)
+      problems.push(
+        `${name}.viewer: is set for the whole host, not per agent (${show((a as { viewer?: unknown }).viewer)}). Move viewer to the top-level options; every agent then has its page at {path}${VIEWER_PATH}.`,
+      );
     const firstWithId = ids.get(id);
     if (firstWithId !== undefined) {
       problems.push(`${name}.id: repeats options.agents[${firstWithId}] (${show(id)}). Give each agent its own id.`);
@@ -368,9 +390,42 @@ export function createMultiAgentResponder<Req>(
         : 'ERR_AGENT_CARD_OPTIONS';
     throw new AgentCardError(code, `Invalid agent card options:\n  - ${problems.join('\n  - ')}`, { findings });
   }
-  const responder = createRouter(agents, defaultAgent, catalogDoc);
+  const router = createRouter(agents, defaultAgent, catalogDoc);
+  const responder =
+    viewer === undefined
+      ? router
+      : withViewer(router, viewerPages(viewer, agents, defaultAgent, catalogDoc !== undefined), {
+          cacheControl: options.cacheControl ?? 'public, max-age=3600',
+          maxVariants: options.maxVariants ?? 100,
+        });
   internalAgents.set(responder, new Map(agents.map((a) => [a.id, a.responder])));
   return responder;
+}
+
+/** Each agent's page, the default agent's at the root, and the host's page listing the catalog. */
+function viewerPages(
+  viewer: ResolvedViewerOptions,
+  agents: readonly Agent<unknown>[],
+  defaultAgent: Agent<unknown> | undefined,
+  catalogServed: boolean,
+): ViewerPage[] {
+  const linked = agents.map((a) => ({
+    path: a.path,
+    cardPath: `${a.path}${AGENT_CARD_PATH}`,
+    pagePath: `${a.path}${viewer.path}`,
+    listed: a.entry !== false,
+  }));
+  const pages = linked.map((a) => cardPage(a.pagePath, a.cardPath));
+  if (defaultAgent !== undefined) pages.push(cardPage(viewer.path, AGENT_CARD_PATH));
+  if (catalogServed)
+    pages.push(
+      catalogPage(
+        viewer.catalogPath,
+        AI_CATALOG_PATH,
+        linked.filter((a) => a.listed),
+      ),
+    );
+  return pages;
 }
 
 /** How the catalog is answered: one prepared document, or a builder per request variant. */

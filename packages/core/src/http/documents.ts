@@ -86,6 +86,8 @@ export interface DocumentHeaderSettings {
   vary?: readonly string[];
   /** Extra request headers a preflight may allow (e.g. an API-key header). */
   allowHeaders?: readonly string[];
+  /** More headers of the 200 and HEAD answers (a page's `Content-Security-Policy`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const METHOD_NOT_ALLOWED_BODY = encodeJson({
@@ -144,6 +146,7 @@ export function prepareDocument(
       'content-type': settings.contentType,
       'content-length': String(bytes.byteLength),
       'x-content-type-options': 'nosniff',
+      ...settings.headers,
       ...common,
     };
     return Object.freeze({

@@ -7,6 +7,7 @@ import { defaultProfile } from '../validate/validate';
 import type { CorsSetting } from './documents';
 import { type ProxyTrust, resolveTrustProxy } from './trust';
 import type { AgentCardContext, AgentCardOptions, AgentCardRequest, ExtendedAgentCardOptions } from './types';
+import { type ResolvedViewerOptions, resolveViewerOption } from './viewer';
 
 /** Options after validation, with every default applied. */
 export interface ResolvedAgentCardOptions<Req = unknown> {
@@ -36,6 +37,8 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
   signer: AgentCardSigner | undefined;
   /** The published key set and the start-up warnings of `sign`; `undefined` without `sign`. */
   signing: ResolvedSigning | undefined;
+  /** Where the page of the card is served; `undefined` without `viewer`. */
+  viewer: ResolvedViewerOptions | undefined;
 }
 
 /** Extended-card options after validation. */
@@ -68,6 +71,7 @@ const OPTION_KEYS = new Set([
   'onError',
   'logger',
   'sign',
+  'viewer',
 ]);
 const EXTENDED_KEYS = new Set(['authenticate', 'card', 'path', 'realm', 'maxVariants']);
 const PROFILES = ['development', 'production', 'strict'];
@@ -326,6 +330,8 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     }
   }
 
+  const viewer = resolveViewerOption(o.viewer, problems);
+
   if (problems.length > 0) {
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
   }
@@ -351,6 +357,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     logger: o.logger ?? console,
     signer: signing?.signer,
     signing,
+    viewer,
   };
 }
 

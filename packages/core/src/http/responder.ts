@@ -21,6 +21,7 @@ import type { AgentCardContext, AgentCardOptions, AgentCardRequest, AgentCardRes
 import { prepareJwksRoute } from './jwks-route';
 import { prepareVariant, type PreparedVariant } from './variant';
 import { createWarner } from './warnings';
+import { cardPage, withViewer } from './viewer';
 
 /** What a responder keeps for {@link getExtendedAgentCard}. */
 interface ResponderInternals {
@@ -82,7 +83,22 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
   const card = o.card ?? loadDefaultCard(o);
   const responder =
     typeof card === 'function' ? createDynamicResponder(o, card, warn) : createStaticResponder(o, card, warn);
-  return withJwksRoute(responder, o);
+  return withCardViewer(withJwksRoute(responder, o), o);
+}
+
+/** Serves the card's page behind every other route, when `viewer` is set. */
+function withCardViewer<Req>(
+  responder: AgentCardResponder<Req>,
+  o: ResolvedAgentCardOptions<Req>,
+): AgentCardResponder<Req> {
+  if (o.viewer === undefined) return responder;
+  const wrapped = withViewer(responder, [cardPage(o.viewer.path, AGENT_CARD_PATH)], {
+    cacheControl: o.cacheControl,
+    maxVariants: o.maxVariants,
+  });
+  const kept = internals.get(responder);
+  if (kept !== undefined) internals.set(wrapped, kept);
+  return wrapped;
 }
 
 /** Serves the signing keys' JWK Set in front of the card, when `sign` publishes one. */

@@ -4,6 +4,7 @@ import type { SignAgentCardOptions } from '../sign/sign';
 import type { AgentCardSigningOptions } from '../sign/signing-options';
 import type { TrustProxySetting } from './trust';
 import type { AgentOptions, AiCatalogServeOptions } from './agents';
+import type { AgentCardViewerOptions } from './viewer';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -213,6 +214,21 @@ export interface AgentCardOptions<Req = unknown> {
    * @default a catalog without `host`
    */
   catalog?: AiCatalogServeOptions | false;
+  /**
+   * Serves the card as a page people can read (name, interfaces, security schemes in words,
+   * skills, signature, raw JSON) at `/.well-known/agent-card.html`, next to the card. Off by
+   * default. Built from the served public card, once per card variant: static bytes with a strong
+   * ETag, 304, HEAD, 405, `text/html; charset=utf-8`, `X-Content-Type-Options: nosniff` and a
+   * `Content-Security-Policy` that allows nothing but the page's own inline style and script.
+   * The page never shows extended-card content. With `agents`, each agent has its page at
+   * `{path}/.well-known/agent-card.html` (the default agent's also at the root) and
+   * `/.well-known/ai-catalog.html` lists every agent of the catalog. A page path that another
+   * route of the middleware serves is a start-up error.
+   * @default false
+   * @example viewer: true
+   * @example viewer: { path: '/.well-known/agent.html' }
+   */
+  viewer?: boolean | AgentCardViewerOptions;
 }
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */

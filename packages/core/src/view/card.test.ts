@@ -124,6 +124,11 @@ describe('renderAgentCardPage', () => {
     ['/\\evil.example', undefined],
     ['/agents/a/.well-known/agent-card.json', '/agents/a/.well-known/agent-card.json'],
     ['https://a.example/card.json', 'https://a.example/card.json'],
+    ['./agent-card.json', './agent-card.json'],
+    ['../.well-known/agent-card.json', '../.well-known/agent-card.json'],
+    ['.//evil.example', './/evil.example'],
+    ['agent-card.json', undefined],
+    ['javascript:alert(1)//./', undefined],
   ])('links the JSON document %j only when it is a same-origin path or an http(s) URL', (jsonHref, expected) => {
     const page = renderAgentCardPage(CONFORMANCE_CARD, { jsonHref });
     const hrefs = activeContent(page).hrefs.filter((href) => !href?.startsWith('https://conformance.dev'));

@@ -16,8 +16,9 @@ export interface ViewerSignature {
 /** Options of {@link renderCardSection}. */
 export interface CardSectionOptions {
   /**
-   * Where the JSON document is served (`/.well-known/agent-card.json`, or an absolute
-   * `http(s)` URL). Linked next to the raw JSON; anything else is ignored.
+   * Where the JSON document is served: a path (`/.well-known/agent-card.json`), a relative
+   * reference starting with `./` or `../`, or an absolute `http(s)` URL. Linked next to the raw
+   * JSON; anything else is ignored.
    */
   jsonHref?: string;
   /**
@@ -41,12 +42,13 @@ export interface AgentCardPageOptions extends CardSectionOptions {
 const MAX_RAW_JSON = 512 * 1024;
 
 /**
- * A link to the page's own JSON document: a path on the same origin (`/…`, not `//…`) or a safe
- * absolute URL.
+ * A link to the page's own JSON document: a path on the same origin (`/…`, not `//…`), a relative
+ * reference starting with `./` or `../`, or a safe absolute URL.
  */
 export function jsonLink(jsonHref: string | undefined): string | undefined {
   if (typeof jsonHref !== 'string') return undefined;
-  if (/^\/(?![/\\])[^\s\\]*$/.test(jsonHref)) return jsonHref;
+  // A same-origin path, or a relative reference that cannot read as a scheme or a network path.
+  if (/^(?:\/(?![/\\])|\.\/|(?:\.\.\/)+)[^\s\\]*$/.test(jsonHref)) return jsonHref;
   return safeHref(jsonHref);
 }
 
