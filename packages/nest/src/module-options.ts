@@ -20,6 +20,7 @@ export const RESPONDER_KEYS = [
   'onError',
   'logger',
   'sign',
+  'viewer',
 ] as const satisfies readonly AgentCardServingOption[];
 
 // Fails to compile when core gains a responder option this list lacks, which would otherwise be

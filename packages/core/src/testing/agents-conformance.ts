@@ -31,6 +31,7 @@ function agentsOptions(): AgentCardOptions<any> {
     })),
     default: 'support',
     catalog: { host: { displayName: 'Conformance Corp' } },
+    viewer: true,
   };
 }
 
@@ -135,6 +136,29 @@ export function runMultiAgentConformance(config: AgentCardConformanceOptions): v
         expect(card.status).toBe(200);
         expect(JSON.parse(card.text)).toMatchObject({ name: entry.displayName, version: entry.version });
       }
+    });
+
+    it("the viewer: each agent's page shows its public card only; the host page lists and links every agent", async () => {
+      for (const id of AGENT_IDS) {
+        const page = await get(`/agents/${id}/.well-known/agent-card.html`, {
+          headers: { authorization: `Bearer ${id}-token` },
+        });
+        expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+        expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; /);
+        expect(page.text).toContain(`<h1>Conformance ${id}</h1>`);
+        expect(page.text).not.toContain('-private');
+      }
+      const host = await get('/.well-known/ai-catalog.html');
+      expect(host.status).toBe(200);
+      expect(host.headers.etag).toBe(computeEtag(host.body));
+      expect(host.text).toContain('<h1>Conformance Corp</h1>');
+      const links = [...host.text.matchAll(/<h2><a href="([^"]+)">([^<]+)<\/a><\/h2>/g)].map((m) => [m[1], m[2]]);
+      expect(links).toEqual(
+        AGENT_IDS.map((id) => [`../agents/${id}/.well-known/agent-card.html`, `Conformance ${id}`]),
+      );
+      const { url } = await server();
+      for (const [href] of links)
+        expect((await fetch(new URL(href!, `${url}/.well-known/ai-catalog.html`))).status).toBe(200);
     });
 
     it.each(['/api/ping', '/agents/nobody/.well-known/agent-card.json', '/agents/billing/.well-known/other'])(

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentCard } from '../model';
 import { verifyAgentCard } from '../sign/verify';
 import { computeEtag } from '../http/etag';
+import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
 import type { AgentCardContext, AgentCardOptions } from '../http/types';
 import { runMultiAgentConformance } from './agents-conformance';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
@@ -140,6 +141,8 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     legacyOff: () => ({ card: CONFORMANCE_CARD, legacy: false }),
     legacyV03: () => ({ card: CONFORMANCE_CARD, legacy: 'v0.3' }),
     extended: () => ({ card: CONFORMANCE_CARD, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
+    viewer: () => ({ card: CONFORMANCE_CARD, viewer: true, extended: { authenticate, card: [EXTENDED_ONLY_SKILL] } }),
+    viewerDynamic: () => ({ card: cardFor, viewer: true, allowedOrigins }),
     dynamic: () => ({
       card: counted,
       trustProxy: true,
@@ -411,6 +414,66 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         });
         expect(res.status).toBe(400);
         expect(JSON.parse(res.text).error.details[0].reason).toBe('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      });
+    });
+
+    describe('viewer page', () => {
+      const PAGE_PATH = '/.well-known/agent-card.html';
+
+      it('GET → 200 text/html with the CSP, nosniff, a strong ETag of the bytes, and the card in words', async () => {
+        const res = await get('viewer', PAGE_PATH);
+        expect(res.status).toBe(200);
+        expect(res.headers).toMatchObject({
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': String(res.body.byteLength),
+          'content-security-policy': VIEWER_CONTENT_SECURITY_POLICY,
+          'x-content-type-options': 'nosniff',
+          etag: computeEtag(res.body),
+          'cache-control': 'public, max-age=3600',
+        });
+        expect(res.text).toContain('<h1>Conformance Agent</h1>');
+        expect(res.text).toContain('API key in header X-API-Key');
+      });
+
+      it('never shows the extended card, even to a caller with the token', async () => {
+        const res = await get('viewer', PAGE_PATH, { headers: { authorization: `Bearer ${CONFORMANCE_TOKEN}` } });
+        expect(res.status).toBe(200);
+        expect(res.text).not.toContain(EXTENDED_ONLY_SKILL.id);
+        expect(res.text).not.toContain(EXTENDED_ONLY_SKILL.name);
+      });
+
+      it('HEAD → 200 without a body; If-None-Match → 304; a query string still matches; POST → 405', async () => {
+        const page = await get('viewer', PAGE_PATH);
+        const head = await get('viewer', PAGE_PATH, { method: 'HEAD' });
+        expect([head.status, head.body.byteLength, head.headers.etag]).toEqual([200, 0, page.headers.etag]);
+        const notModified = await get('viewer', PAGE_PATH, { headers: { 'if-none-match': page.headers.etag! } });
+        expect([notModified.status, notModified.body.byteLength]).toEqual([304, 0]);
+        expect((await get('viewer', `${PAGE_PATH}?from=docs`)).headers.etag).toBe(page.headers.etag);
+        const post = await get('viewer', PAGE_PATH, { method: 'POST', body: '{}' });
+        expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+      });
+
+      it("its link to the JSON document resolves to the card, under the host's mount path too", async () => {
+        const { url } = await server('viewer');
+        const page = await get('viewer', PAGE_PATH);
+        const href = /<a href="([^"]+)">Open the JSON document<\/a>/.exec(page.text)?.[1];
+        expect(href).toBe('./agent-card.json');
+        const card = await fetch(new URL(href!, `${url}${PAGE_PATH}`));
+        expect([card.status, card.headers.get('etag')]).toEqual([200, CARD_ETAG]);
+      });
+
+      it('the card and the app routes are unchanged with the viewer on; off by default', async () => {
+        expect((await get('viewer', CARD_PATH)).headers.etag).toBe(CARD_ETAG);
+        expect((await get('viewer', '/api/ping')).text).toBe('pong');
+        expect((await get('default', PAGE_PATH)).status).toBe(404);
+      });
+
+      it("a card function's page shows the variant of the request's origin", async () => {
+        const { url } = await server('viewerDynamic');
+        const res = await get('viewerDynamic', PAGE_PATH);
+        expect(res.status).toBe(200);
+        expect(res.text).toContain(`${new URL(url).origin}/a2a/rest`);
+        expect(res.headers.vary).toMatch(/\bHost\b/);
       });
     });
 
