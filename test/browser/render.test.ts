@@ -11,6 +11,11 @@ import { browserAvailable, closeBrowser, type OpenedPage, openPage, seriousAxeVi
 
 const pages = new Map<string, string>();
 pages.set('/card', renderAgentCardPage(CONFORMANCE_CARD, { jsonHref: '/card.json' }));
+// A page with what axe must catch: no lang, an image without alt, a form field without a label.
+pages.set(
+  '/inaccessible',
+  '<!doctype html><html><head><title>x</title></head><body><img src="/none"><input></body></html>',
+);
 HOSTILE_STRINGS.forEach((payload, index) => {
   pages.set(`/hostile/${index}`, renderAgentCardPage(hostileCard(payload), { jsonHref: '/card.json' }));
   pages.set(
@@ -117,6 +122,16 @@ describe.skipIf(!browserAvailable)('viewer pages in Chromium', () => {
     },
     60_000,
   );
+
+  it('the accessibility check finds what it must (it can fail)', async () => {
+    const opened = await openPage(`${base}/inaccessible`, { bypassCsp: true });
+    try {
+      const ids = (await seriousAxeViolations(opened.page)).map((v) => v.id);
+      expect(ids).toEqual(expect.arrayContaining(['html-has-lang', 'image-alt', 'label']));
+    } finally {
+      await opened.close();
+    }
+  });
 
   it.each(['light', 'dark'] as const)(
     'has no serious or critical accessibility violation (%s)',

@@ -23,6 +23,7 @@ a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-off
 .muted{color:var(--muted)}
 .desc{white-space:pre-line}
 li>dl.facts:last-child{margin-bottom:0}
+ul.items>li>h2:first-child{margin-top:0;border-bottom:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
