@@ -1,6 +1,6 @@
 // `pnpm demo`: validates the example cards, starts every example service on a free loopback port,
 // fetches its card the way an agent would (plus a 304 revalidation and the extended card without
-// and with credentials), checks the deployment with the `agent-card check` CLI, then shuts
+// and with credentials), fetches the card's page for people (and prints its URL), checks the deployment with the `agent-card check` CLI, then shuts
 // everything down. Exits non-zero when anything is off.
 //
 // To add a service, append an entry to `services` below: a script that prints
@@ -35,6 +35,7 @@ const services = [
 ];
 
 const CARD_PATH = '/.well-known/agent-card.json';
+const VIEWER_PATH = '/.well-known/agent-card.html';
 const colour = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
 const [green, red, dim, bold] = [paint(32), paint(31), paint(2), paint(1)];
@@ -125,6 +126,24 @@ function stopService(child) {
 
 const header = (response, name) => response.headers.get(name) ?? '(none)';
 
+/**
+ * Fetches a viewer page and checks it is a self-contained HTML page under the viewer's policy that
+ * shows `name`; prints its URL for a person to open.
+ */
+async function checkViewer(url, name) {
+  const response = await fetch(url);
+  const html = await response.text();
+  const policy = header(response, 'content-security-policy');
+  check(
+    response.status === 200 &&
+      header(response, 'content-type') === 'text/html; charset=utf-8' &&
+      policy.startsWith("default-src 'none'") &&
+      html.includes(name),
+    `viewer page → ${response.status} ${header(response, 'content-type')}, shows ${JSON.stringify(name)}`,
+  );
+  console.log(`      open ${bold(url)} in a browser`);
+}
+
 /** Runs `agent-card check` (the real CLI binary) against a running service and prints its report. */
 function checkWithCli(url) {
   const cli = here('../packages/cli/dist/cli.mjs');
@@ -203,6 +222,8 @@ async function demo(service) {
       `cache-control: ${header(authorized, 'cache-control')}`,
     );
 
+    await checkViewer(url + VIEWER_PATH, card.name);
+
     await checkWithCli(url);
   } finally {
     await stop();
@@ -253,6 +274,10 @@ async function demoMultiAgent(service) {
     );
     const root = await fetch(url + CARD_PATH);
     check((await root.json()).name === 'Acme Support Agent', `GET ${CARD_PATH} → the default agent (support)`);
+    await checkViewer(`${url}/.well-known/ai-catalog.html`, 'Acme Corp');
+    for (const entry of catalog.entries) {
+      await checkViewer(`${url}${new URL(entry.url).pathname.replace(/\.json$/, '.html')}`, entry.displayName);
+    }
   } finally {
     await stop();
   }

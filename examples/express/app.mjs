@@ -74,6 +74,8 @@ export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY] }) {
     agentCard({
       card: createCard(publicUrl),
       extended: { authenticate: (req) => partner(req, keys), card: extendedSkills },
+      // The card as a page for people, at /.well-known/agent-card.html.
+      viewer: true,
     }),
   );
 

@@ -87,6 +87,8 @@ export function createApp({ publicUrl, tokens = [DEVELOPMENT_TOKEN] }) {
     agentCard({
       card: createCard(publicUrl),
       extended: { authenticate: (ctx) => staff(ctx, accepted), card: extendedSkills },
+      // The card as a page for people, at /.well-known/agent-card.html.
+      viewer: true,
     }),
   );
   app.use(router.routes()).use(router.allowedMethods());

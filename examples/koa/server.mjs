@@ -6,6 +6,7 @@ import { start } from './app.mjs';
 const { url, close } = await start();
 console.log(`room bookings service (koa) listening on ${url}`);
 console.log(`  card:     ${url}/.well-known/agent-card.json`);
+console.log(`  page:     ${url}/.well-known/agent-card.html (the card for people, in a browser)`);
 console.log(`  extended: ${url}/a2a/extendedAgentCard (Authorization: Bearer <token>)`);
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => close().then(() => process.exit(0)));

@@ -87,6 +87,9 @@ export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY] }) {
       default: 'support',
       catalog: { host: { displayName: 'Acme Corp' }, baseUrl: publicUrl },
       cacheControl: 'public, max-age=600',
+      // A page per agent ({path}/.well-known/agent-card.html) and one listing them all
+      // (/.well-known/ai-catalog.html).
+      viewer: true,
     }),
   );
   app.get('/health', (_req, res) => void res.json({ ok: true }));

@@ -6,6 +6,7 @@ import { start } from './app.mjs';
 const { url, close } = await start();
 console.log(`acme agents (express, two agents) listening on ${url}`);
 console.log(`  catalog:  ${url}/.well-known/ai-catalog.json`);
+console.log(`  page:     ${url}/.well-known/ai-catalog.html (every agent, for people, in a browser)`);
 console.log(`  billing:  ${url}/agents/billing/.well-known/agent-card.json`);
 console.log(`  support:  ${url}/agents/support/.well-known/agent-card.json (also at /.well-known/agent-card.json)`);
 

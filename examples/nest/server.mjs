@@ -6,6 +6,7 @@ import { start } from './dist/main.js';
 const { url, close } = await start();
 console.log(`shop service (nest) listening on ${url}`);
 console.log(`  card:     ${url}/.well-known/agent-card.json`);
+console.log(`  page:     ${url}/.well-known/agent-card.html (the card for people, in a browser)`);
 console.log(`  routes:   ${url}/api/products, ${url}/api/orders/:id`);
 console.log(`  extended: ${url}/a2a/extendedAgentCard (header x-api-key)`);
 

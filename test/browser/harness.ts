@@ -34,6 +34,24 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 /** Where screenshots are kept (git-ignored; CI keeps it as an artifact). */
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
 
+/**
+ * Whether to refresh the screenshots the READMEs show (`UPDATE_DOC_SCREENSHOTS=1`); a normal test
+ * run never writes to tracked files.
+ */
+export const updateDocScreenshots = process.env.UPDATE_DOC_SCREENSHOTS === '1';
+
+/**
+ * Saves the visible part of `page` (1024 px wide, `height` tall) as a README screenshot at
+ * `path` (relative to the repository root), when {@link updateDocScreenshots} is on.
+ */
+export async function docScreenshot(page: Page, path: string, height = 1100): Promise<void> {
+  if (!updateDocScreenshots) return;
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1024, height });
+  await page.screenshot({ path: join(REPO_ROOT, path) });
+  if (size) await page.setViewportSize(size);
+}
+
 /** Flags for a quiet, offline, headless Chromium in a container. */
 export const CHROMIUM_ARGS = [
   '--headless',

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { agentCard } from '@agent-card/express';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, closeBrowser, openPage, seriousAxeViolations } from './harness';
+import { browserAvailable, closeBrowser, docScreenshot, openPage, seriousAxeViolations } from './harness';
 import { hostAgents, SHOWCASE_CARD } from './showcase';
 
 const PAGE = '/.well-known/agent-card.html';
@@ -120,6 +120,7 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.foreignRequests).toEqual([]);
       await opened.screenshot('viewer-card-light');
+      await docScreenshot(opened.page, 'packages/core/docs/viewer.png');
     } finally {
       await opened.close();
     }
@@ -171,6 +172,7 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.foreignRequests).toEqual([]);
       await opened.screenshot('viewer-catalog');
+      await docScreenshot(opened.page, 'packages/core/docs/viewer-catalog.png', 760);
       await opened.page.getByRole('link', { name: 'Acme Billing Agent' }).click();
       await opened.page.waitForURL(`${host}/agents/billing${PAGE}`);
       await expect.poll(() => opened.page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Billing Agent');

@@ -49,6 +49,8 @@ export class AppModule {
             securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: 'x-api-key' } } },
             securityRequirements: [{ schemes: { apiKey: { list: [] } } }],
             guards: [ApiKeyGuard],
+            // The card as a page for people, at /.well-known/agent-card.html.
+            viewer: true,
           }),
         }),
         CatalogModule,

@@ -31,13 +31,14 @@ function cardFor(entry: unknown, cards: ReadonlyMap<string, unknown> | undefined
   );
 }
 
+/** The rows a card adds to its entry: its skills and how to authenticate. */
 function renderCardSummary(card: unknown): SafeHtml {
   const skills = list(card, 'skills').map((skill) => text(skill, 'name') ?? text(skill, 'id') ?? 'unnamed skill');
   const schemes = objectEntries(card, 'securitySchemes').map(
     ([name, scheme]) => `${name}: ${describeSecurityScheme(scheme).kind}`,
   );
-  return html`<dl class="facts"><dt>Skills</dt><dd>${skills.length > 0 ? skills.join(', ') : 'none listed'}</dd>
-<dt>Authentication</dt><dd>${schemes.length > 0 ? schemes.join('; ') : 'none declared'}</dd></dl>`;
+  return html`<dt>Skills</dt><dd>${skills.length > 0 ? skills.join(', ') : 'none listed'}</dd>
+<dt>Authentication</dt><dd>${schemes.length > 0 ? schemes.join('; ') : 'none declared'}</dd>`;
 }
 
 function renderEntry(entry: unknown, options: AiCatalogPageOptions): SafeHtml {
@@ -54,8 +55,8 @@ ${strings(entry, 'tags').length > 0 ? html`<ul class="chips" aria-label="Tags">$
 <dt>Version</dt><dd>${text(entry, 'version') ?? 'not given'}</dd>
 <dt>Type</dt><dd>${text(entry, 'mediaType') ?? 'not given'}</dd>
 ${url !== undefined ? html`<dt>Document</dt><dd>${renderUrl(url)}</dd>` : member(entry, 'data') !== undefined ? html`<dt>Document</dt><dd>inline in the catalog</dd>` : ''}
-${text(publisher, 'displayName') ? html`<dt>Publisher</dt><dd>${text(publisher, 'displayName')}</dd>` : ''}</dl>
-${card === undefined ? '' : renderCardSummary(card)}</li>`;
+${text(publisher, 'displayName') ? html`<dt>Publisher</dt><dd>${text(publisher, 'displayName')}</dd>` : ''}
+${card === undefined ? '' : renderCardSummary(card)}</dl></li>`;
 }
 
 /**
