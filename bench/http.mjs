@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only express,koa,node,passthrough,viewer,viewer-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--check] [--json]
 //
@@ -111,6 +111,22 @@ const comparisons = [
     id: 'agents-passthrough',
     title: `Express app route, ${AGENT_COUNT} agents in front vs one card`,
     candidate: 'passthrough-agents',
+    baseline: 'passthrough-with',
+    path: API_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'viewer',
+    title: 'Express: GET card with the viewer page on vs off',
+    candidate: 'express-viewer',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'viewer-passthrough',
+    title: 'Express app route, middleware with the viewer page on vs off',
+    candidate: 'passthrough-viewer',
     baseline: 'passthrough-with',
     path: API_PATH,
     target: 0.95,

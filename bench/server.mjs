@@ -88,6 +88,12 @@ const servers = {
     res.end(BODY);
   },
   'passthrough-with': () => express().use(expressAgentCard(options)).get(API_PATH, ordersRoute),
+  // The viewer page on (issue #16): the card's path and the app's routes must not pay for it.
+  'express-viewer': () => express().use(expressAgentCard({ ...options, viewer: true })),
+  'passthrough-viewer': () =>
+    express()
+      .use(expressAgentCard({ ...options, viewer: true }))
+      .get(API_PATH, ordersRoute),
   'passthrough-without': () => express().get(API_PATH, ordersRoute),
   'express-agents': () => express().use(expressAgentCard(agentsOptions())),
   'passthrough-agents': () => express().use(expressAgentCard(agentsOptions())).get(API_PATH, ordersRoute),

@@ -166,6 +166,12 @@ async function expectCardServed(server: Started, expected: CardCheck): Promise<v
   const legacy = await fetch(`${server.base}/.well-known/agent.json`);
   expect(legacy.headers.get('etag')).toBe(etag);
 
+  // The app turns the viewer on: the built page (dist/view chunk) is served with its policy.
+  const page = await fetch(`${server.base}/.well-known/agent-card.html`);
+  expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
+  expect(await page.text()).toContain(`<h1>${expected.name}</h1>`);
+
   const own = await fetch(server.base + expected.ownRoute);
   expect(own.status).toBe(200);
   expect(await own.json()).toMatchObject(expected.ownBody);

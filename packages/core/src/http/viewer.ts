@@ -4,6 +4,7 @@ import { renderAiCatalogPage } from '../view/catalog';
 import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
 import { answerDocument, type PreparedDocument, prepareDocument } from './documents';
 import { LruCache } from './lru';
+import { WELL_KNOWN_PREFIX } from './paths';
 import type { AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
 
 /**
@@ -275,7 +276,17 @@ export function withViewer<Req>(
   if (problems.length > 0)
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
 
+  // The app's own routes are turned away by one prefix test when every page is under
+  // /.well-known/ (the default paths), or one substring test for agents' pages; only a page path
+  // elsewhere costs them a Map lookup.
+  const paths = [...byPath.keys()];
+  const mayBePage: (path: string) => boolean = paths.every((p) => p.startsWith(WELL_KNOWN_PREFIX))
+    ? (path) => path.startsWith(WELL_KNOWN_PREFIX)
+    : paths.every((p) => p.includes(WELL_KNOWN_PREFIX))
+      ? (path) => path.includes(WELL_KNOWN_PREFIX)
+      : () => true;
   const pageFor = (path: string) => {
+    if (!mayBePage(path)) return undefined;
     const q = path.indexOf('?');
     return byPath.get(q === -1 ? path : path.slice(0, q));
   };

@@ -13,7 +13,7 @@ const card = defineAgentCard({
 });
 
 const app = express();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.get('/api/ping', (_req, res) => {
   res.json({ framework: 'express', version: require('express/package.json').version, module: 'commonjs' });
 });

@@ -15,7 +15,7 @@ const card = defineAgentCard({
 
 const { version } = createRequire(import.meta.url)('express/package.json');
 const app = express();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.get('/api/ping', (_req, res) => {
   res.json({ framework: 'express', version, module: 'module' });
 });

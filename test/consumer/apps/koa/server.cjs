@@ -13,7 +13,7 @@ const card = defineAgentCard({
 });
 
 const app = new Koa();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.use((ctx) => {
   if (ctx.path === '/api/ping') {
     ctx.body = { framework: 'koa', version: require('koa/package.json').version, module: 'commonjs' };

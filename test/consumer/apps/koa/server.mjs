@@ -15,7 +15,7 @@ const card = defineAgentCard({
 
 const { version } = createRequire(import.meta.url)('koa/package.json');
 const app = new Koa();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.use((ctx) => {
   if (ctx.path === '/api/ping') ctx.body = { framework: 'koa', version, module: 'module' };
 });

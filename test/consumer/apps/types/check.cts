@@ -11,6 +11,7 @@ import {
   validateAgentCard,
   verifyAgentCard,
 } from '@agent-card/core';
+import { renderAgentCardPage, VIEWER_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
 import express = require('express');
@@ -32,3 +33,5 @@ export const cardModule = AgentCardModule.forRoot(options);
 export const decorator: MethodDecorator = Skill({ description: 'Places an order.', tags: ['orders'] });
 export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCard, verifyAgentCard];
 export const cli = [createProgram, diffAgentCards];
+export const page: string = renderAgentCardPage(card, { cspMeta: true });
+export const policy: string = VIEWER_CONTENT_SECURITY_POLICY;
