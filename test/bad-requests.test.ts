@@ -41,7 +41,7 @@ const CARD: AgentCard = {
   defaultOutputModes: ['application/json'],
   skills: [{ id: 'echo', name: 'Echo', description: 'Repeats what it is told.', tags: ['test'] }],
 };
-const options = { card: CARD, profile: 'development' as const, logger: { warn() {} } };
+const options = { card: CARD, profile: 'development' as const, logger: { warn() {} }, viewer: true };
 
 const HONO = 'hono on @hono/node-server, in front of the fetch handler';
 
@@ -188,6 +188,7 @@ const get = (target: string, headers: string[] = []) =>
 const request = (method: string, target: string) => get(target).replace(/^GET /, `${method} `);
 
 const WELL_KNOWN = '/.well-known/agent-card.json';
+const VIEWER = '/.well-known/agent-card.html';
 const bodyOf = (response: RawResponse) => response.text.slice(response.text.indexOf('\r\n\r\n') + 4);
 
 // [name, request, expected first status]. Statuses from 400 to 431 are Node's own parser
@@ -195,6 +196,11 @@ const bodyOf = (response: RawResponse) => response.text.slice(response.text.inde
 // app's answer.
 const corpus: [string, string | Buffer, number | number[]][] = [
   ['PROPFIND', request('PROPFIND', WELL_KNOWN), 405],
+  ['PROPFIND on the viewer page', request('PROPFIND', VIEWER), 405],
+  ['the viewer page with invalid UTF-8 in the query', get(`${VIEWER}?q=%ff%c3%28`), 200],
+  ['the viewer page, percent-encoded', get('/.well-known/agent-card%2ehtml'), 404],
+  ['the viewer page with a dot-segment', get(`${VIEWER}/..`), 404],
+  ['the viewer page, If-None-Match: 4 KiB of commas', get(VIEWER, [`If-None-Match: ${','.repeat(4096)}`]), 200],
   ['TRACE', request('TRACE', WELL_KNOWN), 405],
   ['DELETE', request('DELETE', WELL_KNOWN), 405],
   ['lower-case get', request('get', WELL_KNOWN), 400],
@@ -314,8 +320,11 @@ describe.each(Object.entries(apps))('bad-request corpus: %s', (host, createApp) 
     const response = await raw(port, bytes);
     expect([HOST_STATUS[host]?.[name] ?? expected].flat()).toContain(response.status);
     expect(response.statuses.every((status) => status < 500)).toBe(true);
-    // The card is sent with every 200 of the corpus and with nothing else.
-    expect(response.text.includes(cardBody)).toBe(response.status === 200);
+    // The card is sent with every 200 of the corpus and with nothing else; the viewer's 200s send
+    // its page.
+    const page = name.startsWith('the viewer page');
+    expect(response.text.includes(cardBody)).toBe(response.status === 200 && !page);
+    if (page && response.status === 200) expect(response.text).toMatch(/^content-type: text\/html; charset=utf-8\r$/im);
   });
 
   it('parses long If-None-Match lists, and serves the full card when a list is absurdly long', async () => {
@@ -347,7 +356,12 @@ describe.each(Object.entries(apps))('bad-request corpus: %s', (host, createApp) 
     const target = fc.oneof(
       fc.stringMatching(/^\/[!$&'()*+,;=:@%\-._~a-zA-Z0-9/?]{0,80}$/),
       fc
-        .constantFrom('/.well-known/', '/.well-known/agent-card.json', '/.well-known/agent.json')
+        .constantFrom(
+          '/.well-known/',
+          '/.well-known/agent-card.json',
+          '/.well-known/agent.json',
+          '/.well-known/agent-card.html',
+        )
         .chain((base) => fc.stringMatching(/^[!$&'()*+,;=:@%\-._~a-zA-Z0-9/?]{0,20}$/).map((tail) => base + tail)),
     );
     const method = fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'TRACE');
