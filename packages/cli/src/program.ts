@@ -70,13 +70,16 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     )
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option('--no-info', 'hide info findings')
+    .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .option('--force', 'overwrite the --html file')
     .addHelpText(
       'after',
       `${example(
         'agent-card check acme.io',
         'agent-card check http://127.0.0.1:3000 --allow-http --profile development',
         'agent-card check acme.io --json > report.json',
-      )}\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n`,
+        'agent-card check acme.io --html report.html',
+      )}\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors (--html does not change it).\n`,
     )
     .action(async (target: string, options) => {
       result.code = await checkCommand(io, target, options);
