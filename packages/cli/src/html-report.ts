@@ -79,14 +79,10 @@ function statusOf(
   return html`<span class="${tone}">${String(status)}</span>`;
 }
 
-function headerTable(headers: DiscoveryHeaders, caption: string): SafeHtml {
+function headerList(headers: DiscoveryHeaders): SafeHtml {
   const rows = Object.entries(headers);
-  if (rows.length === 0) return html`<p class="muted">No headers of interest.</p>`;
-  return html`<table>
-<caption>${caption}</caption>
-<thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead>
-<tbody>${rows.map(([name, value]) => html`<tr><th scope="row"><code>${name}</code></th><td><code>${value}</code></td></tr>`)}</tbody>
-</table>`;
+  if (rows.length === 0) return html`<p class="muted">No response headers of interest.</p>`;
+  return html`<p><strong>Response headers</strong></p><dl class="facts headers">${rows.map(([name, value]) => html`<dt><code>${name}</code></dt><dd><code>${value}</code></dd>`)}</dl>`;
 }
 
 /** One fetched URL: status line, redirects, the follow-up requests, headers and signature. */
@@ -131,7 +127,7 @@ function pathSection(p: DiscoveryPathReport, heading: 'h3' | 'h4' = 'h3'): SafeH
     p.signature && p.signature.details.length > 0
       ? html`<ul class="plain">${p.signature.details.map((d) => html`<li>${d}</li>`)}</ul>`
       : '';
-  return html`<section class="path">${title}<dl class="facts">${facts}</dl>${redirects}${details}${headerTable(p.headers, `Response headers of ${p.path}`)}</section>`;
+  return html`<section class="path">${title}<dl class="facts">${facts}</dl>${redirects}${details}${headerList(p.headers)}</section>`;
 }
 
 function signatureText(s: DiscoverySignature): SafeHtml {
@@ -234,9 +230,10 @@ function cardFragment(document: unknown, from: DiscoveryPathReport, href: string
 }
 
 /**
- * The discovery report of `agent-card check` as one HTML document: the verdict, each path's
- * status, headers and timings, the findings with their fixes grouped by severity, the card as
- * the viewer shows it, and for a catalog host each agent with its own findings and card.
+ * The discovery report of `agent-card check` as one HTML document: the verdict, the findings
+ * with their fixes grouped by severity (what a reader acts on, so first), each path's status,
+ * headers and timings, the card as the viewer shows it, and for a catalog host each agent with
+ * its own findings and card.
  */
 export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: boolean } = {}): string {
   const showInfo = options.showInfo !== false;
@@ -255,8 +252,8 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
       ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl)}</section>`
       : html`<section aria-labelledby="card"><h2 id="card">Card</h2><p><strong>No card could be read.</strong> See the findings.</p></section>`;
   const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p></header>
-<section aria-labelledby="paths"><h2 id="paths">Well-known paths</h2>${pathSection(report.primary)}${pathSection(report.legacy)}${consistency}${probe}</section>
 <section aria-labelledby="findings"><h2 id="findings">Findings</h2>${findingsSection(report.findings, { showInfo, level: 3 })}</section>
+<section aria-labelledby="paths"><h2 id="paths">Well-known paths</h2>${pathSection(report.primary)}${pathSection(report.legacy)}${consistency}${probe}</section>
 ${card}
 ${report.catalog ? catalogSection(report.catalog, report.agents ?? [], showInfo) : ''}
 <footer>Written by agent-card check. Everything above came from the checked host and is shown as text.</footer>`;
