@@ -43,15 +43,40 @@ export function checkedSignatures(signature: DiscoverySignature | undefined): Vi
   });
 }
 
-/** Each listed card that loaded, keyed as the catalog page looks it up. */
-export function catalogCards(agents: readonly DiscoveryAgentReport[]): Map<string, unknown> {
+/**
+ * Each listed card that loaded, keyed as the catalog page looks it up: by the entry's `url` as
+ * the catalog writes it (and as resolved), and by `identifier` only when no other entry shares
+ * it (entries may list versions of one identifier; each must show its own card).
+ */
+export function catalogCards(
+  agents: readonly DiscoveryAgentReport[],
+  catalog?: DiscoveryCatalogReport,
+): Map<string, unknown> {
   const cards = new Map<string, unknown>();
+  const shared = new Set<string>();
+  const seen = new Set<string>();
+  for (const agent of agents) {
+    if (agent.identifier === undefined) continue;
+    if (seen.has(agent.identifier)) shared.add(agent.identifier);
+    seen.add(agent.identifier);
+  }
+  const entries = (catalog?.document as { entries?: unknown } | undefined)?.entries;
   for (const agent of agents) {
     const document = agent.card?.document;
     if (!agent.checked || typeof document !== 'object' || document === null) continue;
-    // The catalog page finds an entry's card by its identifier, else by its URL.
-    if (agent.identifier !== undefined) cards.set(agent.identifier, document);
     cards.set(agent.url, document);
+    // The URL as written in the host's own catalog (it may be relative); nested catalogs' entries
+    // are not on its page.
+    const index =
+      agent.catalogUrl === catalog?.url || agent.catalogUrl === catalog?.finalUrl
+        ? /^\/entries\/(\d+)$/.exec(agent.entry)?.[1]
+        : undefined;
+    const written =
+      index !== undefined && Array.isArray(entries)
+        ? (entries[Number(index)] as { url?: unknown } | undefined)?.url
+        : undefined;
+    if (typeof written === 'string') cards.set(written, document);
+    if (agent.identifier !== undefined && !shared.has(agent.identifier)) cards.set(agent.identifier, document);
   }
   return cards;
 }

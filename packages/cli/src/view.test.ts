@@ -275,6 +275,42 @@ describe('agent-card view <url>', () => {
     expect(page).not.toContain('Refund an invoice');
   });
 
+  it('two versions of one identifier each show their own card', async () => {
+    let origin = '';
+    const card = (version: string, skill: string) => ({
+      ...JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8')),
+      name: 'Versioned',
+      version,
+      skills: [{ id: skill.toLowerCase().replace(' ', '-'), name: skill, description: skill, tags: ['t'] }],
+    });
+    const server = await listen((req, res) => {
+      const entry = (version: string) => ({
+        identifier: 'urn:acme:agent:versioned',
+        displayName: 'Versioned',
+        version,
+        mediaType: 'application/a2a-agent-card+json',
+        url: `${origin}/v${version}.json`,
+      });
+      const body =
+        req.url === '/.well-known/ai-catalog.json'
+          ? { specVersion: '1.0', entries: [entry('1.0.0'), entry('2.0.0')] }
+          : req.url === '/v1.0.0.json'
+            ? card('1.0.0', 'Skill One')
+            : req.url === '/v2.0.0.json'
+              ? card('2.0.0', 'Skill Two')
+              : undefined;
+      if (body === undefined) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    origin = server.url;
+    const run = await cli(['view', origin, '--allow-http']);
+    expect(run.code).toBe(0);
+    const one = run.stdout.indexOf('Skill One');
+    const two = run.stdout.indexOf('Skill Two');
+    expect(one).toBeGreaterThan(-1);
+    expect(two).toBeGreaterThan(one);
+  });
+
   it('a host with no card and no catalog is exit 2', async () => {
     const server = await listen((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
     const run = await cli(['view', server.url, '--allow-http']);

@@ -81,7 +81,7 @@ async function hostPage(origin: string, options: ViewCommandOptions): Promise<Pa
     return {
       html: renderAiCatalogPage(catalog.document, {
         cspMeta: true,
-        cards: catalogCards(agents),
+        cards: catalogCards(agents, catalog),
         jsonHref: catalog.finalUrl,
       }),
       what: `AI Catalog, ${catalog.entries} entries, ${loaded.length} cards loaded`,
