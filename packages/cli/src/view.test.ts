@@ -188,6 +188,16 @@ describe('agent-card view <file>', () => {
     expect(existsSync(join(dir, 'card.html'))).toBe(false);
   });
 
+  it('a card naming a member twice is refused (exit 1): the page would show one reading of two', async () => {
+    const dir = tmp();
+    const text = readFileSync(join(cards, 'support.json'), 'utf8').replace('{', '{"name": "Someone Else",');
+    writeFileSync(join(dir, 'twice.json'), text);
+    const run = await cli(['view', 'twice.json', '-o', 'card.html'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('card-json-duplicate-member');
+    expect(existsSync(join(dir, 'card.html'))).toBe(false);
+  });
+
   it('a missing file is one line, exit 2', async () => {
     const run = await cli(['view', 'nope.json'], { cwd: tmp() });
     expect(run.code).toBe(2);
