@@ -310,7 +310,7 @@ describe('the CLI through npx, from the tarballs', () => {
     const help = await npx(await app('types'), ['--help']);
     expect(help.code, explain(help)).toBe(0);
     expect(help.stdout).toMatch(/^Usage: agent-card /m);
-    for (const command of ['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify']) {
+    for (const command of ['check', 'validate', 'view', 'init', 'migrate', 'diff', 'sign', 'verify']) {
       expect(help.stdout).toContain(`  ${command} `);
     }
   }, 300_000);
@@ -343,5 +343,11 @@ describe('the CLI through npx, from the tarballs', () => {
     const production = await npx(dir, ['validate', 'agent-card.json']);
     expect(production.code, explain(production)).toBe(1);
     expect(production.stdout).toContain('✖ error   template-content  /description');
+    // view loads @agent-card/core/view from the packed core: its sub-entry must be in the tarball.
+    const view = await npx(dir, ['view', 'agent-card.json', '-o', 'card.html']);
+    expect(view.code, explain(view)).toBe(0);
+    const page = readFileSync(join(dir, 'card.html'), 'utf8');
+    expect(page).toContain('<meta http-equiv="Content-Security-Policy"');
+    expect(page).toContain('<h1>Table Booker</h1>');
   }, 300_000);
 });

@@ -47,7 +47,7 @@ beforeAll(() => {
 });
 
 describe('agent-card --help', () => {
-  it.each(['check', 'validate', 'init', 'migrate', 'diff', 'sign', 'verify'])(
+  it.each(['check', 'validate', 'view', 'init', 'migrate', 'diff', 'sign', 'verify'])(
     '%s --help shows usage and an example',
     async (command) => {
       const run = await cli([command, '--help']);

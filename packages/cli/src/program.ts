@@ -9,6 +9,7 @@ import { validateCommand } from './commands/validate';
 import { migrateCommand } from './commands/migrate';
 import { diffCommand } from './commands/diff';
 import { checkCommand } from './commands/check';
+import { viewCommand } from './commands/view';
 import { INIT_BINDINGS, initCommand } from './commands/init';
 import { initCatalogCommand } from './commands/init-catalog';
 import { signCommand } from './commands/sign';
@@ -71,13 +72,16 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     )
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option('--no-info', 'hide info findings')
+    .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .option('--force', 'overwrite the --html file')
     .addHelpText(
       'after',
       `${example(
         'agent-card check acme.io',
         'agent-card check http://127.0.0.1:3000 --allow-http --profile development',
         'agent-card check acme.io --json > report.json',
-      )}\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors.\n`,
+        'agent-card check acme.io --html report.html',
+      )}\nExit status: 0 when no finding is an error, 1 otherwise, 2 on usage errors (--html does not change it).\n`,
     )
     .action(async (target: string, options) => {
       result.code = await checkCommand(io, target, options);
@@ -102,6 +106,29 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     )
     .action(async (file: string, options) => {
       result.code = await validateCommand(io, file, options);
+    });
+
+  program
+    .command('view')
+    .description('Render a card or an AI Catalog (file, URL or host) as one self-contained HTML page.')
+    .argument('<source>', 'a card or AI Catalog file, - for stdin, a document URL, or a host (https://acme.io)')
+    .option('-o, --output <file>', 'write the page here instead of stdout')
+    .option('--force', 'overwrite the output file')
+    .option('--catalog', 'read the file or URL as an AI Catalog (detected anyway when it has specVersion and entries)')
+    .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
+    .option('--allow-http', 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)')
+    .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
+    .addHelpText(
+      'after',
+      `${example(
+        'agent-card view agent-card.json -o card.html',
+        'agent-card view https://acme.io/.well-known/agent-card.json > card.html',
+        'agent-card view https://acme.io -o agents.html',
+        'agent-card view http://127.0.0.1:3000 --allow-http -o agents.html',
+      )}\nA file or document URL is shown as it is: a catalog's entries, no card fetched. A host (a URL with\nno path) is read as "check" reads it: its AI Catalog with each listed card on its origin, else its card.\n\nExit status: 0 when the page is written, 1 when the card is not readable JSON, 2 on usage and I/O errors.\n`,
+    )
+    .action(async (source: string, options) => {
+      result.code = await viewCommand(io, source, options);
     });
 
   program

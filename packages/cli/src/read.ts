@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Finding, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from './io';
@@ -38,6 +38,35 @@ function decode(bytes: Uint8Array, file: string): string {
   }
 }
 
+/**
+ * The file's text when it is an AI Catalog: `forced` (`--catalog`), or a JSON object with both
+ * `specVersion` and `entries` (members no Agent Card has). Anything else is read as a card, whose
+ * validator reports invalid UTF-8 or JSON with the byte offset.
+ */
+export function catalogText(bytes: Uint8Array, name: string, forced: boolean): string | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    if (forced) throw new CliError(`${name}: not valid UTF-8. Save the catalog as UTF-8.`);
+    return undefined;
+  }
+  if (forced) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, 'specVersion') &&
+    Object.hasOwn(value, 'entries')
+    ? text
+    : undefined;
+}
+
 /** Reads a file (or stdin for `-`) as UTF-8 text (key files). */
 export async function readText(io: CliIO, file: string): Promise<string> {
   return decode(await readBytes(io, file), file);
@@ -64,7 +93,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-function parseJson(text: string, file: string): unknown {
+/** Parses JSON text read from `file`; invalid JSON and nesting past {@link MAX_JSON_DEPTH} are one-line errors. */
+export function parseJsonText(text: string, file: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -79,7 +109,7 @@ function parseJson(text: string, file: string): unknown {
 
 /** Reads and parses a JSON file that is not a card (a JWK Set); problems are one-line errors. */
 export async function readJson(io: CliIO, file: string): Promise<unknown> {
-  return parseJson(await readText(io, file), file);
+  return parseJsonText(await readText(io, file), file);
 }
 
 /** A card input that is not JSON: the validator's findings say why (exit 1). */
@@ -105,11 +135,30 @@ const UNREADABLE = new Set(['card-json-parse', 'card-root-object', 'card-json-du
  */
 export async function readCard(io: CliIO, source: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
   const bytes = isRemote(source) ? await fetchBytes(source, timeoutMs) : await readBytes(io, source);
+  return cardFromBytes(bytes, source);
+}
+
+/** The card in `bytes` read from `source`, held to the rules of {@link readCard}. */
+export function cardFromBytes(bytes: Uint8Array, source: string): Record<string, unknown> {
   const unreadable = validateAgentCard(bytes, { profile: 'development' }).findings.filter(
     (f) => f.severity === 'error' && UNREADABLE.has(f.rule),
   );
   if (unreadable.length > 0) throw new CardInputError(source, unreadable);
-  return parseJson(decode(bytes, source), source) as Record<string, unknown>;
+  return parseJsonText(decode(bytes, source), source) as Record<string, unknown>;
+}
+
+/**
+ * Fails when `file` exists and `force` is not set, with the message {@link writeText} gives: for
+ * commands that would otherwise find out only after a slow network run.
+ */
+export async function refuseOverwrite(io: CliIO, file: string, force: boolean): Promise<void> {
+  if (force) return;
+  try {
+    await access(resolve(io.cwd, file));
+  } catch {
+    return;
+  }
+  throw new CliError(`${file}: already exists. Pass --force to overwrite it.`);
 }
 
 /** Writes a file relative to the working directory. */
@@ -157,6 +206,33 @@ export function toJsonText(value: unknown): string {
 /** True when the argument looks like a URL or a bare domain rather than a file. */
 export function isRemote(arg: string): boolean {
   return /^https?:\/\//i.test(arg);
+}
+
+/** `localhost`, `127.0.0.0/8` and `::1`, as the WHATWG URL parser spells them. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * The URL a document is read from: `https:`, or `http:` on this machine (`localhost`,
+ * `127.0.0.0/8`, `::1`) when `allowHttp` is given. Plain http to any other host is refused
+ * before a request is sent: anyone on the path could change what comes back.
+ */
+export function documentUrl(input: string, allowHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new CliError(`${input}: not a URL. Pass e.g. https://acme.io/.well-known/agent-card.json.`);
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && allowHttp && isLoopback(url.hostname)) return url;
+  if (url.protocol === 'http:' && allowHttp) {
+    throw new CliError(
+      `${input}: plain http to another machine (${url.hostname}). Use the https:// URL; --allow-http reads only from localhost, 127.0.0.1 or ::1.`,
+    );
+  }
+  throw new CliError(`${input}: plain http. Use the https:// URL, or --allow-http for localhost, 127.0.0.1 or ::1.`);
 }
 
 /** Largest card body the CLI reads from a URL. */

@@ -8,9 +8,10 @@ import {
 } from '@agent-card/core';
 import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
-import { isRemote, readJson, toJsonText } from '../read';
+import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
+import { formatHtmlReport } from '../html-report';
 import { formatFindings, summarize } from '../report';
-import { visible } from '../terminal';
+import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 
 export interface CheckCommandOptions {
@@ -26,6 +27,10 @@ export interface CheckCommandOptions {
   /** `same-origin` (default), `any`, or `off` (no catalog request). */
   followCatalog?: 'same-origin' | 'any' | 'off';
   maxAgents?: number;
+  /** Also write the report as one self-contained HTML page to this file. */
+  html?: string;
+  /** Overwrite the `html` file. */
+  force?: boolean;
 }
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
@@ -170,6 +175,8 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
 
 /** `agent-card check <url|domain>`: exit 1 when the report has errors. */
 export async function checkCommand(io: CliIO, target: string, options: CheckCommandOptions): Promise<number> {
+  // A refused overwrite is known before the first request, not after a run of up to 2 × --timeout.
+  if (options.html !== undefined) await refuseOverwrite(io, options.html, options.force === true);
   const keyOptions: Parameters<typeof discoverAgentCard>[1] = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
@@ -192,5 +199,12 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   });
   if (options.json) io.stdout.write(toJsonText(report));
   else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
+  if (options.html !== undefined) {
+    // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
+    const page = guardOutput(formatHtmlReport(report, { showInfo: options.info !== false }));
+    await writeText(io, options.html, page, { force: options.force === true });
+    io.stderr.write(`Wrote ${visible(options.html)}.\n`);
+  }
+  // --html changes what is written, never the verdict.
   return report.ok ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 import { validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
 import type { CliIO } from '../io';
-import { CliError, createPainter } from '../io';
-import { readBytes, toJsonText } from '../read';
+import { createPainter } from '../io';
+import { catalogText, readBytes, toJsonText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
 
@@ -12,36 +12,6 @@ export interface ValidateCommandOptions {
   info?: boolean;
   /** Read the file as an AI Catalog, whatever it looks like. */
   catalog?: boolean;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The file's text when it is an AI Catalog: `--catalog`, or a JSON object with both `specVersion`
- * and `entries` (members no Agent Card has).
- */
-function catalogText(bytes: Uint8Array, name: string, forced: boolean): string | undefined {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    if (forced) throw new CliError(`${name}: not valid UTF-8. Save the catalog as UTF-8.`);
-    return undefined; // validateAgentCard reports the byte offset.
-  }
-  if (forced) return text;
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.hasOwn(value, 'specVersion') &&
-    Object.hasOwn(value, 'entries')
-    ? text
-    : undefined;
 }
 
 /** `agent-card validate <file|->`: exit 1 when the card has errors. */

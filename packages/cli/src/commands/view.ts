@@ -1,0 +1,138 @@
+import { discoverAgentCard, type DiscoveryReport } from '@agent-card/core';
+import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
+import type { CliIO } from '../io';
+import { CliError } from '../io';
+import {
+  cardFromBytes,
+  catalogText,
+  documentUrl,
+  fetchBytes,
+  isRemote,
+  parseJsonText,
+  readBytes,
+  refuseOverwrite,
+  writeText,
+} from '../read';
+import { guardOutput, visible } from '../terminal';
+import { catalogCards } from '../html-report';
+
+export interface ViewCommandOptions {
+  /** Write the page here instead of stdout. */
+  output?: string;
+  /** Overwrite `output`. */
+  force?: boolean;
+  /** Read the file or URL as an AI Catalog, whatever it looks like. */
+  catalog?: boolean;
+  /** Time budget of a URL (per request for a host). @default 10_000 */
+  timeout?: number;
+  /** Read `http://` from localhost, 127.0.0.1 or ::1. */
+  allowHttp?: boolean;
+  /** Catalog entries of a host followed at most. @default 16 */
+  maxAgents?: number;
+}
+
+/** What `view` renders, and what it says about it on stderr. */
+interface Page {
+  html: string;
+  what: string;
+}
+
+/**
+ * One document (a file, stdin or a URL's body): an AI Catalog when it looks like one (as
+ * `validate` decides) or `--catalog` says so, else a card. A catalog read this way shows its
+ * entries only: no card it lists is fetched.
+ */
+function documentPage(bytes: Uint8Array, source: string, options: ViewCommandOptions, jsonHref?: string): Page {
+  const link = jsonHref === undefined ? {} : { jsonHref };
+  const catalog = catalogText(bytes, source === '-' ? 'stdin' : source, options.catalog === true);
+  if (catalog !== undefined) {
+    const value = parseJsonText(catalog, source);
+    const entries = (value as { entries?: unknown }).entries;
+    return {
+      html: renderAiCatalogPage(value, { cspMeta: true, ...link }),
+      what: `AI Catalog, ${Array.isArray(entries) ? entries.length : 0} entries`,
+    };
+  }
+  const card = cardFromBytes(bytes, source);
+  return {
+    html: renderAgentCardPage(card, { cspMeta: true, ...link }),
+    what: `card ${typeof card.name === 'string' ? card.name : '(no name)'}`,
+  };
+}
+
+/**
+ * A host (an origin with no path): discovered as `check` does, with its bounds (one time
+ * budget, 1 MiB per body, no cross-origin redirects, listed cards on the same origin only), and
+ * shown as its AI Catalog with every listed card that loaded, or else as its one card.
+ */
+async function hostPage(origin: string, options: ViewCommandOptions): Promise<Page> {
+  const report: DiscoveryReport = await discoverAgentCard(origin, {
+    profile: 'development',
+    timeoutMs: options.timeout ?? 10_000,
+    allowHttp: options.allowHttp ?? false,
+    probeHttp: false,
+    followCatalog: 'same-origin',
+    ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
+  });
+  const catalog = report.catalog;
+  if (catalog?.found && typeof catalog.document === 'object' && catalog.document !== null) {
+    const agents = report.agents ?? [];
+    const loaded = agents.filter((a) => a.checked && typeof a.card?.document === 'object' && a.card.document !== null);
+    return {
+      html: renderAiCatalogPage(catalog.document, {
+        cspMeta: true,
+        cards: catalogCards(agents, catalog),
+        jsonHref: catalog.finalUrl,
+      }),
+      what: `AI Catalog, ${catalog.entries} entries, ${loaded.length} cards loaded`,
+    };
+  }
+  if (typeof report.document === 'object' && report.document !== null && !Array.isArray(report.document)) {
+    const card = report.document as Record<string, unknown>;
+    return {
+      html: renderAgentCardPage(card, {
+        cspMeta: true,
+        ...(report.cardUrl === undefined ? {} : { jsonHref: report.cardUrl }),
+      }),
+      what: `card ${typeof card.name === 'string' ? card.name : '(no name)'}`,
+    };
+  }
+  const primary = report.primary;
+  const answer =
+    primary.status === undefined ? (primary.failure?.message ?? 'no response') : `status ${primary.status}`;
+  throw new CliError(
+    `${origin}: serves no Agent Card at ${primary.path} (${answer}). Run "agent-card check ${origin}" for details.`,
+  );
+}
+
+async function render(io: CliIO, source: string, options: ViewCommandOptions): Promise<Page> {
+  if (!isRemote(source)) return documentPage(await readBytes(io, source), source, options);
+  const url = documentUrl(source, options.allowHttp === true);
+  if (url.pathname === '/' && url.search === '') {
+    return hostPage(url.origin, options);
+  }
+  const bytes = await fetchBytes(url.href, options.timeout ?? 10_000);
+  return documentPage(bytes, url.href, options, url.href);
+}
+
+/**
+ * `agent-card view <file|url>`: one self-contained HTML page (inline CSS, the policy as a
+ * `<meta>` Content-Security-Policy) of a card or an AI Catalog, to stdout or `-o`. Exit 0 when
+ * written, 1 when the card is not readable JSON (the validator's findings), 2 on usage and I/O
+ * errors.
+ */
+export async function viewCommand(io: CliIO, source: string, options: ViewCommandOptions): Promise<number> {
+  // Before any request: a refused overwrite must not wait for a slow host first.
+  if (options.output) await refuseOverwrite(io, options.output, options.force === true);
+  const page = await render(io, source, options);
+  // The file gets the bytes stdout would: any control or bidi character a card smuggles past
+  // the page's own escaping is shown as \uXXXX text, never kept raw.
+  const html = guardOutput(page.html);
+  if (options.output) {
+    await writeText(io, options.output, html, { force: options.force === true });
+    io.stderr.write(`Wrote ${visible(options.output)} (${visible(page.what)}).\n`);
+  } else {
+    io.stdout.write(html);
+  }
+  return 0;
+}
