@@ -332,7 +332,10 @@ describe('the CLI through npx, from the tarballs', () => {
     const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
     expect(card.name).toBe('Table Booker');
     expect(card.supportedInterfaces[0].protocolBinding).toBe('HTTP+JSON');
-    const next = /check it now \(warnings list what is still the template's\): agent-card (.+)$/m.exec(init.stdout);
+    // Started through npx, init names itself as npx @agent-card/cli (a bare agent-card would find nothing).
+    const next = /check it now \(warnings list what is still the template's\): npx @agent-card\/cli (.+)$/m.exec(
+      init.stdout,
+    );
     expect(next?.[1], explain(init)).toBe('validate agent-card.json --profile development');
     const validate = await npx(dir, next![1]!.split(' '));
     expect(validate.code, explain(validate)).toBe(0);

@@ -401,3 +401,17 @@ describe('agent-card init --catalog', () => {
     expect(readFileSync(join(cwd, 'ai-catalog.json'), 'utf8')).toBe('{}');
   });
 });
+
+describe('agent-card init started by npx', () => {
+  it('names the next step as npx @agent-card/cli, not the unscoped agent-card package', async () => {
+    const cwd = tmp();
+    const p = piped(cwd);
+    p.io.env = { npm_command: 'exec' };
+    const code = await run(['init', '--name', 'Paper Scout', '--url', 'https://scout.acme-corp.io/a2a'], p.io);
+    expect(code).toBe(0);
+    expect(p.out()).toContain(
+      "  - check it now (warnings list what is still the template's): npx @agent-card/cli validate agent-card.json --profile development\n",
+    );
+    expect(p.out()).not.toMatch(/(^|[^/@])agent-card validate/m);
+  });
+});

@@ -9,6 +9,15 @@ export interface CliIO {
   cwd: string;
 }
 
+/**
+ * How the user runs this CLI again: `npx @agent-card/cli` when npm started it without an install
+ * (`npx`, `npm exec`), since a bare `agent-card` would then find nothing, or the unscoped npm
+ * package of that name, which is not ours; `agent-card` otherwise.
+ */
+export function selfCommand(io: CliIO): string {
+  return io.env.npm_command === 'exec' ? 'npx @agent-card/cli' : 'agent-card';
+}
+
 /** The process's own streams. */
 export function processIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };

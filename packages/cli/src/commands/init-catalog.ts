@@ -1,6 +1,6 @@
 import { toAgentEntry, toAiCatalog, validateAgentCard, validateAiCatalog } from '@agent-card/core';
 import type { CliIO } from '../io';
-import { CliError, createPainter } from '../io';
+import { CliError, createPainter, selfCommand } from '../io';
 import { isRemote, readCard, toJsonText, writeText } from '../read';
 import { formatFindings } from '../report';
 import { visible } from '../terminal';
@@ -145,7 +145,7 @@ export async function initCatalogCommand(io: CliIO, options: InitCatalogOptions)
       `  catalog: {${[hostName ? ` host: { displayName: ${JSON.stringify(visible(hostName))} }` : '', base ? ` baseUrl: '${visible(base)}'` : ''].filter(Boolean).join(',')} },`,
     );
   }
-  lines.push(`Next: agent-card validate ${visible(output)}`);
+  lines.push(`Next: ${selfCommand(io)} validate ${visible(output)}`);
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

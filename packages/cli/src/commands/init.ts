@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { validateAgentCard } from '@agent-card/core';
 import type { CliIO } from '../io';
-import { CliError, createPainter } from '../io';
+import { CliError, createPainter, selfCommand } from '../io';
 import { toJsonText, writeText } from '../read';
 import { formatFindings } from '../report';
 import { visible } from '../terminal';
@@ -101,6 +101,7 @@ function nextSteps(
   output: string,
   url: string,
   templateName: TemplateName,
+  self: string,
 ): string[] {
   const lines: string[] = ['Next:'];
   if (!answers.name && !answers.description) lines.push('  - set "name" and "description" to describe your agent;');
@@ -114,8 +115,8 @@ function nextSteps(
   if (local) lines.push(`  - before publishing, set your public https URL (--url; now ${url});`);
   const file = shellWord(output);
   lines.push(
-    `  - check it now (warnings list what is still the template's): agent-card validate ${file} --profile development`,
-    `  - before publishing (the production profile: template content and local URLs are errors): agent-card validate ${file}`,
+    `  - check it now (warnings list what is still the template's): ${self} validate ${file} --profile development`,
+    `  - before publishing (the production profile: template content and local URLs are errors): ${self} validate ${file}`,
   );
   return lines;
 }
@@ -158,7 +159,7 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   await writeText(io, output, toJsonText(card), { force: answers.force ?? false });
   const lines = [
     `${painter.paint('green', '✔')} Wrote ${visible(output)} from the "${templateName}" template.`,
-    ...nextSteps(answers, card, output, url, templateName),
+    ...nextSteps(answers, card, output, url, templateName, selfCommand(io)),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
