@@ -13,6 +13,20 @@ import {
 } from '@agent-card/core';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
+import {
+  type AgentCardDecorator,
+  type AgentCardPluginOptions,
+  type AgentCardOptions as FastifyAgentCardOptions,
+  agentCard as fastifyAgentCard,
+} from '@agent-card/fastify';
+import {
+  type AgentCardMiddleware as HonoAgentCardMiddleware,
+  type AgentCardMiddlewareSettings,
+  type AgentCardOptions as HonoAgentCardOptions,
+  agentCard as honoAgentCard,
+} from '@agent-card/hono';
+import { fastify, type FastifyRequest } from 'fastify';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import express = require('express');
 
 const card: AgentCard = defineAgentCard({
@@ -32,3 +46,36 @@ export const cardModule = AgentCardModule.forRoot(options);
 export const decorator: MethodDecorator = Skill({ description: 'Places an order.', tags: ['orders'] });
 export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCard, verifyAgentCard];
 export const cli = [createProgram, diffAgentCards];
+
+// Fastify: the plugin's options typed on `register`, `authenticate` given Fastify's request.
+const fastifyOptions: AgentCardPluginOptions = {
+  card,
+  prefix: '/api',
+  extended: { authenticate: (request: FastifyRequest) => request.headers['x-api-key'] },
+};
+export const fastifyApp = fastify().register(fastifyAgentCard, fastifyOptions);
+export const fastifyCardOptions: FastifyAgentCardOptions<FastifyRequest> = { card };
+
+// Hono: a MiddlewareHandler of the app's Env; `authenticate` gets the Context.
+type AppEnv = { Variables: { partner: string | undefined } };
+const honoOptions: HonoAgentCardOptions<Context<AppEnv>> = {
+  card,
+  extended: { authenticate: (c: Context<AppEnv>) => c.get('partner') },
+};
+const honoSettings: AgentCardMiddlewareSettings<AppEnv> = { basePath: '/api', remoteAddress: () => undefined };
+const honoMiddleware: HonoAgentCardMiddleware<AppEnv> = honoAgentCard<AppEnv>(honoOptions, honoSettings);
+const honoHandler: MiddlewareHandler<AppEnv> = honoMiddleware;
+export const honoApp = new Hono<AppEnv>().use(honoHandler);
+
+// The run-time card change each adapter hands out, typed (Fastify's through its decorator).
+const fastifyDecorator: AgentCardDecorator = fastify().agentCard;
+export const updates: ((next: AgentCard) => void)[] = [
+  expressAgentCard({ card }).update,
+  koaAgentCard({ card }).update,
+  honoMiddleware.update,
+  fastifyDecorator.update,
+  (next) => fastify().agentCard.update(next, { extendedCard: [] }),
+];
+// @agent-card/a2a-js is checked from check.mts only: @a2a-js/sdk's exports map hands its ESM
+// declarations to `require`, so under node16 a CommonJS module cannot import the SDK's types at
+// all (TS1479, or TS1541 for `import type`), and neither can our .d.cts that names them.
