@@ -14,6 +14,15 @@ import {
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
 import {
+  type A2aJsAgentCard,
+  type A2aJsExtendedCardProvider,
+  type A2aJsExtendedCardRequest,
+  type ExtendedCardProviderSettings,
+  extendedCardProvider,
+  fromA2aJsCard,
+  toA2aJsCard,
+} from '@agent-card/a2a-js';
+import {
   type AgentCardDecorator,
   type AgentCardPluginOptions,
   type AgentCardOptions as FastifyAgentCardOptions,
@@ -76,6 +85,14 @@ export const updates: ((next: AgentCard) => void)[] = [
   fastifyDecorator.update,
   (next) => fastify().agentCard.update(next, { extendedCard: [] }),
 ];
-// @agent-card/a2a-js is checked from check.mts only: @a2a-js/sdk's exports map hands its ESM
-// declarations to `require`, so under node16 a CommonJS module cannot import the SDK's types at
-// all (TS1479, or TS1541 for `import type`), and neither can our .d.cts that names them.
+// @a2a-js/sdk: the card converters and the provider for DefaultRequestHandler. (Our .d.cts imports
+// the SDK's types resolved as ESM: its exports map gives them to require, TS1479 otherwise.)
+const sdkCard: A2aJsAgentCard = toA2aJsCard(card);
+export const backToProtoJson: AgentCard = fromA2aJsCard(sdkCard);
+const providerSettings: ExtendedCardProviderSettings<A2aJsExtendedCardRequest> = {
+  request: (context) => ({ headers: {}, user: context.user, context }),
+};
+export const provider: A2aJsExtendedCardProvider = extendedCardProvider(
+  { card, extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] } },
+  providerSettings,
+);
