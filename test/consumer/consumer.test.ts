@@ -341,7 +341,7 @@ describe.each([
   it('refuses it without the key or with a wrong one, and serves the same card with it', async () => {
     const server = await startServer(await app('a2aJs'), entry, env);
     try {
-      for (const headers of [{}, { 'x-api-key': `${key}-wrong` }, { 'x-api-key': '' }]) {
+      for (const headers of [{}, { 'x-api-key': `${key}-wrong` }, { 'x-api-key': '' }] as Record<string, string>[]) {
         const refused = await extendedOverJsonRpc(server.base, headers);
         expect(refused.result, server.output()).toBeUndefined();
         expect(refused.error).toMatchObject({
