@@ -27,6 +27,18 @@ const services = [
     extended: { path: '/a2a/extendedAgentCard', headers: { authorization: 'Bearer demo-staff-token' } },
   },
   {
+    name: 'Fastify (examples/fastify)',
+    script: here('./fastify/server.mjs'),
+    env: { API_KEYS: 'demo-carrier-key' },
+    extended: { path: '/a2a/extendedAgentCard', headers: { 'x-api-key': 'demo-carrier-key' } },
+  },
+  {
+    name: 'Hono (examples/hono)',
+    script: here('./hono/server.mjs'),
+    env: { API_TOKENS: 'demo-staff-token' },
+    extended: { path: '/a2a/extendedAgentCard', headers: { authorization: 'Bearer demo-staff-token' } },
+  },
+  {
     name: 'NestJS (examples/nest)',
     script: here('./nest/server.mjs'),
     env: { API_KEYS: 'demo-ops-key' },

@@ -3,11 +3,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentCard, validateAgentCard } from '@agent-card/core';
 import * as expressExample from '../examples/express/app.mjs';
+import * as fastifyExample from '../examples/fastify/app.mjs';
+import * as honoExample from '../examples/hono/app.mjs';
 import * as koaExample from '../examples/koa/app.mjs';
 
 const examples = {
   'examples/express': { ...expressExample, ownRoute: '/api/orders/1001', ownBody: { id: '1001', customer: 'c-42' } },
   'examples/koa': { ...koaExample, ownRoute: '/api/rooms/aurora', ownBody: { id: 'aurora', seats: 8 } },
+  'examples/fastify': {
+    ...fastifyExample,
+    ownRoute: '/api/shipments/NW-501',
+    ownBody: { id: 'NW-501', order: '1001' },
+  },
+  'examples/hono': { ...honoExample, ownRoute: '/api/products/p-7', ownBody: { id: 'p-7', category: 'tea' } },
 };
 
 describe.each(Object.entries(examples))('%s', (_name, example) => {

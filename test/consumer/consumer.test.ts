@@ -15,12 +15,22 @@ import {
   readmeHeaders,
   removeApp,
   run,
+  type Run,
   type Started,
   startServer,
   tsc,
 } from './harness';
 
-const ours = ['@agent-card/core', '@agent-card/express', '@agent-card/koa', '@agent-card/nest', '@agent-card/cli'];
+const ours = [
+  '@agent-card/core',
+  '@agent-card/express',
+  '@agent-card/koa',
+  '@agent-card/nest',
+  '@agent-card/fastify',
+  '@agent-card/hono',
+  '@agent-card/a2a-js',
+  '@agent-card/cli',
+];
 const nest = (major: 11 | 12) => [
   `@nestjs/common@^${major}`,
   `@nestjs/core@^${major}`,
@@ -42,12 +52,44 @@ const koaReadme = {
   'readme/koa.mjs': block('packages/koa/README.md', 'server.mjs'),
   'readme/koa.cjs': block('packages/koa/README.md', 'server.cjs'),
 };
+const fastifyReadme = {
+  'readme/fastify.mjs': block('packages/fastify/README.md', 'server.mjs'),
+  'readme/fastify.cjs': block('packages/fastify/README.md', 'server.cjs'),
+};
+const honoReadme = {
+  'readme/hono.mjs': block('packages/hono/README.md', 'server.mjs'),
+  'readme/hono.cjs': block('packages/hono/README.md', 'server.cjs'),
+};
+const a2aJsReadme = {
+  'readme/a2a-js.mjs': block('packages/a2a-js/README.md', 'server.mjs'),
+  'readme/a2a-js.cjs': block('packages/a2a-js/README.md', 'server.cjs'),
+};
 const nestReadme = {
   'src/app.module.ts': block('packages/nest/README.md', 'src/app.module.ts'),
   'src/main.ts': block('packages/nest/README.md', 'src/main.ts'),
 };
 
 const apps = {
+  // First: the packaging checks wait for it, and its type-checks then run while the others install.
+  // Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
+  // @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
+  // and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
+  types: {
+    fixture: 'types',
+    type: 'commonjs',
+    packages: ours,
+    registry: [
+      '@nestjs/common@^11',
+      '@nestjs/core@^11',
+      'reflect-metadata@^0.2.2',
+      'rxjs@^7.8.2',
+      '@types/node@^20.19.0',
+      '@types/express@^5',
+      'fastify@^5.4.0',
+      'hono@^4.6.0',
+      '@a2a-js/sdk@^1.3.0',
+    ],
+  },
   express4: {
     fixture: 'express',
     type: 'commonjs',
@@ -70,24 +112,37 @@ const apps = {
     files: koaReadme,
   },
   koa3: { fixture: 'koa', type: 'module', packages: ['@agent-card/koa'], registry: ['koa@^3.0.0'], files: koaReadme },
+  fastify4: {
+    fixture: 'fastify',
+    type: 'commonjs',
+    packages: ['@agent-card/fastify'],
+    registry: ['fastify@^4.29.1'],
+    files: fastifyReadme,
+  },
+  fastify5: {
+    fixture: 'fastify',
+    type: 'module',
+    packages: ['@agent-card/fastify'],
+    registry: ['fastify@^5.4.0'],
+    files: fastifyReadme,
+  },
+  // One install for both module forms: server.cjs is CommonJS whatever the package type says.
+  hono4: {
+    fixture: 'hono',
+    type: 'module',
+    packages: ['@agent-card/hono'],
+    registry: ['hono@^4.6.0', '@hono/node-server@^2.1.9'],
+    files: honoReadme,
+  },
+  a2aJs: {
+    fixture: 'a2a-js',
+    type: 'module',
+    packages: ['@agent-card/a2a-js', '@agent-card/express'],
+    registry: ['@a2a-js/sdk@^1.3.0', 'express@^5.1.0'],
+    files: a2aJsReadme,
+  },
   nest11: { fixture: 'nest', type: 'commonjs', packages: ['@agent-card/nest'], registry: nest(11), files: nestReadme },
   nest12: { fixture: 'nest', type: 'module', packages: ['@agent-card/nest'], registry: nest(12), files: nestReadme },
-  // Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
-  // @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
-  // and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
-  types: {
-    fixture: 'types',
-    type: 'commonjs',
-    packages: ours,
-    registry: [
-      '@nestjs/common@^11',
-      '@nestjs/core@^11',
-      'reflect-metadata@^0.2.2',
-      'rxjs@^7.8.2',
-      '@types/node@^20.19.0',
-      '@types/express@^5',
-    ],
-  },
 } satisfies Record<string, AppSpec>;
 type AppName = keyof typeof apps;
 
@@ -112,6 +167,9 @@ function pool(size: number) {
 
 let tarballDir: string | undefined;
 
+const typeProjects = ['tsconfig.node16.json', 'tsconfig.bundler.json'] as const;
+const typeChecks = new Map<string, Promise<Run>>();
+
 beforeAll(async () => {
   const packed = packAll();
   const tarballs = packed.then(({ dir, tarballs }) => ((tarballDir = dir), tarballs));
@@ -121,6 +179,15 @@ beforeAll(async () => {
     const installed = tarballs.then((byName) => limit(() => createApp(name, spec, byName)));
     installed.catch(() => undefined);
     installs.set(name, installed);
+  }
+  // tsc is the slowest step and needs the CPU while npm mostly waits on the network: start the
+  // type-checks as soon as their app is installed, one after the other, and let the tests await them.
+  let previous: Promise<unknown> = app('types');
+  for (const project of typeProjects) {
+    const checked = previous.then(async () => run(process.execPath, [tsc, '-p', project], { cwd: await app('types') }));
+    checked.catch(() => undefined);
+    typeChecks.set(project, checked);
+    previous = checked;
   }
   await tarballs;
 }, 240_000);
@@ -211,6 +278,12 @@ describe.each([
   ['express5', 'server.mjs', 'express', 'module', /^5\./],
   ['koa2', 'server.cjs', 'koa', 'commonjs', /^2\./],
   ['koa3', 'server.mjs', 'koa', 'module', /^3\./],
+  ['fastify4', 'server.cjs', 'fastify', 'commonjs', /^4\./],
+  ['fastify5', 'server.mjs', 'fastify', 'module', /^5\./],
+  ['hono4', 'server.mjs', 'hono', 'module', /^4\./],
+  ['hono4', 'server.cjs', 'hono', 'commonjs', /^4\./],
+  ['a2aJs', 'server.mjs', 'a2a-js', 'module', /^1\./],
+  ['a2aJs', 'server.cjs', 'a2a-js', 'commonjs', /^1\./],
 ] as const)('%s app from the tarballs (%s)', (name, entry, framework, module, version) => {
   it(`serves the card from node ${entry}`, async () => {
     const dir = await app(name);
@@ -234,6 +307,14 @@ describe.each([
   ['koa2', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
   ['koa3', 'readme/koa.mjs', 'packages/koa/README.md server.mjs'],
   ['koa3', 'readme/koa.cjs', 'packages/koa/README.md server.cjs'],
+  ['fastify4', 'readme/fastify.cjs', 'packages/fastify/README.md server.cjs'],
+  ['fastify4', 'readme/fastify.mjs', 'packages/fastify/README.md server.mjs'],
+  ['fastify5', 'readme/fastify.mjs', 'packages/fastify/README.md server.mjs'],
+  ['fastify5', 'readme/fastify.cjs', 'packages/fastify/README.md server.cjs'],
+  ['hono4', 'readme/hono.mjs', 'packages/hono/README.md server.mjs'],
+  ['hono4', 'readme/hono.cjs', 'packages/hono/README.md server.cjs'],
+  ['a2aJs', 'readme/a2a-js.mjs', 'packages/a2a-js/README.md server.mjs'],
+  ['a2aJs', 'readme/a2a-js.cjs', 'packages/a2a-js/README.md server.cjs'],
 ] as const)('%s app running %s as written ($2)', (name, entry, _source) => {
   it('serves the card, prints nothing, and the app goes on answering', async () => {
     const server = await startServer(await app(name), entry);
@@ -248,6 +329,67 @@ describe.each([
     }
   }, 300_000);
 });
+
+/** A JSON-RPC `GetExtendedAgentCard` call to the SDK's handler, as an SDK client sends it. */
+async function extendedOverJsonRpc(base: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetExtendedAgentCard', params: {} }),
+  });
+  return (await response.json()) as {
+    id: number;
+    error?: { code: number; message: string };
+    result?: { skills: { id: string }[] };
+  };
+}
+
+describe.each([
+  ['server.mjs', 'partner-key', {}],
+  ['server.cjs', 'partner-key', {}],
+  ['readme/a2a-js.mjs', 'readme-key', { PARTNER_KEY: 'readme-key' }],
+  ['readme/a2a-js.cjs', 'readme-key', { PARTNER_KEY: 'readme-key' }],
+] as const)('a2aJs app running %s: the extended card over both transports', (entry, key, env) => {
+  it('refuses it without the key or with a wrong one, and serves the same card with it', async () => {
+    const server = await startServer(await app('a2aJs'), entry, env);
+    try {
+      for (const headers of [{}, { 'x-api-key': `${key}-wrong` }, { 'x-api-key': '' }] as Record<string, string>[]) {
+        const refused = await extendedOverJsonRpc(server.base, headers);
+        expect(refused.result, server.output()).toBeUndefined();
+        expect(refused.error).toMatchObject({
+          code: -32000,
+          message: 'Authentication is required to read the extended agent card.',
+        });
+        const rest = await fetch(`${server.base}/a2a/rest/extendedAgentCard`, { headers });
+        expect(rest.status).toBe(401);
+        expect(rest.headers.get('www-authenticate')).toMatch(/x-api-key/i);
+      }
+      const granted = await extendedOverJsonRpc(server.base, { 'x-api-key': key });
+      expect(granted.error, server.output()).toBeUndefined();
+      expect(granted.result?.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
+      const rest = await fetch(`${server.base}/a2a/rest/extendedAgentCard`, { headers: { 'x-api-key': key } });
+      expect(rest.status).toBe(200);
+      expect(((await rest.json()) as { skills: { id: string }[] }).skills.map((skill) => skill.id)).toEqual([
+        'order-status',
+        'refund',
+      ]);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+});
+
+it('a2aJs app running the README example with no PARTNER_KEY set gives the extended card to nobody', async () => {
+  const server = await startServer(await app('a2aJs'), 'readme/a2a-js.mjs');
+  try {
+    // An unset key must not match a request that sends no key at all.
+    const refused = await extendedOverJsonRpc(server.base);
+    expect(refused.error?.code, server.output()).toBe(-32000);
+    expect((await fetch(`${server.base}/a2a/rest/extendedAgentCard`)).status).toBe(401);
+  } finally {
+    await server.stop();
+  }
+}, 300_000);
 
 describe.each([
   ['nest11', 'commonjs', /^11\./],
@@ -294,8 +436,7 @@ describe('a TypeScript user of every package (skipLibCheck: false)', () => {
   ])(
     'type-checks with module/moduleResolution %s',
     async (_label, project) => {
-      const dir = await app('types');
-      const checked = await run(process.execPath, [tsc, '-p', project], { cwd: dir });
+      const checked = await typeChecks.get(project)!;
       expect(checked.stdout + checked.stderr).toBe('');
       expect(checked.code).toBe(0);
     },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
 import { ServerCallContext, STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
 import { createAgentCardResponder, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import { agentCard } from '@agent-card/express';
 import { extendedCardProvider, fromA2aJsCard, toA2aJsCard } from './index';
 
 const card: AgentCard = {
@@ -120,5 +121,18 @@ describe('extendedCardProvider', () => {
     });
     await expect(provider(contextWith({ 'x-api-key': 'k-1' }))).rejects.toMatchObject({ envelopeCode: -32004 });
     expect(calls).toBe(0);
+  });
+
+  it("follows the middleware's update(): JSON-RPC callers get the card the REST route serves", async () => {
+    // The options object the README shares between the middleware and the provider.
+    const shared: AgentCardOptions<{ headers: Record<string, unknown> }> = { ...options };
+    const middleware = agentCard(shared);
+    const provider = extendedCardProvider(shared);
+    const audit = { id: 'audit', name: 'Audit', description: 'Audits an order.', tags: ['orders'] };
+    middleware.update({ ...card, name: 'Orders Agent v2' }, { extendedCard: [refund, audit] });
+    const extended = await provider(contextWith({ 'x-api-key': 'k-1' }));
+    expect(extended.name).toBe('Orders Agent v2');
+    expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund', 'audit']);
+    await expect(provider(contextWith({}))).rejects.toMatchObject({ envelopeCode: -32000 });
   });
 });

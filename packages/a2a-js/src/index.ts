@@ -75,7 +75,8 @@ function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
  * The `extendedAgentCardProvider` argument of `@a2a-js/sdk`'s `DefaultRequestHandler`, answered by
  * the same responder as the middleware's REST `GET …/extendedAgentCard`: the same
  * `authenticate` decision, the same merged and validated extended card. Pass the responder the
- * middleware uses or the same options object (a responder is built once per options object).
+ * middleware uses or the options object it was built with (then the middleware's own responder
+ * answers, so a card changed with the middleware's `update()` is the one JSON-RPC callers get).
  *
  * A refusal reaches the JSON-RPC caller as the error object `getExtendedAgentCard` returns, with
  * its code and message (`-32000` unauthenticated, `-32603` unavailable); the SDK answers it with

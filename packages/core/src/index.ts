@@ -118,6 +118,7 @@ export type {
   AgentCardRequestHeaders,
   AgentCardResponder,
   AgentCardResponse,
+  AgentCardUpdate,
   AgentOptions,
   AiCatalogServeOptions,
   ExtendedAgentCardOptions,

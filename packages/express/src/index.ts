@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 
 export type { AgentCardOptions } from '@agent-card/core';
 
@@ -14,13 +14,15 @@ export type AgentCardNextFunction = (error?: unknown) => void;
 /**
  * The middleware {@link agentCard} returns. Its parameters are the Node types Express extends,
  * so it fits `app.use`, `router.use` and `app.use('/base', …)` in Express 4 and 5 without
- * `@types/express` being a dependency of your types.
+ * `@types/express` being a dependency of your types. It carries `update(card)`, core's
+ * `responder.update`: the card it serves changes at run time, validated as at start-up.
  */
-export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> = (
+export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> = ((
   req: Req,
   res: ServerResponse,
   next: AgentCardNextFunction,
-) => void;
+) => void) &
+  Pick<AgentCardResponder<Req>, 'update'>;
 
 /**
  * Serves the A2A Agent Card from an Express 4 or 5 app: `/.well-known/agent-card.json`, the
@@ -37,6 +39,10 @@ export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> =
  * `Req` is the request type `authenticate` and a dynamic `card` function receive; annotate their
  * parameter as Express' `Request` to use Express' request helpers.
  *
+ * `middleware.update(card)` replaces the served card at run time (see `responder.update` in
+ * `@agent-card/core`): validated as at start-up, then swapped in at once; an invalid card throws
+ * `AgentCardError` and the served card stays as it was.
+ *
  * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
  *   `agent-card.json` and `package.json` are read from the working directory.
  * @returns Express middleware.
@@ -48,8 +54,10 @@ export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> =
  * import { agentCard } from '@agent-card/express';
  *
  * const app = express();
- * app.use(agentCard({ card }));
+ * const cards = agentCard({ card });
+ * app.use(cards);
  * app.listen(3000);
+ * cards.update({ ...card, skills: [...card.skills, newSkill] }); // later, at run time
  * ```
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
@@ -58,7 +66,7 @@ export function agentCard<Req extends IncomingMessage = IncomingMessage>(
 ): AgentCardMiddleware<Req> {
   const responder = createAgentCardResponder<Req>(options);
 
-  return function agentCardMiddleware(req, res, next) {
+  const middleware = function agentCardMiddleware(req: Req, res: ServerResponse, next: AgentCardNextFunction) {
     const result = responder.respond({
       method: req.method as string,
       // Express rewrites `req.url` to be relative to the mount path; that is what core matches.
@@ -72,6 +80,7 @@ export function agentCard<Req extends IncomingMessage = IncomingMessage>(
     if (isResponse(result)) return send(res, result);
     result.then((response) => (response === undefined ? next() : send(res, response))).catch(next);
   };
+  return Object.assign(middleware, { update: responder.update });
 }
 
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {

@@ -1,5 +1,5 @@
-import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+import { AgentCardError, createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
   FastifyPluginCallback,
@@ -22,10 +22,36 @@ export type AgentCardPluginOptions = AgentCardOptions<FastifyRequest> & {
    * @default '' (the root of the app, where A2A clients look)
    */
   prefix?: string;
+  /**
+   * The name of the instance decorator that changes the card at run time
+   * (`app.agentCard.update(card)`); each registration on one instance needs its own. `false`
+   * decorates nothing. A name other than `agentCard` is not typed on `FastifyInstance`: declare it
+   * in your app (`declare module 'fastify' { interface FastifyInstance { billingCard: AgentCardDecorator } }`).
+   * @default 'agentCard'
+   */
+  decorator?: string | false;
 };
 
-// Fastify's own `register` options, which Fastify hands to the plugin with ours.
-const REGISTER_KEYS = new Set(['prefix', 'logLevel', 'logSerializers']);
+/**
+ * What `app.agentCard` holds: `update(card)`, core's `responder.update`. The new card is
+ * validated as at start-up, then swapped in at once; an invalid card throws `AgentCardError` and
+ * the served card stays as it was.
+ */
+export type AgentCardDecorator = Pick<AgentCardResponder<FastifyRequest>, 'update'>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Set by `@agent-card/fastify`: `app.agentCard.update(card)` changes the served card at run
+     * time (validated as at start-up; an invalid card throws and the served one stays).
+     */
+    agentCard: AgentCardDecorator;
+  }
+}
+
+// Fastify's own `register` options, which Fastify hands to the plugin with ours, and ours that
+// are not the card's.
+const REGISTER_KEYS = new Set(['prefix', 'logLevel', 'logSerializers', 'decorator']);
 
 /** The options without Fastify's `register` keys, for the core responder. */
 function cardOptions(options: AgentCardPluginOptions): AgentCardOptions<FastifyRequest> {
@@ -82,14 +108,39 @@ function toBuffer(body: Uint8Array | undefined): Buffer | undefined {
   return buffer;
 }
 
+/** `app.agentCard` (or the name given as `decorator`): the responder's `update`. */
+function decorate(
+  fastify: FastifyInstance,
+  name: string | false | undefined,
+  responder: AgentCardResponder<FastifyRequest>,
+): void {
+  if (name === false) return;
+  const decorator = name === undefined ? 'agentCard' : name;
+  if (typeof decorator !== 'string' || decorator === '') {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_OPTIONS',
+      `options.decorator: must be a non-empty string or false (${JSON.stringify(decorator)}). Name the decorator, e.g. decorator: 'billingCard', or pass false for none.`,
+    );
+  }
+  if (fastify.hasDecorator(decorator)) {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_OPTIONS',
+      `options.decorator: the instance already has a decorator named ${decorator} (is the plugin registered twice on it?). Give each registration its own name, e.g. register(agentCard, { decorator: 'billingCard', … }), or pass decorator: false.`,
+    );
+  }
+  const value: AgentCardDecorator = Object.freeze({ update: responder.update });
+  fastify.decorate(decorator, value);
+}
+
 const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
   fastify: FastifyInstance,
   options: AgentCardPluginOptions,
   done: (error?: Error) => void,
 ) => {
-  let responder: ReturnType<typeof createAgentCardResponder<FastifyRequest>>;
+  let responder: AgentCardResponder<FastifyRequest>;
   try {
     responder = createAgentCardResponder<FastifyRequest>(cardOptions(options));
+    decorate(fastify, options?.decorator, responder);
   } catch (error) {
     // Fastify rejects `ready()` and `listen()` with it: the app does not start.
     done(error as Error);
@@ -140,6 +191,10 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
  * dynamic `card` receive Fastify's `request` (after the `onRequest` hooks registered before this
  * plugin, so their decorations, e.g. `request.user`, are set).
  *
+ * The plugin decorates the instance with `agentCard`: `app.agentCard.update(card)` replaces the
+ * served card at run time (see `responder.update` in `@agent-card/core`). Registered more than
+ * once on one instance, give each registration its own `decorator` name (or `false`).
+ *
  * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
  *   `agent-card.json` and `package.json` are read from the working directory.
  * @example
@@ -150,6 +205,7 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
  * const app = Fastify();
  * await app.register(agentCard, { card });
  * await app.listen({ port: 3000 });
+ * app.agentCard.update({ ...card, skills: [...card.skills, newSkill] }); // later, at run time
  * ```
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */

@@ -1,5 +1,10 @@
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponse } from '@agent-card/core';
+import type {
+  AgentCardOptions,
+  AgentCardRequestHeaders,
+  AgentCardResponder,
+  AgentCardResponse,
+} from '@agent-card/core';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
 export type { AgentCardOptions } from '@agent-card/core';
@@ -20,6 +25,22 @@ export interface AgentCardMiddlewareSettings<E extends Env = Env> {
    * @default on `@hono/node-server`, the socket's `remoteAddress`; elsewhere `undefined`
    */
   remoteAddress?: (c: Context<E>) => string | undefined;
+}
+
+/**
+ * The middleware {@link agentCard} returns: a Hono `MiddlewareHandler` that carries
+ * `update(card)`, core's `responder.update`, so the card it serves changes at run time,
+ * validated as at start-up.
+ */
+export type AgentCardMiddleware<E extends Env = Env> = MiddlewareHandler<E> &
+  Pick<AgentCardResponder<Context<E>>, 'update'>;
+
+/** The handler with the responder's `update` on it (the handler itself is left as it is). */
+function withUpdate<E extends Env>(
+  responder: AgentCardResponder<Context<E>>,
+  handler: MiddlewareHandler<E>,
+): AgentCardMiddleware<E> {
+  return Object.assign(handler, { update: responder.update });
 }
 
 /** The part of Node's `IncomingMessage` that `@hono/node-server` puts in `c.env.incoming`. */
@@ -115,10 +136,14 @@ function toResponse(response: AgentCardResponse, method: string): Response {
  * middleware set (`c.get('jwtPayload')`, `c.var.user`) or the request (`c.req.header(…)`,
  * `c.req.raw`). Paths are matched against the request URL as sent (not percent-decoded).
  *
+ * `middleware.update(card)` replaces the served card at run time (see `responder.update` in
+ * `@agent-card/core`): validated as at start-up, then swapped in at once; an invalid card throws
+ * `AgentCardError` and the served card stays as it was.
+ *
  * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
  *   `agent-card.json` and `package.json` are read from the working directory (Node.js only).
  * @param settings - {@link AgentCardMiddlewareSettings}.
- * @returns a Hono `MiddlewareHandler`.
+ * @returns a Hono `MiddlewareHandler` with `update(card)`.
  * @throws AgentCardError (`ERR_AGENT_CARD_INVALID`, `ERR_AGENT_CARD_OPTIONS`,
  *   `ERR_AGENT_CARD_CONFIG`) when the card or the options are wrong.
  * @example
@@ -127,7 +152,10 @@ function toResponse(response: AgentCardResponse, method: string): Response {
  * import { agentCard } from '@agent-card/hono';
  *
  * const app = new Hono();
- * app.use(agentCard({ card }));
+ * const cards = agentCard({ card });
+ * app.use(cards);
+ * // later, at run time:
+ * cards.update({ ...card, skills: [...card.skills, newSkill] });
  * export default app;
  * ```
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
@@ -135,13 +163,13 @@ function toResponse(response: AgentCardResponse, method: string): Response {
 export function agentCard<E extends Env = Env>(
   options?: AgentCardOptions<Context<E>>,
   settings: AgentCardMiddlewareSettings<E> = {},
-): MiddlewareHandler<E> {
+): AgentCardMiddleware<E> {
   const responder = createAgentCardResponder<Context<E>>(options);
   let base = settings.basePath ?? '';
   while (base.endsWith('/')) base = base.slice(0, -1);
   const address = settings.remoteAddress ?? nodeServerAddress;
 
-  return function agentCardMiddleware(c, next) {
+  return withUpdate(responder, function agentCardMiddleware(c, next) {
     const request = c.req.raw;
     const url = request.url;
     const path = relativePath(pathOf(url), base);
@@ -162,5 +190,5 @@ export function agentCard<E extends Env = Env>(
       if (response === undefined) return next();
       return toResponse(response, request.method);
     });
-  };
+  });
 }

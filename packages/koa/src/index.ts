@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 
 export type { AgentCardOptions } from '@agent-card/core';
 
@@ -32,12 +32,15 @@ export type AgentCardNext = () => Promise<unknown>;
 
 /**
  * The middleware {@link agentCard} returns; fits `app.use` in Koa 2 and 3. It returns nothing
- * when it answered synchronously (Koa's `compose` accepts that), otherwise a promise.
+ * when it answered synchronously (Koa's `compose` accepts that), otherwise a promise. It carries
+ * `update(card)`, core's `responder.update`: the card it serves changes at run time, validated as
+ * at start-up.
  */
-export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = (
+export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = ((
   ctx: Ctx,
   next: AgentCardNext,
-) => Promise<unknown> | undefined;
+) => Promise<unknown> | undefined) &
+  Pick<AgentCardResponder<Ctx>, 'update'>;
 
 /**
  * Serves the A2A Agent Card from a Koa 2 or 3 app: `/.well-known/agent-card.json`, the legacy
@@ -53,6 +56,10 @@ export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = (
  * Paths are matched against `ctx.url`, so under `koa-mount` they are relative to the mount
  * prefix.
  *
+ * `middleware.update(card)` replaces the served card at run time (see `responder.update` in
+ * `@agent-card/core`): validated as at start-up, then swapped in at once; an invalid card throws
+ * `AgentCardError` and the served card stays as it was.
+ *
  * @param options - see `AgentCardOptions` in `@agent-card/core`; all optional. With no `card`,
  *   `agent-card.json` and `package.json` are read from the working directory.
  * @returns Koa middleware.
@@ -64,8 +71,10 @@ export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = (
  * import { agentCard } from '@agent-card/koa';
  *
  * const app = new Koa();
- * app.use(agentCard({ card }));
+ * const cards = agentCard({ card });
+ * app.use(cards);
  * app.listen(3000);
+ * cards.update({ ...card, skills: [...card.skills, newSkill] }); // later, at run time
  * ```
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
@@ -74,7 +83,7 @@ export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
 ): AgentCardMiddleware<Ctx> {
   const responder = createAgentCardResponder<Ctx>(options);
 
-  return function agentCardMiddleware(ctx, next) {
+  const middleware = function agentCardMiddleware(ctx: Ctx, next: AgentCardNext) {
     const result = responder.respond({
       method: ctx.method,
       path: ctx.url,
@@ -88,6 +97,7 @@ export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
     if (isResponse(result)) return write(ctx, result);
     return result.then((response) => (response === undefined ? next() : write(ctx, response)));
   };
+  return Object.assign(middleware, { update: responder.update });
 }
 
 function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {

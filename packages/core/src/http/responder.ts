@@ -76,6 +76,14 @@ function loadDefaultCard(o: ResolvedAgentCardOptions<any>): AgentCard {
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
+  const responder = buildResponder(options);
+  // `getExtendedAgentCard(options)` answers from the responder built last from the same options
+  // object, the adapter's: a JSON-RPC extended card then follows the adapter's update() too.
+  if (typeof options === 'object' && options !== null) responders.set(options, responder);
+  return responder;
+}
+
+function buildResponder<Req>(options: AgentCardOptions<Req> | undefined): AgentCardResponder<Req> {
   if (options?.agents !== undefined) return createMultiAgentResponder(options, createAgentCardResponder);
   const o = resolveOptions(options);
   const warn = createWarner(o.logger);
@@ -339,8 +347,9 @@ const responders = new WeakMap<object, AgentCardResponder<any>>();
  * ExtendedAgentCardNotConfiguredError, `-32000` unauthenticated with status 401 and a
  * `WWW-Authenticate` header to set).
  *
- * Pass the responder the adapter uses, or the same options object (a responder is then built
- * once per options object).
+ * Pass the responder the adapter uses, or the options object the adapter was built with: the
+ * responder built last from that object answers (one is built on the first call if there is none),
+ * so what the adapter serves, and changes with `update()`, is what this returns.
  *
  * @example
  * const result = await getExtendedAgentCard(responder, { headers: req.headers, raw: req })
@@ -354,11 +363,7 @@ export async function getExtendedAgentCard<Req = unknown>(
 ): Promise<GetExtendedAgentCardResult> {
   let found = internals.get(source);
   if (found === undefined) {
-    let responder = responders.get(source);
-    if (responder === undefined) {
-      responder = createAgentCardResponder(source as AgentCardOptions<Req>);
-      responders.set(source, responder);
-    }
+    const responder = responders.get(source) ?? createAgentCardResponder(source as AgentCardOptions<Req>);
     found = internals.get(responder)!;
   }
   return found.extended(request as ExtendedCardRequest<unknown>);

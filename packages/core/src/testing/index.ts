@@ -21,6 +21,8 @@
  */
 export { runAgentCardConformanceSuite, readRequestHeader } from './conformance';
 export type { AgentCardConformanceOptions, ConformanceServer, StartConformanceServer } from './conformance';
+export { runAgentCardUpdateSuite } from './update-conformance';
+export type { AgentCardUpdateSuiteOptions, UpdatableConformanceServer } from './update-conformance';
 export {
   CONFORMANCE_CARD,
   CONFORMANCE_EXTENDED_PATH,

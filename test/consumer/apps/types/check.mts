@@ -14,6 +14,29 @@ import {
 import { renderAgentCardPage, VIEWER_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
+import {
+  type A2aJsAgentCard,
+  type A2aJsExtendedCardProvider,
+  type A2aJsExtendedCardRequest,
+  type ExtendedCardProviderSettings,
+  extendedCardProvider,
+  fromA2aJsCard,
+  toA2aJsCard,
+} from '@agent-card/a2a-js';
+import {
+  type AgentCardDecorator,
+  type AgentCardPluginOptions,
+  type AgentCardOptions as FastifyAgentCardOptions,
+  agentCard as fastifyAgentCard,
+} from '@agent-card/fastify';
+import {
+  type AgentCardMiddleware as HonoAgentCardMiddleware,
+  type AgentCardMiddlewareSettings,
+  type AgentCardOptions as HonoAgentCardOptions,
+  agentCard as honoAgentCard,
+} from '@agent-card/hono';
+import { fastify, type FastifyRequest } from 'fastify';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import express from 'express';
 
 const card: AgentCard = defineAgentCard({
@@ -35,3 +58,44 @@ export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCar
 export const cli = [createProgram, diffAgentCards];
 export const page: string = renderAgentCardPage(card, { cspMeta: true });
 export const policy: string = VIEWER_CONTENT_SECURITY_POLICY;
+
+// Fastify: the plugin's options typed on `register`, `authenticate` given Fastify's request.
+const fastifyOptions: AgentCardPluginOptions = {
+  card,
+  prefix: '/api',
+  extended: { authenticate: (request: FastifyRequest) => request.headers['x-api-key'] },
+};
+export const fastifyApp = fastify().register(fastifyAgentCard, fastifyOptions);
+export const fastifyCardOptions: FastifyAgentCardOptions<FastifyRequest> = { card };
+
+// Hono: a MiddlewareHandler of the app's Env; `authenticate` gets the Context.
+type AppEnv = { Variables: { partner: string | undefined } };
+const honoOptions: HonoAgentCardOptions<Context<AppEnv>> = {
+  card,
+  extended: { authenticate: (c: Context<AppEnv>) => c.get('partner') },
+};
+const honoSettings: AgentCardMiddlewareSettings<AppEnv> = { basePath: '/api', remoteAddress: () => undefined };
+const honoMiddleware: HonoAgentCardMiddleware<AppEnv> = honoAgentCard<AppEnv>(honoOptions, honoSettings);
+const honoHandler: MiddlewareHandler<AppEnv> = honoMiddleware;
+export const honoApp = new Hono<AppEnv>().use(honoHandler);
+
+// The run-time card change each adapter hands out, typed (Fastify's through its decorator).
+const fastifyDecorator: AgentCardDecorator = fastify().agentCard;
+export const updates: ((next: AgentCard) => void)[] = [
+  expressAgentCard({ card }).update,
+  koaAgentCard({ card }).update,
+  honoMiddleware.update,
+  fastifyDecorator.update,
+  (next) => fastify().agentCard.update(next, { extendedCard: [] }),
+];
+
+// @a2a-js/sdk: the card converters and the provider for DefaultRequestHandler.
+const sdkCard: A2aJsAgentCard = toA2aJsCard(card);
+export const backToProtoJson: AgentCard = fromA2aJsCard(sdkCard);
+const providerSettings: ExtendedCardProviderSettings<A2aJsExtendedCardRequest> = {
+  request: (context) => ({ headers: {}, user: context.user, context }),
+};
+export const provider: A2aJsExtendedCardProvider = extendedCardProvider(
+  { card, extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] } },
+  providerSettings,
+);

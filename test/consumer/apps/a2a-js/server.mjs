@@ -1,0 +1,55 @@
+// An @a2a-js/sdk server (its REST and JSON-RPC Express handlers) with the middleware in front and
+// the bridge answering JSON-RPC GetExtendedAgentCard, as an ES module app.
+import { createRequire } from 'node:module';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { extendedCardProvider, toA2aJsCard } from '@agent-card/a2a-js';
+import { defineAgentCard } from '@agent-card/core';
+import { agentCard } from '@agent-card/express';
+import express from 'express';
+
+const card = defineAgentCard({
+  name: 'Orders Agent',
+  description: 'Answers questions about Acme orders.',
+  version: '1.0.0',
+  // The SDK's JSON-RPC handler answers only the protocol versions of the card's JSONRPC interfaces.
+  supportedInterfaces: [
+    { url: 'https://orders.acme-corp.io/a2a/rest', protocolBinding: 'HTTP+JSON' },
+    { url: 'https://orders.acme-corp.io/a2a/jsonrpc', protocolBinding: 'JSONRPC' },
+  ],
+  capabilities: { extendedAgentCard: true },
+  securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: 'x-api-key' } } },
+  securityRequirements: [{ schemes: { apiKey: { list: [] } } }],
+  skills: [{ id: 'order-status', name: 'Order status', description: 'Reports where an order is.', tags: ['orders'] }],
+});
+const refund = { id: 'refund', name: 'Refund', description: 'Refunds an order.', tags: ['orders'] };
+const options = {
+  card,
+  extended: {
+    authenticate: (req) => (req.headers['x-api-key'] === 'partner-key' ? 'partner' : undefined),
+    card: [refund],
+  },
+};
+const executor = {
+  async execute(_context, bus) {
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+const requestHandler = new DefaultRequestHandler(
+  toA2aJsCard(card),
+  new InMemoryTaskStore(),
+  executor,
+  undefined,
+  undefined,
+  undefined,
+  extendedCardProvider(options),
+);
+
+const { version } = createRequire(import.meta.url)('./node_modules/@a2a-js/sdk/package.json');
+const app = express();
+app.use(agentCard(options));
+app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+app.get('/api/ping', (_req, res) => res.json({ framework: 'a2a-js', version, module: 'module' }));
+app.listen(Number(process.env.PORT), '127.0.0.1');
