@@ -25,6 +25,7 @@ const card = defineAgentCard({
 const refund = { id: 'refund', name: 'Refund', description: 'Refunds an order.', tags: ['orders'] };
 const options = {
   card,
+  viewer: true,
   extended: {
     authenticate: (req) => (req.headers['x-api-key'] === 'partner-key' ? 'partner' : undefined),
     card: [refund],

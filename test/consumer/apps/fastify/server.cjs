@@ -13,7 +13,7 @@ const card = defineAgentCard({
 });
 
 const app = Fastify();
-app.register(agentCard, { card });
+app.register(agentCard, { card, viewer: true });
 app.get('/api/ping', async () => ({
   framework: 'fastify',
   version: require('fastify/package.json').version,

@@ -15,6 +15,6 @@ const card = defineAgentCard({
 
 const { version } = createRequire(import.meta.url)('fastify/package.json');
 const app = Fastify();
-await app.register(agentCard, { card });
+await app.register(agentCard, { card, viewer: true });
 app.get('/api/ping', async () => ({ framework: 'fastify', version, module: 'module' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -14,7 +14,7 @@ const card = defineAgentCard({
 });
 
 const app = new Hono();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.get('/api/ping', (c) =>
   c.json({ framework: 'hono', version: require(`${__dirname}/node_modules/hono/package.json`).version, module: 'commonjs' }),
 );

@@ -16,6 +16,6 @@ const card = defineAgentCard({
 
 const { version } = createRequire(import.meta.url)('./node_modules/hono/package.json');
 const app = new Hono();
-app.use(agentCard({ card }));
+app.use(agentCard({ card, viewer: true }));
 app.get('/api/ping', (c) => c.json({ framework: 'hono', version, module: 'module' }));
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: '127.0.0.1' });
