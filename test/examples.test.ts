@@ -49,6 +49,16 @@ describe.each(Object.entries(examples))('%s', (_name, example) => {
     expect(card.supportedInterfaces[0]?.url).toBe(`${started.url}/a2a`);
   });
 
+  it('serves the card as a page for people, as pnpm demo checks', async () => {
+    const started = await example.start(0, '127.0.0.1');
+    close = started.close;
+    const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    const page = await fetch(`${started.url}/.well-known/agent-card.html`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    expect(await page.text()).toContain(`<h1>${card.name}</h1>`);
+  });
+
   it('advertises PUBLIC_URL when it is set', async () => {
     process.env.PUBLIC_URL = 'https://agents.northwind-traders.com';
     const started = await example.start(0, '127.0.0.1');

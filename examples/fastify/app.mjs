@@ -65,6 +65,8 @@ export async function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY], se
   await app.register(agentCard, {
     card: createCard(publicUrl),
     extended: { authenticate: (request) => carrier(request, keys), card: extendedSkills },
+    // The card as a page for people, at /.well-known/agent-card.html.
+    viewer: true,
   });
 
   // The service's own API, untouched by the plugin.

@@ -66,6 +66,8 @@ export function createApp({ publicUrl, tokens = [DEVELOPMENT_TOKEN] }) {
     agentCard({
       card: createCard(publicUrl),
       extended: { authenticate: (c) => staff(c, accepted), card: extendedSkills },
+      // The card as a page for people, at /.well-known/agent-card.html.
+      viewer: true,
     }),
   );
 
