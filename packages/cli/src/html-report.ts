@@ -16,7 +16,6 @@ import type {
 } from '@agent-card/core';
 import {
   html,
-  raw,
   renderCardSection,
   renderHtmlDocument,
   type SafeHtml,
@@ -243,15 +242,13 @@ function agentItem(a: DiscoveryAgentReport, showInfo: boolean, n: number): SafeH
 
 function cardFragment(document: unknown, from: DiscoveryPathReport, href: string | undefined, n = 0): SafeHtml {
   const signatures = checkedSignatures(from.signature);
-  const section = renderCardSection(document, {
+  return renderCardSection(document, {
     headingLevel: 2,
+    // Several cards on one page: each raw JSON block needs its own id for its copy button.
+    ...(n === 0 ? {} : { rawJsonId: `raw-json-${n}` }),
     ...(signatures === undefined ? {} : { signatures }),
     ...(href === undefined ? {} : { jsonHref: href }),
   });
-  if (n === 0) return section;
-  // Several cards on one page: each raw JSON block needs its own id for its copy button. The
-  // fragment is escaped, so a quote in it is the markup's own: card text cannot forge these.
-  return raw(section.value.replace(/(id|data-copy)="raw-json"/g, `$1="raw-json-${n}"`));
 }
 
 /**

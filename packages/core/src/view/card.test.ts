@@ -183,6 +183,22 @@ describe('readSignatureHeader', () => {
 });
 
 describe('renderCardSection', () => {
+  it('names its raw JSON block by rawJsonId, so several cards on one page keep their own copy buttons', () => {
+    const first = renderCardSection(CONFORMANCE_CARD).value;
+    expect(first).toContain('data-copy="raw-json"');
+    expect(first).toContain('<pre id="raw-json"');
+    const second = renderCardSection(CONFORMANCE_CARD, { rawJsonId: 'raw-json-2' }).value;
+    expect(second).toContain('data-copy="raw-json-2"');
+    expect(second).toContain('<pre id="raw-json-2"');
+    expect(second).not.toContain('"raw-json"');
+  });
+
+  it('falls back to the default id for one that is not a plain name', () => {
+    for (const rawJsonId of ['', 'a"b', '1st', 'x y', `r${'x'.repeat(64)}`]) {
+      expect(renderCardSection(CONFORMANCE_CARD, { rawJsonId }).value).toContain('<pre id="raw-json"');
+    }
+  });
+
   it('can sit inside another page with an h2', () => {
     const section = renderCardSection(CONFORMANCE_CARD, { headingLevel: 2 }).value;
     expect(section).toContain('<h2>Conformance Agent</h2>');

@@ -28,6 +28,12 @@ export interface CardSectionOptions {
   signatures?: readonly ViewerSignature[];
   /** Heading level of the card's name: 1 on its own page (default), 2 inside a report. */
   headingLevel?: 1 | 2;
+  /**
+   * The `id` of the raw JSON block, which its copy button names: a page showing several cards
+   * gives each its own. Letters, digits, `-` and `_` only; anything else falls back to the default.
+   * @default 'raw-json'
+   */
+  rawJsonId?: string;
 }
 
 /** Options of {@link renderAgentCardPage}. */
@@ -208,6 +214,10 @@ export function renderRawJson(value: unknown, jsonHref: string | undefined, id =
  */
 export function renderCardSection(card: unknown, options: CardSectionOptions = {}): SafeHtml {
   const level = options.headingLevel === 2 ? 2 : 1;
+  const id =
+    typeof options.rawJsonId === 'string' && /^[A-Za-z][\w-]{0,63}$/.test(options.rawJsonId)
+      ? options.rawJsonId
+      : 'raw-json';
   try {
     const name = text(card, 'name') ?? 'Unnamed agent';
     const heading = level === 1 ? html`<h1>${name}</h1>` : html`<h2>${name}</h2>`;
@@ -220,9 +230,9 @@ ${renderCapabilities(card)}
 ${renderSecurity(card)}
 ${renderSkills(card)}
 ${renderSignatures(card, options.signatures)}
-${renderRawJson(card, options.jsonHref)}</article>`;
+${renderRawJson(card, options.jsonHref, id)}</article>`;
   } catch {
-    return html`<article class="agent-card"><p class="status-warn">This card could not be shown.</p>${renderRawJson(card, options.jsonHref)}</article>`;
+    return html`<article class="agent-card"><p class="status-warn">This card could not be shown.</p>${renderRawJson(card, options.jsonHref, id)}</article>`;
   }
 }
 
