@@ -11,7 +11,7 @@
  */
 import { isObject, type JsonObject, type RuleCheck, type RuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint } from '../templates';
-import { redactUrl } from '../urls';
+import { parseAbsoluteUrl, redactUrl } from '../urls';
 import { own, ownArray, ownObject, quote, where, type Segments } from './read-json';
 
 /** Share of distinct words two texts must have in common (Jaccard index) to be the same text. */
@@ -155,13 +155,8 @@ function templateSkills(skill: unknown, idx: Index, shared: Int32Array): number[
 /** Whether a string is an http(s) URL whose host is one of the template's domains or under one. */
 function onTemplateDomain(value: string, fingerprint: TemplateFingerprint): boolean {
   if (value.length > 2048 || !(value.startsWith('https://') || value.startsWith('http://'))) return false;
-  let host: string;
-  try {
-    host = new URL(value).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return fingerprint.domains.some((d) => host === d || host.endsWith(`.${d}`));
+  const host = parseAbsoluteUrl(value)?.hostname;
+  return host !== undefined && fingerprint.domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
 /** Most nodes of a card searched for template URLs (a template card has a few hundred). */
