@@ -137,45 +137,60 @@ function idsDistinctIgnoringCase(skills: readonly unknown[]): boolean {
 
 // --- 20–23 security ----------------------------------------------------------------------------
 
-interface RequirementList {
-  readonly path: Segments;
-  readonly list: readonly unknown[];
-}
-
-function requirementLists(card: JsonObject): RequirementList[] {
-  const out: RequirementList[] = [];
-  const top = ownArray(card, 'securityRequirements');
-  if (top) out.push({ path: ['securityRequirements'], list: top });
-  ownArray(card, 'skills')?.forEach((skill, index) => {
-    const list = ownArray(skill, 'securityRequirements');
-    if (list) out.push({ path: ['skills', index, 'securityRequirements'], list });
-  });
-  return out;
+/** Where a list of security requirements sits: the card's own (`-1`) or a skill's. */
+function requirementsPath(skill: number): Segments {
+  return skill < 0 ? ['securityRequirements'] : ['skills', skill, 'securityRequirements'];
 }
 
 const NON_OAUTH_KINDS = ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'mtlsSecurityScheme'] as const;
 
-/** Declared scopes per flow of an OAuth2 scheme; `undefined` when the scheme is not OAuth2. */
-function oauthScopes(scheme: unknown): { flow: string; scopes: Set<string> }[] | undefined {
-  const flows = ownObject(ownObject(scheme, 'oauth2SecurityScheme'), 'flows');
-  if (!flows) return undefined;
-  return keysOf(flows)
-    .filter((flow) => isObject(flows[flow]))
-    .map((flow) => {
-      const scopes = ownObject(flows[flow], 'scopes');
-      return { flow, scopes: new Set(scopes ? keysOf(scopes) : []) };
-    });
+/** What rule 23 needs of one declared scheme: its OAuth2 flows' scopes, or its other kind. */
+interface SchemeScopes {
+  /** Declared scopes per flow of an OAuth2 scheme; `undefined` when the scheme is not OAuth2. */
+  readonly flows: readonly { flow: string; scopes: ReadonlySet<string> }[] | undefined;
+  /** The non-OAuth kind of the scheme, if it is one. */
+  readonly kind: (typeof NON_OAUTH_KINDS)[number] | undefined;
 }
 
-function checkScopes(ctx: RuleContext, name: string, scheme: unknown, entry: unknown, path: Segments): void {
+function schemeScopes(scheme: unknown): SchemeScopes {
+  const flows = ownObject(ownObject(scheme, 'oauth2SecurityScheme'), 'flows');
+  if (flows) {
+    return {
+      flows: keysOf(flows)
+        .filter((flow) => isObject(flows[flow]))
+        .map((flow) => {
+          const scopes = ownObject(flows[flow], 'scopes');
+          return { flow, scopes: new Set(scopes ? keysOf(scopes) : []) };
+        }),
+      kind: undefined,
+    };
+  }
+  return { flows: undefined, kind: NON_OAUTH_KINDS.find((k) => isObject(own(scheme, k))) };
+}
+
+/**
+ * Rule 23 for one scheme reference, `schemes[name]` of requirement `index` of the list at
+ * `skill` (see {@link requirementsPath}). Paths are built only for a finding: a card with a
+ * thousand skills under one `@ApiBearerAuth()` has nothing to report.
+ */
+function checkScopes(
+  ctx: RuleContext,
+  name: string,
+  scheme: SchemeScopes,
+  entry: unknown,
+  skill: number,
+  index: number,
+): void {
   const list = ownArray(entry, 'list');
   if (!list) return;
-  const flows = oauthScopes(scheme);
+  const path = (): Segments => [...requirementsPath(skill), index, 'schemes', name];
+  const { flows, kind } = scheme;
   if (flows) {
     if (flows.length === 0) return;
-    list.forEach((scope, index) => {
-      if (typeof scope !== 'string' || flows.some((f) => f.scopes.has(scope))) return;
-      const scopePath = [...path, 'list', index];
+    for (let i = 0; i < list.length; i++) {
+      const scope = list[i];
+      if (typeof scope !== 'string' || flows.some((f) => f.scopes.has(scope))) continue;
+      const scopePath = [...path(), 'list', i];
       const flow = flows[0]?.flow ?? 'clientCredentials';
       ctx.report(
         'security-scope-declared',
@@ -184,12 +199,11 @@ function checkScopes(ctx: RuleContext, name: string, scheme: unknown, entry: unk
         `${where(scopePath)}: scope ${quote(scope)} is not declared in the ${quote(name)} scheme's flow scopes.`,
         `Add ${quote(scope)} to ${where(['securitySchemes', name, 'oauth2SecurityScheme', 'flows', flow, 'scopes'])}, or remove it from the list.`,
       );
-    });
+    }
     return;
   }
-  const kind = NON_OAUTH_KINDS.find((k) => isObject(own(scheme, k)));
   if (kind && list.some((s) => typeof s === 'string')) {
-    const listPath = [...path, 'list'];
+    const listPath = [...path(), 'list'];
     ctx.report(
       'security-scope-declared',
       'info',
@@ -203,8 +217,9 @@ function checkScopes(ctx: RuleContext, name: string, scheme: unknown, entry: unk
 function checkSecurity(card: JsonObject, ctx: RuleContext): void {
   const schemes = ownObject(card, 'securitySchemes');
   const names = schemes ? keysOf(schemes) : [];
-  const lists = requirementLists(card);
   const used = new Set<string>();
+  // Each declared scheme's scopes, read once for all the requirements that name it.
+  const scopesOf = new Map<string, SchemeScopes>();
 
   if (schemes && names.length === 0) {
     ctx.report(
@@ -216,8 +231,10 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
     );
   }
 
-  for (const { path, list } of lists) {
+  /** Rules 20–23 for the list of requirements at `skill` (see {@link requirementsPath}). */
+  const checkList = (list: readonly unknown[], skill: number): void => {
     if (list.length > 0 && names.length === 0) {
+      const path = requirementsPath(skill);
       ctx.report(
         'security-empty',
         'warning',
@@ -226,13 +243,14 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
         'Add securitySchemes entries for the names used here, e.g. "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}.',
       );
     }
-    list.forEach((requirement, index) => {
-      if (!isObject(requirement)) return;
-      const reqPath = [...path, index];
+    for (let index = 0; index < list.length; index++) {
+      const requirement = list[index];
+      if (!isObject(requirement)) continue;
       const map = own(requirement, 'schemes');
-      if (map !== undefined && !isObject(map)) return;
+      if (map !== undefined && !isObject(map)) continue;
       const namesHere = map ? keysOf(map) : [];
       if (namesHere.length === 0) {
+        const reqPath = [...requirementsPath(skill), index];
         ctx.report(
           'security-empty',
           'warning',
@@ -240,12 +258,12 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
           `${where(reqPath)}: names no scheme ({}), which makes authentication optional.`,
           `Name a scheme, e.g. {"schemes": {"${names[0] ?? 'bearer'}": {"list": []}}}, or remove the entry if authentication is required.`,
         );
-        return;
+        continue;
       }
       for (const name of namesHere) {
         used.add(name);
-        const namePath = [...reqPath, 'schemes', name];
         if (!schemes || !Object.hasOwn(schemes, name)) {
+          const namePath = [...requirementsPath(skill), index, 'schemes', name];
           const known = names.length > 0 ? `, or use one of: ${names.map((n) => quote(n)).join(', ')}` : '';
           ctx.report(
             'security-scheme-reference',
@@ -256,9 +274,24 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
           );
           continue;
         }
-        checkScopes(ctx, name, schemes[name], map ? map[name] : undefined, namePath);
+        let scheme = scopesOf.get(name);
+        if (scheme === undefined) {
+          scheme = schemeScopes(schemes[name]);
+          scopesOf.set(name, scheme);
+        }
+        checkScopes(ctx, name, scheme, map ? map[name] : undefined, skill, index);
       }
-    });
+    }
+  };
+
+  const top = ownArray(card, 'securityRequirements');
+  if (top) checkList(top, -1);
+  const skills = ownArray(card, 'skills');
+  if (skills) {
+    for (let i = 0; i < skills.length; i++) {
+      const list = ownArray(skills[i], 'securityRequirements');
+      if (list) checkList(list, i);
+    }
   }
 
   // A v0.3-style `security` list also references schemes; rule 32 reports its shape.
