@@ -16,9 +16,9 @@ export interface OpenApiRoute {
   /** `@ApiOperation({ deprecated: true })`. */
   deprecated: boolean;
   /** `@ApiTags()` of the controller, then of the method, each once (as in the OpenAPI operation). */
-  tags?: string[];
+  tags?: readonly string[];
   /** `@ApiSecurity()` / `@ApiBearerAuth()` / `@ApiOAuth2()` of the controller, then of the method. */
-  securityRequirements?: SecurityRequirement[];
+  securityRequirements?: readonly SecurityRequirement[];
   /** The decorator that hides the route from the OpenAPI document, if one does. */
   excludedBy?: '@ApiExcludeEndpoint()' | '@ApiExcludeController()';
 }
@@ -78,6 +78,33 @@ export interface OpenApiController {
   readonly tags: unknown;
   readonly security: unknown;
   readonly excluded: unknown;
+  /**
+   * The class's security requirements as A2A ones, converted once for every route of the
+   * controller that declares none of its own (the usual `@ApiBearerAuth()` on the class). Each
+   * skill gets its own copy of the list (`skillFromDecorator`); the requirements in it are frozen,
+   * so the skills can share them.
+   */
+  readonly requirements: readonly SecurityRequirement[] | undefined;
+  /** The class's tag names, each once, for the routes that add none (copied for each skill too). */
+  readonly tagNames: readonly string[] | undefined;
+}
+
+/**
+ * The requirements {@link securityOf} made, frozen all the way down (scopes that were not a list
+ * are the metadata's own value, passed on for validation, and left alone), the list itself left
+ * as it is: each skill copies it, and copying a frozen array costs V8 several times more than a
+ * plain one.
+ */
+function shareable(list: SecurityRequirement[] | undefined): readonly SecurityRequirement[] | undefined {
+  if (list === undefined) return undefined;
+  for (const requirement of list) {
+    for (const name in requirement.schemes) {
+      const entry = Object.freeze(requirement.schemes[name]!);
+      if (Array.isArray(entry.list)) Object.freeze(entry.list);
+    }
+    Object.freeze(Object.freeze(requirement).schemes);
+  }
+  return list;
 }
 
 /** The class-level swagger metadata of `controller`; `undefined` when it has none. */
@@ -86,24 +113,28 @@ export function readOpenApiController(read: MetadataReader, controller: Function
   const security = read(keys.security, controller);
   const excluded = read(keys.excludeController, controller);
   if (tags === undefined && security === undefined && excluded === undefined) return undefined;
-  return { tags, security, excluded };
+  return { tags, security, excluded, requirements: shareable(securityOf(security)), tagNames: tagsOf(tags) };
 }
 
 /**
  * The OpenAPI view of `controller#method`, or `undefined` when neither carries a swagger
  * decorator (the usual case without `@nestjs/swagger`: a few look-ups, nothing allocated).
- * `controller` is the class, or what {@link readOpenApiController} read from it.
+ * `controller` is the class, or what {@link readOpenApiController} read from it. `readMethod`
+ * reads the method's own metadata (default `read`): a method's prototype chain is
+ * `Function.prototype`, where no decorator writes, so its own metadata is all there is, and
+ * reading only that skips two look-ups for each key the route does not carry.
  */
 export function readOpenApiRoute(
   read: MetadataReader,
   controller: Function | OpenApiController | undefined,
   method: Function,
+  readMethod: MetadataReader = read,
 ): OpenApiRoute | undefined {
   const onClass = typeof controller === 'function' ? readOpenApiController(read, controller) : controller;
-  const operation = read(keys.operation, method) as Record<string, unknown> | undefined;
-  const methodTags = read(keys.tags, method);
-  const methodSecurity = read(keys.security, method);
-  const endpoint = read(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
+  const operation = readMethod(keys.operation, method) as Record<string, unknown> | undefined;
+  const methodTags = readMethod(keys.tags, method);
+  const methodSecurity = readMethod(keys.security, method);
+  const endpoint = readMethod(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
   if (
     onClass === undefined &&
     operation === undefined &&
@@ -116,8 +147,10 @@ export function readOpenApiRoute(
   const route: OpenApiRoute = { deprecated: operation?.deprecated === true };
   const summary = text(operation?.summary);
   const description = text(operation?.description);
-  const tags = tagsOf(onClass?.tags, methodTags);
-  const securityRequirements = securityOf(onClass?.security, methodSecurity);
+  const tags = methodTags === undefined ? onClass?.tagNames : tagsOf(onClass?.tags, methodTags);
+  // The class's own requirements, converted once, unless the method adds some.
+  const securityRequirements =
+    methodSecurity === undefined ? onClass?.requirements : securityOf(onClass?.security, methodSecurity);
   if (summary !== undefined) route.summary = summary;
   if (description !== undefined) route.description = description;
   if (tags !== undefined) route.tags = tags;

@@ -131,10 +131,30 @@ export function openApiE2E(deps: OpenApiSuiteDeps): void {
         @ApiOperation({ description: 'Counts reserved items.' })
         @Skill({ tags: ['stock'], securityRequirements: [{ schemes: { oauth: { list: ['orders:write'] } } }] })
         reserved() {}
+
+        @Post('restock')
+        @ApiOperation({ description: 'Orders more of an item.' })
+        @ApiBearerAuth()
+        @Skill({ tags: ['stock'] })
+        restock() {}
+      }
+
+      // Class-level metadata reaches the routes of a controller that extends the decorated class.
+      @AgentSkills({ tags: ['after-sales'] })
+      @ApiTags('returns')
+      @ApiBearerAuth()
+      class AfterSalesController {}
+
+      @Controller('returns')
+      class ReturnsController extends AfterSalesController {
+        @Post()
+        @ApiOperation({ summary: 'Start a return', description: 'Opens a return for a delivered order.' })
+        @Skill()
+        startReturn() {}
       }
 
       app = await boot(
-        appWith([OrdersController, StockController], {
+        appWith([OrdersController, StockController, ReturnsController], {
           logger: { warn: (message: string) => warnings.push(message) },
           extended: { authenticate: () => ({ id: 'ops' }) },
         }),
@@ -180,7 +200,16 @@ export function openApiE2E(deps: OpenApiSuiteDeps): void {
     });
 
     it('publishes an extended skill on an excluded route only in the extended card, and honours @ApiExcludeEndpoint(false)', () => {
-      expect(card.skills.map((s) => s.id)).toEqual(['track', 'cancel', 'place', 'legacy', 'count', 'reserved']);
+      expect(card.skills.map((s) => s.id)).toEqual([
+        'track',
+        'cancel',
+        'place',
+        'legacy',
+        'count',
+        'reserved',
+        'restock',
+        'start-return',
+      ]);
       expect(extended.skills.map((s) => s.id)).toContain('purge');
       expect(extended.skills.find((s) => s.id === 'purge')?.description).toBe('Deletes every cancelled order.');
     });
@@ -188,6 +217,32 @@ export function openApiE2E(deps: OpenApiSuiteDeps): void {
     it('takes class-level @ApiSecurity, unless @Skill() sets its own requirements', () => {
       expect(card.skills[4]?.securityRequirements).toEqual([{ schemes: { apiKey: { list: [] } } }]);
       expect(card.skills[5]?.securityRequirements).toEqual([{ schemes: { oauth: { list: ['orders:write'] } } }]);
+    });
+
+    it('takes @AgentSkills(), @ApiTags() and @ApiBearerAuth() from the class a controller extends', () => {
+      expect(card.skills[7]).toEqual({
+        id: 'start-return',
+        name: 'Start a return',
+        description: 'Opens a return for a delivered order.',
+        tags: ['after-sales', 'returns'],
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      });
+    });
+
+    it("adds a route's own requirements after the class's, leaving the controller's other routes as they were", () => {
+      expect(card.skills[6]?.securityRequirements).toEqual([
+        { schemes: { apiKey: { list: [] } } },
+        { schemes: { bearer: { list: [] } } },
+      ]);
+      expect(card.skills[4]?.securityRequirements).toEqual([{ schemes: { apiKey: { list: [] } } }]);
+      // The class's requirements are converted once and shared by the routes that add none,
+      // frozen: a change made through one skill of the returned card cannot reach another.
+      const skills = app.get(AgentCardService).getCard().skills;
+      expect(skills[4]?.securityRequirements).not.toBe(skills[6]?.securityRequirements);
+      expect(() => {
+        (skills[4]!.securityRequirements![0]!.schemes as Record<string, unknown>).other = { list: [] };
+      }).toThrow(TypeError);
+      expect(skills[4]?.securityRequirements).toEqual([{ schemes: { apiKey: { list: [] } } }]);
     });
   });
 
