@@ -113,6 +113,43 @@ describe('loadAgentCardConfig', () => {
     ]);
   });
 
+  it('refuses a file that is not UTF-8, naming the byte, instead of reading U+FFFD into the card', () => {
+    const json = JSON.stringify({ ...cardFile, ...pkg, name: 'Fernhill XX assistant' });
+    const bytes = Buffer.from(json, 'utf8');
+    const at = bytes.indexOf('XX');
+    // Latin-1 "é" (0xE9) followed by ASCII: a lead byte without its continuation.
+    bytes[at] = 0xe9;
+    writeFileSync(join(root, 'agent-card.json'), bytes);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toBe(
+      `${join(root, 'agent-card.json')}: not valid UTF-8 (byte 0xe9 at offset ${at}). Save the file as UTF-8.`,
+    );
+  });
+
+  it('refuses a member named twice, listing each, as validateAgentCard does for JSON text', () => {
+    // The second url is the one JSON.parse keeps; a parser that keeps the first reads another card.
+    const json = JSON.stringify({ ...cardFile, ...pkg }).replace(
+      '"url":"https://assistant',
+      '"url":"https://evil.example/a2a","url":"https://assistant',
+    );
+    write('agent-card.json', json.replace('"id":"product-search"', '"id":"a","\\u0069d":"product-search"'));
+    const error = configError(() => readAgentCardConfig({ cwd: root }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toBe(
+      `${join(root, 'agent-card.json')}: names a member twice in one object, and JSON parsers disagree about which value applies:\n` +
+        '  - url\n' +
+        '  - skills[0].id\n' +
+        'Keep one of each.',
+    );
+  });
+
+  it('leaves package.json to npm: a member named twice there is read as JSON.parse reads it', () => {
+    write('agent-card.json', cardFile);
+    write('package.json', JSON.stringify(pkg).replace('"version":"1.8.0"', '"version":"0.0.0","version":"1.8.0"'));
+    expect(loadAgentCardConfig({ cwd: root, profile: 'production' }).version).toBe('1.8.0');
+  });
+
   it('locates a syntax error that JSON.parse names no position for, however deep the nesting', () => {
     write('agent-card.json', `${'['.repeat(100_000)}\n}`);
     const error = configError(() => loadAgentCardConfig({ cwd: root }));

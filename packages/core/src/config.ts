@@ -4,7 +4,15 @@ import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from 
 import { AgentCardError, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
-import { BYTE_ORDER_MARK, jsonSyntaxErrorOffset, lineAndColumn, stripByteOrderMark } from './validate/json-text';
+import { firstInvalidUtf8 } from './discover/body';
+import {
+  BYTE_ORDER_MARK,
+  duplicateMembers,
+  jsonSyntaxErrorOffset,
+  lineAndColumn,
+  stripByteOrderMark,
+} from './validate/json-text';
+import { describePath } from './validate/shape';
 
 /** The file name {@link loadAgentCardConfig} looks for. */
 export const AGENT_CARD_CONFIG_FILE = 'agent-card.json';
@@ -146,7 +154,7 @@ export function readAgentCardConfig(
     );
   }
 
-  const { value: content, bom } = readJson(file);
+  const { value: content, bom } = readJson(file, { card: true });
   const findings: Finding[] = bom
     ? [
         {
@@ -194,10 +202,20 @@ function findUp(from: string, name: string): string | undefined {
   }
 }
 
-function readJson(file: string): { value: unknown; bom: boolean } {
-  let text: string;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Members named twice that one error lists. */
+const DUPLICATES_LISTED = 8;
+
+/**
+ * Reads a JSON file as strict UTF-8: bytes that are not UTF-8 fail with their offset instead of
+ * turning into U+FFFD, so the card says what the file says. With `card`, a member named twice in
+ * one object fails too (listing every one), as `validateAgentCard` reports it for JSON text: which
+ * value applies depends on the parser, and the definition must not.
+ */
+function readJson(file: string, { card = false } = {}): { value: unknown; bom: boolean } {
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (cause) {
     const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
     throw new AgentCardError(
@@ -208,12 +226,25 @@ function readJson(file: string): { value: unknown; bom: boolean } {
       },
     );
   }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch (cause) {
+    const offset = firstInvalidUtf8(bytes);
+    const byte = (bytes[offset] ?? 0).toString(16).padStart(2, '0');
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: not valid UTF-8 (byte 0x${byte} at offset ${offset}). Save the file as UTF-8.`,
+      { cause },
+    );
+  }
   // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it, so it is
   // read past and reported as the validator reports it.
   const stripped = stripByteOrderMark(text);
   text = stripped.text;
+  let value: unknown;
   try {
-    return { value: JSON.parse(text), bom: stripped.bom };
+    value = JSON.parse(text);
   } catch (cause) {
     const offset = jsonSyntaxErrorOffset(text);
     const { line, column } = lineAndColumn(text, offset);
@@ -226,4 +257,15 @@ function readJson(file: string): { value: unknown; bom: boolean } {
       { cause },
     );
   }
+  const duplicates = card ? duplicateMembers(text, DUPLICATES_LISTED) : [];
+  if (duplicates.length > 0) {
+    const which = duplicates.length === DUPLICATES_LISTED ? `the first ${DUPLICATES_LISTED}` : 'each';
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${file}: names a member twice in one object, and JSON parsers disagree about which value applies:` +
+        duplicates.map((path) => `\n  - ${describePath(path)}`).join('') +
+        `\nKeep one of ${which}.`,
+    );
+  }
+  return { value, bom: stripped.bom };
 }
