@@ -489,7 +489,7 @@ describe('the exit-status table of the README', () => {
     ['unreadable file', async () => ['validate', 'missing.json']],
     [
       'a URL given as input that cannot be fetched (`diff`',
-      async () => ['diff', 'own.json', `http://127.0.0.1:${await closedPort()}/card.json`],
+      async () => ['diff', 'own.json', `http://127.0.0.1:${await closedPort()}/card.json`, '--allow-http'],
     ],
   ];
 

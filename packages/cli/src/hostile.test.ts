@@ -189,7 +189,7 @@ describe('terminal escapes from a card, a header or a file are shown, never sent
     const url = await listen((_req, res) => {
       res.writeHead(302, { location: `https://evil.test/\x9b2J` }).end();
     });
-    const run = await cli(['diff', join(cards, 'support.json'), `${url}/card.json`]);
+    const run = await cli(['diff', join(cards, 'support.json'), `${url}/card.json`, '--allow-http']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('(redirect to https://evil.test/\\u009b2J)');
     expectNoRawControls(run);
@@ -267,7 +267,7 @@ describe('deep nesting is a finding, never a stack overflow', () => {
   });
 
   it('diff <url> of a 5,000-level card exits 1 with the finding instead of crashing', async () => {
-    const run = await cli(['diff', join(cards, 'support.json'), `${deepNameServer}/card.json`]);
+    const run = await cli(['diff', join(cards, 'support.json'), `${deepNameServer}/card.json`, '--allow-http']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('card-json-parse  /name/0/0/0');
     expect(run.stderr).toContain('nested deeper than 64 levels');
@@ -354,4 +354,70 @@ describe('check keeps its time bound against a server that trickles a large card
     expect(report.card.name).toBe('Larkspur Telecom Support Agent');
     expect(report.findings).toContainEqual(expect.objectContaining({ rule: 'discovery-signature', severity: 'error' }));
   }, 30_000);
+});
+
+describe('a URL given as input is refused before any request when it is plain http off this machine', () => {
+  // A card read over plain http from another machine is whatever anyone on the way made it: diff
+  // would compare, verify would check and init --catalog would list a card the host never served.
+  let requests = 0;
+  let url = '';
+  beforeAll(async () => {
+    const body = readFileSync(join(cards, 'support.json'));
+    url = await listen((_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+  });
+
+  it.each([
+    [
+      'diff without --allow-http',
+      () => ['diff', join(cards, 'support.json'), `${url}/card.json`],
+      () => `${url}/card.json: plain http. Use the https:// URL, or --allow-http for localhost, 127.0.0.1 or ::1.`,
+    ],
+    [
+      'verify without --allow-http',
+      () => ['verify', `${url}/card.json`, '--jwks', 'jwks.json'],
+      () => `${url}/card.json: plain http. Use the https:// URL, or --allow-http for localhost, 127.0.0.1 or ::1.`,
+    ],
+    [
+      'migrate, which has no --allow-http',
+      () => ['migrate', `${url}/card.json`],
+      () => `${url}/card.json: plain http. Use the https:// URL: anyone on the way could change what comes back.`,
+    ],
+    [
+      'init --catalog, which has no --allow-http',
+      () => ['init', '--catalog', '--agent', `support=${url}/card.json`, '-o', join(tmp(), 'ai-catalog.json')],
+      () => `${url}/card.json: plain http. Use the https:// URL: anyone on the way could change what comes back.`,
+    ],
+    [
+      'diff --allow-http of another machine',
+      () => ['diff', join(cards, 'support.json'), 'http://cards.acme-corp.example/card.json', '--allow-http'],
+      () =>
+        'http://cards.acme-corp.example/card.json: plain http to another machine (cards.acme-corp.example). Use the https:// URL; --allow-http reads only from localhost, 127.0.0.1 or ::1.',
+    ],
+  ])('%s: exit 2, nothing fetched', async (_title, args, message) => {
+    const before = requests;
+    const run = await cli(args());
+    expect(run.stderr).toBe(`agent-card: ${message()}\n`);
+    expect(run.code).toBe(2);
+    expect(requests).toBe(before);
+  });
+
+  it('diff --allow-http reads a card from 127.0.0.1', async () => {
+    const run = await cli(['diff', join(cards, 'support.json'), `${url}/card.json`, '--allow-http']);
+    expect(run.stdout).toBe('No differences.\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('never prints the password of a URL that carries one, and sends nothing', async () => {
+    const before = requests;
+    const withPassword = url.replace('http://', 'http://bob:hunter2@');
+    const run = await cli(['diff', join(cards, 'support.json'), `${withPassword}/card.json`, '--allow-http']);
+    expect(run.stderr).toBe(
+      `agent-card: ${url}/card.json: the URL carries a user name or password. Remove them: a card is public, and the URL would end up in logs.\n`,
+    );
+    expect(run.code).toBe(2);
+    expect(requests).toBe(before);
+  });
 });

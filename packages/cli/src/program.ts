@@ -150,6 +150,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .argument('<b>', 'the newer card: file or URL')
     .option('--json', 'print the differences as JSON')
     .option('--timeout <ms>', 'timeout for URLs', positiveInt, 10_000)
+    .option('--allow-http', 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)')
     .addHelpText(
       'after',
       example('agent-card diff agent-card.json https://acme.io/.well-known/agent-card.json') +
@@ -240,7 +241,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
     .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
-    .option('--allow-http', 'allow an http:// JWKS URL on 127.0.0.1 or localhost (tests)')
+    .option('--allow-http', 'read the card or the JWKS over http:// from localhost, 127.0.0.1 or ::1 (tests)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',

@@ -133,9 +133,29 @@ const UNREADABLE = new Set(['card-json-parse', 'card-root-object', 'card-json-du
  * `card-json-duplicate-member` errors, thrown as a {@link CardInputError}, exactly as
  * `agent-card validate` reports them.
  */
-export async function readCard(io: CliIO, source: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
-  const bytes = isRemote(source) ? await fetchBytes(source, timeoutMs) : await readBytes(io, source);
+export async function readCard(
+  io: CliIO,
+  source: string,
+  options: ReadCardOptions = {},
+): Promise<Record<string, unknown>> {
+  let bytes: Uint8Array;
+  if (isRemote(source)) {
+    // Refused before any request: plain http off this machine, or a URL with credentials.
+    documentUrl(source, options.allowHttp === true, options.allowHttp !== undefined);
+    bytes = await fetchBytes(source, options.timeoutMs ?? 10_000);
+  } else bytes = await readBytes(io, source);
   return cardFromBytes(bytes, source);
+}
+
+/** How {@link readCard} reads a URL. */
+export interface ReadCardOptions {
+  /** One deadline for the headers and the body. @default 10000 */
+  timeoutMs?: number;
+  /**
+   * The command's `--allow-http`: plain http from this machine only. Leave it out for a command
+   * that has no such flag (its errors then do not offer one).
+   */
+  allowHttp?: boolean;
 }
 
 /** The card in `bytes` read from `source`, held to the rules of {@link readCard}. */
@@ -218,21 +238,31 @@ function isLoopback(hostname: string): boolean {
  * `127.0.0.0/8`, `::1`) when `allowHttp` is given. Plain http to any other host is refused
  * before a request is sent: anyone on the path could change what comes back.
  */
-export function documentUrl(input: string, allowHttp: boolean): URL {
+export function documentUrl(input: string, allowHttp: boolean, offerFlag = true): URL {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
-    throw new CliError(`${input}: not a URL. Pass e.g. https://acme.io/.well-known/agent-card.json.`);
+    throw new CliError(`${visible(input)}: not a URL. Pass e.g. https://acme.io/.well-known/agent-card.json.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new CliError(
+      `${visible(`${url.protocol}//${url.host}${url.pathname}`)}: the URL carries a user name or password. Remove them: a card is public, and the URL would end up in logs.`,
+    );
   }
   if (url.protocol === 'https:') return url;
+  const shown = visible(input);
   if (url.protocol === 'http:' && allowHttp && isLoopback(url.hostname)) return url;
   if (url.protocol === 'http:' && allowHttp) {
     throw new CliError(
-      `${input}: plain http to another machine (${url.hostname}). Use the https:// URL; --allow-http reads only from localhost, 127.0.0.1 or ::1.`,
+      `${shown}: plain http to another machine (${visible(url.hostname)}). Use the https:// URL; --allow-http reads only from localhost, 127.0.0.1 or ::1.`,
     );
   }
-  throw new CliError(`${input}: plain http. Use the https:// URL, or --allow-http for localhost, 127.0.0.1 or ::1.`);
+  throw new CliError(
+    offerFlag
+      ? `${shown}: plain http. Use the https:// URL, or --allow-http for localhost, 127.0.0.1 or ::1.`
+      : `${shown}: plain http. Use the https:// URL: anyone on the way could change what comes back.`,
+  );
 }
 
 /** Largest card body the CLI reads from a URL. */

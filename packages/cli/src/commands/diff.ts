@@ -7,6 +7,7 @@ import { visible } from '../terminal';
 export interface DiffCommandOptions {
   json?: boolean;
   timeout?: number;
+  allowHttp?: boolean;
 }
 
 /** A value in one line: JSON (read at most 64 levels deep, see readCard), cut to 120 characters. */
@@ -20,8 +21,8 @@ const show = (v: unknown) => {
  * content changed but `version` did not.
  */
 export async function diffCommand(io: CliIO, a: string, b: string, options: DiffCommandOptions): Promise<number> {
-  const timeoutMs = options.timeout ?? 10_000;
-  const [before, after] = await Promise.all([readCard(io, a, timeoutMs), readCard(io, b, timeoutMs)]);
+  const read = { timeoutMs: options.timeout ?? 10_000, allowHttp: options.allowHttp ?? false };
+  const [before, after] = await Promise.all([readCard(io, a, read), readCard(io, b, read)]);
   const diff = diffAgentCards(before, after);
   const stale = diff.contentChanged && !diff.versionChanged;
   if (options.json) {

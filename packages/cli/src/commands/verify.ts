@@ -17,7 +17,7 @@ export interface VerifyCommandOptions {
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
-  const card = await readCard(io, file);
+  const card = await readCard(io, file, { allowHttp: options.allowHttp ?? false });
   const verifyOptions: VerifyAgentCardOptions = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
