@@ -117,8 +117,9 @@ export class CardInputError extends CliError {
   constructor(
     readonly source: string,
     readonly findings: Finding[],
+    what = 'Agent Card',
   ) {
-    super(`${where(source)}: not a readable Agent Card (see the findings above).`, 1);
+    super(`${where(source)}: not a readable ${what} (see the findings above).`, 1);
   }
 }
 

@@ -178,6 +178,30 @@ describe('agent-card view <file>', () => {
     expect(page).toContain('https://acme.test/agents/billing/.well-known/agent-card.json');
   });
 
+  it('a catalog file naming a member twice is refused (exit 1): the page would show one of two catalogs', async () => {
+    const dir = tmp();
+    const catalog = {
+      specVersion: '1.0',
+      entries: [
+        {
+          identifier: 'urn:acme:agent:billing',
+          displayName: 'Acme Billing Agent',
+          mediaType: 'application/a2a-agent-card+json',
+          url: 'https://acme.test/agents/billing/.well-known/agent-card.json',
+        },
+      ],
+    };
+    // The page (JSON.parse keeps the last) would link acme.test; a parser keeping the first, evil.test.
+    const text = JSON.stringify(catalog).replace('"url":', '"url":"https://evil.test/card.json","url":');
+    writeFileSync(join(dir, 'ai-catalog.json'), text);
+    const run = await cli(['view', 'ai-catalog.json', '-o', 'agents.html'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('catalog-duplicate-member');
+    expect(run.stderr).toContain('/entries/0/url');
+    expect(run.stderr).toContain('agent-card: ai-catalog.json: not a readable AI Catalog (see the findings above).');
+    expect(existsSync(join(dir, 'agents.html'))).toBe(false);
+  });
+
   it('an unreadable card is the validator finding on stderr (exit 1), and no file is written', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'broken.json'), '{"name": ');
