@@ -107,6 +107,25 @@ describe('renderAgentCardPage', () => {
     );
   });
 
+  it('explains one key signing twice (one signature per canonical form), and only then', () => {
+    const twice = renderAgentCardPage(CONFORMANCE_CARD, {
+      signatures: [
+        { kid: 'key-2026', alg: 'ES256' },
+        { kid: 'key-2026', alg: 'ES256' },
+      ],
+    });
+    expect(twice).toContain(
+      'The card is signed (2 signatures).</p><p class="muted">One key signing more than once is usual',
+    );
+    const two = renderAgentCardPage(CONFORMANCE_CARD, {
+      signatures: [
+        { kid: 'old', alg: 'ES256' },
+        { kid: 'new', alg: 'ES256' },
+      ],
+    });
+    expect(two).not.toContain('One key signing more than once');
+  });
+
   it("shows a verifier's result when it is given", () => {
     const page = renderAgentCardPage(CONFORMANCE_CARD, {
       signatures: [

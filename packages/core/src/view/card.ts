@@ -184,7 +184,14 @@ function renderSignatures(card: unknown, given: readonly ViewerSignature[] | und
           : html`<span class="muted">not verified by this page</span>`;
     return html`<li>Key ${signature.kid ? html`<code>${signature.kid}</code>` : 'without a key id'}, algorithm ${signature.alg ?? 'not given'}${signature.jku ? html`, key set at ${renderUrl(signature.jku)}` : ''} — ${status}</li>`;
   });
-  return html`<h2>Signature</h2><p>The card is signed (${signatures.length === 1 ? 'one signature' : `${signatures.length} signatures`}).</p><ul class="plain">${items}</ul>`;
+  // `agent-card sign` and `signAgentCard` write one signature per canonical form of the card: a
+  // reader seeing one key twice should learn why, not suspect a copy.
+  const kids = signatures.map((s) => s.kid).filter((kid) => kid !== undefined);
+  const repeated = new Set(kids).size < kids.length;
+  const why = repeated
+    ? html`<p class="muted">One key signing more than once is usual: a signer can sign each canonical form of the card (as served, and with empty members left out), since verifiers differ in the form they compute; any one that verifies is enough.</p>`
+    : '';
+  return html`<h2>Signature</h2><p>The card is signed (${signatures.length === 1 ? 'one signature' : `${signatures.length} signatures`}).</p>${why}<ul class="plain">${items}</ul>`;
 }
 
 /** The card as pretty JSON, with deceptive characters as `\uXXXX` escapes (still valid JSON). */
