@@ -733,6 +733,33 @@ describe('checkPublishing', () => {
     expect(findings.filter((f) => f.path === '/url').map((f) => f.rule)).toEqual(['url-https', 'url-localhost']);
   });
 
+  it('says when the secret check stopped at its bound, rather than passing the rest in silence', () => {
+    // 60 keys: the check reports 50 and says it stopped; one more secret hides behind them.
+    const many = cardWith((c) => {
+      c.skills[0].examples = Array.from(
+        { length: 60 },
+        (_, i) => `sk_live_4eC39HqLyjWDarjtT1zdp${String(i).padStart(3, '0')}`,
+      );
+    });
+    const findings = runCheck(checkPublishing, many).filter((f) => f.rule === 'secrets-in-card');
+    expect(findings.filter((f) => f.severity === 'error')).toHaveLength(50);
+    expect(findings.at(-1)).toMatchObject({
+      severity: 'info',
+      path: '',
+      message: 'card: the secret check stopped after 50 findings; the rest of the card was not checked.',
+    });
+    // A secret past the 100,000th value is not read: the card is not called clean.
+    const large = cardWith((c) => {
+      c.metadata = { rows: Array.from({ length: 100_000 }, () => 'plain'), token: JWT };
+    });
+    const tail = runCheck(checkPublishing, large).filter((f) => f.rule === 'secrets-in-card');
+    expect(tail.map((f) => [f.severity, f.message])).toEqual([
+      ['info', 'card: the secret check stopped after 100,000 values; the rest of the card was not checked.'],
+    ]);
+    // Within the bounds, nothing more is said.
+    expect(runCheck(checkPublishing, baseCard()).filter((f) => f.rule === 'secrets-in-card')).toEqual([]);
+  });
+
   it('never puts a secret into a message or hint', () => {
     const secrets = [
       JWT,

@@ -298,15 +298,18 @@ describe('quiet skills', () => {
 
   it('stops the secret scan at the same value as a full walk when the card is very large', () => {
     // 20,000 skills of six values each pass the scan's budget of 100,000 values: a secret in an
-    // early skill is found, one past the budget is not, either way.
+    // early skill is found, one past the budget is not, either way, and the stop is said.
     const skills = Array.from({ length: 20_000 }, (_, n) => plainSkill(n));
     skills[100]!.examples = ['password=early-secret'];
     skills[19_990]!.examples = ['password=late-secret'];
     const card = cardWith(skills);
     const result = validateAgentCard(card, { profile: 'development' });
     expect(result.findings).toEqual(validateAgentCardInFull(card, { profile: 'development' }).findings);
-    const secrets = result.findings.filter((f) => f.rule === 'secrets-in-card').map((f) => f.path);
-    expect(secrets).toEqual(['/skills/100/examples/0']);
+    const secrets = result.findings.filter((f) => f.rule === 'secrets-in-card').map((f) => [f.severity, f.path]);
+    expect(secrets).toEqual([
+      ['error', '/skills/100/examples/0'],
+      ['info', ''],
+    ]);
   });
 
   it('treats skills that are not plain JSON as the full walk does', () => {

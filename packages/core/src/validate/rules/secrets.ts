@@ -194,8 +194,12 @@ export function checkSecrets(card: JsonObject, ctx: RuleContext): void {
   const quiet = ctx.quietSkills;
   let nodes = 0;
   let found = 0;
+  /** Why the walk left values unread, if it did. */
+  let stopped: 'values' | 'findings' | undefined;
   const visit = (value: unknown, key: string | undefined): boolean => {
-    if (nodes >= MAX_NODES || found >= MAX_SECRET_FINDINGS) return false;
+    if (found >= MAX_SECRET_FINDINGS) stopped = 'findings';
+    else if (nodes >= MAX_NODES) stopped = 'values';
+    if (stopped !== undefined) return false;
     nodes++;
     if (typeof value === 'string') {
       const secret = secretIn(key, value);
@@ -238,4 +242,18 @@ export function checkSecrets(card: JsonObject, ctx: RuleContext): void {
     return true;
   };
   visit(card, undefined);
+  // A bound that cut the walk short is said, so a clean result is never read as "no secrets".
+  if (stopped !== undefined) {
+    ctx.report(
+      'secrets-in-card',
+      'info',
+      [],
+      stopped === 'findings'
+        ? `card: the secret check stopped after ${MAX_SECRET_FINDINGS} findings; the rest of the card was not checked.`
+        : `card: the secret check stopped after ${MAX_NODES.toLocaleString('en-US')} values; the rest of the card was not checked.`,
+      stopped === 'findings'
+        ? 'Remove the credentials reported above and validate again to check the rest.'
+        : 'A card rarely holds this many values: move bulk data out of the card, then validate again.',
+    );
+  }
 }
