@@ -322,7 +322,9 @@ export class AgentCardService implements OnModuleInit {
    * card it signed.
    */
   getCard(): AgentCard {
-    return this.built().card;
+    // Frozen on first use rather than at start-up, where a thousand skills would pay for it on
+    // every boot; a changed card is frozen when it is swapped in.
+    return deepFreeze(this.built().card);
   }
 
   /**

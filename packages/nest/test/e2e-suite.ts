@@ -117,6 +117,21 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(card).toEqual(JSON.parse(JSON.stringify(app.get(AgentCardService).getCard())));
     });
 
+    it('returns the card frozen all the way down, so a change through it reaches neither card', async () => {
+      const service = app.get(AgentCardService);
+      const card = service.getCard() as unknown as { name: string; skills: { name: string; tags: string[] }[] };
+      expect([Object.isFrozen(card), Object.isFrozen(card.skills), Object.isFrozen(card.skills[2])]).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      expect(() => {
+        card.name = 'Someone else';
+      }).toThrow(TypeError);
+      expect(() => card.skills[2]!.tags.push('stolen')).toThrow(TypeError);
+      expect((await service.getExtendedCard({ id: 'ops' })).skills[2]?.tags).toEqual(['billing', 'invoices']);
+    });
+
     it('keeps the well-known path at the root while routes live under the prefix', async () => {
       const orders = await fetch(`${base}/api/orders`);
       expect(orders.status).toBe(200);
