@@ -4,7 +4,7 @@
 // sees: the exit code, the finding, and that no raw control character reaches the terminal.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -419,5 +419,45 @@ describe('a URL given as input is refused before any request when it is plain ht
     );
     expect(run.code).toBe(2);
     expect(requests).toBe(before);
+  });
+});
+
+describe('a file or stdin is read up to 16 MiB, never without bound', () => {
+  // Before: `validate /dev/zero` grew past 3.5 GB in 8 s until it was killed.
+  const message = (name: string) =>
+    `agent-card: ${name}: larger than 16 MiB, far more than a card, catalog or key. Check the path.\n`;
+
+  it('a device that never ends: exit 2 within seconds', async () => {
+    const run = await cli(['validate', '/dev/zero']);
+    expect(run.stderr).toBe(message('/dev/zero'));
+    expect(run.code).toBe(2);
+    expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it('a 4 GiB file (sparse): refused from its size, before anything is read', async () => {
+    const dir = tmp();
+    const file = join(dir, 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, 4 * 1024 * 1024 * 1024);
+    for (const args of [
+      ['validate', 'huge.json'],
+      ['verify', 'huge.json', '--jwks', 'huge.json'],
+      ['view', 'huge.json'],
+    ]) {
+      const run = await cli(args, { cwd: dir });
+      expect(run.stderr).toBe(message('huge.json'));
+      expect(run.code).toBe(2);
+    }
+  });
+
+  it('stdin past 16 MiB: exit 2; 16 MiB exactly is read', async () => {
+    const over = await cli(['validate', '-'], { input: Buffer.alloc(16 * 1024 * 1024 + 1, 0x20) });
+    expect(over.stderr).toBe(message('stdin'));
+    expect(over.code).toBe(2);
+    const at = await cli(['validate', '-'], { input: Buffer.alloc(16 * 1024 * 1024, 0x20) });
+    // Read in full: 16 MiB of spaces is the validator's "empty" finding, not the size error.
+    expect(at.stderr).toBe('');
+    expect(at.stdout).toContain('card-json-parse');
+    expect(at.code).toBe(1);
   });
 });

@@ -1,29 +1,65 @@
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, open, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Finding, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from './io';
 import { CliError } from './io';
 import { visible } from './terminal';
 
-/** Reads a whole stream (stdin) as bytes. */
-async function readStream(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
-}
+/**
+ * Largest file (or stdin) the CLI reads: sixteen times what clients fetch of a card (1 MiB), and
+ * far more than any card, catalog, key or key set. A path to a device, a pipe that never ends or
+ * a file grown by mistake fails at this size instead of filling memory.
+ */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 const where = (file: string) => (file === '-' ? 'stdin' : file);
 
-/** Reads a file (or stdin for `-`) as bytes; a missing file is a one-line usage error. */
+const tooLarge = (file: string) =>
+  new CliError(
+    `${visible(where(file))}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, far more than a card, catalog or key. Check the path.`,
+  );
+
+/** Reads a stream (stdin, or a file that is not a regular one) as bytes, at most {@link MAX_FILE_BYTES}. */
+async function readStream(stream: NodeJS.ReadableStream, file: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.byteLength;
+    // Stop reading at once: the rest of the stream is never buffered.
+    if (size > MAX_FILE_BYTES) throw tooLarge(file);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * Reads a file (or stdin for `-`) as bytes, at most {@link MAX_FILE_BYTES}; a missing file is a
+ * one-line usage error. A regular file's size is checked before anything is read.
+ */
 export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
-  if (file === '-') return readStream(io.stdin);
-  try {
-    return await readFile(resolve(io.cwd, file));
-  } catch (error) {
+  if (file === '-') return readStream(io.stdin, file);
+  const failed = (error: unknown): CliError => {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CliError(`${file}: no such file. Check the path.`);
-    if (code === 'EISDIR') throw new CliError(`${file}: is a directory. Pass a JSON file.`);
-    throw new CliError(`${file}: cannot be read (${code ?? String(error)}).`);
+    if (code === 'ENOENT') return new CliError(`${file}: no such file. Check the path.`);
+    if (code === 'EISDIR') return new CliError(`${file}: is a directory. Pass a JSON file.`);
+    return new CliError(`${file}: cannot be read (${code ?? String(error)}).`);
+  };
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(resolve(io.cwd, file), 'r');
+  } catch (error) {
+    throw failed(error);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw failed(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    if (stat.isFile() && stat.size > MAX_FILE_BYTES) throw tooLarge(file);
+    return await readStream(handle.createReadStream({ autoClose: false }), file);
+  } catch (error) {
+    throw error instanceof CliError ? error : failed(error);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
 }
 
