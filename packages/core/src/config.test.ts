@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -252,6 +252,22 @@ describe('loadAgentCardConfig', () => {
     expect(configError(() => loadAgentCardConfig({ cwd: root })).message).toContain(
       'that file has no "description" either. Set "description" in one of the two files.',
     );
+  });
+
+  it('refuses a device in place of the file before reading it (it would never end)', () => {
+    const error = configError(() => loadAgentCardConfig({ file: '/dev/zero' }));
+    expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
+    expect(error.message).toBe(
+      '/dev/zero: cannot be read (not a regular file, but a device, a pipe or a socket). Point it at a JSON file.',
+    );
+  });
+
+  it('refuses a file over 16 MiB from its size, before reading it', () => {
+    const file = join(root, 'agent-card.json');
+    writeFileSync(file, '');
+    truncateSync(file, 4 * 1024 * 1024 * 1024);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.message).toBe(`${file}: larger than 16 MiB (4294967296 bytes), far more than a card. Check the path.`);
   });
 
   it('reports a folder in place of the file as unreadable', () => {

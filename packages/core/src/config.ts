@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
 import { AgentCardError, formatFindings } from './errors';
@@ -203,6 +203,45 @@ function findUp(from: string, name: string): string | undefined {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Largest definition or `package.json` read: far more than any card, and a bound on a path gone wrong. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The bytes of a regular file of at most {@link MAX_CONFIG_BYTES}: anything else (a device, a
+ * pipe, a file grown by mistake) is refused before it is read, instead of blocking or filling
+ * memory at start-up.
+ */
+function readBounded(file: string): Uint8Array {
+  const fd = openSync(file, 'r');
+  try {
+    const stat = fstatSync(fd);
+    // Reported by the caller as any other read error: `cannot be read (EISDIR)`.
+    if (stat.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
+    if (!stat.isFile()) {
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_CONFIG',
+        `${file}: cannot be read (not a regular file, but a device, a pipe or a socket). Point it at a JSON file.`,
+      );
+    }
+    if (stat.size > MAX_CONFIG_BYTES) {
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_CONFIG',
+        `${file}: larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB (${stat.size} bytes), far more than a card. Check the path.`,
+      );
+    }
+    const bytes = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < bytes.byteLength) {
+      const n = readSync(fd, bytes, read, bytes.byteLength - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
 /** Members named twice that one error lists. */
 const DUPLICATES_LISTED = 8;
 
@@ -215,8 +254,9 @@ const DUPLICATES_LISTED = 8;
 function readJson(file: string, { card = false } = {}): { value: unknown; bom: boolean } {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    bytes = readBounded(file);
   } catch (cause) {
+    if (cause instanceof AgentCardError) throw cause;
     const reason = (cause as NodeJS.ErrnoException).code ?? String(cause);
     throw new AgentCardError(
       'ERR_AGENT_CARD_CONFIG',
