@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -259,6 +260,15 @@ describe('loadAgentCardConfig', () => {
     expect(error.code).toBe('ERR_AGENT_CARD_CONFIG');
     expect(error.message).toBe(
       '/dev/zero: cannot be read (not a regular file, but a device, a pipe or a socket). Point it at a JSON file.',
+    );
+  });
+
+  it('refuses a named pipe without waiting for a writer', () => {
+    const fifo = join(root, 'agent-card.json');
+    execFileSync('mkfifo', [fifo]);
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.message).toBe(
+      `${fifo}: cannot be read (not a regular file, but a device, a pipe or a socket). Point it at a JSON file.`,
     );
   });
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
 import { AgentCardError, formatFindings } from './errors';
@@ -213,7 +213,8 @@ const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
  * memory at start-up.
  */
 function readBounded(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
+  // Non-blocking, so that opening a pipe with no writer returns at once to be refused below.
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
     // Reported by the caller as any other read error: `cannot be read (EISDIR)`.
