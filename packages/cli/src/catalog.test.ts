@@ -1,35 +1,13 @@
 // agent-card check and validate with an AI Catalog: the multi-agent example, a catalog listing a
 // card that is not there, a catalog whose names carry terminal escapes, and catalog files.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd = root): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+import { cli, requireBuiltCli, root } from '../test/run-cli';
 
 const servers: Server[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -40,7 +18,7 @@ const listen = (server: Server) =>
   });
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+  requireBuiltCli();
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
@@ -185,28 +163,28 @@ describe('agent-card validate with an AI Catalog file', () => {
 
   it('detects a catalog by specVersion and entries, and reports a repeated identifier (exit 1)', async () => {
     const file = write('dup.json', { specVersion: '1.0', entries: [entry('billing'), entry('billing')] });
-    const run = await cli(['validate', file, '--json'], dir);
+    const run = await cli(['validate', file, '--json'], { cwd: dir });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ kind: 'ai-catalog', valid: false });
     expect(result.findings.map((f: { rule: string; path: string }) => [f.rule, f.path])).toEqual([
       ['catalog-identifier-unique', '/entries/1/identifier'],
     ]);
-    const text = await cli(['validate', file], dir);
+    const text = await cli(['validate', file], { cwd: dir });
     expect(text.stdout).toContain('dup.json: AI Catalog, profile production');
     expect(text.stdout).toContain('catalog-identifier-unique');
   });
 
   it('passes a valid catalog (exit 0)', async () => {
     const file = write('ok.json', { specVersion: '1.0', entries: [entry('billing'), entry('support')] });
-    const run = await cli(['validate', file], dir);
+    const run = await cli(['validate', file], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('✔ valid');
   });
 
   it('--catalog reads any file as a catalog: a card is missing specVersion and entries', async () => {
     const file = write('card.json', card('https://acme.test', 'Acme'));
-    const run = await cli(['validate', file, '--catalog', '--json'], dir);
+    const run = await cli(['validate', file, '--catalog', '--json'], { cwd: dir });
     expect(run.code).toBe(1);
     const rules = JSON.parse(run.stdout).findings.map((f: { rule: string; path: string }) => `${f.rule} ${f.path}`);
     expect(rules).toContain('catalog-required-fields /specVersion');
@@ -214,7 +192,7 @@ describe('agent-card validate with an AI Catalog file', () => {
   });
 
   it('--catalog on text that is not JSON is catalog-json-parse (exit 1)', async () => {
-    const run = await cli(['validate', write('broken.json', '{"specVersion": '), '--catalog', '--json'], dir);
+    const run = await cli(['validate', write('broken.json', '{"specVersion": '), '--catalog', '--json'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).findings[0].rule).toBe('catalog-json-parse');
   });

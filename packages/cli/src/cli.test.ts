@@ -1,49 +1,20 @@
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+import { cards, cli, requireBuiltCli, root } from '../test/run-cli';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-const cards = join(root, 'examples/cards');
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real binary in a child process, asynchronously so in-process test servers can answer it. */
-function cli(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd: options.cwd ?? root, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    child.stdin?.end(options.input ?? '');
-  });
-}
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-cli-'));
 const ANSI = /\x1b\[/;
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+  requireBuiltCli();
 });
 
 describe('agent-card --help', () => {

@@ -2,51 +2,15 @@
 // terminal escapes in every field a command prints, invalid UTF-8, 5,000-level nesting and a
 // server that trickles a large card. Each case runs the real binary and asserts what the user
 // sees: the exit code, the finding, and that no raw control character reaches the terminal.
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAgentCard } from '@agent-card/core';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-const cards = join(root, 'examples/cards');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function cli(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; input?: string | Buffer } = {},
-): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd: options.cwd ?? root,
-        env: { PATH: process.env.PATH ?? '', ...options.env },
-        timeout: 30_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr, ms: performance.now() - started });
-      },
-    );
-    child.stdin?.end(options.input ?? '');
-  });
-}
+import { cards, cli, requireBuiltCli, type Run } from '../test/run-cli';
 
 /** C0 (newline aside), DEL, C1 and the bidi controls: none may reach the terminal raw. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -98,7 +62,7 @@ let deepServer = '';
 let deepNameServer = '';
 
 beforeAll(async () => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+  requireBuiltCli();
   const body = JSON.stringify(hostileCard());
   hostileServer = await listen((_req, res) => {
     // Latin-1 header bytes arrive as C1 characters: a header is as hostile as a body.

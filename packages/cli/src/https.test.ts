@@ -1,28 +1,18 @@
 // The commands that read a URL given as input, over real TLS: a local https server with a
 // certificate made for the run, trusted by the CLI only through NODE_EXTRA_CA_CERTS, so the tests
 // also show that a certificate the machine does not trust is refused rather than skipped.
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAgentCard } from '@agent-card/core';
+import { cards, cli, requireBuiltCli } from '../test/run-cli';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-const cards = join(root, 'examples/cards');
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-https-'));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 const dir = tmp();
 const caFile = join(dir, 'ca.pem');
@@ -30,24 +20,12 @@ let server: Server;
 let origin = '';
 const requested: string[] = [];
 
-function cli(args: string[], options: { cwd?: string; trust?: boolean } = {}): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
-  if (options.trust !== false) env.NODE_EXTRA_CA_CERTS = caFile;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd: options.cwd ?? dir, env, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+/** Runs the CLI in `dir`, trusting the run's certificate unless `trust` is false. */
+const runIn = (args: string[], options: { cwd?: string; trust?: boolean } = {}) =>
+  cli(args, { cwd: options.cwd ?? dir, env: options.trust === false ? {} : { NODE_EXTRA_CA_CERTS: caFile } });
 
 beforeAll(async () => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+  requireBuiltCli();
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
     notAfterDate: new Date(Date.now() + 24 * 60 * 60 * 1000),
     keyType: 'ec',
@@ -82,21 +60,21 @@ afterAll(() => new Promise((resolve) => server?.close(resolve)));
 
 describe('a URL given as input, over https', () => {
   it('diff reads it and compares the card it serves', async () => {
-    const run = await cli(['diff', join(cards, 'support.json'), `${origin}/card.json`]);
+    const run = await runIn(['diff', join(cards, 'support.json'), `${origin}/card.json`]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('No differences.\n');
     expect(run.code).toBe(0);
   });
 
   it('is refused when the machine does not trust the certificate: exit 2, nothing read', async () => {
-    const run = await cli(['diff', join(cards, 'support.json'), `${origin}/card.json`], { trust: false });
+    const run = await runIn(['diff', join(cards, 'support.json'), `${origin}/card.json`], { trust: false });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`agent-card: ${origin}/card.json: cannot be fetched (self-signed certificate).\n`);
   });
 
   it('verify reads the signed card and its key set from URLs', async () => {
-    const run = await cli(['verify', `${origin}/signed.json`, '--jwks', `${origin}/jwks.json`]);
+    const run = await runIn(['verify', `${origin}/signed.json`, '--jwks', `${origin}/jwks.json`]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('support-key-1');
     expect(run.code).toBe(0);
@@ -105,7 +83,7 @@ describe('a URL given as input, over https', () => {
   it('init --catalog lists a card hosted elsewhere by its URL, after reading and checking it', async () => {
     const out = tmp();
     const before = requested.length;
-    const run = await cli(['init', '--catalog', '--agent', `support=${origin}/card.json`, '--host-name', 'Acme'], {
+    const run = await runIn(['init', '--catalog', '--agent', `support=${origin}/card.json`, '--host-name', 'Acme'], {
       cwd: out,
     });
     expect(run.stderr).toBe('');
@@ -126,7 +104,7 @@ describe('a URL given as input, over https', () => {
 
   it('view writes the page of the card at a document URL', async () => {
     const out = tmp();
-    const run = await cli(['view', `${origin}/card.json`, '-o', 'card.html'], { cwd: out });
+    const run = await runIn(['view', `${origin}/card.json`, '-o', 'card.html'], { cwd: out });
     expect(run.stderr).toBe(
       `Wrote card.html (card ${JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8')).name}).\n`,
     );

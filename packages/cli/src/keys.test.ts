@@ -1,32 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createAgentCardResponder, verifyAgentCard } from '@agent-card/core';
 import { calculateJwkThumbprint } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cards, cli } from '../test/run-cli';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-const cards = join(root, 'examples/cards');
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
-function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd, timeout: 30_000, env: { PATH: process.env.PATH ?? '' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-keys-'));
 
 describe('agent-card keys generate', () => {
@@ -34,7 +18,7 @@ describe('agent-card keys generate', () => {
     '--alg %s writes a PKCS#8 key with mode 0600 and prints its public JWK with the thumbprint kid',
     async (alg) => {
       const dir = tmp();
-      const run = await cli(['keys', 'generate', '--alg', alg, '-o', 'card-key.pem'], dir);
+      const run = await cli(['keys', 'generate', '--alg', alg, '-o', 'card-key.pem'], { cwd: dir });
       expect(run.code).toBe(0);
       expect(run.stderr).toContain(`Wrote the ${alg} private key to card-key.pem (mode 0600).`);
       const path = join(dir, 'card-key.pem');
@@ -51,7 +35,7 @@ describe('agent-card keys generate', () => {
   it('never overwrites an existing key without --force', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'card-key.pem'), 'precious');
-    const run = await cli(['keys', 'generate'], dir);
+    const run = await cli(['keys', 'generate'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('card-key.pem: already exists. Pass --force to overwrite it');
     expect(readFileSync(join(dir, 'card-key.pem'), 'utf8')).toBe('precious');
@@ -61,10 +45,10 @@ describe('agent-card keys generate', () => {
 describe('agent-card keys jwks and sign with thumbprint kids', () => {
   it('prints a JWK Set of public members from private and public keys, and sign uses the same kid by default', async () => {
     const dir = tmp();
-    await cli(['keys', 'generate', '-o', 'a.pem'], dir);
-    const second = await cli(['keys', 'generate', '--alg', 'EdDSA', '-o', 'b.pem'], dir);
+    await cli(['keys', 'generate', '-o', 'a.pem'], { cwd: dir });
+    const second = await cli(['keys', 'generate', '--alg', 'EdDSA', '-o', 'b.pem'], { cwd: dir });
     writeFileSync(join(dir, 'b.pub.jwk'), second.stdout);
-    const run = await cli(['keys', 'jwks', 'a.pem', 'b.pub.jwk'], dir);
+    const run = await cli(['keys', 'jwks', 'a.pem', 'b.pub.jwk'], { cwd: dir });
     expect(run.code).toBe(0);
     const set = JSON.parse(run.stdout) as { keys: Record<string, unknown>[] };
     expect(set.keys).toHaveLength(2);
@@ -73,19 +57,19 @@ describe('agent-card keys jwks and sign with thumbprint kids', () => {
 
     const signed = await cli(
       ['sign', join(cards, 'support.json'), '--key', 'a.pem', '--alg', 'ES256', '-o', 'signed.json'],
-      dir,
+      { cwd: dir },
     );
     expect(signed.code).toBe(0);
     expect(signed.stderr).toContain(`kid "${set.keys[0]!.kid}"`);
-    const verified = await cli(['verify', 'signed.json', '--jwks', 'jwks.json'], dir);
+    const verified = await cli(['verify', 'signed.json', '--jwks', 'jwks.json'], { cwd: dir });
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`verified with jwks["${set.keys[0]!.kid}"]`);
   });
 
   it('refuses two keys with one kid', async () => {
     const dir = tmp();
-    await cli(['keys', 'generate', '-o', 'a.pem'], dir);
-    const run = await cli(['keys', 'jwks', 'a.pem', 'a.pem'], dir);
+    await cli(['keys', 'generate', '-o', 'a.pem'], { cwd: dir });
+    const run = await cli(['keys', 'jwks', 'a.pem', 'a.pem'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/keys jwks: kid ".+" names two of the keys given/);
   });
@@ -117,7 +101,7 @@ describe('agent-card check and the host key set', () => {
 
   beforeAll(async () => {
     dir = tmp();
-    await cli(['keys', 'generate', '-o', 'card-key.pem'], dir);
+    await cli(['keys', 'generate', '-o', 'card-key.pem'], { cwd: dir });
     const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
     signedHost = await listen({
       card,
@@ -128,7 +112,7 @@ describe('agent-card check and the host key set', () => {
   afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
   it("verifies each signature with the host's own /.well-known/jwks.json and says so", async () => {
-    const run = await cli(['check', signedHost, '--allow-http', '--profile', 'development'], dir);
+    const run = await cli(['check', signedHost, '--allow-http', '--profile', 'development'], { cwd: dir });
     expect(run.stdout).toContain("signature: verified (keys: the host's own key set)");
     expect(run.stdout).toMatch(
       /#0 \(kid ".+", ES256\) verified with http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json#.+ over the pruned form/,
@@ -142,12 +126,12 @@ describe('agent-card check and the host key set', () => {
   });
 
   it('an unsigned card is only info without --require-signature, and an error (exit 1) with it', async () => {
-    const relaxed = await cli(['check', unsignedHost, '--allow-http', '--profile', 'development'], dir);
+    const relaxed = await cli(['check', unsignedHost, '--allow-http', '--profile', 'development'], { cwd: dir });
     expect(relaxed.code).toBe(0);
     expect(relaxed.stdout).toContain('signature: unsigned');
     const strict = await cli(
       ['check', unsignedHost, '--allow-http', '--profile', 'development', '--require-signature'],
-      dir,
+      { cwd: dir },
     );
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('card is not signed, and a signature is required.');

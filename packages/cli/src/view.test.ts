@@ -1,42 +1,15 @@
 // agent-card view and agent-card check --html: the real binary, its exit codes and the files it
 // writes. Each page must be one document carrying the viewer's policy as a <meta> tag and
 // loading nothing from anywhere; the browser suite (test/browser/cli-pages.test.ts) opens them.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_META_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/cli/dist/cli.mjs');
-const cards = join(root, 'examples/cards');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function cli(args: string[], options: { cwd?: string; input?: string } = {}): Promise<Run> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd: options.cwd ?? root, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000, maxBuffer: 16 << 20 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr, ms: performance.now() - started });
-      },
-    );
-    child.stdin?.end(options.input ?? '');
-  });
-}
+import { cards, cli, requireBuiltCli, root } from '../test/run-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-view-'));
 const servers: Server[] = [];
@@ -65,7 +38,7 @@ async function multiAgent(): Promise<string> {
 }
 
 beforeAll(() => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run the build first (pnpm build).`);
+  requireBuiltCli();
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
