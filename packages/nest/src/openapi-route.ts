@@ -41,51 +41,47 @@ function tagsOf(...lists: unknown[]): string[] | undefined {
 
 /**
  * OpenAPI security requirement objects (`{ name: scopes }`, alternatives in a list) as A2A
- * `SecurityRequirement`s (`{ schemes: { name: { list: scopes } } }`), class first. Scopes that are
- * not a list are passed on for validation to report against the method.
+ * `SecurityRequirement`s (`{ schemes: { name: { list: scopes } } }`). Scopes that are not a list
+ * are passed on for validation to report against the method.
  * @see A2A spec §4.5.1 `SecurityRequirement`
  */
-function securityOf(...lists: unknown[]): SecurityRequirement[] | undefined {
+function securityOf(list: unknown): SecurityRequirement[] | undefined {
+  if (!Array.isArray(list)) return undefined;
   const requirements: SecurityRequirement[] = [];
-  for (const list of lists) {
-    if (!Array.isArray(list)) continue;
-    for (const entry of list) {
-      if (entry === null || typeof entry !== 'object') continue;
-      const schemes: SecurityRequirement['schemes'] = {};
-      for (const name in entry as Record<string, unknown>) {
-        if (!Object.hasOwn(entry, name)) continue;
-        const scopes = (entry as Record<string, unknown>)[name];
-        const value = { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) };
-        // Defined, not assigned: a scheme named "__proto__" stays a scheme (for validation to
-        // report) instead of replacing the prototype of the requirement. Any other name is a
-        // plain assignment, which costs far less for every route of a large app.
-        if (name === '__proto__')
-          Object.defineProperty(schemes, name, { value, enumerable: true, writable: true, configurable: true });
-        else schemes[name] = value;
-      }
-      requirements.push({ schemes });
+  for (const entry of list) {
+    if (entry === null || typeof entry !== 'object') continue;
+    const schemes: SecurityRequirement['schemes'] = {};
+    for (const name in entry as Record<string, unknown>) {
+      if (!Object.hasOwn(entry, name)) continue;
+      const scopes = (entry as Record<string, unknown>)[name];
+      const value = { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) };
+      // Defined, not assigned: a scheme named "__proto__" stays a scheme (for validation to
+      // report) instead of replacing the prototype of the requirement. Any other name is a
+      // plain assignment, which costs far less for every route of a large app.
+      if (name === '__proto__')
+        Object.defineProperty(schemes, name, { value, enumerable: true, writable: true, configurable: true });
+      else schemes[name] = value;
     }
+    requirements.push({ schemes });
   }
   return requirements.length > 0 ? requirements : undefined;
 }
 
 /**
- * What the `@nestjs/swagger` decorators of a controller class say (raw, as stored), read once per
+ * What the `@nestjs/swagger` decorators of a controller class say, read and converted once per
  * controller rather than once per route: a controller of many routes then costs three look-ups,
  * not three per route.
  */
 export interface OpenApiController {
-  readonly tags: unknown;
-  readonly security: unknown;
+  /** `@ApiExcludeController()`'s value, as stored. */
   readonly excluded: unknown;
   /**
-   * The class's security requirements as A2A ones, converted once for every route of the
-   * controller that declares none of its own (the usual `@ApiBearerAuth()` on the class). Each
-   * skill gets its own copy of the list (`skillFromDecorator`); the requirements in it are frozen,
-   * so the skills can share them.
+   * The class's security requirements as A2A ones, first in every route's (the usual
+   * `@ApiBearerAuth()` on the class). Each skill gets its own copy of the list
+   * (`skillFromDecorator`); the requirements in it are frozen, so the skills can share them.
    */
   readonly requirements: readonly SecurityRequirement[] | undefined;
-  /** The class's tag names, each once, for the routes that add none (copied for each skill too). */
+  /** The class's tag names, each once, first in every route's (copied for each skill too). */
   readonly tagNames: readonly string[] | undefined;
 }
 
@@ -113,7 +109,17 @@ export function readOpenApiController(read: MetadataReader, controller: Function
   const security = read(keys.security, controller);
   const excluded = read(keys.excludeController, controller);
   if (tags === undefined && security === undefined && excluded === undefined) return undefined;
-  return { tags, security, excluded, requirements: shareable(securityOf(security)), tagNames: tagsOf(tags) };
+  return { excluded, requirements: shareable(securityOf(security)), tagNames: tagsOf(tags) };
+}
+
+/** The class's requirements, then those the method's own `@ApiSecurity()` adds. */
+function withMethodSecurity(
+  onClass: readonly SecurityRequirement[] | undefined,
+  onMethod: unknown,
+): readonly SecurityRequirement[] | undefined {
+  const own = securityOf(onMethod);
+  if (own === undefined) return onClass;
+  return onClass === undefined ? own : [...onClass, ...own];
 }
 
 /**
@@ -147,10 +153,8 @@ export function readOpenApiRoute(
   const route: OpenApiRoute = { deprecated: operation?.deprecated === true };
   const summary = text(operation?.summary);
   const description = text(operation?.description);
-  const tags = methodTags === undefined ? onClass?.tagNames : tagsOf(onClass?.tags, methodTags);
-  // The class's own requirements, converted once, unless the method adds some.
-  const securityRequirements =
-    methodSecurity === undefined ? onClass?.requirements : securityOf(onClass?.security, methodSecurity);
+  const tags = methodTags === undefined ? onClass?.tagNames : tagsOf(onClass?.tagNames, methodTags);
+  const securityRequirements = withMethodSecurity(onClass?.requirements, methodSecurity);
   if (summary !== undefined) route.summary = summary;
   if (description !== undefined) route.description = description;
   if (tags !== undefined) route.tags = tags;
