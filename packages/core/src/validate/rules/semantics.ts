@@ -142,6 +142,11 @@ function requirementsPath(skill: number): Segments {
   return skill < 0 ? ['securityRequirements'] : ['skills', skill, 'securityRequirements'];
 }
 
+/** Where scheme `name` of requirement `index` of that list sits. */
+function schemePath(skill: number, index: number, name: string): Segments {
+  return [...requirementsPath(skill), index, 'schemes', name];
+}
+
 const NON_OAUTH_KINDS = ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'mtlsSecurityScheme'] as const;
 
 /** What rule 23 needs of one declared scheme: its OAuth2 flows' scopes, or its other kind. */
@@ -183,14 +188,13 @@ function checkScopes(
 ): void {
   const list = ownArray(entry, 'list');
   if (!list) return;
-  const path = (): Segments => [...requirementsPath(skill), index, 'schemes', name];
   const { flows, kind } = scheme;
   if (flows) {
     if (flows.length === 0) return;
     for (let i = 0; i < list.length; i++) {
       const scope = list[i];
       if (typeof scope !== 'string' || flows.some((f) => f.scopes.has(scope))) continue;
-      const scopePath = [...path(), 'list', i];
+      const scopePath = [...schemePath(skill, index, name), 'list', i];
       const flow = flows[0]?.flow ?? 'clientCredentials';
       ctx.report(
         'security-scope-declared',
@@ -203,7 +207,7 @@ function checkScopes(
     return;
   }
   if (kind && list.some((s) => typeof s === 'string')) {
-    const listPath = [...path(), 'list'];
+    const listPath = [...schemePath(skill, index, name), 'list'];
     ctx.report(
       'security-scope-declared',
       'info',
@@ -263,7 +267,7 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
       for (const name of namesHere) {
         used.add(name);
         if (!schemes || !Object.hasOwn(schemes, name)) {
-          const namePath = [...requirementsPath(skill), index, 'schemes', name];
+          const namePath = schemePath(skill, index, name);
           const known = names.length > 0 ? `, or use one of: ${names.map((n) => quote(n)).join(', ')}` : '';
           ctx.report(
             'security-scheme-reference',
