@@ -19,15 +19,22 @@ const tooLarge = (file: string) =>
     `${visible(where(file))}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, far more than a card, catalog or key. Check the path.`,
   );
 
-/** Reads a stream (stdin, or a file that is not a regular one) as bytes, at most {@link MAX_FILE_BYTES}. */
-async function readStream(stream: NodeJS.ReadableStream, file: string): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
+/**
+ * The bytes of a stream (a file, stdin, a response body), at most `max`: past it, `tooLarge()` is
+ * thrown at once, which also stops (and for a body cancels) the stream, so the rest is never
+ * buffered.
+ */
+async function collect(
+  stream: AsyncIterable<Uint8Array | string>,
+  max: number,
+  tooLarge: () => CliError,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += bytes.byteLength;
-    // Stop reading at once: the rest of the stream is never buffered.
-    if (size > MAX_FILE_BYTES) throw tooLarge(file);
+    if (size > max) throw tooLarge();
     chunks.push(bytes);
   }
   return Buffer.concat(chunks, size);
@@ -38,7 +45,7 @@ async function readStream(stream: NodeJS.ReadableStream, file: string): Promise<
  * one-line usage error. A regular file's size is checked before anything is read.
  */
 export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
-  if (file === '-') return readStream(io.stdin, file);
+  if (file === '-') return collect(io.stdin as AsyncIterable<Buffer>, MAX_FILE_BYTES, () => tooLarge(file));
   const failed = (error: unknown): CliError => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return new CliError(`${file}: no such file. Check the path.`);
@@ -55,7 +62,7 @@ export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw failed(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     if (stat.isFile() && stat.size > MAX_FILE_BYTES) throw tooLarge(file);
-    return await readStream(handle.createReadStream({ autoClose: false }), file);
+    return await collect(handle.createReadStream({ autoClose: false }), MAX_FILE_BYTES, () => tooLarge(file));
   } catch (error) {
     throw error instanceof CliError ? error : failed(error);
   } finally {
@@ -329,22 +336,14 @@ export async function fetchBytes(url: string, timeoutMs: number): Promise<Uint8A
       `${shown}: answered ${response.status}${location ? ` (redirect to ${visible(location)})` : ''}. Run "agent-card check" for details.`,
     );
   }
-  const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  if (!response.body) return new Uint8Array();
   try {
-    while (reader) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw new CliError(`${shown}: body larger than ${MAX_BYTES} bytes.`);
-      }
-      chunks.push(value);
-    }
+    return await collect(
+      response.body,
+      MAX_BYTES,
+      () => new CliError(`${shown}: body larger than ${MAX_BYTES} bytes.`),
+    );
   } catch (error) {
     throw error instanceof CliError ? error : failed(error);
   }
-  return Buffer.concat(chunks);
 }
