@@ -1,6 +1,6 @@
 import { access, open, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Finding, validateAgentCard } from '@agent-card/core';
+import { type Finding, validateAgentCard, validateAiCatalog } from '@agent-card/core';
 import type { CliIO } from './io';
 import { CliError } from './io';
 import { visible } from './terminal';
@@ -200,6 +200,17 @@ export interface ReadCardOptions {
    * that has no such flag (its errors then do not offer one).
    */
   allowHttp?: boolean;
+}
+
+/**
+ * The AI Catalog in `text` (what {@link catalogText} returned) read from `source`, refused as a
+ * {@link CardInputError} when it names a member twice (`catalog-duplicate-member`): parsers keep
+ * different values, so what is shown or checked would be one of two catalogs.
+ */
+export function catalogFromText(text: string, source: string): unknown {
+  const duplicated = validateAiCatalog(text).findings.filter((f) => f.rule === 'catalog-duplicate-member');
+  if (duplicated.length > 0) throw new CardInputError(source, duplicated, 'AI Catalog');
+  return parseJsonText(text, source);
 }
 
 /** The card in `bytes` read from `source`, held to the rules of {@link readCard}. */

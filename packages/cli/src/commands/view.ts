@@ -1,15 +1,14 @@
-import { discoverAgentCard, validateAiCatalog, type DiscoveryReport } from '@agent-card/core';
+import { discoverAgentCard, type DiscoveryReport } from '@agent-card/core';
 import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
 import {
-  CardInputError,
   cardFromBytes,
+  catalogFromText,
   catalogText,
   documentUrl,
   fetchBytes,
   isRemote,
-  parseJsonText,
   readBytes,
   refuseOverwrite,
   writeText,
@@ -47,11 +46,7 @@ function documentPage(bytes: Uint8Array, source: string, options: ViewCommandOpt
   const link = jsonHref === undefined ? {} : { jsonHref };
   const catalog = catalogText(bytes, source === '-' ? 'stdin' : source, options.catalog === true);
   if (catalog !== undefined) {
-    // A member named twice reads as two catalogs (parsers keep different values): the page would
-    // show one while a client follows the other, so it is refused as a card's would be.
-    const duplicated = validateAiCatalog(catalog).findings.filter((f) => f.rule === 'catalog-duplicate-member');
-    if (duplicated.length > 0) throw new CardInputError(source, duplicated, 'AI Catalog');
-    const value = parseJsonText(catalog, source);
+    const value = catalogFromText(catalog, source);
     const entries = (value as { entries?: unknown }).entries;
     return {
       html: renderAiCatalogPage(value, { cspMeta: true, ...link }),
