@@ -1,11 +1,10 @@
 // The shared HTTP behaviour table of @agent-card/core, over a real socket, on both majors and in
 // an app whose own routes live on @koa/router.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import Router from '@koa/router';
-import { runAgentCardConformanceSuite, type StartConformanceServer } from '@agent-card/core/testing';
+import { listenOnLoopback, runAgentCardConformanceSuite, type StartConformanceServer } from '@agent-card/core/testing';
 import { agentCard } from './index';
 
 const starter =
@@ -30,17 +29,7 @@ const starter =
         if (ctx.path === '/.well-known/other') ctx.body = 'other';
       });
     }
-    const server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    };
+    return listenOnLoopback(createServer(app.callback()));
   };
 
 runAgentCardConformanceSuite({ name: 'koa 3', start: starter(Koa3, 'middleware') });

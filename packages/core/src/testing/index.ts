@@ -22,6 +22,7 @@
 export { runAgentCardConformanceSuite, readRequestHeader } from './conformance';
 export type { AgentCardConformanceOptions, ConformanceServer, StartConformanceServer } from './conformance';
 export { runAgentCardUpdateSuite } from './update-conformance';
+export { listenOnLoopback } from './loopback';
 export type { AgentCardUpdateSuiteOptions, UpdatableConformanceServer } from './update-conformance';
 export {
   CONFORMANCE_CARD,
