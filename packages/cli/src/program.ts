@@ -19,6 +19,8 @@ import { AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
 import { TEMPLATE_NAMES } from './templates';
 
 const PROFILES = ['development', 'production', 'strict'] as const;
+/** `--allow-http` of the commands that read a document URL (see `documentUrl`). */
+const ALLOW_HTTP_DOCUMENT = 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -116,7 +118,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--force', 'overwrite the output file')
     .option('--catalog', 'read the file or URL as an AI Catalog (detected anyway when it has specVersion and entries)')
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
-    .option('--allow-http', 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)')
+    .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
     .addHelpText(
       'after',
@@ -150,7 +152,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .argument('<b>', 'the newer card: file or URL')
     .option('--json', 'print the differences as JSON')
     .option('--timeout <ms>', 'timeout for URLs', positiveInt, 10_000)
-    .option('--allow-http', 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)')
+    .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .addHelpText(
       'after',
       example('agent-card diff agent-card.json https://acme.io/.well-known/agent-card.json') +

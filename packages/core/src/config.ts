@@ -243,6 +243,7 @@ function readBounded(file: string): Uint8Array {
     closeSync(fd);
   }
 }
+
 /** Members named twice that one error lists. */
 const DUPLICATES_LISTED = 8;
 
