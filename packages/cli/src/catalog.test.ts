@@ -1,29 +1,23 @@
 // agent-card check and validate with an AI Catalog: the multi-agent example, a catalog listing a
 // card that is not there, a catalog whose names carry terminal escapes, and catalog files.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, requireBuiltCli, root } from '../test/run-cli';
+import { cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
-const servers: Server[] = [];
+const servers = loopbackServers();
+const listen = servers.listen;
 const closers: (() => Promise<void>)[] = [];
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => {
-    servers.push(server);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
 
 beforeAll(() => {
   requireBuiltCli();
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
-  for (const s of servers) s.closeAllConnections();
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await servers.close();
 });
 
 const card = (origin: string, name: string) => ({

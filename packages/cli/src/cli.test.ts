@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
-import { cards, cli, requireBuiltCli, root } from '../test/run-cli';
+import { cards, cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
 
@@ -274,15 +274,10 @@ describe('agent-card sign / verify', () => {
 });
 
 describe('agent-card check', () => {
-  const servers: Server[] = [];
+  const servers = loopbackServers();
+  const listen = servers.listen;
   let good = '';
   let html = '';
-
-  const listen = (server: Server) =>
-    new Promise<string>((resolve) => {
-      servers.push(server);
-      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-    });
 
   beforeAll(async () => {
     const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
@@ -311,9 +306,7 @@ describe('agent-card check', () => {
     );
   });
 
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  });
+  afterAll(() => servers.close());
 
   it('reports a well-served card and exits 0', async () => {
     const run = await cli(['check', good, '--allow-http', '--profile', 'development']);

@@ -4,13 +4,12 @@
 // sees: the exit code, the finding, and that no raw control character reaches the terminal.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAgentCard } from '@agent-card/core';
-import { cards, cli, requireBuiltCli, type Run } from '../test/run-cli';
+import { cards, cli, loopbackServers, requireBuiltCli, type Run } from '../test/run-cli';
 
 /** C0 (newline aside), DEL, C1 and the bidi controls: none may reach the terminal raw. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -42,15 +41,9 @@ function hostileCard() {
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-hostile-'));
-const servers: Server[] = [];
-
-function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-}
+const servers = loopbackServers();
+const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> =>
+  servers.listen(createServer(handler));
 
 const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -77,9 +70,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-});
+afterAll(() => servers.close());
 
 describe('terminal escapes from a card, a header or a file are shown, never sent', () => {
   it('check prints the name, skill ids and headers with escapes made visible', async () => {

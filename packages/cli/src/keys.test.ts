@@ -1,13 +1,12 @@
 import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentCardResponder, verifyAgentCard } from '@agent-card/core';
 import { calculateJwkThumbprint } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cards, cli } from '../test/run-cli';
+import { cards, cli, loopbackServers } from '../test/run-cli';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
@@ -76,25 +75,23 @@ describe('agent-card keys jwks and sign with thumbprint kids', () => {
 });
 
 describe('agent-card check and the host key set', () => {
-  const servers: Server[] = [];
-  const listen = (options: Parameters<typeof createAgentCardResponder>[0]) =>
-    new Promise<string>((resolve) => {
-      const responder = createAgentCardResponder({ ...options, profile: 'development', logger: { warn() {} } });
-      const server = createServer(async (req, res) => {
-        const answer = await responder.respond({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-        });
-        if (!answer) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(answer.status, answer.headers).end(answer.body);
+  const servers = loopbackServers();
+  const listen = (options: Parameters<typeof createAgentCardResponder>[0]) => {
+    const responder = createAgentCardResponder({ ...options, profile: 'development', logger: { warn() {} } });
+    const server = createServer(async (req, res) => {
+      const answer = await responder.respond({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
       });
-      servers.push(server);
-      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+      if (!answer) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(answer.status, answer.headers).end(answer.body);
     });
+    return servers.listen(server);
+  };
   let signedHost = '';
   let unsignedHost = '';
   let dir = '';
@@ -109,7 +106,7 @@ describe('agent-card check and the host key set', () => {
     });
     unsignedHost = await listen({ card });
   });
-  afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+  afterAll(() => servers.close());
 
   it("verifies each signature with the host's own /.well-known/jwks.json and says so", async () => {
     const run = await cli(['check', signedHost, '--allow-http', '--profile', 'development'], { cwd: dir });

@@ -2,17 +2,16 @@
 // writes. Each page must be one document carrying the viewer's policy as a <meta> tag and
 // loading nothing from anywhere; the browser suite (test/browser/cli-pages.test.ts) opens them.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_META_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
-import { cards, cli, requireBuiltCli, root } from '../test/run-cli';
+import { cards, cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-view-'));
-const servers: Server[] = [];
+const servers = loopbackServers();
 const closers: (() => Promise<void>)[] = [];
 
 /** A loopback server; `seen` counts the requests it got. */
@@ -22,11 +21,7 @@ async function listen(handler: RequestListener): Promise<{ url: string; seen: ()
     seen++;
     handler(req, res);
   });
-  servers.push(server);
-  const url = await new Promise<string>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
-  );
-  return { url, seen: () => seen };
+  return { url: await servers.listen(server), seen: () => seen };
 }
 
 /** The multi-agent example: two agents and the AI Catalog that lists them. */
@@ -42,8 +37,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
-  for (const s of servers) s.closeAllConnections();
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await servers.close();
 });
 
 const unescapeAttribute = (value: string) =>

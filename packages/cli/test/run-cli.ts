@@ -3,8 +3,10 @@
 // answer it. Outside src/, so the published package does not ship it.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ConformanceServer, listenOnLoopback } from '@agent-card/core/testing';
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -56,4 +58,22 @@ export function cli(args: string[], options: RunOptions = {}): Promise<Run> {
     );
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/**
+ * The loopback servers of one test file or block: `listen(server)` starts one on 127.0.0.1 and
+ * gives its base URL; `close()` (for `afterAll`) stops them all, kept-alive connections included.
+ */
+export function loopbackServers(): { listen(server: Server): Promise<string>; close(): Promise<void> } {
+  const started: ConformanceServer[] = [];
+  return {
+    async listen(server) {
+      const running = await listenOnLoopback(server);
+      started.push(running);
+      return running.url;
+    },
+    async close() {
+      await Promise.all(started.splice(0).map((running) => running.close()));
+    },
+  };
 }
