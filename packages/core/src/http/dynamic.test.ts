@@ -193,6 +193,22 @@ describe('dynamic cards', () => {
     expect(onError).toHaveBeenCalledWith(boom);
   });
 
+  it('a provider that throws before its first await is asked again and never keeps a build slot', async () => {
+    const provider = vi.fn((ctx: AgentCardContext) => {
+      if (ctx.tenant !== 'acme') throw new Error('unknown tenant');
+      return cardFor(ctx.origin);
+    });
+    const { get } = dynamic({
+      card: provider,
+      maxConcurrentBuilds: 2,
+      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+    });
+    for (const tenant of ['x0', 'x1', 'x2', 'x0'])
+      expect((await get({ host: 'a.example.org', 'x-tenant': tenant }))?.status).toBe(503);
+    expect(provider).toHaveBeenCalledTimes(4);
+    expect((await get({ host: 'a.example.org', 'x-tenant': 'acme' }))?.status).toBe(200);
+  });
+
   it('concurrent requests that wait for one failing build report the error once', async () => {
     const onError = vi.fn();
     const responder = createAgentCardResponder({

@@ -235,10 +235,11 @@ function createDynamicResponder<Req>(
       } catch (error) {
         o.onError(error);
         return undefined;
-      } finally {
-        inflight.delete(key);
       }
-    })();
+    })()
+      // Never synchronously: a provider that throws before its first await would otherwise leave
+      // the key in flight for good (503 forever, and a build slot taken).
+      .finally(() => inflight.delete(key));
     inflight.set(key, pending);
     return pending;
   };
