@@ -317,6 +317,44 @@ describe('dynamic cards under attack', () => {
     expect(await get({ host: 'agent.example.org' }, { encrypted: true })).toBe(real);
   });
 
+  it("a cacheKey that leaves the origin out never hands the first client's Host to the next client", async () => {
+    const onError = vi.fn();
+    const warn = vi.fn();
+    const { get } = dynamic({
+      allowedOrigins: undefined,
+      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      cacheKey: (ctx) => ctx.tenant ?? 'default',
+      onError,
+      logger: { warn },
+    });
+    const attacker = await get({ host: 'evil.example', 'x-tenant': 'acme' }, { encrypted: true });
+    const client = await get({ host: 'agent.example.org', 'x-tenant': 'acme' }, { encrypted: true });
+    for (const res of [attacker, client]) {
+      expect(res?.status).toBe(503);
+      expect(new TextDecoder().decode(res!.body)).not.toContain('evil.example');
+    }
+    const message =
+      'card: ctx.origin is not available with cacheKey and no allowedOrigins, it is the Host header of whichever client asked first and the variant is served to every request with the same key. List the origins that serve the card in allowedOrigins, or build the URLs from configuration.';
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'ERR_AGENT_CARD_OPTIONS', message });
+    // The default onError is silent: the mistake also goes where start-up warnings go, once.
+    expect(warn.mock.calls).toEqual([[`agent card: ${message}`]]);
+  });
+
+  it('a cacheKey built from ctx.origin needs allowedOrigins too; with it, card and cacheKey read the origin', async () => {
+    const onError = vi.fn();
+    const byOrigin = { cacheKey: (ctx: AgentCardContext) => ctx.origin, onError };
+    const open = dynamic({ ...byOrigin, allowedOrigins: undefined });
+    expect((await open.get({ host: 'evil.example' }))?.status).toBe(503);
+    expect(open.provider).not.toHaveBeenCalled();
+    expect((onError.mock.calls[0]![0] as Error).message).toMatch(
+      /^cacheKey: ctx\.origin is not available with cacheKey and no allowedOrigins, /,
+    );
+    const listed = dynamic({ ...byOrigin, allowedOrigins: ['https://agent.example.org'] });
+    const res = await listed.get({ host: 'agent.example.org' }, { encrypted: true });
+    expect(body(res).supportedInterfaces[0].url).toBe('https://agent.example.org/a2a/rest');
+  });
+
   it('allowedOrigins: an origin entry is exact, a host entry takes either scheme, default ports match', async () => {
     const { get } = dynamic({
       allowedOrigins: ['https://a.example.org:443', 'b.example.org:8080', 'c.example.org:80'],

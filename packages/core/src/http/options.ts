@@ -299,6 +299,13 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
   let signing: ResolvedSigning | undefined;
   let card = o.card;
   let cacheKey = o.cacheKey;
+  // The default onError is silent: a read of a hidden ctx.origin also goes to the logger, once.
+  let told = false;
+  const tell = (message: string) => {
+    if (told) return;
+    told = true;
+    (o.logger ?? console).warn(`agent card: ${message}`);
+  };
   if (o.sign !== undefined) {
     try {
       signing = resolveSigning(o.sign, 'options.sign');
@@ -325,9 +332,19 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
           'Add cacheKey: (ctx) => ctx.tenant ?? "default" (or another key that does not come from Host), or serve a static card.',
         );
       }
-      card = hideOrigin(o.card);
-      if (typeof o.cacheKey === 'function') cacheKey = hideOrigin(o.cacheKey);
+      const hidden = (where: string) =>
+        `${where}: ctx.origin is not available when options.sign is set, a signed card must not take its URLs from the request. Build the URLs from configuration.`;
+      card = hideOrigin(o.card, hidden('card'), tell);
+      if (typeof o.cacheKey === 'function') cacheKey = hideOrigin(o.cacheKey, hidden('cacheKey'), tell);
     }
+  } else if (typeof o.card === 'function' && typeof o.cacheKey === 'function' && o.allowedOrigins === undefined) {
+    // Without allowedOrigins, ctx.origin is whatever Host the client sent: a card built from it
+    // under a key that leaves the origin out would hand the first requester's host to everyone
+    // with that key, and a key built from it would let clients mint variants without bound.
+    const hidden = (where: string) =>
+      `${where}: ctx.origin is not available with cacheKey and no allowedOrigins, it is the Host header of whichever client asked first and the variant is served to every request with the same key. List the origins that serve the card in allowedOrigins, or build the URLs from configuration.`;
+    card = hideOrigin(o.card, hidden('card'), tell);
+    cacheKey = hideOrigin(o.cacheKey, hidden('cacheKey'), tell);
   }
 
   const viewer = resolveViewerOption(o.viewer, problems);
@@ -455,17 +472,22 @@ function originVary(trust: ProxyTrust | undefined): string[] {
   return vary;
 }
 
-/** Wraps a function of the context so that reading `ctx.origin` throws (signed dynamic cards). */
-function hideOrigin<Req, R>(fn: (ctx: AgentCardContext<Req>) => R): (ctx: AgentCardContext<Req>) => R {
+/**
+ * Wraps a function of the context so that reading `ctx.origin` throws `message` (a signed dynamic
+ * card, or a `cacheKey` without `allowedOrigins`).
+ */
+function hideOrigin<Req, R>(
+  fn: (ctx: AgentCardContext<Req>) => R,
+  message: string,
+  tell: (message: string) => void,
+): (ctx: AgentCardContext<Req>) => R {
   return (ctx) => {
     const { origin: _origin, ...rest } = ctx;
     const guarded = Object.defineProperty(rest, 'origin', {
       enumerable: true,
       get(): never {
-        throw new AgentCardError(
-          'ERR_AGENT_CARD_OPTIONS',
-          'card: ctx.origin is not available when options.sign is set, a signed card must not take its URLs from the request. Build the URLs from configuration.',
-        );
+        tell(message);
+        throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', message);
       },
     });
     return fn(guarded as AgentCardContext<Req>);

@@ -149,7 +149,9 @@ export interface AgentCardOptions<Req = unknown> {
   /**
    * For dynamic cards: the origins (`https://agent.example.com`) or hosts (`localhost:3000`,
    * either scheme) a variant may be built for, or `(origin) => boolean`. A request for any other
-   * origin gets a fixed 400 and never reaches `card`. Required unless `cacheKey` is set.
+   * origin gets a fixed 400 and never reaches `card`. Required unless `cacheKey` is set; with a
+   * `cacheKey` and no `allowedOrigins`, `ctx.origin` is not available to `card` and `cacheKey`
+   * (reading it throws), since it is whatever `Host` the client sent.
    */
   allowedOrigins?: readonly string[] | ((origin: string) => boolean);
   /**
@@ -162,7 +164,11 @@ export interface AgentCardOptions<Req = unknown> {
    * request); it is passed to `card` as `ctx.tenant` and is part of the default variant key.
    */
   tenant?: (request: AgentCardRequest<Req>) => string | undefined;
-  /** For dynamic cards: the variant key. @default the origin (+ tenant) */
+  /**
+   * For dynamic cards: the variant key. Without `allowedOrigins`, `ctx.origin` is not available
+   * to it nor to `card`; with them, put the origin in the key when `card` reads it.
+   * @default the origin (+ tenant)
+   */
   cacheKey?: (ctx: AgentCardContext<Req>) => string;
   /** Maximum cached variants of a dynamic card (least recently used are dropped). @default 100 */
   maxVariants?: number;
