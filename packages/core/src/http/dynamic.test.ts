@@ -109,10 +109,11 @@ describe('dynamic cards', () => {
         'x-forwarded-proto': 'https',
       }),
     ).toBe('http://internal/a2a/rest');
-    // A header that does not parse is ignored as a whole.
+    // A header that does not parse may hide what the proxy appended: like a disagreement,
+    // neither is used.
     expect(
       await url({ host: 'internal', forwarded: 'host="unterminated', 'x-forwarded-host': 'fallback.example' }),
-    ).toBe('http://fallback.example/a2a/rest');
+    ).toBe('http://internal/a2a/rest');
     expect(await url({ host: 'internal', forwarded: 'proto=gopher;host=a b' })).toBe('http://internal/a2a/rest');
   });
 
@@ -353,6 +354,20 @@ describe('dynamic cards under attack', () => {
     const listed = dynamic({ ...byOrigin, allowedOrigins: ['https://agent.example.org'] });
     const res = await listed.get({ host: 'agent.example.org' }, { encrypted: true });
     expect(body(res).supportedInterfaces[0].url).toBe('https://agent.example.org/a2a/rest');
+  });
+
+  it('a client that breaks the Forwarded header its proxy appends to never gets its X-Forwarded-Host served', async () => {
+    const { get, provider } = dynamic({ trustProxy: true });
+    for (const forwarded of ['for="', `for=1.2.3.4;host=${'x'.repeat(5000)}.example`]) {
+      const res = await get({
+        host: 'internal.example:8080',
+        forwarded: `${forwarded}, for=203.0.113.7;host=public.example;proto=https`,
+        'x-forwarded-host': 'evil.example',
+      });
+      expect(res?.status).toBe(200);
+      expect(body(res).supportedInterfaces[0].url).toBe('http://internal.example:8080/a2a/rest');
+    }
+    expect(provider.mock.calls.map(([ctx]) => ctx.origin)).toEqual(['http://internal.example:8080']);
   });
 
   it('allowedOrigins: an origin entry is exact, a host entry takes either scheme, default ports match', async () => {

@@ -102,6 +102,22 @@ describe('the origin behind proxies', () => {
       { 'x-forwarded-host': 'public.example', forwarded: 'host=evil.example' },
       'http://internal:8080',
     ],
+    [
+      'true: the proxy appends to Forwarded; the client breaks it (for=") and sends its own X-Forwarded-Host',
+      true,
+      { forwarded: `for=", for=${CLIENT};host=public.example;proto=https`, 'x-forwarded-host': 'evil.example' },
+      'http://internal:8080',
+    ],
+    [
+      'a list: the client pads Forwarded past 4 KiB and sends its own X-Forwarded-Host / -Proto',
+      ['10.0.0.0/8'],
+      {
+        forwarded: `for=6.6.6.6;host=${'a'.repeat(4096)}.example, for=${CLIENT};host=public.example`,
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'https',
+      },
+      'http://internal:8080',
+    ],
   ])('%s', (_what, trustProxy, headers, expected, remoteAddress) => {
     expect(origin(trustProxy, headers, remoteAddress)).toBe(expected);
   });

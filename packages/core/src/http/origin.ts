@@ -4,7 +4,7 @@ import type { AgentCardRequest } from './types';
 
 const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
-/** Longest `Forwarded` header value read; a longer one is ignored as a whole. */
+/** Longest `Forwarded` header value read; a longer one is unusable as a whole. */
 const MAX_FORWARDED_LENGTH = 4096;
 
 /** What a proxy says about the request it forwarded. */
@@ -12,8 +12,10 @@ interface ProxyView {
   proto?: string;
   host?: string;
 }
-/** What an absent or unreadable header gives: shared, so such a request allocates nothing here. */
+/** What an absent header gives: shared, so such a request allocates nothing here. */
 const NOTHING: Readonly<ProxyView> = Object.freeze({});
+/** What a trusted peer's `Forwarded` that is too long or does not parse gives. */
+const UNUSABLE: Readonly<ProxyView> = Object.freeze({});
 
 /** One header value; repeated headers (an array) are one list, in order. */
 function joined(value: string | string[] | undefined): string | undefined {
@@ -86,17 +88,19 @@ function fromXForwarded(request: AgentCardRequest<unknown>, trust: ProxyTrust, p
 /**
  * The `proto` and `host` of the `Forwarded` element (RFC 7239 §4) the outermost trusted proxy
  * added: each proxy appends one element whose `for` is whoever connected to it, so the walk goes
- * from the right, starting with the peer, while the proxies are trusted. A header that does not
- * parse gives nothing.
+ * from the right, starting with the peer, while the proxies are trusted. A header that is too
+ * long or does not parse gives {@link UNUSABLE}: a client can break the header its proxy appends
+ * to (`for="`, padding), and what the proxy wrote is then unknown.
  */
 function fromForwarded(value: string | string[] | undefined, trust: ProxyTrust, peer: string): Readonly<ProxyView> {
   const text = joined(value);
-  if (text === undefined || text.length > MAX_FORWARDED_LENGTH || !trust.trusts(peer, 0)) return NOTHING;
+  if (text === undefined || !trust.trusts(peer, 0)) return NOTHING;
+  if (text.length > MAX_FORWARDED_LENGTH) return UNUSABLE;
   let elements: Record<string, string>[];
   try {
     elements = parseForwarded(text);
   } catch {
-    return NOTHING;
+    return UNUSABLE;
   }
   const m = elements.length;
   if (m === 0) return NOTHING;
@@ -116,11 +120,14 @@ function differ(a: string | undefined, b: string | undefined): boolean {
 /**
  * What the trusted proxies say: `Forwarded` first, a parameter it leaves out from
  * `X-Forwarded-*`. When both say something different, one of them came from the client (a proxy
- * writes one family and passes the other through), so neither is used.
+ * writes one family and passes the other through), so neither is used. An unusable `Forwarded`
+ * counts as a disagreement: the proxy may have appended to it, so `X-Forwarded-*` may be the
+ * client's.
  */
 function proxyView(request: AgentCardRequest<unknown>, trust: ProxyTrust): Readonly<ProxyView> {
   const peer = bareAddress(request.remoteAddress);
   const f = fromForwarded(request.headers.forwarded, trust, peer);
+  if (f === UNUSABLE) return NOTHING;
   const x = fromXForwarded(request, trust, peer);
   if (x === NOTHING) return f;
   if (f === NOTHING) return x;

@@ -587,6 +587,21 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
         expect(JSON.parse(fwd.text).supportedInterfaces[0].url).toBe('https://b.conformance.dev/a2a/rest');
       });
 
+      it('a client that breaks the Forwarded header the proxy appends to gets the Host origin, not its X-Forwarded-Host', async () => {
+        const { url } = await server('dynamic');
+        for (const broken of ['for="', `for=192.0.2.9;host=${'x'.repeat(4100)}.example`]) {
+          const res = await get('dynamic', CARD_PATH, {
+            headers: {
+              forwarded: `${broken}, for=192.0.2.1;host=b.conformance.dev;proto=https`,
+              'x-forwarded-host': 'a.conformance.dev',
+              'x-forwarded-proto': 'https',
+            },
+          });
+          expect(res.status).toBe(200);
+          expect(JSON.parse(res.text).supportedInterfaces[0].url).toBe(`${new URL(url).origin}/a2a/rest`);
+        }
+      });
+
       it('a dynamic card varies on the headers its origin comes from, on 200 and 304', async () => {
         const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'a.conformance.dev' };
         const ok = await get('dynamic', CARD_PATH, { headers });
