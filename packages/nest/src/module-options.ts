@@ -13,6 +13,7 @@ export const RESPONDER_KEYS = [
   'allowedOrigins',
   'maxConcurrentBuilds',
   'cacheKey',
+  'allowedTenants',
   'maxVariants',
   'variantMaxAge',
   'staleIfError',

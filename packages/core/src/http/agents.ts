@@ -104,6 +104,7 @@ const AGENT_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const DYNAMIC_ONLY = [
   'cacheKey',
   'tenant',
+  'allowedTenants',
   'variantMaxAge',
   'staleIfError',
   'allowedOrigins',

@@ -146,6 +146,7 @@ describe('dynamic cards', () => {
       logger: quiet,
       allowedOrigins: anyOrigin,
       tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      allowedTenants: ['acme', 'globex'],
     });
     const get = async (tenant: string) =>
       body(
@@ -203,6 +204,7 @@ describe('dynamic cards', () => {
       card: provider,
       maxConcurrentBuilds: 2,
       tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      allowedTenants: () => true,
     });
     for (const tenant of ['x0', 'x1', 'x2', 'x0'])
       expect((await get({ host: 'a.example.org', 'x-tenant': tenant }))?.status).toBe(503);
@@ -324,6 +326,7 @@ describe('dynamic cards under attack', () => {
     const { get } = dynamic({
       allowedOrigins: undefined,
       tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      allowedTenants: ['acme'],
       cacheKey: (ctx) => ctx.tenant ?? 'default',
       onError,
       logger: { warn },
@@ -368,6 +371,49 @@ describe('dynamic cards under attack', () => {
       expect(body(res).supportedInterfaces[0].url).toBe('http://internal.example:8080/a2a/rest');
     }
     expect(provider.mock.calls.map(([ctx]) => ctx.origin)).toEqual(['http://internal.example:8080']);
+  });
+
+  it('5,000 client-chosen tenants never reach the provider and never evict the real tenant', async () => {
+    const provider = vi.fn((ctx: AgentCardContext) => ({ ...cardFor(ctx.origin), name: `Agent for ${ctx.tenant}` }));
+    const { get } = dynamic({
+      card: provider,
+      maxVariants: 10,
+      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      allowedTenants: ['acme', 'globex'],
+    });
+    const real = await get({ host: 'agent.example.org', 'x-tenant': 'acme' });
+    expect(body(real).name).toBe('Agent for acme');
+    for (let i = 0; i < 5_000; i++) {
+      const res = await get({ host: 'agent.example.org', 'x-tenant': `t${i}` });
+      if (res?.status !== 400) throw new Error(`tenant ${i} got ${res?.status}`);
+    }
+    const rejected = await get({ host: 'agent.example.org', 'x-tenant': 'evil' });
+    expect(body(rejected)).toEqual({
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: 'No agent card is served for this tenant.' },
+    });
+    expect(provider).toHaveBeenCalledTimes(1);
+    // Still cached: answered synchronously with the very same object.
+    expect(await get({ host: 'agent.example.org', 'x-tenant': 'acme' })).toBe(real);
+    // No tenant at all is the default variant, as before.
+    expect((await get({ host: 'agent.example.org' }))?.status).toBe(200);
+  });
+
+  it('allowedTenants as a predicate: only true admits; a throw is reported and answers 503', async () => {
+    const onError = vi.fn();
+    const { get, provider } = dynamic({
+      onError,
+      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+      allowedTenants: (tenant) => {
+        if (tenant === 'boom') throw new Error('tenant store down');
+        return (tenant === 'acme' || (tenant === 'truthy' && 1)) as boolean;
+      },
+    });
+    const status = async (tenant: string) => (await get({ host: 'agent.example.org', 'x-tenant': tenant }))?.status;
+    expect(await status('acme')).toBe(200);
+    expect(await status('truthy')).toBe(400);
+    expect(await status('boom')).toBe(503);
+    expect((onError.mock.calls[0]![0] as Error).message).toBe('tenant store down');
+    expect(provider).toHaveBeenCalledTimes(1);
   });
 
   it('allowedOrigins: an origin entry is exact, a host entry takes either scheme, default ports match', async () => {
@@ -471,6 +517,21 @@ describe('dynamic cards under attack', () => {
       `  - options.allowedOrigins: is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation ("not set"). List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.`,
       `  - options.extended.path: is required with a card function, the REST path of a variant is not known before it is built ("not set"). Set it to the path of your HTTP+JSON interface plus /extendedAgentCard, e.g. '/a2a/extendedAgentCard' (a list for several), or false to answer only through getExtendedAgentCard().`,
     ]);
+  });
+
+  it('a tenant function without allowedTenants fails at start-up; so do a bad list and allowedTenants alone', () => {
+    const tenant = (req: { headers: Record<string, unknown> }) => String(req.headers['x-tenant']);
+    const startUp = (options: Partial<AgentCardOptions>) => () =>
+      createAgentCardResponder({ card: () => CONFORMANCE_CARD, logger: quiet, allowedOrigins: anyOrigin, ...options });
+    expect(startUp({ tenant })).toThrow(
+      `options.allowedTenants: is required with tenant, otherwise every tenant value a client sends costs a call to card and a validation, and evicts cached variants ("not set"). List the tenants, e.g. ['acme', 'globex'], or pass (tenant) => boolean that checks them.`,
+    );
+    expect(startUp({ tenant, allowedTenants: ['acme', '', 7] as never })).toThrow(
+      `options.allowedTenants: must be a non-empty list of non-empty strings, or a function (["",7]). Use e.g. ['acme', 'globex'], or (tenant) => boolean.`,
+    );
+    expect(startUp({ allowedTenants: ['acme'] })).toThrow(
+      `options.allowedTenants: only applies with tenant ("set"). Add tenant: (request) => string | undefined, or remove allowedTenants.`,
+    );
   });
 
   it.each<[unknown, string]>([

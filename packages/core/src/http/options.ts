@@ -27,6 +27,8 @@ export interface ResolvedAgentCardOptions<Req = unknown> {
   maxConcurrentBuilds: number;
   cacheKey: ((ctx: AgentCardContext<Req>) => string) | undefined;
   tenant: ((request: AgentCardRequest<Req>) => string | undefined) | undefined;
+  /** Whether a resolved tenant may have a variant; `undefined` without `tenant`. */
+  allowTenant: ((tenant: string) => boolean) | undefined;
   maxVariants: number;
   variantMaxAge: number | undefined;
   staleIfError: boolean;
@@ -64,6 +66,7 @@ const OPTION_KEYS = new Set([
   'maxConcurrentBuilds',
   'cacheKey',
   'tenant',
+  'allowedTenants',
   'maxVariants',
   'variantMaxAge',
   'staleIfError',
@@ -191,6 +194,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       "Use true (the peer is the proxy), a hop count such as 2, addresses or CIDR ranges such as ['loopback', '10.0.0.0/8'], or (address, hop) => boolean.",
     );
   const allowOrigin = resolveAllowedOrigins(o.allowedOrigins, err);
+  const allowTenant = resolveAllowedTenants(o.allowedTenants, err);
   if (o.maxConcurrentBuilds !== undefined && !isPositiveInt(o.maxConcurrentBuilds))
     err('maxConcurrentBuilds', 'must be a positive integer', o.maxConcurrentBuilds, 'Use e.g. 10.');
   for (const key of ['cacheKey', 'tenant', 'onError'] as const) {
@@ -226,6 +230,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     for (const key of [
       'cacheKey',
       'tenant',
+      'allowedTenants',
       'variantMaxAge',
       'staleIfError',
       'allowedOrigins',
@@ -248,6 +253,23 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
       'is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation',
       'not set',
       "List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.",
+    );
+  }
+
+  if (typeof o.card === 'function' && typeof o.tenant === 'function' && o.allowedTenants === undefined) {
+    err(
+      'allowedTenants',
+      'is required with tenant, otherwise every tenant value a client sends costs a call to card and a validation, and evicts cached variants',
+      'not set',
+      "List the tenants, e.g. ['acme', 'globex'], or pass (tenant) => boolean that checks them.",
+    );
+  }
+  if (typeof o.card === 'function' && o.tenant === undefined && o.allowedTenants !== undefined) {
+    err(
+      'allowedTenants',
+      'only applies with tenant',
+      'set',
+      'Add tenant: (request) => string | undefined, or remove allowedTenants.',
     );
   }
 
@@ -366,6 +388,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     maxConcurrentBuilds: (o.maxConcurrentBuilds as number | undefined) ?? 10,
     cacheKey,
     tenant: o.tenant,
+    allowTenant: o.tenant === undefined ? undefined : allowTenant,
     maxVariants: o.maxVariants ?? 100,
     variantMaxAge: o.variantMaxAge,
     staleIfError: o.staleIfError ?? false,
@@ -459,6 +482,30 @@ function resolveAllowedOrigins(value: unknown, err: Report): ((origin: string) =
     else hosts.add(e);
   }
   return (origin) => origins.has(origin) || (hosts.size > 0 && hosts.has(origin.slice(origin.indexOf('://') + 3)));
+}
+
+/**
+ * `allowedTenants`: a list of tenants, or `(tenant) => boolean`. Returns the check a resolved
+ * tenant goes through before any variant is looked up or built.
+ */
+function resolveAllowedTenants(value: unknown, err: Report): ((tenant: string) => boolean) | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'function') {
+    const fn = value as (tenant: string) => unknown;
+    return (tenant) => fn(tenant) === true;
+  }
+  const bad = Array.isArray(value) ? value.filter((v) => typeof v !== 'string' || v === '') : [];
+  if (!Array.isArray(value) || value.length === 0 || bad.length > 0) {
+    err(
+      'allowedTenants',
+      'must be a non-empty list of non-empty strings, or a function',
+      bad.length > 0 ? bad : value,
+      "Use e.g. ['acme', 'globex'], or (tenant) => boolean.",
+    );
+    return undefined;
+  }
+  const tenants = new Set<string>(value as string[]);
+  return (tenant) => tenants.has(tenant);
 }
 
 /**

@@ -188,7 +188,7 @@ interface VariantEntry {
 type Route = 'main' | 'legacy' | 'extended';
 
 /** Why a request got no variant; each has one fixed answer. */
-type NoVariant = 'bad-host' | 'unknown-host' | 'busy' | 'unavailable';
+type NoVariant = 'bad-host' | 'unknown-host' | 'unknown-tenant' | 'busy' | 'unavailable';
 
 function fixedError(o: ResolvedAgentCardOptions<any>, status: number, code: string, message: string, retry = false) {
   return prepareErrorResponses({
@@ -214,6 +214,7 @@ function createDynamicResponder<Req>(
   const answers: Record<NoVariant, CorsVariants<ErrorResponseSet>> = {
     'bad-host': fixedError(o, 400, 'INVALID_ARGUMENT', 'Missing or invalid Host header.'),
     'unknown-host': fixedError(o, 400, 'INVALID_ARGUMENT', 'No agent card is served for this host.'),
+    'unknown-tenant': fixedError(o, 400, 'INVALID_ARGUMENT', 'No agent card is served for this tenant.'),
     busy: fixedError(o, 503, 'UNAVAILABLE', 'The agent card is temporarily unavailable. Retry later.', true),
     unavailable: fixedError(o, 503, 'UNAVAILABLE', 'The agent card is temporarily unavailable. Retry later.', true),
   };
@@ -279,6 +280,8 @@ function createDynamicResponder<Req>(
     let ctx: AgentCardContext<Req>;
     try {
       const tenant = o.tenant?.(request);
+      // Before any lookup: a tenant the client made up never calls card nor evicts a variant.
+      if (tenant !== undefined && o.allowTenant !== undefined && !o.allowTenant(tenant)) return 'unknown-tenant';
       ctx =
         tenant === undefined
           ? { origin, headers: request.headers, raw: request.raw }

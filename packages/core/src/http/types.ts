@@ -165,6 +165,13 @@ export interface AgentCardOptions<Req = unknown> {
    */
   tenant?: (request: AgentCardRequest<Req>) => string | undefined;
   /**
+   * For dynamic cards with `tenant`: the tenants a variant may be built for, or
+   * `(tenant) => boolean` (synchronous; only `true` admits). A request whose tenant is not
+   * allowed gets a fixed 400 and never reaches `card`. Required with `tenant`: a tenant taken
+   * from a header or a path is the client's to choose.
+   */
+  allowedTenants?: readonly string[] | ((tenant: string) => boolean);
+  /**
    * For dynamic cards: the variant key. Without `allowedOrigins`, `ctx.origin` is not available
    * to it nor to `card`; with them, put the origin in the key when `card` reads it.
    * @default the origin (+ tenant)

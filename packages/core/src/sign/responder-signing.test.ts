@@ -115,6 +115,7 @@ describe('responder option sign', () => {
     const responder = createAgentCardResponder({
       card: provider,
       tenant: (request) => String(request.headers['x-tenant'] ?? 'default'),
+      allowedTenants: ['a', 'b', 'default'],
       cacheKey: (ctx) => ctx.tenant ?? 'default',
       logger: quiet,
       sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
