@@ -1,8 +1,18 @@
-import { AgentCard as SdkAgentCardCodec, type AgentCard as SdkAgentCard } from '@a2a-js/sdk';
+import {
+  AgentCard as SdkAgentCardCodec,
+  type AgentCard as SdkAgentCard,
+  type AgentCardSignatureVerifier,
+} from '@a2a-js/sdk';
 import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
 import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
-import { getExtendedAgentCard } from '@agent-card/core';
-import type { AgentCard, AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder } from '@agent-card/core';
+import { getExtendedAgentCard, verifyAgentCard } from '@agent-card/core';
+import type {
+  AgentCard,
+  AgentCardOptions,
+  AgentCardRequestHeaders,
+  AgentCardResponder,
+  VerifyAgentCardOptions,
+} from '@agent-card/core';
 
 export type { AgentCard as A2aJsAgentCard } from '@a2a-js/sdk';
 
@@ -111,5 +121,33 @@ export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
       });
     }
     return SdkAgentCardCodec.fromJSON(result.card);
+  };
+}
+
+/**
+ * The `verifySignature` argument of the SDK client's `getAgentCard(options, verifySignature)`,
+ * checking the card with `verifyAgentCard` of `@agent-card/core` and the keys of `options`.
+ * It resolves when at least one signature verifies and throws an `Error` naming why each failed
+ * otherwise.
+ *
+ * The SDK hands the verifier its in-memory card; its own `verifyAgentCardSignature` canonicalizes
+ * that shape without `securitySchemes` (a2aproject/a2a-js#663), so it refuses every correctly
+ * signed card that declares security schemes, as every extended card does. This verifier turns
+ * the card back into ProtoJSON (`fromA2aJsCard`) first, so the signature covers the schemes.
+ *
+ * @example
+ * ```ts
+ * const verify = cardSignatureVerifier({ jwksUrl: 'https://orders.acme-corp.io/.well-known/jwks.json' });
+ * const extended = await client.getAgentCard(undefined, verify);
+ * ```
+ */
+export function cardSignatureVerifier(options: VerifyAgentCardOptions): AgentCardSignatureVerifier {
+  return async (card) => {
+    const result = await verifyAgentCard(fromA2aJsCard(card), options);
+    if (result.valid) return;
+    const reasons = result.signatures.map((s) => `#${s.index}${s.kid ? ` (kid ${s.kid})` : ''}: ${s.reason}`);
+    throw new Error(
+      `No signature of the agent card verifies: ${reasons.length > 0 ? reasons.join('; ') : result.reason}.`,
+    );
   };
 }
