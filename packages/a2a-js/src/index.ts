@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AgentCard as SdkAgentCardCodec,
   type AgentCard as SdkAgentCard,
@@ -90,7 +92,9 @@ function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
  *
  * A refusal reaches the JSON-RPC caller as the error object `getExtendedAgentCard` returns, with
  * its code and message (`-32000` unauthenticated, `-32603` unavailable); the SDK answers it with
- * HTTP 200 and without `WWW-Authenticate`, as it does for every JSON-RPC error.
+ * HTTP 200 and without `WWW-Authenticate`, as it does for every JSON-RPC error, unless
+ * {@link extendedCardChallenge} is installed in front of its handler (then 401 and
+ * `WWW-Authenticate` for an unauthenticated caller).
  *
  * @example
  * ```ts
@@ -112,6 +116,9 @@ export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
     const raw = (toRequest ? toRequest(context) : { headers, user: context.user, context }) as Req;
     const result = await getExtendedAgentCard<Req>(source, { headers, raw });
     if (result.error !== undefined) {
+      // Behind extendedCardChallenge, an unauthenticated caller gets 401 and WWW-Authenticate.
+      const refusal = result.status === 401 ? refusals.getStore() : undefined;
+      if (refusal !== undefined) refusal.headers = result.headers;
       // The SDK's JSON-RPC handler sends an error of this class as it is: code and message.
       const { code, message, data } = result.error;
       throw new JsonRpcTransportError({
@@ -149,5 +156,52 @@ export function cardSignatureVerifier(options: VerifyAgentCardOptions): AgentCar
     throw new Error(
       `No signature of the agent card verifies: ${reasons.length > 0 ? reasons.join('; ') : result.reason}.`,
     );
+  };
+}
+
+/** What the provider leaves for {@link extendedCardChallenge} when it refuses a caller. */
+interface Refusal {
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One slot per request that passed through {@link extendedCardChallenge}, for the provider to fill. */
+const refusals = new AsyncLocalStorage<Refusal>();
+
+/**
+ * A Connect/Express middleware to install in front of the SDK's `jsonRpcHandler`: when
+ * {@link extendedCardProvider} refuses a `GetExtendedAgentCard` call for want of a principal, the
+ * answer goes out as HTTP 401 with the `WWW-Authenticate` challenge the REST route sends (built
+ * from the card's security schemes), instead of the SDK's HTTP 200. The body stays the SDK's
+ * JSON-RPC error object, with the request's `id`. Every other answer, including the extended
+ * card itself and every other method, is left exactly as the SDK sends it.
+ *
+ * The SDK's client reads a JSON-RPC error in a 401 as it reads one in a 200 (the same typed
+ * error), and its retry-on-401 helper (`createAuthenticatingFetchWithRetry`) then gets the
+ * chance to retry with credentials.
+ *
+ * @example
+ * ```ts
+ * app.use('/a2a/jsonrpc', extendedCardChallenge(), jsonRpcHandler({ requestHandler, userBuilder }));
+ * ```
+ */
+export function extendedCardChallenge(): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void {
+  return (_req, res, next) => {
+    const refusal: Refusal = {};
+    const writeHead = res.writeHead;
+    // The SDK writes its status and body itself; the status is changed when the head goes out,
+    // which is after the provider ran, whatever the handler called (writeHead, or end alone).
+    res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+      res.writeHead = writeHead;
+      const headers = refusal.headers;
+      if (headers === undefined || status !== 200) return Reflect.apply(writeHead, this, [status, ...rest]);
+      for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
+      // A reason phrase given for 200 would be wrong for 401: Node picks the right one.
+      return Reflect.apply(writeHead, this, [401, ...(typeof rest[0] === 'string' ? rest.slice(1) : rest)]);
+    } as ServerResponse['writeHead'];
+    refusals.run(refusal, next);
   };
 }
