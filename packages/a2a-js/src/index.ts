@@ -1,8 +1,20 @@
-import { AgentCard as SdkAgentCardCodec, type AgentCard as SdkAgentCard } from '@a2a-js/sdk';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  AgentCard as SdkAgentCardCodec,
+  type AgentCard as SdkAgentCard,
+  type AgentCardSignatureVerifier,
+} from '@a2a-js/sdk';
 import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
 import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
-import { getExtendedAgentCard } from '@agent-card/core';
-import type { AgentCard, AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder } from '@agent-card/core';
+import { getExtendedAgentCard, verifyAgentCard } from '@agent-card/core';
+import type {
+  AgentCard,
+  AgentCardOptions,
+  AgentCardRequestHeaders,
+  AgentCardResponder,
+  VerifyAgentCardOptions,
+} from '@agent-card/core';
 
 export type { AgentCard as A2aJsAgentCard } from '@a2a-js/sdk';
 
@@ -80,7 +92,9 @@ function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
  *
  * A refusal reaches the JSON-RPC caller as the error object `getExtendedAgentCard` returns, with
  * its code and message (`-32000` unauthenticated, `-32603` unavailable); the SDK answers it with
- * HTTP 200 and without `WWW-Authenticate`, as it does for every JSON-RPC error.
+ * HTTP 200 and without `WWW-Authenticate`, as it does for every JSON-RPC error, unless
+ * {@link extendedCardChallenge} is installed in front of its handler (then 401 and
+ * `WWW-Authenticate` for an unauthenticated caller).
  *
  * @example
  * ```ts
@@ -102,6 +116,9 @@ export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
     const raw = (toRequest ? toRequest(context) : { headers, user: context.user, context }) as Req;
     const result = await getExtendedAgentCard<Req>(source, { headers, raw });
     if (result.error !== undefined) {
+      // Behind extendedCardChallenge, an unauthenticated caller gets 401 and WWW-Authenticate.
+      const refusal = result.status === 401 ? refusals.getStore() : undefined;
+      if (refusal !== undefined) refusal.headers = result.headers;
       // The SDK's JSON-RPC handler sends an error of this class as it is: code and message.
       const { code, message, data } = result.error;
       throw new JsonRpcTransportError({
@@ -111,5 +128,80 @@ export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
       });
     }
     return SdkAgentCardCodec.fromJSON(result.card);
+  };
+}
+
+/**
+ * The `verifySignature` argument of the SDK client's `getAgentCard(options, verifySignature)`,
+ * checking the card with `verifyAgentCard` of `@agent-card/core` and the keys of `options`.
+ * It resolves when at least one signature verifies and throws an `Error` naming why each failed
+ * otherwise.
+ *
+ * The SDK hands the verifier its in-memory card; its own `verifyAgentCardSignature` canonicalizes
+ * that shape without `securitySchemes` (a2aproject/a2a-js#663), so it refuses every correctly
+ * signed card that declares security schemes, as every extended card does. This verifier turns
+ * the card back into ProtoJSON (`fromA2aJsCard`) first, so the signature covers the schemes.
+ *
+ * @example
+ * ```ts
+ * const verify = cardSignatureVerifier({ jwksUrl: 'https://orders.acme-corp.io/.well-known/jwks.json' });
+ * const extended = await client.getAgentCard(undefined, verify);
+ * ```
+ */
+export function cardSignatureVerifier(options: VerifyAgentCardOptions): AgentCardSignatureVerifier {
+  return async (card) => {
+    const result = await verifyAgentCard(fromA2aJsCard(card), options);
+    if (result.valid) return;
+    const reasons = result.signatures.map((s) => `#${s.index}${s.kid ? ` (kid ${s.kid})` : ''}: ${s.reason}`);
+    throw new Error(
+      `No signature of the agent card verifies: ${reasons.length > 0 ? reasons.join('; ') : result.reason}.`,
+    );
+  };
+}
+
+/** What the provider leaves for {@link extendedCardChallenge} when it refuses a caller. */
+interface Refusal {
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One slot per request that passed through {@link extendedCardChallenge}, for the provider to fill. */
+const refusals = new AsyncLocalStorage<Refusal>();
+
+/**
+ * A Connect/Express middleware to install in front of the SDK's `jsonRpcHandler`: when
+ * {@link extendedCardProvider} refuses a `GetExtendedAgentCard` call for want of a principal, the
+ * answer goes out as HTTP 401 with the `WWW-Authenticate` challenge the REST route sends (built
+ * from the card's security schemes), instead of the SDK's HTTP 200. The body stays the SDK's
+ * JSON-RPC error object, with the request's `id`. Every other answer, including the extended
+ * card itself and every other method, is left exactly as the SDK sends it.
+ *
+ * The SDK's client reads a JSON-RPC error in a 401 as it reads one in a 200 (the same typed
+ * error), and its retry-on-401 helper (`createAuthenticatingFetchWithRetry`) then gets the
+ * chance to retry with credentials.
+ *
+ * @example
+ * ```ts
+ * app.use('/a2a/jsonrpc', extendedCardChallenge(), jsonRpcHandler({ requestHandler, userBuilder }));
+ * ```
+ */
+export function extendedCardChallenge(): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void {
+  return (_req, res, next) => {
+    const refusal: Refusal = {};
+    const writeHead = res.writeHead;
+    // The SDK writes its status and body itself; the status is changed when the head goes out,
+    // which is after the provider ran, whatever the handler called (writeHead, or end alone).
+    res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+      res.writeHead = writeHead;
+      const headers = refusal.headers;
+      if (headers === undefined || status !== 200) return Reflect.apply(writeHead, this, [status, ...rest]);
+      for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
+      // A reason phrase given for 200 would be wrong for 401: Node picks the right one.
+      return Reflect.apply(writeHead, this, [401, ...(typeof rest[0] === 'string' ? rest.slice(1) : rest)]);
+    } as ServerResponse['writeHead'];
+    refusals.run(refusal, next);
   };
 }

@@ -3,23 +3,25 @@
 // paths and the REST extended card, and the bridge for the SDK's JSON-RPC GetExtendedAgentCard.
 // The SDK's own client discovers the card, sends a message over each transport and reads the
 // extended card over each, with and without credentials.
+import { createPublicKey, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import express from 'express';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import {
   ClientFactory,
   ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
-import { Role, type Message } from '@a2a-js/sdk';
+import { AgentCard as SdkAgentCardCodec, Role, verifyAgentCardSignature, type Message } from '@a2a-js/sdk';
 import type { AgentCard, AgentCardOptions } from '@agent-card/core';
 import { agentCard } from '@agent-card/express';
-import { extendedCardProvider, toA2aJsCard } from './index';
+import { cardSignatureVerifier, extendedCardChallenge, extendedCardProvider, toA2aJsCard } from './index';
 
 const API_KEY = 'interop-key-7f3a';
 const refund = { id: 'refund', name: 'Refund', description: 'Refunds an order.', tags: ['orders'] };
@@ -254,5 +256,203 @@ describe('@a2a-js/sdk server and client with agent-card in front', () => {
       code: -32000,
       message: 'Authentication is required to read the extended agent card.',
     });
+  });
+});
+
+describe('@a2a-js/sdk client verifying the signed extended card', () => {
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const app = express();
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const card = cardAt(url);
+    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+      card,
+      profile: 'development',
+      logger: { warn() {} },
+      sign: { privateKey: key.privateKey, alg: 'ES256' },
+      extended: {
+        authenticate: (req) => (req.headers['x-api-key'] === API_KEY ? { partner: 'acme' } : undefined),
+        card: [refund],
+      },
+    };
+    app.use(agentCard(options));
+    const requestHandler = new DefaultRequestHandler(
+      toA2aJsCard(card),
+      new InMemoryTaskStore(),
+      executor,
+      undefined,
+      undefined,
+      undefined,
+      extendedCardProvider(options),
+    );
+    app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** The SDK's verifier, taking keys from the JWK Set the middleware publishes, by kid. */
+  const sdkVerifier = () =>
+    verifyAgentCardSignature(async (kid) => {
+      const { keys } = (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as { keys: JsonWebKey[] };
+      const jwk = keys.find((k) => k.kid === kid);
+      if (jwk === undefined) throw new Error(`no key ${kid}`);
+      return createPublicKey({ key: jwk, format: 'jwk' });
+    });
+  const quietly = async <T>(run: () => Promise<T>): Promise<T> => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    try {
+      return await run();
+    } finally {
+      debug.mockRestore();
+    }
+  };
+
+  describe.each(Object.keys(transports) as (keyof typeof transports)[])('over %s', (binding) => {
+    const client = () => clientOver(binding, fetchWith({ 'x-api-key': API_KEY })).createFromUrl(url);
+
+    it('getAgentCard(options, cardSignatureVerifier) accepts the extended card, verified with the published key set', async () => {
+      const verify = cardSignatureVerifier({ jwksUrl: `${url}/.well-known/jwks.json`, allowInsecureJwksUrl: true });
+      const extended = await (await client()).getAgentCard(undefined, verify);
+      expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
+      expect(extended.signatures.length).toBeGreaterThan(0);
+    });
+
+    it("getAgentCard(options, verifier) accepts it with the SDK's own verifier given the card as ProtoJSON", async () => {
+      const verify = sdkVerifier();
+      const extended = await quietly(async () =>
+        (await client()).getAgentCard(undefined, (card) => verify(SdkAgentCardCodec.toJSON(card) as never)),
+      );
+      expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
+    });
+
+    it("the SDK's verifier given its in-memory card leaves securitySchemes out of the payload and refuses it", async () => {
+      await expect(quietly(async () => (await client()).getAgentCard(undefined, sdkVerifier()))).rejects.toThrow(
+        'No valid signatures found on agent card.',
+      );
+    });
+
+    it('cardSignatureVerifier refuses the card with a key set that does not hold the signing key', async () => {
+      const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+      const verify = cardSignatureVerifier({ jwks: { keys: [{ ...other.export({ format: 'jwk' }), kid: 'other' }] } });
+      await expect((await client()).getAgentCard(undefined, verify)).rejects.toThrow(
+        /^No signature of the agent card verifies: #0 \(kid [\w-]+\): unknown kid/,
+      );
+    });
+  });
+});
+
+describe('extendedCardChallenge: HTTP 401 with WWW-Authenticate for a refused JSON-RPC GetExtendedAgentCard', () => {
+  let server: Server;
+  let url: string;
+  let errors: unknown[];
+
+  beforeAll(async () => {
+    const app = express();
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const card = cardAt(url);
+    errors = [];
+    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+      card,
+      profile: 'development',
+      logger: { warn() {} },
+      onError: (error) => errors.push(error),
+      extended: {
+        authenticate: (req) => {
+          if (req.headers['x-api-key'] === 'throws') throw new Error('key store down');
+          return req.headers['x-api-key'] === API_KEY ? { partner: 'acme' } : undefined;
+        },
+        card: [refund],
+      },
+    };
+    app.use(agentCard(options));
+    const requestHandler = new DefaultRequestHandler(
+      toA2aJsCard(card),
+      new InMemoryTaskStore(),
+      executor,
+      undefined,
+      undefined,
+      undefined,
+      extendedCardProvider(options),
+    );
+    app.use(
+      '/a2a/jsonrpc',
+      extendedCardChallenge(),
+      jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }),
+    );
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const rpc = (method: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: {} }),
+    });
+
+  it("the SDK client's retry-on-401 helper retries with the key the challenge names, and reads the extended card", async () => {
+    const challenges: string[] = [];
+    const authFetch = createAuthenticatingFetchWithRetry(fetch, {
+      headers: async () => ({}),
+      shouldRetryWithHeaders: async (_req, res) => {
+        const challenge = res.headers.get('www-authenticate');
+        if (res.status !== 401 || challenge === null) return undefined;
+        challenges.push(challenge);
+        // The header the ApiKey challenge names is where the key goes.
+        const name = /ApiKey [^,]*, in="header", name="([^"]+)"/.exec(challenge)?.[1];
+        return name === undefined ? undefined : { [name]: API_KEY };
+      },
+    });
+    const client = await clientOver('JSONRPC', authFetch).createFromUrl(url);
+    const extended = await client.getAgentCard();
+    expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
+    // One challenge, the one the REST route sends.
+    const rest = await fetch(`${url}/a2a/rest/extendedAgentCard`);
+    expect(rest.status).toBe(401);
+    expect(challenges).toEqual([rest.headers.get('www-authenticate')]);
+    expect(challenges[0]).toBe(
+      'ApiKey realm="Orders Agent", in="header", name="x-api-key", Bearer realm="Orders Agent", MutualTLS realm="Orders Agent"',
+    );
+  });
+
+  it('answers 401, WWW-Authenticate and the JSON-RPC error object (with the request id) without credentials', async () => {
+    const attempts: Record<string, string>[] = [{}, { 'x-api-key': `${API_KEY}-wrong` }, { 'x-api-key': 'throws' }];
+    for (const headers of attempts) {
+      const response = await rpc('GetExtendedAgentCard', headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^ApiKey realm="Orders Agent", in="header"/);
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32000, message: 'Authentication is required to read the extended agent card.' },
+      });
+    }
+    expect(errors).toHaveLength(1);
+  });
+
+  it('keeps concurrent calls apart: each refused one gets 401, each authenticated one 200', async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? API_KEY : `${API_KEY}-wrong`));
+    const statuses = await Promise.all(
+      keys.map(async (key) => (await rpc('GetExtendedAgentCard', { 'x-api-key': key })).status),
+    );
+    expect(statuses).toEqual(keys.map((key) => (key === API_KEY ? 200 : 401)));
+  });
+
+  it('leaves every other answer as the SDK sends it: the card with credentials, other methods and their errors', async () => {
+    const ok = await rpc('GetExtendedAgentCard', { 'x-api-key': API_KEY });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('www-authenticate')).toBeNull();
+    const unknown = await rpc('NoSuchMethod');
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers.get('www-authenticate')).toBeNull();
+    expect(((await unknown.json()) as { error: { code: number } }).error.code).toBe(-32601);
+    const client = await clientOver('JSONRPC', fetch).createFromUrl(url);
+    const reply = (await client.sendMessage(userMessage('still there?'))) as Message;
+    expect(reply.parts[0]?.content).toEqual({ $case: 'text', value: 'echo: still there?' });
   });
 });

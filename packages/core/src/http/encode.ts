@@ -1,5 +1,6 @@
 import { concatBytes } from '../bytes';
 import type { AgentCard } from '../model';
+import type { AgentCardSigner } from '../sign/sign';
 
 const encoder = new TextEncoder();
 
@@ -22,6 +23,16 @@ export function encodeCard(card: AgentCard | Record<string, unknown>): Uint8Arra
   let length = 0;
   for (const chunk of chunks) length += chunk.byteLength;
   return concatBytes(chunks, length);
+}
+
+/**
+ * The card as `sign` serves it: the signer's signatures appended to those the card already has
+ * (none without `sign`). Called once per variant, public or extended, just before it becomes
+ * bytes, so a deterministic algorithm gives every replica the same bytes.
+ */
+export function signedVariant(card: AgentCard, signer: AgentCardSigner | undefined): AgentCard {
+  if (signer === undefined) return card;
+  return { ...card, signatures: [...(card.signatures ?? []), ...signer.signSync(card)] };
 }
 
 /** Encodes a fixed JSON error body. */

@@ -11,6 +11,7 @@ import {
   type ErrorResponseSet,
   type PreparedDocument,
 } from './documents';
+import { signedVariant } from './encode';
 import { ifNoneMatchMatches } from './etag';
 import { LruCache } from './lru';
 import type { ResolvedAgentCardOptions } from './options';
@@ -161,10 +162,13 @@ export function createExtendedEndpoint(
     allowHeaders: vary,
   };
 
+  // With `sign`, each distinct extended card is signed here, once, with the keys of the public
+  // card (the key set stays the same), so JSON-RPC and REST callers get the same signed bytes.
   const prepare = (merged: AgentCard, json: string): PreparedExtended => {
     validateVariant(merged, options, warn, 'extended.card');
-    const bytes = new TextEncoder().encode(json);
-    return { doc: prepareDocument(bytes, docSettings), card: deepFreeze(JSON.parse(json) as AgentCard) };
+    const served = options.signer === undefined ? json : JSON.stringify(signedVariant(merged, options.signer));
+    const bytes = new TextEncoder().encode(served);
+    return { doc: prepareDocument(bytes, docSettings), card: deepFreeze(JSON.parse(served) as AgentCard) };
   };
 
   let produce: (principal: unknown) => PreparedExtended | Promise<PreparedExtended>;

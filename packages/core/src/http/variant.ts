@@ -2,7 +2,7 @@ import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
 import { validateVariant } from './card-validation';
 import { prepareDocument, type PreparedDocument } from './documents';
-import { encodeCard } from './encode';
+import { encodeCard, signedVariant } from './encode';
 import { createExtendedEndpoint, type ExtendedEndpoint } from './extended';
 import { toLegacyV03Card } from './legacy-v03';
 import type { ResolvedAgentCardOptions } from './options';
@@ -31,11 +31,9 @@ export function prepareVariant(
 ): PreparedVariant {
   const card = validateVariant(input, options, warn);
   // Signed here, where the variant becomes bytes, so the signature, the bytes and the ETag are
-  // made together once; the v0.3 and extended documents differ from it and stay unsigned.
-  const served =
-    options.signer === undefined
-      ? card
-      : { ...card, signatures: [...(card.signatures ?? []), ...options.signer.signSync(card)] };
+  // made together once; the v0.3 document differs from it and stays unsigned, the extended card
+  // is signed where it becomes bytes (extended.ts).
+  const served = signedVariant(card, options.signer);
   const bytes = encodeCard(served);
   // A dynamic variant depends on Host (and the trusted proxy headers): say so to shared caches.
   const headerSettings = {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { verifyAgentCardSignature } from '@a2a-js/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { AgentCardError } from '../errors';
-import { createAgentCardResponder } from '../http';
+import { createAgentCardResponder, getExtendedAgentCard } from '../http';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from '../http/types';
 import type { AgentCard } from '../model';
 import { verifyAgentCard } from './verify';
@@ -341,5 +341,90 @@ describe('the JWK Set route of a signing responder', () => {
         /^agent card: options\.sign: PS256 signatures are randomized, .*Sign once at build time \(agent-card sign\)/,
       ),
     );
+  });
+});
+
+describe('the extended card of a signing responder', () => {
+  const TOKEN = 'partner-token';
+  const audit = { id: 'audit', name: 'Audit', description: 'Lists what changed this week.', tags: ['admin'] };
+  const declared: AgentCard = {
+    ...card,
+    supportedInterfaces: [
+      { url: 'https://recipes.acme.dev/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+    ],
+    capabilities: { extendedAgentCard: true },
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+  const authenticate = (raw: unknown) =>
+    (raw as { headers: Record<string, string> }).headers.authorization === `Bearer ${TOKEN}` ? 'partner' : undefined;
+  const options = (extended: AgentCardOptions['extended'] = { authenticate, card: [audit] }): AgentCardOptions => ({
+    card: declared,
+    logger: quiet,
+    extended,
+    sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
+  });
+  const extendedOf = async (responder: ReturnType<typeof createAgentCardResponder>) => {
+    const headers = { host: 'recipes.acme.dev', authorization: `Bearer ${TOKEN}` };
+    return (await responder.respond({
+      method: 'GET',
+      path: '/a2a/rest/extendedAgentCard',
+      headers,
+      raw: { headers },
+    }))!;
+  };
+  const jwksBytes = async (responder: ReturnType<typeof createAgentCardResponder>) =>
+    (await responder.respond(get('/.well-known/jwks.json')))!.body!;
+
+  it('serves the extended card signed, verifiable with the published key set by us and by @a2a-js/sdk', async () => {
+    const responder = createAgentCardResponder(options());
+    const response = await extendedOf(responder);
+    expect(response.status).toBe(200);
+    const extended = body(response);
+    expect(extended.skills.map((s) => s.id)).toEqual(['find-recipe', 'audit']);
+    // One per canonical form: `list: []` is default-valued, so the pruned form differs.
+    expect(extended.signatures).toHaveLength(2);
+    const jwks = JSON.parse(new TextDecoder().decode(await jwksBytes(responder)));
+    expect(await verifyAgentCard(extended, { jwks })).toMatchObject({ valid: true });
+    await expect(verifyAgentCardSignature(async () => ec.publicKey)(extended as never)).resolves.toBeUndefined();
+    // The signature covers the extended content: the public card's signature does not verify it.
+    const publicCard = body(await responder.respond(get()));
+    expect(extended.signatures).not.toEqual(publicCard.signatures);
+    expect((await verifyAgentCard({ ...extended, signatures: publicCard.signatures }, { jwks })).valid).toBe(false);
+    // The JSON-RPC answer is the same signed card.
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    const rpc = await getExtendedAgentCard(responder, { headers, raw: { headers } });
+    expect(rpc.card).toEqual(extended);
+  });
+
+  it('signs each distinct extended card of an extended.card function once, the same on every request', async () => {
+    const produce = vi.fn(() => [audit]);
+    const responder = createAgentCardResponder(options({ authenticate, card: produce }));
+    const first = await extendedOf(responder);
+    const again = await extendedOf(responder);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect((await verifyAgentCard(body(first), { keys: { 'card-1': ec.publicKey } })).valid).toBe(true);
+  });
+
+  it('gives replicas built from the same options the same extended bytes and ETag (ES256 is deterministic)', async () => {
+    for (const extended of [
+      { authenticate, card: [audit] },
+      { authenticate, card: () => [audit] },
+    ]) {
+      const a = await extendedOf(createAgentCardResponder(options(extended)));
+      const b = await extendedOf(createAgentCardResponder(options(extended)));
+      expect(body(a).signatures).toHaveLength(2);
+      expect(a.headers.etag).toBe(b.headers.etag);
+      expect(a.body).toEqual(b.body);
+    }
+  });
+
+  it('publishes no key for the extended card: the key set is the same with and without extended', async () => {
+    const withExtended = await jwksBytes(createAgentCardResponder(options()));
+    const { extended: _, ...rest } = options();
+    const without = await jwksBytes(createAgentCardResponder(rest));
+    expect(new TextDecoder().decode(withExtended)).toBe(new TextDecoder().decode(without));
+    expect(JSON.parse(new TextDecoder().decode(withExtended)).keys).toHaveLength(1);
   });
 });
