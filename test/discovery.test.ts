@@ -443,6 +443,49 @@ describe('discoverAgentCard against misbehaving servers', () => {
   });
 });
 
+describe("the caller's headers", () => {
+  const secrets = {
+    authorization: 'Bearer staging-token',
+    cookie: 'session=s3cret',
+    'x-api-key': 'k-123',
+    'user-agent': 'agent-card-check',
+  };
+
+  it('never go out on the plain-http probe of an https target', async () => {
+    const https = await start(wellBehaved());
+    const http = await start(wellBehaved());
+    await discoverAgentCard('acme.test', {
+      timeoutMs: 2_000,
+      headers: secrets,
+      fetch: mapOrigins({ 'https://acme.test': https.origin, 'http://acme.test': http.origin }),
+    });
+    expect(http.requests.length).toBeGreaterThan(0);
+    for (const r of http.requests) {
+      for (const name of Object.keys(secrets))
+        expect(r.headers[name], `${name} over http`).not.toBe(secrets[name as keyof typeof secrets]);
+    }
+    // The target itself still gets them.
+    expect(https.requests.every((r) => r.headers.authorization === secrets.authorization)).toBe(true);
+  });
+
+  it('never go to another origin a redirect names', async () => {
+    const other = await start(wellBehaved());
+    const target = await start((req, res) => {
+      res.writeHead(302, { location: `${other.origin}${req.url ?? '/'}` });
+      res.end();
+    });
+    await discoverAgentCard(target.origin, { allowHttp: true, timeoutMs: 2_000, headers: secrets });
+    expect(target.requests.length).toBeGreaterThan(0);
+    expect(
+      other.requests.filter((r) =>
+        Object.keys(secrets).some(
+          (name) => r.headers[name] !== undefined && r.headers[name] === secrets[name as keyof typeof secrets],
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('discovery rules on headers and paths', () => {
   it('legacy-only card is an error', async () => {
     const report = await discover(misbehaving.legacyOnly);

@@ -74,6 +74,36 @@ describe('agent-card validate', () => {
     expect(run.stdout).toContain('card-json-parse');
   });
 
+  it('names fromA2aJsCard for a card saved in the in-memory shape of @a2a-js/sdk', async () => {
+    // JSON.stringify(AgentCard.fromJSON(card)) of the SDK: each scheme as { scheme: { $case, value } }.
+    const card = JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8'));
+    card.securitySchemes = Object.fromEntries(
+      Object.entries(card.securitySchemes as Record<string, Record<string, unknown>>).map(([name, scheme]) => {
+        const [$case, value] = Object.entries(scheme)[0] ?? [];
+        return [name, { scheme: { $case, value } }];
+      }),
+    );
+    const dir = tmp();
+    writeFileSync(join(dir, 'card.json'), JSON.stringify(card));
+    const run = await cli(['validate', 'card.json', '--profile', 'development'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      [
+        '  ✖ error   sdk-in-memory-shape  /securitySchemes/customerToken/scheme',
+        '    securitySchemes.customerToken: is in the in-memory shape of @a2a-js/sdk ({"scheme": {"$case": "httpAuthSecurityScheme", "value": …}}), not the JSON of an Agent Card.',
+        '    → Convert the card first: fromA2aJsCard(card) from @agent-card/a2a-js (it runs AgentCard.toJSON of @a2a-js/sdk).',
+      ].join('\n'),
+    );
+    // The one finding that says what happened, instead of the generic shape error and unknown field.
+    expect(run.stdout).not.toContain('security-scheme-shape');
+    expect(run.stdout).not.toContain('unknown-field');
+    expect(run.stdout).toContain('✖ invalid: 1 error');
+    const json = await cli(['validate', 'card.json', '--json', '--profile', 'development'], { cwd: dir });
+    expect(json.code).toBe(1);
+    const errors = JSON.parse(json.stdout).findings.filter((f: { severity: string }) => f.severity === 'error');
+    expect(errors).toMatchObject([{ rule: 'sdk-in-memory-shape', path: '/securitySchemes/customerToken/scheme' }]);
+  });
+
   it('--strict turns unknown fields into errors', async () => {
     const card = JSON.parse(readFileSync(join(cards, 'support.json'), 'utf8'));
     card.mascot = 'owl';

@@ -2,6 +2,7 @@
 // terminal escapes in every field a command prints, invalid UTF-8, 5,000-level nesting and a
 // server that trickles a large card. Each case runs the real binary and asserts what the user
 // sees: the exit code, the finding, and that no raw control character reaches the terminal.
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -382,12 +383,39 @@ describe('a file or stdin is read up to 16 MiB, never without bound', () => {
   const message = (name: string) =>
     `agent-card: ${name}: larger than 16 MiB, far more than a card, catalog or key. Check the path.\n`;
 
-  it('a device that never ends: exit 2 within seconds', async () => {
+  it('a device that never ends: refused before it is read, exit 2 within seconds', async () => {
     const run = await cli(['validate', '/dev/zero']);
-    expect(run.stderr).toBe(message('/dev/zero'));
+    expect(run.stderr).toBe(
+      'agent-card: /dev/zero: not a regular file (a device, a pipe or a socket). Pass a file, or - to read stdin.\n',
+    );
     expect(run.code).toBe(2);
     expect(run.ms).toBeLessThan(10_000);
   });
+
+  it('a named pipe with no writer: every command that reads a file refuses it at once, exit 2', async () => {
+    // Before: `validate fifo.json` waited for a writer forever.
+    const dir = tmp();
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    const card = join(cards, 'support.json');
+    const commands = [
+      ['validate', 'fifo.json'],
+      ['view', 'fifo.json'],
+      ['migrate', 'fifo.json'],
+      ['diff', card, 'fifo.json'],
+      ['verify', card, '--jwks', 'fifo.json'],
+      ['sign', 'fifo.json', '--key', 'fifo.json', '--alg', 'ES256'],
+      ['keys', 'jwks', 'fifo.json'],
+      ['init', '--catalog', '--agent', 'a=fifo.json', '--no-interactive', '-o', 'out.json'],
+    ];
+    for (const args of commands) {
+      // One at a time, each killed after 10 s: a command that waits fails here, not the suite.
+      const run = await cli(args, { cwd: dir, timeoutMs: 10_000 });
+      expect(run.stderr, args.join(' ')).toBe(
+        'agent-card: fifo.json: not a regular file (a device, a pipe or a socket). Pass a file, or - to read stdin.\n',
+      );
+      expect(run.code).toBe(2);
+    }
+  }, 120_000);
 
   it('a 4 GiB file (sparse): refused from its size, before anything is read', async () => {
     const dir = tmp();

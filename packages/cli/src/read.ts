@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { access, open, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Finding, validateAgentCard, validateAiCatalog } from '@agent-card/core';
@@ -42,7 +43,9 @@ async function collect(
 
 /**
  * Reads a file (or stdin for `-`) as bytes, at most {@link MAX_FILE_BYTES}; a missing file is a
- * one-line usage error. A regular file's size is checked before anything is read.
+ * one-line usage error. A regular file's size is checked before anything is read; anything else
+ * (a device, a named pipe, a socket) is refused before it is read: opening is non-blocking, so a
+ * pipe with no writer cannot hold the command. Its content can still come in on stdin (`-`).
  */
 export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
   if (file === '-') return collect(io.stdin as AsyncIterable<Buffer>, MAX_FILE_BYTES, () => tooLarge(file));
@@ -54,14 +57,20 @@ export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
   };
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(resolve(io.cwd, file), 'r');
+    // Non-blocking, so that opening a pipe with no writer returns at once to be refused below.
+    handle = await open(resolve(io.cwd, file), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw failed(error);
   }
   try {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw failed(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
-    if (stat.isFile() && stat.size > MAX_FILE_BYTES) throw tooLarge(file);
+    if (!stat.isFile()) {
+      throw new CliError(
+        `${file}: not a regular file (a device, a pipe or a socket). Pass a file, or - to read stdin.`,
+      );
+    }
+    if (stat.size > MAX_FILE_BYTES) throw tooLarge(file);
     return await collect(handle.createReadStream({ autoClose: false }), MAX_FILE_BYTES, () => tooLarge(file));
   } catch (error) {
     throw error instanceof CliError ? error : failed(error);

@@ -31,6 +31,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed. @default nothing */
   input?: string | Buffer;
+  /** Kills the run (`code` 1) after this many milliseconds. @default 30000 */
+  timeoutMs?: number;
 }
 
 /** Fails the suite at once when the binary has not been built. */
@@ -48,7 +50,7 @@ export function cli(args: string[], options: RunOptions = {}): Promise<Run> {
       {
         cwd: options.cwd ?? root,
         env: { PATH: process.env.PATH ?? '', ...options.env },
-        timeout: 30_000,
+        timeout: options.timeoutMs ?? 30_000,
         maxBuffer: 64 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

@@ -256,6 +256,48 @@ describe('discoverAgentCard and the AI Catalog', () => {
     expect(h.seen.filter((r) => r.url === cardPath('billing')).every((r) => r.headers.authorization)).toBe(true);
   });
 
+  it('with followCatalog "any", sends none of the caller\'s headers to another origin, API keys included', async () => {
+    const secrets = {
+      authorization: 'Bearer secret',
+      'x-api-key': 'k-1',
+      'x-goog-api-key': 'k-2',
+      'api-key': 'k-3',
+      'x-tenant-token': 'k-4',
+    };
+    const other = await host((o) => ({
+      [cardPath('x')]: json(card(o, 'Other')),
+      '/catalogs/other.json': json(catalogOf([]), 'application/ai-catalog+json'),
+    }));
+    const h = await host((o) => ({
+      ...twoAgents(o, [
+        entry('port', `${other.origin}${cardPath('x')}`, 'Other'),
+        {
+          identifier: 'urn:agent-card:test:nested',
+          mediaType: 'application/ai-catalog+json',
+          url: `${other.origin}/catalogs/other.json`,
+        },
+        entry('billing', `${o}${cardPath('billing')}`, 'Billing'),
+        entry('moved', `${o}${cardPath('moved')}`, 'Other'),
+      ]),
+      // A listed card on the checked origin that redirects to the other one.
+      [cardPath('moved')]: (_req, res) =>
+        void res.writeHead(302, { location: `${other.origin}${cardPath('x')}` }).end(),
+    }));
+    const report = await discover(h.origin, { followCatalog: 'any', headers: secrets });
+    expect(report.agents?.[0]).toMatchObject({ checked: true, ok: true });
+    expect(requestsTo(other, cardPath('x'))).toBeGreaterThan(0);
+    expect(requestsTo(other, '/catalogs/other.json')).toBe(1);
+    const leaked = other.seen.flatMap((r) =>
+      Object.keys(secrets)
+        .filter((name) => r.headers[name] !== undefined)
+        .map((name) => `${r.method} ${r.url} ${name}`),
+    );
+    expect(leaked).toEqual([]);
+    // The checked origin still gets them.
+    const billing = h.seen.filter((r) => r.url === cardPath('billing'));
+    expect(billing.every((r) => r.headers['x-api-key'] === 'k-1' && r.headers['api-key'] === 'k-3')).toBe(true);
+  });
+
   it('a slow entry cannot hold the run: it ends within 2 x timeoutMs and the others are checked', async () => {
     const h = await host((o) => ({
       ...twoAgents(o, [

@@ -24,9 +24,6 @@ import type {
 /** Entries read per catalog walk (all catalogs of the run together), as `validateAiCatalog` reads. */
 const SCAN_MAX = 1000;
 
-/** Headers that carry the caller's credentials: never sent to an origin other than the one checked. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
-
 /** What {@link runCatalog} needs from the discovery run. */
 export interface CatalogContext {
   /** The origin checked, e.g. `https://acme.io`. */
@@ -127,12 +124,8 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   let scanCut = false;
   const queue: Task[] = [];
 
-  const headersFor = (url: URL): Record<string, string> => {
-    if (url.origin === origin) return settings.headers;
-    const headers = { ...settings.headers };
-    for (const name of CREDENTIAL_HEADERS) delete headers[name];
-    return headers;
-  };
+  // The caller's headers (credentials, API keys under any name) stay on the origin checked.
+  const headersFor = (url: URL): Record<string, string> => (url.origin === origin ? settings.headers : {});
 
   const decide = (raw: string, base: string): URL | DiscoveryAgentSkip => {
     let url: URL;
@@ -458,7 +451,8 @@ async function fetchCatalog(
   const spec: ExchangeSpec = {
     method: 'GET',
     url,
-    headers: { ...headers, accept: `${AI_CATALOG_MEDIA_TYPE}, application/json` },
+    headers: { accept: `${AI_CATALOG_MEDIA_TYPE}, application/json` },
+    caller: { origin: ctx.origin, headers },
     follow: true,
     allowHttp: settings.allowHttp,
     maxRedirects: settings.maxRedirects,

@@ -67,7 +67,9 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
  * Requests: per path a header-less GET (`Accept: application/json`, as the TCK sends), a GET
  * with `A2A-Version: 1.0` and `Origin`, a HEAD, a CORS preflight and, after the GET, a
  * conditional GET — all concurrent except the last — plus one `http://` probe. Redirects are
- * followed only same-origin over https, at most `maxRedirects` times, every hop recorded.
+ * followed only same-origin over https, at most `maxRedirects` times, every hop recorded. The
+ * caller's `headers` go only to the checked origin: not over the `http://` probe, not to a
+ * listed card or catalog on another origin, not to a redirect hop elsewhere.
  * Each request has `timeoutMs` for headers and body together and reads at most `maxBytes`; the
  * requests that wait for another (the conditional replays, key-set fetches) share what is left
  * of `1.25 × timeoutMs` from the start, and each distinct body is parsed and validated once, so
@@ -298,7 +300,8 @@ async function runPath(
     const spec: ExchangeSpec = {
       method,
       url,
-      headers: { ...settings.headers, ...headers },
+      headers,
+      caller: { origin, headers: settings.headers },
       follow,
       allowHttp: settings.allowHttp,
       maxRedirects: settings.maxRedirects,
@@ -559,7 +562,8 @@ async function probeHttp(
   const spec: ExchangeSpec = {
     method: 'GET',
     url,
-    headers: { ...settings.headers, accept: 'application/json' },
+    // None of the caller's headers: they would cross the network in clear.
+    headers: { accept: 'application/json' },
     follow: false,
     allowHttp: false,
     maxRedirects: 0,

@@ -11,6 +11,12 @@ export interface ExchangeSpec {
   method: 'GET' | 'HEAD' | 'OPTIONS';
   url: string;
   headers: Record<string, string>;
+  /**
+   * The caller's own headers (the `headers` option: `Authorization`, API keys, cookies), sent
+   * with `headers` only on a hop whose origin (scheme, host and port) is `origin`: never over
+   * plain http when `origin` is https, never to another host or port.
+   */
+  caller?: { origin: string; headers: Record<string, string> };
   /** Follow same-origin redirects (a CORS preflight never does). */
   follow: boolean;
   /** Also follow same-origin `http → http` hops. */
@@ -70,7 +76,11 @@ export async function exchange(spec: ExchangeSpec): Promise<Exchange> {
       let response: Response;
       try {
         spec.onRequest();
-        response = await spec.fetch(url, { method: spec.method, headers: spec.headers, redirect: 'manual', signal });
+        const headers =
+          spec.caller !== undefined && new URL(url).origin === spec.caller.origin
+            ? { ...spec.caller.headers, ...spec.headers }
+            : spec.headers;
+        response = await spec.fetch(url, { method: spec.method, headers, redirect: 'manual', signal });
       } catch (error) {
         result.failure = fail(error);
         return result;

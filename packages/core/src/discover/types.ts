@@ -91,7 +91,11 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
    * @default 'https://example.org'
    */
   corsOrigin?: string;
-  /** Extra request headers sent with every request (e.g. `User-Agent`, `Authorization`). */
+  /**
+   * Extra request headers sent with every request to the checked origin (e.g. `User-Agent`,
+   * `Authorization`, an API key). Never sent on the `http://` probe of an https origin, nor to
+   * another origin (scheme, host and port) that a catalog lists or a redirect names.
+   */
   headers?: Readonly<Record<string, string>>;
   /** The fetch implementation. @default globalThis.fetch */
   fetch?: DiscoveryFetch;
@@ -100,10 +104,9 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
   /**
    * Whether to read the host's AI Catalog (`/.well-known/ai-catalog.json`) and check the cards it
    * lists: `'same-origin'` follows only entry URLs on the checked origin (scheme, host and port);
-   * `'any'` follows every http(s) entry URL (without the `authorization`, `cookie` and
-   * `proxy-authorization` headers of `headers` when the origin differs); `false` sends no catalog
-   * request at all. Entries on another origin that are not followed are reported
-   * (`discovery-catalog-origin`), never fetched.
+   * `'any'` follows every http(s) entry URL (without any of `headers` when the origin differs);
+   * `false` sends no catalog request at all. Entries on another origin that are not followed are
+   * reported (`discovery-catalog-origin`), never fetched.
    * @default 'same-origin'
    */
   followCatalog?: 'same-origin' | 'any' | false;

@@ -1,5 +1,5 @@
 import { AgentCardError, formatFindings } from '../errors';
-import { toPointer, type Finding, type ValidationProfile } from '../findings';
+import type { Finding, ValidationProfile } from '../findings';
 import type { ResolvedAgentCardOptions } from './options';
 import type { AgentCard } from '../model';
 import { recordedFindings } from '../validate/recorded';
@@ -34,31 +34,10 @@ export function checkCard(value: unknown, profile: ValidationProfile): CardCheck
       hint: 'Declare the scheme that extended.authenticate checks in securitySchemes (spec §13.3), or remove extendedAgentCard.',
     });
   }
-  const sdkShape = sdkInMemoryShape(card);
-  if (sdkShape !== undefined) findings.unshift(sdkShape);
+  // The validator's sdk-in-memory-shape error leads: it says what happened, the others follow from it.
+  const sdkShape = findings.findIndex((f) => f.rule === 'sdk-in-memory-shape');
+  if (sdkShape > 0) findings.unshift(...findings.splice(sdkShape, 1));
   return { valid: !findings.some((f) => f.severity === 'error'), findings };
-}
-
-/**
- * A card in the in-memory shape of `@a2a-js/sdk` (its `AgentCard` type, where a security scheme
- * is `{ scheme: { $case, value } }`) is not the card's JSON; the SDK's own client cannot read it
- * back once served. Names the converter instead of leaving only shape errors.
- */
-function sdkInMemoryShape(card: Partial<AgentCard> | null): Finding | undefined {
-  const schemes = card?.securitySchemes;
-  if (schemes === null || typeof schemes !== 'object') return undefined;
-  for (const [name, scheme] of Object.entries(schemes)) {
-    const inner = (scheme as { scheme?: { $case?: unknown } } | null)?.scheme;
-    if (inner === null || typeof inner !== 'object' || typeof inner.$case !== 'string') continue;
-    return {
-      rule: 'sdk-in-memory-shape',
-      severity: 'error',
-      path: toPointer(['securitySchemes', name, 'scheme']),
-      message: `securitySchemes.${name}: is in the in-memory shape of @a2a-js/sdk ({"scheme": {"$case": ${JSON.stringify(inner.$case.slice(0, 64))}, "value": …}}), not the JSON of an Agent Card.`,
-      hint: 'Convert the card first: fromA2aJsCard(card) from @agent-card/a2a-js (it runs AgentCard.toJSON of @a2a-js/sdk).',
-    };
-  }
-  return undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import { checkLegacy } from './rules/legacy';
 import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
+import { replaceSdkShapeFindings } from './rules/sdk-shape';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
 import { checkTemplateContent } from './rules/template-content';
@@ -401,6 +402,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
     runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
     runRule(checkTemplateContent, 'template', card, ctx);
+    runRule((c) => replaceSdkShapeFindings(c, ctx.findings), 'sdk-shape', card, ctx);
     return finish(ctx.findings, card, shape, tree, nodes, typed);
   } catch (error) {
     ctx.report(
