@@ -547,3 +547,84 @@ describe("update() of one agent's responder", () => {
     expect(extended.card?.skills.map((s) => s.id)).toContain('billing-disputes');
   });
 });
+
+describe('extra catalog entries', () => {
+  const entry = (url: string) => ({
+    identifier: 'urn:acme:other',
+    displayName: 'Other',
+    mediaType: 'application/a2a-agent-card+json',
+    url,
+  });
+  function catalogError(url: string, profile: 'production' | 'strict' | 'development' = 'production') {
+    try {
+      createAgentCardResponder({
+        logger: quiet,
+        profile,
+        agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
+        catalog: { entries: [entry(url)] },
+      });
+    } catch (error) {
+      if (error instanceof AgentCardError) return error.message;
+      throw error;
+    }
+    return undefined;
+  }
+
+  it.each([
+    [
+      'javascript:alert(1)',
+      'options.catalog.entries[0].url: uses the javascript scheme; catalog readers follow http(s) URLs only ("javascript:alert(1)"). Use an https:// URL.',
+    ],
+    [
+      'data:application/json,{}',
+      'options.catalog.entries[0].url: uses the data scheme; catalog readers follow http(s) URLs only ("data:application/json,{}"). Use an https:// URL.',
+    ],
+    [
+      'file:///etc/passwd',
+      'options.catalog.entries[0].url: uses the file scheme; catalog readers follow http(s) URLs only ("file:///etc/passwd"). Use an https:// URL.',
+    ],
+    [
+      'https://bob:hunter2@agents.acme.io/.well-known/agent-card.json',
+      'options.catalog.entries[0].url: carries credentials in the URL userinfo ("https://bob:***@agents.acme.io/.well-known/agent-card.json"). Remove "user:password@"; the catalog is public.',
+    ],
+    [
+      'http://169.254.169.254/latest/meta-data',
+      'options.catalog.entries[0].url: host is a link-local address (169.254.0.0/16), which no client outside the machine\'s link reaches ("169.254.169.254"). Use the public host name of the agent.',
+    ],
+    [
+      'https://[fe80::1]/.well-known/agent-card.json',
+      'options.catalog.entries[0].url: host is an IPv6 link-local address (fe80::/10), which no client outside the machine\'s link reaches ("[fe80::1]"). Use the public host name of the agent.',
+    ],
+  ])('refuses %s at start-up in production and strict', (url, line) => {
+    expect(catalogError(url)).toContain(line);
+    expect(catalogError(url, 'strict')).toContain(line);
+  });
+
+  it('refuses credentials in every profile, and lists every bad entry together', () => {
+    expect(catalogError('https://bob:hunter2@agents.acme.io/x', 'development')).toContain('carries credentials');
+    try {
+      createAgentCardResponder({
+        logger: quiet,
+        profile: 'production',
+        agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
+        catalog: {
+          host: { displayName: 'Acme', logoUrl: 'javascript:alert(1)' },
+          entries: [entry('javascript:alert(1)'), { ...entry('file:///x'), identifier: 'urn:acme:x' }],
+        },
+      });
+      expect.unreachable();
+    } catch (error) {
+      const lines = (error as AgentCardError).message.split('\n').slice(1);
+      expect(lines.map((l) => l.replace(/^ {2}- /, '').split(':')[0])).toEqual([
+        'options.catalog.host.logoUrl',
+        'options.catalog.entries[0].url',
+        'options.catalog.entries[1].url',
+      ]);
+    }
+  });
+
+  it('accepts http(s) entries on public hosts', () => {
+    expect(catalogError('https://eu.acme.io/.well-known/ai-catalog.json')).toBeUndefined();
+    expect(catalogError('http://eu.acme.io/.well-known/ai-catalog.json')).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import {
   AI_CATALOG_LINK_REL,
+  AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
   type AiCatalogEntry,
@@ -11,6 +12,8 @@ import { validateAiCatalog } from '../catalog/validate';
 import { AgentCardError } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
+import { classifyHost, parseAbsoluteUrl, redactUrl } from '../validate/urls';
+import { resolveProfile } from '../validate/validate';
 import {
   answerDocument,
   answerError,
@@ -199,9 +202,56 @@ function entryOf(agent: Agent<unknown>, card: AgentCard, base: string): AiCatalo
   });
 }
 
+/**
+ * The card's URL rules for the URLs the catalog publishes (its host's, each entry's, and those of
+ * inline nested catalogs): credentials are refused in every profile; in `production` and
+ * `strict` only http(s) URLs on hosts other machines reach (not loopback, not link-local).
+ */
+function checkPublishedUrls(catalog: unknown, at: string, profile: string, problems: string[], depth = 1): void {
+  if (typeof catalog !== 'object' || catalog === null) return;
+  const check = (value: unknown, where: string) => {
+    if (typeof value !== 'string') return;
+    const url = parseAbsoluteUrl(value);
+    if (url === undefined) return; // the draft check reports it
+    const shown = redactUrl(value);
+    if (url.username !== '' || url.password !== '')
+      problems.push(
+        `${where}: carries credentials in the URL userinfo (${show(shown)}). Remove "user:password@"; the catalog is public.`,
+      );
+    if (profile === 'development') return;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      problems.push(
+        `${where}: uses the ${url.protocol.slice(0, -1)} scheme; catalog readers follow http(s) URLs only (${show(shown)}). Use an https:// URL.`,
+      );
+      return;
+    }
+    const host = classifyHost(url.hostname);
+    if (host.kind === 'loopback')
+      problems.push(
+        `${where}: host is ${host.reason}, which other machines cannot reach (${show(url.hostname)}). Use the public host name of the agent.`,
+      );
+    else if (host.reason.includes('link-local'))
+      problems.push(
+        `${where}: host is ${host.reason}, which no client outside the machine's link reaches (${show(url.hostname)}). Use the public host name of the agent.`,
+      );
+  };
+  const c = catalog as { host?: Record<string, unknown>; entries?: unknown };
+  if (typeof c.host === 'object' && c.host !== null)
+    for (const key of ['documentationUrl', 'logoUrl']) check(c.host[key], `${at}.host.${key}`);
+  if (!Array.isArray(c.entries)) return;
+  c.entries.forEach((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) return;
+    const e = entry as { url?: unknown; data?: unknown; mediaType?: unknown };
+    check(e.url, `${at}.entries[${i}].url`);
+    if (e.mediaType === AI_CATALOG_MEDIA_TYPE && depth < AI_CATALOG_MAX_DEPTH)
+      checkPublishedUrls(e.data, `${at}.entries[${i}].data`, profile, problems, depth + 1);
+  });
+}
+
 /** Checks the `catalog` option; returns it normalised. */
 function checkCatalogOption(
   catalog: unknown,
+  profile: string,
   problems: string[],
 ): (AiCatalogServeOptions & { baseUrl?: string }) | false {
   if (catalog === undefined) return {};
@@ -241,6 +291,7 @@ function checkCatalogOption(
       );
     else baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
+  checkPublishedUrls(c, 'options.catalog', profile, problems);
   // The document the options describe, with the agents left out, must already be a valid catalog.
   const draft = {
     specVersion: '1.0',
@@ -285,7 +336,7 @@ export function createMultiAgentResponder<Req>(
     );
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
   }
-  const catalog = checkCatalogOption(options.catalog, problems);
+  const catalog = checkCatalogOption(options.catalog, resolveProfile(options.profile), problems);
   const viewer = resolveViewerOption(options.viewer, problems);
 
   const agents: Agent<Req>[] = [];
