@@ -25,7 +25,7 @@ import {
   selectCors,
 } from './documents';
 import { encodeJson } from './encode';
-import { internals } from './internals';
+import { internals, responders } from './internals';
 import { LruCache } from './lru';
 import { resolveOptions } from './options';
 import { requestOrigin } from './origin';
@@ -776,11 +776,16 @@ function createRouter<Req>(
 /**
  * The responder of one agent of a multi-agent responder, e.g. for
  * `getExtendedAgentCard(agentResponderOf(responder, 'billing'), request)` in that agent's
- * JSON-RPC handler. `undefined` when `responder` has no agent with that id.
+ * JSON-RPC handler, or `agentResponderOf(options, 'billing').update(card)`. Pass the responder, or
+ * the options object an adapter was built with (the responder built last from it answers).
+ * Its `update` goes through the multi-agent responder: the start-up checks run on every agent and
+ * the card, the routes and the AI Catalog change together, or nothing does.
+ * `undefined` when there is no such responder or it has no agent with that id.
  */
 export function agentResponderOf<Req>(
-  responder: AgentCardResponder<Req>,
+  source: AgentCardResponder<Req> | AgentCardOptions<Req>,
   id: string,
 ): AgentCardResponder<Req> | undefined {
-  return internalAgents.get(responder)?.get(id);
+  const agents = internalAgents.get(source) ?? internalAgents.get(responders.get(source) ?? {});
+  return agents?.get(id);
 }

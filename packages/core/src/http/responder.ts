@@ -12,7 +12,7 @@ import {
 } from './documents';
 import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
 import { createMultiAgentResponder } from './agents';
-import { internals } from './internals';
+import { internals, responders } from './internals';
 import { LruCache } from './lru';
 import { resolveOptions, type ResolvedAgentCardOptions } from './options';
 import { requestOrigin } from './origin';
@@ -331,8 +331,6 @@ function createDynamicResponder<Req>(
   });
   return Object.freeze(responder);
 }
-
-const responders = new WeakMap<object, AgentCardResponder<any>>();
 
 /**
  * The extended card for a JSON-RPC `GetExtendedAgentCard` handler (spec §3.1.11, §9.4.8): runs
