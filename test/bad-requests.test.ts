@@ -17,7 +17,7 @@ import express5 from 'express';
 import express4 from 'express4';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import * as nest12Common from '@nestjs/common';
 import * as nest12Core from '@nestjs/core';
@@ -134,9 +134,9 @@ const apps: Record<string, AppFactory> = {
   'nest 11 on platform-express': async () => nestApp(await nest11()),
   [HONO]: () => {
     const handler = createAgentCardFetchHandler(options);
-    const app = new Hono();
+    const app = new Hono<{ Bindings: HttpBindings }>();
     // On Node the raw request target is at hand: paths are then compared as sent.
-    app.use(async (c, next) => (await handler(c.req.raw, { target: c.env?.incoming?.url })) ?? next());
+    app.use(async (c, next) => (await handler(c.req.raw, { target: c.env.incoming.url })) ?? next());
     app.get('/api/ping', (c) => c.json({ pong: true }));
     return getRequestListener(app.fetch);
   },
