@@ -536,6 +536,18 @@ describe("update() of one agent's responder", () => {
     expect(await get(r, '/agents/billing/a2a/rest/extendedAgentCard')).toBeUndefined();
   });
 
+  it.each([
+    ['null', null],
+    ['a function', () => billing],
+  ])('refuses %s as the card, as a single card does, and serves what it served', async (_, value) => {
+    const r = twoAgents();
+    const before = await get(r, '/agents/billing/.well-known/agent-card.json');
+    const error = updateError(() => agentResponderOf(r, 'billing')!.update(value as unknown as AgentCard));
+    expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+    expect(error.findings.map((f) => f.rule)).toEqual(['card-root-object']);
+    expect(await get(r, '/agents/billing/.well-known/agent-card.json')).toBe(before);
+  });
+
   it('keeps the extended card a later update gives', async () => {
     const r = twoAgents();
     const skill = { ...billingSkill, id: 'billing-disputes', name: 'Disputes' };

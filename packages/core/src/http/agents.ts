@@ -423,8 +423,11 @@ export function createMultiAgentResponder<Req>(
   const updateAgent = (id: string, next: unknown, changes: { extendedCard?: unknown } | undefined) => {
     const index = current.findIndex((a) => a.id === id);
     const old = current[index]!;
-    // A card function refuses update() with its own message.
-    if (old.card === undefined) return old.responder.update(next as AgentCard, changes as never);
+    // A card function refuses update() with its own message, and a static card refuses what is
+    // not an object (null, a function) as the card's validation does, before anything changes:
+    // as the agent's card option, null would load agent-card.json and a function make it dynamic.
+    if (old.card === undefined || typeof next !== 'object' || next === null)
+      return old.responder.update(next as AgentCard, changes as never);
     let own: AgentOptions<Req> = { ...old.options, card: next as AgentCard };
     if (changes?.extendedCard !== undefined) {
       if (own.extended === undefined)
