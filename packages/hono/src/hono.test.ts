@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AgentCard } from '@agent-card/core';
+import { conformanceAgentCard, listenOnLoopback } from '@agent-card/core/testing';
 import { agentCard } from './index';
 
 const card: AgentCard = {
@@ -149,5 +153,93 @@ describe('Hono middleware', () => {
         message: expect.stringContaining('card: the Agent Card has 1 validation error(s) (profile development)'),
       }),
     );
+  });
+});
+
+// Over a real socket, with request targets written byte for byte: a fetch client would resolve
+// the dot-segments and drop the fragment before sending.
+describe('Hono middleware on @hono/node-server: the request target as sent', () => {
+  const billing = conformanceAgentCard('billing');
+  const support = conformanceAgentCard('support');
+
+  async function start(settings: Parameters<typeof agentCard>[1] = {}) {
+    const app = new Hono();
+    app.use(
+      agentCard(
+        {
+          ...quiet,
+          agents: [
+            { id: 'billing', path: '/agents/billing', card: billing },
+            { id: 'support', path: '/agents/support', card: support },
+          ],
+          default: 'support',
+        },
+        settings,
+      ),
+    );
+    app.notFound((c) => c.text('app 404', 404));
+    return listenOnLoopback(createServer(getRequestListener(app.fetch)));
+  }
+
+  /** The status of one request written to the socket as is. */
+  function statusOf(url: string, target: string): Promise<number | undefined> {
+    const { port, hostname } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const status = /^HTTP\/1\.1 (\d{3}) /.exec(Buffer.concat(chunks).toString('latin1'))?.[1];
+        resolve(status === undefined ? undefined : Number(status));
+      });
+      socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`);
+    });
+  }
+
+  it.each([
+    '/agents/support/../billing/.well-known/agent-card.json',
+    '/agents/support/%2e%2e/billing/.well-known/agent-card.json',
+    '/agents/support/%2E%2E/billing/.well-known/agent.json',
+    '/agents/billing/./.well-known/agent-card.json',
+    '/agents/billing/.well-known/agent-card.json#fragment',
+    '/x/../.well-known/agent-card.json',
+    '/.well-known/agent-card.json#',
+  ])('GET %s is not a card: 404 from the app, as on every other host', async (target) => {
+    const server = await start();
+    try {
+      expect(await statusOf(server.url, '/agents/billing/.well-known/agent-card.json')).toBe(200);
+      expect(await statusOf(server.url, target)).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an absolute-form target is not a card either, and a base path is compared raw too', async () => {
+    const server = await start();
+    const under = await start({ basePath: '/api' });
+    try {
+      expect(await statusOf(server.url, `${server.url}/agents/billing/.well-known/agent-card.json`)).toBe(404);
+      expect(await statusOf(under.url, '/api/agents/billing/.well-known/agent-card.json')).toBe(200);
+      expect(await statusOf(under.url, '/x/../api/agents/billing/.well-known/agent-card.json')).toBe(404);
+      expect(await statusOf(under.url, '/api/x/../agents/billing/.well-known/agent-card.json')).toBe(404);
+    } finally {
+      await Promise.all([server.close(), under.close()]);
+    }
+  });
+
+  it('follows a Request the app rewrote before the middleware, not the target on the socket', async () => {
+    const inner = new Hono();
+    inner.use(agentCard({ card, ...quiet }));
+    inner.notFound((c) => c.text('app 404', 404));
+    const outer = new Hono();
+    // A front app that serves the card under /v1 by handing the inner app a rewritten Request.
+    outer.all('/v1/*', (c) => inner.fetch(new Request(c.req.url.replace('/v1/', '/'), c.req.raw), c.env));
+    const server = await listenOnLoopback(createServer(getRequestListener(outer.fetch)));
+    try {
+      expect(await statusOf(server.url, `/v1${WELL_KNOWN}`)).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

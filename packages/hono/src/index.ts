@@ -47,6 +47,8 @@ function withUpdate<E extends Env>(
 interface NodeIncoming {
   headers?: AgentCardRequestHeaders;
   socket?: { remoteAddress?: string };
+  /** The request target as the client sent it (HTTP/2: `:path`). */
+  url?: string;
 }
 
 function nodeIncoming(c: { env: unknown }): NodeIncoming | undefined {
@@ -65,6 +67,30 @@ function pathOf(url: string): string {
   if (slash === -1) return '/';
   const hash = url.indexOf('#', slash);
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/**
+ * The request target to match: on `@hono/node-server`, Node's `incoming.url`, the target as the
+ * client sent it. The WHATWG `Request.url` Hono hands on is already normalised (dot segments
+ * resolved, `%2e` read as `.`, the fragment and an absolute form's authority taken apart), so
+ * `/agents/support/../billing/…` would reach billing there; the raw target falls through, as on
+ * every other host. The raw target counts only while it names this `Request`: one the app
+ * rewrote (a new `Request` handed to a sub-app with the same `env`) is matched by its own URL.
+ */
+function targetOf(c: { env: unknown }, url: string): string {
+  const target = nodeIncoming(c)?.url;
+  if (typeof target === 'string' && target !== '') {
+    const scheme = url.indexOf('://');
+    const start = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+    // As sent: the URL is the origin plus the target, unchanged (the common case, no parsing).
+    if (start !== -1 && url.length - start === target.length && url.endsWith(target)) return target;
+    try {
+      if (new URL(target, url).href === url) return target;
+    } catch {
+      // Not a target of this URL: the app rewrote the request.
+    }
+  }
+  return pathOf(url);
 }
 
 /** The path relative to `base`, or `undefined` outside it (`/apiary` is not under `/api`). */
@@ -134,7 +160,9 @@ function toResponse(response: AgentCardResponse, method: string): Response {
  *
  * `authenticate` and a dynamic `card` receive the Hono `Context`: read the auth state earlier
  * middleware set (`c.get('jwtPayload')`, `c.var.user`) or the request (`c.req.header(…)`,
- * `c.req.raw`). Paths are matched against the request URL as sent (not percent-decoded).
+ * `c.req.raw`). Paths are matched against the request target as sent (not percent-decoded, dot
+ * segments not resolved): on `@hono/node-server` Node's `incoming.url`; on other runtimes the
+ * path of `Request.url`, which the runtime has already normalised.
  *
  * `middleware.update(card)` replaces the served card at run time (see `responder.update` in
  * `@agent-card/core`): validated as at start-up, then swapped in at once; an invalid card throws
@@ -172,7 +200,7 @@ export function agentCard<E extends Env = Env>(
   return withUpdate(responder, function agentCardMiddleware(c, next) {
     const request = c.req.raw;
     const url = request.url;
-    const path = relativePath(pathOf(url), base);
+    const path = relativePath(targetOf(c, url), base);
     if (path === undefined) return next();
     // Own data properties only: core may copy the request (`{ ...request, path }`) to route it
     // to one agent's card, which would drop getters.

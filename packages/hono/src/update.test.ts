@@ -2,8 +2,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
-import { runAgentCardUpdateSuite } from '@agent-card/core/testing';
+import { type Context, Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { type AgentCard, type AgentCardOptions, agentResponderOf } from '@agent-card/core';
+import { conformanceAgentCard, runAgentCardUpdateSuite } from '@agent-card/core/testing';
 import { agentCard } from './index';
 
 runAgentCardUpdateSuite({
@@ -25,4 +27,46 @@ runAgentCardUpdateSuite({
         }),
     };
   },
+});
+
+describe('one agent of the middleware, through agentResponderOf(options, id)', () => {
+  const billing = conformanceAgentCard('billing');
+  const support = conformanceAgentCard('support');
+  const quiet = { warn() {} };
+
+  function app() {
+    const options: AgentCardOptions<Context> = {
+      logger: quiet,
+      agents: [
+        { id: 'billing', path: '/agents/billing', card: billing },
+        { id: 'support', path: '/agents/support', card: support },
+      ],
+      catalog: { host: { displayName: 'Acme' } },
+    };
+    const hono = new Hono();
+    hono.use(agentCard(options));
+    return { hono, options };
+  }
+
+  it("refuses another agent's interface URL with the start-up error, and serves what it served", async () => {
+    const { hono, options } = app();
+    const before = await (await hono.request('/agents/billing/.well-known/agent-card.json')).text();
+    const taken = support.supportedInterfaces[0]!.url;
+    const moved = { ...billing, supportedInterfaces: [{ ...billing.supportedInterfaces[0]!, url: taken }] };
+    expect(() => agentResponderOf(options, 'billing')!.update(moved)).toThrow(
+      `its interface URL is also agent "billing"'s (${JSON.stringify(taken)})`,
+    );
+    expect(await (await hono.request('/agents/billing/.well-known/agent-card.json')).text()).toBe(before);
+  });
+
+  it('serves an accepted card at its path and in the AI catalog', async () => {
+    const { hono, options } = app();
+    agentResponderOf(options, 'billing')!.update({ ...billing, name: 'Billing v2', version: '2.0.0' });
+    const card = (await (await hono.request('/agents/billing/.well-known/agent-card.json')).json()) as AgentCard;
+    expect(card.name).toBe('Billing v2');
+    const catalog = (await (await hono.request('/.well-known/ai-catalog.json')).json()) as {
+      entries: { displayName: string; version: string }[];
+    };
+    expect([catalog.entries[0]!.displayName, catalog.entries[0]!.version]).toEqual(['Billing v2', '2.0.0']);
+  });
 });

@@ -449,3 +449,194 @@ describe('start-up errors', () => {
     expect(startupError(options as AgentCardOptions).message).toContain(line);
   });
 });
+
+describe("an agent's legacy alias", () => {
+  it("names the agent's own card as canonical, not the root card", async () => {
+    const r = twoAgents();
+    expect((await get(r, '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
+      '</agents/billing/.well-known/agent-card.json>; rel="canonical", </.well-known/ai-catalog.json>; rel="ai-catalog"',
+    );
+    expect((await get(twoAgents({ catalog: false }), '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
+      '</agents/billing/.well-known/agent-card.json>; rel="canonical"',
+    );
+  });
+
+  it('names it under catalog.baseUrl when the host is mounted under a base path', async () => {
+    const r = twoAgents({ catalog: { baseUrl: 'https://acme.example/api' } });
+    expect((await get(r, '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
+      '<https://acme.example/api/agents/billing/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog"',
+    );
+    expect((await get(r, '/.well-known/agent.json'))?.headers.link).toBe(
+      '<https://acme.example/api/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog"',
+    );
+  });
+});
+
+describe("update() of one agent's responder", () => {
+  function updateError(run: () => void): AgentCardError {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof AgentCardError) return error;
+      throw error;
+    }
+    throw new Error('expected an AgentCardError');
+  }
+  const movedTo = (card: AgentCard, url: string): AgentCard => ({
+    ...card,
+    supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url })),
+  });
+
+  it("refuses a card that takes another agent's interface URL, with the start-up error, and changes nothing", async () => {
+    const r = twoAgents();
+    const before = await get(r, '/agents/billing/.well-known/agent-card.json');
+    const catalogBefore = json(await get(r, '/.well-known/ai-catalog.json'));
+    const taken = support.supportedInterfaces[0]!.url;
+    const error = updateError(() => agentResponderOf(r, 'billing')!.update(movedTo(billing, taken)));
+    expect(error.code).toBe('ERR_AGENT_CARD_OPTIONS');
+    expect(error.message).toContain(
+      `options.agents[1] (agent "support").card.supportedInterfaces: its interface URL is also agent "billing"'s (${JSON.stringify(taken)}). Give each agent its own endpoint URL, e.g. under its path.`,
+    );
+    const after = await get(r, '/agents/billing/.well-known/agent-card.json');
+    expect(decoder.decode(after!.body)).toBe(decoder.decode(before!.body));
+    expect(json(await get(r, '/.well-known/ai-catalog.json'))).toEqual(catalogBefore);
+    expect(
+      json(
+        await agentResponderOf(r, 'billing')!.respond({
+          method: 'GET',
+          path: '/.well-known/agent-card.json',
+          headers: {},
+        }),
+      ),
+    ).toEqual(json(before));
+  });
+
+  it('is reflected in the AI catalog and in routing (the extended card follows the moved interface)', async () => {
+    const r = twoAgents();
+    const moved = {
+      ...movedTo(billing, 'https://agent.conformance.dev/agents/billing/v2'),
+      supportedInterfaces: [
+        {
+          url: 'https://agent.conformance.dev/agents/billing/v2',
+          protocolBinding: 'HTTP+JSON',
+          protocolVersion: '1.0',
+        },
+      ],
+      version: '2.0.0',
+      name: 'Billing v2',
+    } as AgentCard;
+    agentResponderOf(r, 'billing')!.update(moved);
+    const card = await get(r, '/agents/billing/.well-known/agent-card.json');
+    expect(json(card).name).toBe('Billing v2');
+    const entry = json(await get(r, '/.well-known/ai-catalog.json')).entries[0];
+    expect([entry.displayName, entry.version]).toEqual(['Billing v2', '2.0.0']);
+    const extended = await get(r, '/agents/billing/v2/extendedAgentCard', { authorization: 'Bearer billing-token' });
+    expect(extended?.status).toBe(200);
+    expect(json(extended).name).toBe('Billing v2');
+    expect(await get(r, '/agents/billing/a2a/rest/extendedAgentCard')).toBeUndefined();
+  });
+
+  it.each([
+    ['null', null],
+    ['a function', () => billing],
+  ])('refuses %s as the card, as a single card does, and serves what it served', async (_, value) => {
+    const r = twoAgents();
+    const before = await get(r, '/agents/billing/.well-known/agent-card.json');
+    const error = updateError(() => agentResponderOf(r, 'billing')!.update(value as unknown as AgentCard));
+    expect(error.code).toBe('ERR_AGENT_CARD_INVALID');
+    expect(error.findings.map((f) => f.rule)).toEqual(['card-root-object']);
+    expect(await get(r, '/agents/billing/.well-known/agent-card.json')).toBe(before);
+  });
+
+  it('keeps the extended card a later update gives', async () => {
+    const r = twoAgents();
+    const skill = { ...billingSkill, id: 'billing-disputes', name: 'Disputes' };
+    agentResponderOf(r, 'billing')!.update(billing, { extendedCard: [skill] });
+    const extended = await getExtendedAgentCard(agentResponderOf(r, 'billing')!, {
+      headers: { authorization: 'Bearer billing-token' },
+      raw: { headers: { authorization: 'Bearer billing-token' } },
+    });
+    expect(extended.card?.skills.map((s) => s.id)).toContain('billing-disputes');
+  });
+});
+
+describe('extra catalog entries', () => {
+  const entry = (url: string) => ({
+    identifier: 'urn:acme:other',
+    displayName: 'Other',
+    mediaType: 'application/a2a-agent-card+json',
+    url,
+  });
+  function catalogError(url: string, profile: 'production' | 'strict' | 'development' = 'production') {
+    try {
+      createAgentCardResponder({
+        logger: quiet,
+        profile,
+        agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
+        catalog: { entries: [entry(url)] },
+      });
+    } catch (error) {
+      if (error instanceof AgentCardError) return error.message;
+      throw error;
+    }
+    return undefined;
+  }
+
+  it.each([
+    [
+      'javascript:alert(1)',
+      'options.catalog.entries[0].url: uses the javascript scheme; catalog readers follow http(s) URLs only ("javascript:alert(1)"). Use an https:// URL.',
+    ],
+    [
+      'data:application/json,{}',
+      'options.catalog.entries[0].url: uses the data scheme; catalog readers follow http(s) URLs only ("data:application/json,{}"). Use an https:// URL.',
+    ],
+    [
+      'file:///etc/passwd',
+      'options.catalog.entries[0].url: uses the file scheme; catalog readers follow http(s) URLs only ("file:///etc/passwd"). Use an https:// URL.',
+    ],
+    [
+      'https://bob:hunter2@agents.acme.io/.well-known/agent-card.json',
+      'options.catalog.entries[0].url: carries credentials in the URL userinfo ("https://bob:***@agents.acme.io/.well-known/agent-card.json"). Remove "user:password@"; the catalog is public.',
+    ],
+    [
+      'http://169.254.169.254/latest/meta-data',
+      'options.catalog.entries[0].url: host is a link-local address (169.254.0.0/16), which no client outside the machine\'s link reaches ("169.254.169.254"). Use the public host name of the agent.',
+    ],
+    [
+      'https://[fe80::1]/.well-known/agent-card.json',
+      'options.catalog.entries[0].url: host is an IPv6 link-local address (fe80::/10), which no client outside the machine\'s link reaches ("[fe80::1]"). Use the public host name of the agent.',
+    ],
+  ])('refuses %s at start-up in production and strict', (url, line) => {
+    expect(catalogError(url)).toContain(line);
+    expect(catalogError(url, 'strict')).toContain(line);
+  });
+
+  it('refuses credentials in every profile, and lists every bad entry together', () => {
+    expect(catalogError('https://bob:hunter2@agents.acme.io/x', 'development')).toContain('carries credentials');
+    try {
+      createAgentCardResponder({
+        logger: quiet,
+        profile: 'production',
+        agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
+        catalog: {
+          host: { displayName: 'Acme', logoUrl: 'javascript:alert(1)' },
+          entries: [entry('javascript:alert(1)'), { ...entry('file:///x'), identifier: 'urn:acme:x' }],
+        },
+      });
+      expect.unreachable();
+    } catch (error) {
+      const lines = (error as AgentCardError).message.split('\n').slice(1);
+      expect(lines.map((l) => l.replace(/^ {2}- /, '').split(':')[0])).toEqual([
+        'options.catalog.host.logoUrl',
+        'options.catalog.entries[0].url',
+        'options.catalog.entries[1].url',
+      ]);
+    }
+  });
+
+  it('accepts http(s) entries on public hosts', () => {
+    expect(catalogError('https://eu.acme.io/.well-known/ai-catalog.json')).toBeUndefined();
+    expect(catalogError('http://eu.acme.io/.well-known/ai-catalog.json')).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import {
   AI_CATALOG_LINK_REL,
+  AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
   type AiCatalogEntry,
@@ -11,6 +12,8 @@ import { validateAiCatalog } from '../catalog/validate';
 import { AgentCardError } from '../errors';
 import type { Finding } from '../findings';
 import type { AgentCard } from '../model';
+import { classifyHost, parseAbsoluteUrl, redactUrl } from '../validate/urls';
+import { resolveProfile } from '../validate/validate';
 import {
   answerDocument,
   answerError,
@@ -22,6 +25,7 @@ import {
   selectCors,
 } from './documents';
 import { encodeJson } from './encode';
+import { internals, responders } from './internals';
 import { LruCache } from './lru';
 import { resolveOptions } from './options';
 import { requestOrigin } from './origin';
@@ -33,6 +37,7 @@ import {
   WELL_KNOWN_PREFIX,
 } from './paths';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+import { CANONICAL_LINK } from './variant';
 import {
   cardPage,
   catalogPage,
@@ -88,7 +93,11 @@ export interface AiCatalogServeOptions {
 /** What an agent becomes once its options are checked. */
 interface Agent<Req> {
   readonly id: string;
+  /** `options.agents[i] (agent "id")`: how errors name it. */
+  readonly name: string;
   readonly path: string;
+  /** Its options as they stand (the card and extended card of the last accepted update). */
+  readonly options: AgentOptions<Req>;
   readonly responder: AgentCardResponder<Req>;
   /** Static card (undefined for a card function). */
   readonly card: AgentCard | undefined;
@@ -194,9 +203,56 @@ function entryOf(agent: Agent<unknown>, card: AgentCard, base: string): AiCatalo
   });
 }
 
+/**
+ * The card's URL rules for the URLs the catalog publishes (its host's, each entry's, and those of
+ * inline nested catalogs): credentials are refused in every profile; in `production` and
+ * `strict` only http(s) URLs on hosts other machines reach (not loopback, not link-local).
+ */
+function checkPublishedUrls(catalog: unknown, at: string, profile: string, problems: string[], depth = 1): void {
+  if (typeof catalog !== 'object' || catalog === null) return;
+  const check = (value: unknown, where: string) => {
+    if (typeof value !== 'string') return;
+    const url = parseAbsoluteUrl(value);
+    if (url === undefined) return; // the draft check reports it
+    const shown = redactUrl(value);
+    if (url.username !== '' || url.password !== '')
+      problems.push(
+        `${where}: carries credentials in the URL userinfo (${show(shown)}). Remove "user:password@"; the catalog is public.`,
+      );
+    if (profile === 'development') return;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      problems.push(
+        `${where}: uses the ${url.protocol.slice(0, -1)} scheme; catalog readers follow http(s) URLs only (${show(shown)}). Use an https:// URL.`,
+      );
+      return;
+    }
+    const host = classifyHost(url.hostname);
+    if (host.kind === 'loopback')
+      problems.push(
+        `${where}: host is ${host.reason}, which other machines cannot reach (${show(url.hostname)}). Use the public host name of the agent.`,
+      );
+    else if (host.reason.includes('link-local'))
+      problems.push(
+        `${where}: host is ${host.reason}, which no client outside the machine's link reaches (${show(url.hostname)}). Use the public host name of the agent.`,
+      );
+  };
+  const c = catalog as { host?: Record<string, unknown>; entries?: unknown };
+  if (typeof c.host === 'object' && c.host !== null)
+    for (const key of ['documentationUrl', 'logoUrl']) check(c.host[key], `${at}.host.${key}`);
+  if (!Array.isArray(c.entries)) return;
+  c.entries.forEach((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) return;
+    const e = entry as { url?: unknown; data?: unknown; mediaType?: unknown };
+    check(e.url, `${at}.entries[${i}].url`);
+    if (e.mediaType === AI_CATALOG_MEDIA_TYPE && depth < AI_CATALOG_MAX_DEPTH)
+      checkPublishedUrls(e.data, `${at}.entries[${i}].data`, profile, problems, depth + 1);
+  });
+}
+
 /** Checks the `catalog` option; returns it normalised. */
 function checkCatalogOption(
   catalog: unknown,
+  profile: string,
   problems: string[],
 ): (AiCatalogServeOptions & { baseUrl?: string }) | false {
   if (catalog === undefined) return {};
@@ -236,6 +292,7 @@ function checkCatalogOption(
       );
     else baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
+  checkPublishedUrls(c, 'options.catalog', profile, problems);
   // The document the options describe, with the agents left out, must already be a valid catalog.
   const draft = {
     specVersion: '1.0',
@@ -280,14 +337,12 @@ export function createMultiAgentResponder<Req>(
     );
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
   }
-  const catalog = checkCatalogOption(options.catalog, problems);
+  const catalog = checkCatalogOption(options.catalog, resolveProfile(options.profile), problems);
   const viewer = resolveViewerOption(options.viewer, problems);
 
   const agents: Agent<Req>[] = [];
   const ids = new Map<string, number>();
   const paths = new Map<string, string>();
-  const extendedOwners = new Map<string, string>();
-  const interfaceOwners = new Map<string, string>();
   list.forEach((raw: unknown, i) => {
     const at = `options.agents[${i}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -338,21 +393,142 @@ export function createMultiAgentResponder<Req>(
         `${name}.catalogEntry: must be an object of entry members or false (${show(a.catalogEntry)}). Use e.g. { displayName: 'Billing' }.`,
       );
 
-    let responder: AgentCardResponder<Req>;
-    try {
-      responder = createSingle(agentOptions(options, a, id));
-    } catch (error) {
-      if (!(error instanceof AgentCardError)) throw error;
-      // Each line of the single-card error, prefixed with the agent it is about.
-      const lines = error.message
-        .split('\n')
-        .filter((line) => line.trim() !== '' && !/^Invalid agent card options:$/.test(line));
-      for (const line of lines) problems.push(`${name}: ${line.replace(/^\s*-\s*/, '')}`);
-      for (const f of error.findings) findings.push({ ...f, message: `agent "${id}": ${f.message}` });
-      return;
+    const agent = buildAgent(options, a, id, name, createSingle, problems, findings);
+    if (agent !== undefined) agents.push(agent);
+  });
+  checkCollisions(agents, problems);
+
+  const defaultId = options.default;
+  let defaultAgent: Agent<Req> | undefined;
+  if (defaultId !== undefined) {
+    defaultAgent = agents.find((a) => a.id === defaultId);
+    if (defaultAgent === undefined && !problems.some((p) => p.includes(`agent "${String(defaultId)}"`)))
+      problems.push(
+        `options.default: names no agent (${show(defaultId)}). Use one of the agent ids: ${agents.map((a) => a.id).join(', ')}.`,
+      );
+  }
+
+  const catalogDoc = catalog === false ? undefined : prepareCatalog(options, catalog, agents, problems);
+  if (problems.length > 0) throw optionsError(problems, findings);
+
+  // Where the `Link` headers point: the mount point when catalog.baseUrl names it.
+  const base = catalog === false ? '' : (catalog.baseUrl ?? '');
+  let current = agents;
+  let routes = createRouter(current, defaultAgent, catalogDoc, base);
+
+  /**
+   * One agent's `update()`: the agent is built again with the new card, the start-up checks run
+   * on the changed set of agents and the catalog is built again; only when all of it passes do
+   * the routes, the catalog and the agent's card change, together.
+   */
+  const updateAgent = (id: string, next: unknown, changes: { extendedCard?: unknown } | undefined) => {
+    const index = current.findIndex((a) => a.id === id);
+    const old = current[index]!;
+    // A card function refuses update() with its own message, and a static card refuses what is
+    // not an object (null, a function) as the card's validation does, before anything changes:
+    // as the agent's card option, null would load agent-card.json and a function make it dynamic.
+    if (old.card === undefined || typeof next !== 'object' || next === null)
+      return old.responder.update(next as AgentCard, changes as never);
+    let own: AgentOptions<Req> = { ...old.options, card: next as AgentCard };
+    if (changes?.extendedCard !== undefined) {
+      if (own.extended === undefined)
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_OPTIONS',
+          `update: extendedCard is given but agent "${id}" has no extended option. Give the agent extended: { authenticate } to serve an extended card.`,
+        );
+      own = { ...own, extended: { ...own.extended, card: changes.extendedCard as never } };
     }
-    const card = typeof a.card === 'function' ? undefined : (a.card as AgentCard);
-    const extendedPaths = card === undefined ? [] : staticExtendedPaths(card, a.extended);
+    const problems: string[] = [];
+    const findings: Finding[] = [];
+    const agent = buildAgent(options, own, id, old.name, createSingle, problems, findings);
+    if (agent === undefined) throw optionsError(problems, findings);
+    const changed = current.map((a, i) => (i === index ? agent : a));
+    checkCollisions(changed, problems);
+    const changedDefault = defaultAgent === undefined ? undefined : changed.find((a) => a.id === defaultAgent!.id);
+    const changedCatalog = catalog === false ? undefined : prepareCatalog(options, catalog, changed, problems);
+    if (problems.length > 0) throw optionsError(problems, findings);
+    const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base);
+    current = changed;
+    defaultAgent = changedDefault;
+    routes = changedRoutes;
+  };
+
+  const router: AgentCardResponder<Req> = Object.freeze({
+    respond: (request: AgentCardRequest<Req>) => routes.respond(request),
+    update() {
+      // Each agent's card is also in the AI Catalog, prepared once with every agent.
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_OPTIONS',
+        'update: the responder serves several agents (agents), so it has no single card to replace. Create the responder again with the changed agents.',
+      );
+    },
+  });
+  const responder =
+    viewer === undefined
+      ? router
+      : withViewer(router, viewerPages(viewer, agents, defaultAgent, catalogDoc !== undefined), {
+          cacheControl: options.cacheControl ?? 'public, max-age=3600',
+          maxVariants: options.maxVariants ?? 100,
+        });
+  internalAgents.set(
+    responder,
+    new Map(
+      agents.map((a) => {
+        const agentNow = () => current.find((c) => c.id === a.id)!;
+        const handle: AgentCardResponder<Req> = Object.freeze({
+          respond: (request: AgentCardRequest<Req>) => agentNow().responder.respond(request),
+          update: (next: AgentCard, changes?: { extendedCard?: unknown }) => updateAgent(a.id, next, changes),
+        });
+        internals.set(handle, { extended: (request) => internals.get(agentNow().responder)!.extended(request) });
+        return [a.id, handle];
+      }),
+    ),
+  );
+  return responder;
+}
+
+/** The one error of a start-up (or update) check, with every problem in it. */
+function optionsError(problems: readonly string[], findings: Finding[]): AgentCardError {
+  const code =
+    findings.length > 0 && problems.every((p) => p.includes('validation error'))
+      ? 'ERR_AGENT_CARD_INVALID'
+      : 'ERR_AGENT_CARD_OPTIONS';
+  return new AgentCardError(code, `Invalid agent card options:\n  - ${problems.join('\n  - ')}`, { findings });
+}
+
+/** Builds one agent's responder; its problems (each line naming the agent) go to `problems`. */
+function buildAgent<Req>(
+  options: AgentCardOptions<Req>,
+  a: AgentOptions<Req>,
+  id: string,
+  name: string,
+  createSingle: (options: AgentCardOptions<Req>) => AgentCardResponder<Req>,
+  problems: string[],
+  findings: Finding[],
+): Agent<Req> | undefined {
+  let responder: AgentCardResponder<Req>;
+  try {
+    responder = createSingle(agentOptions(options, a, id));
+  } catch (error) {
+    if (!(error instanceof AgentCardError)) throw error;
+    // Each line of the single-card error, prefixed with the agent it is about.
+    const lines = error.message
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !/^Invalid agent card options:$/.test(line));
+    for (const line of lines) problems.push(`${name}: ${line.replace(/^\s*-\s*/, '')}`);
+    for (const f of error.findings) findings.push({ ...f, message: `agent "${id}": ${f.message}` });
+    return undefined;
+  }
+  const card = typeof a.card === 'function' ? undefined : (a.card as AgentCard);
+  const extendedPaths = card === undefined ? [] : staticExtendedPaths(card, a.extended);
+  return { id, name, path: a.path, options: a, responder, card, entry: a.catalogEntry, extendedPaths };
+}
+
+/** Two agents with one extended card path or one interface URL: the first one keeps it. */
+function checkCollisions<Req>(agents: readonly Agent<Req>[], problems: string[]): void {
+  const extendedOwners = new Map<string, string>();
+  const interfaceOwners = new Map<string, string>();
+  for (const { id, name, card, extendedPaths } of agents) {
     for (const p of extendedPaths) {
       const owner = extendedOwners.get(p);
       if (owner !== undefined)
@@ -369,45 +545,14 @@ export function createMultiAgentResponder<Req>(
         );
       else interfaceOwners.set(intf.url, id);
     }
-    agents.push({ id, path: a.path, responder, card, entry: a.catalogEntry, extendedPaths });
-  });
-
-  const defaultId = options.default;
-  let defaultAgent: Agent<Req> | undefined;
-  if (defaultId !== undefined) {
-    defaultAgent = agents.find((a) => a.id === defaultId);
-    if (defaultAgent === undefined && !problems.some((p) => p.includes(`agent "${String(defaultId)}"`)))
-      problems.push(
-        `options.default: names no agent (${show(defaultId)}). Use one of the agent ids: ${agents.map((a) => a.id).join(', ')}.`,
-      );
   }
-
-  const catalogDoc = catalog === false ? undefined : prepareCatalog(options, catalog, agents, problems);
-
-  if (problems.length > 0) {
-    const code =
-      findings.length > 0 && problems.every((p) => p.includes('validation error'))
-        ? 'ERR_AGENT_CARD_INVALID'
-        : 'ERR_AGENT_CARD_OPTIONS';
-    throw new AgentCardError(code, `Invalid agent card options:\n  - ${problems.join('\n  - ')}`, { findings });
-  }
-  const router = createRouter(agents, defaultAgent, catalogDoc);
-  const responder =
-    viewer === undefined
-      ? router
-      : withViewer(router, viewerPages(viewer, agents, defaultAgent, catalogDoc !== undefined), {
-          cacheControl: options.cacheControl ?? 'public, max-age=3600',
-          maxVariants: options.maxVariants ?? 100,
-        });
-  internalAgents.set(responder, new Map(agents.map((a) => [a.id, a.responder])));
-  return responder;
 }
 
 /** Each agent's page, the default agent's at the root, and the host's page listing the catalog. */
-function viewerPages(
+function viewerPages<Req>(
   viewer: ResolvedViewerOptions,
-  agents: readonly Agent<unknown>[],
-  defaultAgent: Agent<unknown> | undefined,
+  agents: readonly Agent<Req>[],
+  defaultAgent: Agent<Req> | undefined,
   catalogServed: boolean,
 ): ViewerPage[] {
   const linked = agents.map((a) => ({
@@ -536,14 +681,25 @@ function prepareCatalog<Req>(
   };
 }
 
-/** Frozen copies of card responses with the catalog `Link` added, made once per response object. */
-function createLinker(link: string | undefined): (res: AgentCardResponse) => AgentCardResponse {
-  if (link === undefined) return (res) => res;
+/**
+ * Frozen copies of card responses with the `Link` header they need, made once per response
+ * object: the catalog link added, and the legacy alias's canonical link replaced by `canonical`
+ * (an agent's alias names its own card, not the root one).
+ */
+function createLinker(
+  canonical: string | undefined,
+  catalogLink: string | undefined,
+): (res: AgentCardResponse) => AgentCardResponse {
+  if (canonical === undefined && catalogLink === undefined) return (res) => res;
   const linked = new WeakMap<AgentCardResponse, AgentCardResponse>();
   return (res) => {
     const found = linked.get(res);
     if (found !== undefined) return found;
-    const headers = Object.freeze({ ...res.headers, link: res.headers.link ? `${res.headers.link}, ${link}` : link });
+    let link = res.headers.link;
+    if (canonical !== undefined && link === CANONICAL_LINK) link = canonical;
+    if (catalogLink !== undefined) link = link ? `${link}, ${catalogLink}` : catalogLink;
+    if (link === undefined || link === res.headers.link) return res;
+    const headers = Object.freeze({ ...res.headers, link });
     const out = Object.freeze(
       res.body === undefined ? { status: res.status, headers } : { status: res.status, headers, body: res.body },
     );
@@ -553,22 +709,31 @@ function createLinker(link: string | undefined): (res: AgentCardResponse) => Age
   };
 }
 
+/** The canonical `Link` of the legacy alias of the card at `path` (the root card: `''`). */
+function canonicalLink(base: string, path: string): string | undefined {
+  return base === '' && path === '' ? undefined : `<${base}${path}${AGENT_CARD_PATH}>; rel="canonical"`;
+}
+
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** Finds the agent of a request and answers with it (or with the catalog). */
 function createRouter<Req>(
   agents: readonly Agent<Req>[],
   defaultAgent: Agent<Req> | undefined,
   catalog: CatalogRoute<Req> | undefined,
-): AgentCardResponder<Req> {
+  base: string,
+): Pick<AgentCardResponder<Req>, 'respond'> {
   const byPath = new Map<string, Agent<Req>>(agents.map((a) => [a.path, a]));
   const byExtendedPath = new Map<string, Agent<Req>>();
   for (const a of agents) for (const p of a.extendedPaths) byExtendedPath.set(p, a);
   // Agents whose extended paths are only known per variant (card functions) are found by prefix.
   const dynamicExtended = agents.some((a) => a.card === undefined);
-  const link = createLinker(catalog?.link);
+  const linkers = new Map(agents.map((a) => [a, createLinker(canonicalLink(base, a.path), catalog?.link)]));
+  const rootLinker = createLinker(canonicalLink(base, ''), catalog?.link);
   const linked = (
+    link: (res: AgentCardResponse) => AgentCardResponse,
     res: AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>,
   ): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined> => {
     if (res === undefined) return undefined;
@@ -588,7 +753,7 @@ function createRouter<Req>(
     return undefined;
   };
 
-  const responder: AgentCardResponder<Req> = {
+  const responder: Pick<AgentCardResponder<Req>, 'respond'> = {
     respond(request) {
       const path = request.path;
       const wk = path.indexOf(WELL_KNOWN_PREFIX);
@@ -602,31 +767,29 @@ function createRouter<Req>(
         if (catalog !== undefined && (path === AI_CATALOG_PATH || comparablePath(path) === AI_CATALOG_PATH)) {
           return catalog.document !== undefined ? answerDocument(catalog.document, request) : catalog.build(request);
         }
-        return defaultAgent === undefined ? undefined : linked(defaultAgent.responder.respond(request));
+        return defaultAgent === undefined ? undefined : linked(rootLinker, defaultAgent.responder.respond(request));
       }
       const a = byPath.get(path.slice(0, wk));
       if (a === undefined) return undefined;
-      return linked(a.responder.respond({ ...request, path: path.slice(wk) }));
-    },
-    update() {
-      // Each agent's card is also in the AI Catalog, prepared once with every agent.
-      throw new AgentCardError(
-        'ERR_AGENT_CARD_OPTIONS',
-        'update: the responder serves several agents (agents), so it has no single card to replace. Create the responder again with the changed agents.',
-      );
+      return linked(linkers.get(a)!, a.responder.respond({ ...request, path: path.slice(wk) }));
     },
   };
-  return Object.freeze(responder);
+  return responder;
 }
 
 /**
  * The responder of one agent of a multi-agent responder, e.g. for
  * `getExtendedAgentCard(agentResponderOf(responder, 'billing'), request)` in that agent's
- * JSON-RPC handler. `undefined` when `responder` has no agent with that id.
+ * JSON-RPC handler, or `agentResponderOf(options, 'billing').update(card)`. Pass the responder, or
+ * the options object an adapter was built with (the responder built last from it answers).
+ * Its `update` goes through the multi-agent responder: the start-up checks run on every agent and
+ * the card, the routes and the AI Catalog change together, or nothing does.
+ * `undefined` when there is no such responder or it has no agent with that id.
  */
 export function agentResponderOf<Req>(
-  responder: AgentCardResponder<Req>,
+  source: AgentCardResponder<Req> | AgentCardOptions<Req>,
   id: string,
 ): AgentCardResponder<Req> | undefined {
-  return internalAgents.get(responder)?.get(id);
+  const agents = internalAgents.get(source) ?? internalAgents.get(responders.get(source) ?? {});
+  return agents?.get(id);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONFORMANCE_CARD } from '../testing/cards';
+import { CONFORMANCE_CARD, conformanceAgentCard } from '../testing/cards';
 import { createAgentCardFetchHandler } from './fetch';
 
 const quiet = { warn: () => {} };
@@ -52,5 +52,35 @@ describe('createAgentCardFetchHandler', () => {
     expect(((await res?.json()) as { supportedInterfaces: { url: string }[] }).supportedInterfaces[0]?.url).toBe(
       'https://tenant.example.org/a2a',
     );
+  });
+
+  describe('the request target as sent (connection.target)', () => {
+    const agents = createAgentCardFetchHandler({
+      logger: quiet,
+      agents: [
+        { id: 'billing', path: '/agents/billing', card: conformanceAgentCard('billing') },
+        { id: 'support', path: '/agents/support', card: conformanceAgentCard('support') },
+      ],
+    });
+    // What a runtime hands over for each target: a `Request` whose URL the URL parser has normalised.
+    it.each([
+      '/agents/support/../billing/.well-known/agent-card.json',
+      '/agents/support/%2e%2e/billing/.well-known/agent-card.json',
+      '/agents/billing/.well-known/agent-card.json#x',
+      'http://a.example.org/agents/billing/.well-known/agent-card.json',
+    ])('%s falls through, not to the card the runtime made of it', async (target) => {
+      const request = new Request(new URL(target, 'http://a.example.org').href);
+      expect((await agents(request))?.status).toBe(200);
+      expect(await agents(request, { target })).toBeUndefined();
+    });
+
+    it('is compared under basePath too, and ignored when it is not the target of this Request', async () => {
+      const mounted = createAgentCardFetchHandler({ card: CONFORMANCE_CARD, logger: quiet }, { basePath: '/api' });
+      const request = new Request('http://a.example.org/api/.well-known/agent-card.json');
+      expect(await mounted(request, { target: '/api/x/../.well-known/agent-card.json' })).toBeUndefined();
+      expect((await mounted(request, { target: '/api/.well-known/agent-card.json' }))?.status).toBe(200);
+      // A Request the app rewrote (served under /v1 by a front route) is matched by its own URL.
+      expect((await mounted(request, { target: '/v1/.well-known/agent-card.json' }))?.status).toBe(200);
+    });
   });
 });

@@ -19,6 +19,14 @@ export interface AgentCardFetchConnection {
    * Hono `getConnInfo(c).remote.address`): needed when `trustProxy` is a list or a function.
    */
   remoteAddress?: string;
+  /**
+   * The request target as the client sent it, where the host keeps it (Node's `req.url`, e.g.
+   * `c.env.incoming.url` on `@hono/node-server`). `Request.url` is already normalised by the
+   * runtime's URL parser (dot segments resolved, `%2e` read as `.`); with the raw target, paths
+   * are compared as sent, as on every adapter. Ignored when it is not the target of this
+   * `Request` (one the app rewrote).
+   */
+  target?: string;
 }
 
 /** A web-standard request handler: a `Response`, or `undefined` when the request is not for the card. */
@@ -36,6 +44,25 @@ function pathOf(url: string): string {
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
 }
 
+/**
+ * `target` when it is the request target of `url` (as sent, or what the URL parser made of it),
+ * else the path of `url`.
+ */
+function targetOf(url: string, target: string | undefined): string {
+  if (typeof target === 'string' && target !== '') {
+    const scheme = url.indexOf('://');
+    const start = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
+    // As sent: the URL is the origin plus the target, unchanged (the common case, no parsing).
+    if (start !== -1 && url.length - start === target.length && url.endsWith(target)) return target;
+    try {
+      if (new URL(target, url).href === url) return target;
+    } catch {
+      // Not a target of this URL: the app rewrote the request.
+    }
+  }
+  return pathOf(url);
+}
+
 function hostOf(url: string): string | undefined {
   const scheme = url.indexOf('://');
   if (scheme === -1) return undefined;
@@ -48,6 +75,10 @@ function hostOf(url: string): string | undefined {
  * The responder as a `fetch`-style handler, for web-standard hosts (Hono, Bun, Deno, Next.js
  * route handlers, Cloudflare Workers). Same options, same answers as every adapter; `raw` (what
  * `authenticate` and a dynamic `card` receive) is the `Request`.
+ *
+ * Paths are compared as the path of `request.url`, which the runtime has already normalised (the
+ * handler cannot see `/a/../b` or `%2e%2e` as sent); pass `connection.target` where the host keeps
+ * the raw request target, and those fall through as on every adapter.
  *
  * @example
  * const cardHandler = createAgentCardFetchHandler({ card })
@@ -64,7 +95,7 @@ export function createAgentCardFetchHandler(
   let base = settings.basePath ?? '';
   if (base.endsWith('/')) base = base.slice(0, -1);
   return async (request, connection) => {
-    let path = pathOf(request.url);
+    let path = targetOf(request.url, connection?.target);
     if (base !== '') {
       if (
         !path.startsWith(base) ||

@@ -12,6 +12,7 @@ import {
 } from './documents';
 import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
 import { createMultiAgentResponder } from './agents';
+import { internals, responders } from './internals';
 import { LruCache } from './lru';
 import { resolveOptions, type ResolvedAgentCardOptions } from './options';
 import { requestOrigin } from './origin';
@@ -22,13 +23,6 @@ import { prepareJwksRoute } from './jwks-route';
 import { prepareVariant, type PreparedVariant } from './variant';
 import { createWarner } from './warnings';
 import { cardPage, withViewer } from './viewer';
-
-/** What a responder keeps for {@link getExtendedAgentCard}. */
-interface ResponderInternals {
-  extended(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
-}
-
-const internals = new WeakMap<object, ResponderInternals>();
 
 function warnAboutExtended(card: AgentCard, variant: PreparedVariant, options: ResolvedAgentCardOptions<any>): void {
   const declared = card.capabilities.extendedAgentCard === true;
@@ -341,8 +335,6 @@ function createDynamicResponder<Req>(
   });
   return Object.freeze(responder);
 }
-
-const responders = new WeakMap<object, AgentCardResponder<any>>();
 
 /**
  * The extended card for a JSON-RPC `GetExtendedAgentCard` handler (spec §3.1.11, §9.4.8): runs
