@@ -338,10 +338,10 @@ console.log(
 for (const row of hostileRows.slice(1)) console.log(hline(row));
 
 // The many-items shapes, against the §8.5 sample as JSON text measured in the same run.
-const timeText = (text) => {
+const timeText = (text, rounds = Number(values['hostile-rounds'])) => {
   let best = Number.POSITIVE_INFINITY;
   let result;
-  for (let r = 0; r < Number(values['hostile-rounds']); r++) {
+  for (let r = 0; r < rounds; r++) {
     const start = process.hrtime.bigint();
     result = validateAgentCard(text, { profile });
     best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
@@ -371,8 +371,17 @@ for (const [name, make] of [...many, ['40 k repeated members at top level', repe
     return typeof made === 'string' ? made : JSON.stringify(made);
   };
   const full = text(MiB);
-  const { best, result } = timeText(full);
-  const half = timeText(text(MiB / 2)).best;
+  const halfText = text(MiB / 2);
+  // The two sizes take turns, so that a warmer or quieter moment favours neither.
+  let best = Number.POSITIVE_INFINITY;
+  let half = Number.POSITIVE_INFINITY;
+  let result;
+  for (let r = 0; r < Number(values['hostile-rounds']); r++) {
+    half = Math.min(half, timeText(halfText, 1).best);
+    const run = timeText(full, 1);
+    best = Math.min(best, run.best);
+    result = run.result;
+  }
   if (best >= BUDGET_MS) over++;
   manyRows.push([
     name,
