@@ -333,6 +333,40 @@ describe('discoverAgentCard and the AI Catalog', () => {
     expect(ids(report, 'discovery-catalog')).toEqual(['discovery-catalog:warning']);
   });
 
+  it('a catalog of 16 cards of 80,000 unknown members each: the run, validation included, ends within 2 x timeoutMs', async () => {
+    const hostile = (o: string, i: number) => ({
+      ...card(o, `Agent ${i}`),
+      ...Object.fromEntries(Array.from({ length: 80_000 }, (_, k) => [`x${k}`, 0])),
+    });
+    const h = await host((o) => {
+      const routes: Record<string, Route> = {
+        ...twoAgents(o),
+        [CATALOG]: json(
+          catalogOf(Array.from({ length: 16 }, (_, i) => entry(`a${i}`, `${o}${cardPath(`a${i}`)}`, `Agent ${i}`))),
+          'application/ai-catalog+json',
+        ),
+      };
+      for (let i = 0; i < 16; i++) routes[cardPath(`a${i}`)] = json(hostile(o, i));
+      return routes;
+    });
+    const started = performance.now();
+    const report = await discover(h.origin, { timeoutMs: 3_000 });
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(report.agents).toHaveLength(16);
+    for (const agent of report.agents ?? []) {
+      // A validated card lists 100 unknown members and the finding that says how many more.
+      const unknown = agent.findings.filter((f) => f.rule === 'unknown-field');
+      expect(unknown.length === 0 || unknown.length === 101).toBe(true);
+      if (agent.ok) expect(unknown).toHaveLength(101);
+    }
+    // Every card left unvalidated, unfetched or unread is named at the top level.
+    const unchecked = (report.agents ?? []).filter((a) => !a.ok).length;
+    const named = report.findings.filter(
+      (f) => f.rule === 'discovery-catalog-deadline' || f.rule === 'catalog-entry-card',
+    );
+    expect(named).toHaveLength(unchecked);
+  }, 60_000);
+
   it('follows a nested catalog one level deep, never the catalogs it nests', async () => {
     const nested = (o: string, id: string) => ({
       identifier: `urn:agent-card:test:${id}`,

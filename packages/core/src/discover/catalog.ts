@@ -194,6 +194,15 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
         `${at}: the listed card does not load (${show(why)} at ${show(agent.url)}).`,
         'Serve the card at the entry url with status 200, or remove the entry from the catalog.',
       );
+    } else if (agent.errors === 0 && !card.valid) {
+      reportFinding(
+        'discovery-catalog-deadline',
+        'warning',
+        agent.url,
+        agent.entry,
+        `${at}: not validated: the run's time ran out (${show(agent.url)}).`,
+        'Raise timeoutMs (--timeout), or list fewer cards in the catalog.',
+      );
     } else if (agent.errors > 0) {
       reportFinding(
         'catalog-entry-card',
@@ -273,7 +282,12 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
       agent.findings = checked.findings;
       agent.errors = checked.findings.filter((f) => f.severity === 'error').length;
       agent.warnings = checked.findings.filter((f) => f.severity === 'warning').length;
-      agent.ok = agent.errors === 0 && checked.report.status === 200 && checked.report.document !== undefined;
+      // A card left unvalidated at the deadline is not called ok.
+      agent.ok =
+        agent.errors === 0 &&
+        checked.report.status === 200 &&
+        checked.report.document !== undefined &&
+        checked.report.valid;
       const doc = checked.report.document;
       if (isObject(doc)) {
         const name = text(own(doc, 'name'));

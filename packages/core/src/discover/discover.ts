@@ -220,6 +220,15 @@ interface RunBudget {
   remaining(): number;
   /** Validation results by body hash, card host and profile: each distinct body is validated once. */
   validated: Map<string, ReturnType<typeof validateAgentCard> | undefined>;
+  /**
+   * After this instant (`performance.now()`), a body not validated yet is left unvalidated. Never,
+   * for the host's own paths; see {@link listedCardBudget} for the cards a catalog lists.
+   */
+  validateUntil: number;
+  /** `validateUntil` of the cards a catalog lists: `1.75 × timeoutMs` from the start. */
+  listedValidateUntil: number;
+  /** The longest validation of the run so far, in milliseconds (shared by every copy). */
+  pace: { longestMs: number };
 }
 
 function runBudget(started: number, timeoutMs: number): RunBudget {
@@ -228,7 +237,21 @@ function runBudget(started: number, timeoutMs: number): RunBudget {
     followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
     remaining: () => followUpsEnd - performance.now(),
     validated: new Map(),
+    validateUntil: Number.POSITIVE_INFINITY,
+    listedValidateUntil: started + timeoutMs * 1.75,
+    pace: { longestMs: 0 },
   };
+}
+
+/**
+ * The run's clock for a card a catalog lists. Validation runs on the event loop, so each listed
+ * card's validation counts against the run's deadline: a card is validated only when, at the pace
+ * of the run's longest validation so far, it would be done by `1.75 × timeoutMs`; otherwise it is
+ * left unvalidated (`discovery-catalog-deadline`). That leaves the last quarter of `timeoutMs` for
+ * the report, however many cards the catalog lists and however long each one takes to validate.
+ */
+function listedCardBudget(budget: RunBudget): RunBudget {
+  return { ...budget, validateUntil: budget.listedValidateUntil };
 }
 
 function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined {
@@ -273,7 +296,13 @@ async function checkListedCard(
   onRequest: () => void,
 ): Promise<{ report: DiscoveryPathReport; findings: DiscoveryFinding[] }> {
   const target = new URL(url);
-  const run = await runPath(target.origin, `${target.pathname}${target.search}`, settings, budget, onRequest);
+  const run = await runPath(
+    target.origin,
+    `${target.pathname}${target.search}`,
+    settings,
+    listedCardBudget(budget),
+    onRequest,
+  );
   const findings = discoveryFindings({
     origin: target.origin,
     allowHttp: settings.allowHttp,
@@ -374,8 +403,8 @@ async function runPath(
   } else if (versioned.status === 200 && versioned.failure === undefined) {
     const parsed = parseBody(versioned.body);
     if (parsed.kind === 'json') {
-      const shape = memoValidate(budget, versioned.body, parsed.value, settings.profile, versioned.finalUrl)?.shape;
-      if (shape) report.versioned.shape = shape;
+      const result = memoValidate(budget, versioned.body, parsed.value, settings.profile, versioned.finalUrl);
+      if (result && result !== 'late') report.versioned.shape = result.shape;
     }
   }
 
@@ -478,6 +507,16 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
   }
   report.document = parsed.value;
   const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
+  if (result === 'late') {
+    report.findings.push({
+      rule: 'discovery-catalog-deadline',
+      severity: 'warning',
+      path: '',
+      message: `${run.get.finalUrl}: not validated: the run's time ran out.`,
+      hint: 'Raise timeoutMs (--timeout), or list fewer cards in the catalog.',
+    });
+    return;
+  }
   if (!result) return;
   report.valid = result.valid;
   report.shape = result.shape;
@@ -488,6 +527,8 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
 /**
  * Validates a body once per run: both paths and the versioned GET usually serve the same bytes.
  * Findings depend on the bytes, the profile and (rule 38) the host the card was fetched from.
+ * `'late'` when the body is new and, at the pace of the run's longest validation so far, would not
+ * be validated by the budget's `validateUntil`.
  */
 function memoValidate(
   budget: RunBudget,
@@ -495,7 +536,7 @@ function memoValidate(
   value: unknown,
   profile: ValidationProfile,
   cardUrl: string,
-): ReturnType<typeof validateAgentCard> | undefined {
+): ReturnType<typeof validateAgentCard> | 'late' | undefined {
   let host = '';
   try {
     host = new URL(cardUrl).host;
@@ -504,6 +545,8 @@ function memoValidate(
   }
   const key = `${createHash('sha256').update(body).digest('hex')} ${host} ${profile}`;
   if (budget.validated.has(key)) return budget.validated.get(key);
+  const started = performance.now();
+  if (started + budget.pace.longestMs > budget.validateUntil) return 'late';
   let result: ReturnType<typeof validateAgentCard> | undefined;
   try {
     result = validateAgentCard(value, { profile, cardUrl });
@@ -511,6 +554,7 @@ function memoValidate(
     // validateAgentCard never throws by contract; a bug there must not sink the whole report.
     result = undefined;
   }
+  budget.pace.longestMs = Math.max(budget.pace.longestMs, performance.now() - started);
   budget.validated.set(key, result);
   return result;
 }

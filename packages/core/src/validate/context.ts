@@ -27,7 +27,21 @@ export interface RuleContext {
    * `message` reads `where: what is wrong (value).`; `hint` says how to fix it.
    */
   report(rule: string, severity: Severity, path: readonly (string | number)[], message: string, hint: string): void;
+  /**
+   * Whether a finding of `rule` would be left out because the rule already listed
+   * {@link MAX_FINDINGS_PER_RULE}; when so, the finding is counted as left out. A rule asks this
+   * only when it is about to report, so past the bound it builds no message (no preview, no
+   * "did you mean" search) for a finding nobody will read.
+   */
+  overflows(rule: string, severity: Severity): boolean;
 }
+
+/**
+ * Most findings one rule lists for a card. Past it, the rule's findings are only counted, and one
+ * finding at the end says how many were left out; the card's verdict is the same as if all were
+ * listed. A card of many small mistakes would otherwise cost seconds in messages nobody reads.
+ */
+export const MAX_FINDINGS_PER_RULE = 100;
 
 /** A rule module: inspects the raw card and reports findings. Must never throw. */
 export type RuleCheck = (card: JsonObject, ctx: RuleContext) => void;
@@ -37,15 +51,58 @@ export function createRuleContext(
   profile: ValidationProfile,
   shape: CardShape,
   quietSkills?: ReadonlySet<unknown>,
-): RuleContext & { findings: Finding[] } {
+): RuleContext & { findings: Finding[]; closeBounds(): void } {
   const findings: Finding[] = [];
+  const listed = new Map<string, number>();
+  const left = new Map<string, { count: number; severity: Severity }>();
+  const overflows = (rule: string, severity: Severity): boolean => {
+    const count = listed.get(rule) ?? 0;
+    if (count < MAX_FINDINGS_PER_RULE) return false;
+    const out = left.get(rule);
+    if (out === undefined) left.set(rule, { count: 1, severity });
+    else {
+      out.count++;
+      if (SEVERITY_RANK[severity] < SEVERITY_RANK[out.severity]) out.severity = severity;
+    }
+    return true;
+  };
   return {
     profile,
     shape,
     ...(quietSkills === undefined ? {} : { quietSkills }),
     findings,
+    overflows,
     report(rule, severity, path, message, hint) {
+      if (overflows(rule, severity)) return;
+      listed.set(rule, (listed.get(rule) ?? 0) + 1);
       findings.push({ rule, severity, path: toPointer(path), message, hint });
     },
+    closeBounds() {
+      // One finding per rule that hit the bound, as severe as the worst one left out, so the
+      // verdict stays that of the whole list.
+      for (const [rule, out] of left) {
+        findings.push({
+          rule,
+          severity: out.severity,
+          path: '',
+          message: `card: ${rule} stopped reporting after ${MAX_FINDINGS_PER_RULE} findings; ${thousands(out.count)} more were not listed.`,
+          hint: 'Fix the findings listed above and validate again to see the rest.',
+        });
+      }
+      left.clear();
+    },
   };
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** `12,345`: as `toLocaleString('en-US')` writes it, without building a number format each time. */
+function thousands(n: number): string {
+  const digits = String(n);
+  let out = '';
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }

@@ -82,6 +82,7 @@ export function runCheck(
 ): Finding[] {
   const ctx = createRuleContext(profile, shape);
   check(card, ctx);
+  ctx.closeBounds();
   return ctx.findings;
 }
 

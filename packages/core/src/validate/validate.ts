@@ -5,7 +5,6 @@
  * @packageDocumentation
  */
 import type { Finding, Severity, ValidationProfile } from '../findings';
-import { toPointer } from '../findings';
 import { AgentCardSchema, type AgentCard, type AgentSkill } from '../model';
 import {
   createRuleContext,
@@ -160,39 +159,6 @@ function runRule(rule: RuleCheck, name: string, card: JsonObject, ctx: RuleConte
   }
 }
 
-/** Most nodes the document order is exact for; deeper in a larger tree, an ancestor stands in. */
-const ORDER_LIMIT = 200_000;
-
-/** Pre-order position of every node of a huge tree, up to {@link ORDER_LIMIT} nodes. */
-function documentOrder(tree: unknown): Map<string, number> {
-  const order = new Map<string, number>();
-  const stack: [unknown, string][] = [[tree, '']];
-  while (stack.length > 0 && order.size < ORDER_LIMIT) {
-    const [node, pointer] = stack.pop()!;
-    order.set(pointer, order.size);
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${pointer}/${i}`]);
-    } else if (isObject(node)) {
-      const keys = Object.keys(node);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        stack.push([node[key], pointer + toPointer([key])]);
-      }
-    }
-  }
-  return order;
-}
-
-function positionOf(order: Map<string, number>, pointer: string): number {
-  let current = pointer;
-  for (;;) {
-    const found = order.get(current);
-    if (found !== undefined) return found;
-    if (current === '') return Number.MAX_SAFE_INTEGER;
-    current = current.slice(0, current.lastIndexOf('/'));
-  }
-}
-
 /**
  * Where a finding's pointer sits in the tree, as the child index taken at each level down to the
  * deepest node that exists (a missing field sorts with the object that lacks it). Comparing two
@@ -266,20 +232,13 @@ function comparePositions(a: readonly number[], b: readonly number[]): number {
   return a.length - b.length;
 }
 
-function sortFindings(findings: Finding[], tree: unknown, nodes: number): Finding[] {
+/**
+ * Findings by severity, then document order, then as they were made. Each rule lists a bounded
+ * number of findings (see MAX_FINDINGS_PER_RULE), so placing each one costs its depth, however
+ * large the card.
+ */
+function sortFindings(findings: Finding[], tree: unknown): Finding[] {
   if (findings.length < 2) return findings;
-  if (nodes > ORDER_LIMIT) {
-    const order = documentOrder(tree);
-    return findings
-      .map((finding, index) => ({ finding, index, position: positionOf(order, finding.path) }))
-      .sort(
-        (a, b) =>
-          SEVERITY_ORDER[a.finding.severity] - SEVERITY_ORDER[b.finding.severity] ||
-          a.position - b.position ||
-          a.index - b.index,
-      )
-      .map((x) => x.finding);
-  }
   return sortInTreeOrder(findings, tree);
 }
 
@@ -364,7 +323,6 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
   let profile: ValidationProfile = 'development';
   let shape: CardShape = 'unknown';
   let tree: unknown;
-  let nodes = 0;
   let ctx = createRuleContext(profile, shape);
   try {
     profile = resolveProfile(isObject(options) ? options.profile : undefined);
@@ -372,11 +330,13 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
 
     const intake = createRuleContext(profile, shape);
     const decoded = decode(value, intake);
-    if (!decoded.ok) return finish(intake.findings, undefined, shape, undefined, 0, typed);
+    if (!decoded.ok) {
+      intake.closeBounds();
+      return finish(intake.findings, undefined, shape, undefined, typed);
+    }
 
     const copied = toJsonTree(decoded.value);
     tree = copied.tree;
-    nodes = copied.nodes;
     if (!isObject(tree)) {
       intake.report(
         'card-root-object',
@@ -385,11 +345,13 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
         `card: expected a JSON object, got ${typeName(tree)} (${preview(tree)}).`,
         'The card is one JSON object: {"name": …, "supportedInterfaces": […], …}.',
       );
-      return finish(intake.findings, undefined, shape, tree, nodes, typed);
+      intake.closeBounds();
+      return finish(intake.findings, undefined, shape, tree, typed);
     }
     for (const problem of copied.problems) {
       intake.report('card-json-parse', 'error', problem.path, problem.message, problem.hint);
     }
+    intake.closeBounds();
 
     shape = detectCardShape(tree);
     ctx = createRuleContext(profile, shape, skipQuiet ? findQuietSkills(tree) : undefined);
@@ -402,8 +364,9 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
     runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
     runRule(checkTemplateContent, 'template', card, ctx);
-    runRule((c) => replaceSdkShapeFindings(c, ctx.findings), 'sdk-shape', card, ctx);
-    return finish(ctx.findings, card, shape, tree, nodes, typed);
+    runRule((c) => replaceSdkShapeFindings(c, ctx), 'sdk-shape', card, ctx);
+    ctx.closeBounds();
+    return finish(ctx.findings, card, shape, tree, typed);
   } catch (error) {
     ctx.report(
       'internal-error',
@@ -412,7 +375,8 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
       `card: validation stopped (${errorText(error)}).`,
       'This is a bug in the validator; please report it with the card.',
     );
-    return finish(ctx.findings, undefined, shape, tree, nodes, typed);
+    ctx.closeBounds();
+    return finish(ctx.findings, undefined, shape, tree, typed);
   }
 }
 
@@ -421,18 +385,20 @@ function finish(
   card: JsonObject | undefined,
   shape: CardShape,
   tree: unknown,
-  nodes: number,
   typed: boolean,
 ): ValidationResult {
   let sorted: Finding[];
   try {
-    sorted = sortFindings(findings, tree, nodes);
+    sorted = sortFindings(findings, tree);
   } catch {
     sorted = findings;
   }
   const valid = !sorted.some((f) => f.severity === 'error');
   const result: ValidationResult = { valid, shape, findings: sorted };
-  if (typed && valid && card) {
+  // zod's messages are strict objects: a member the structure rules call unknown makes it reject
+  // the card, so it is not asked (for a card of many unknown members, the parse would cost more
+  // than all the rules together).
+  if (typed && valid && card && !sorted.some((f) => f.rule === 'unknown-field' || f.rule === 'json-camelcase')) {
     try {
       const parsed = parseTyped(card);
       if (parsed !== undefined) result.card = parsed;

@@ -94,6 +94,7 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
   const report = (rule: string, severity: Severity, change: KindedChange, what: string, extraHint = '') => {
     if (reported.has(change.path)) return;
     reported.add(change.path);
+    if (ctx.overflows(rule, severity)) return;
     const path = segments(change.path);
     const use = replacement(migrated, change.target);
     ctx.report(

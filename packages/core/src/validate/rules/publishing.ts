@@ -258,7 +258,8 @@ function secureVariant(value: string): string {
 function checkUrl(ctx: RuleContext, item: CardUrl): void {
   const { path, label, value, kind } = item;
   const dev = ctx.profile === 'development';
-  const shown = quote(redactUrl(value));
+  // Redacted for a message only: most URLs make none.
+  const shown = (): string => quote(redactUrl(value));
 
   const placeholder = placeholderReason(value);
   if (placeholder) {
@@ -266,7 +267,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
       'url-placeholder',
       'warning',
       path,
-      `${label}: looks like ${placeholder} (${shown}).`,
+      `${label}: looks like ${placeholder} (${shown()}).`,
       'Replace it with the real public URL before publishing the card.',
     );
   }
@@ -280,7 +281,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
       'url-https',
       'info',
       path,
-      `${label}: is a gRPC host:port, so the card does not say whether TLS is used (${shown}).`,
+      `${label}: is a gRPC host:port, so the card does not say whether TLS is used (${shown()}).`,
       'Make sure the gRPC server uses TLS on this port; clients will connect with TLS credentials.',
     );
   } else {
@@ -289,7 +290,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
       // Interface URL syntax is rule 27's job; other URLs have no other rule that catches this.
       if (kind !== 'interface' && !placeholder) {
         const guess = BARE_HOST.test(value) ? `Use https://${value}.` : 'Use an absolute https:// URL.';
-        ctx.report('url-https', 'error', path, `${label}: is not an absolute https:// URL (${shown}).`, guess);
+        ctx.report('url-https', 'error', path, `${label}: is not an absolute https:// URL (${shown()}).`, guess);
       }
       return;
     }
@@ -311,7 +312,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
         'url-https',
         severity,
         path,
-        `${label}: uses ${scheme}:// (${shown}).`,
+        `${label}: uses ${scheme}:// (${shown()}).`,
         insecure ? `Use ${redactUrl(secureVariant(value))}.${why}` : `Use an https:// URL.${why}`,
       );
     }
@@ -320,7 +321,7 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
         'interface-url-is-card-url',
         'error',
         path,
-        `${label}: points at the Agent Card, not at the A2A endpoint (${shown}).`,
+        `${label}: points at the Agent Card, not at the A2A endpoint (${shown()}).`,
         `Use the URL your A2A handler serves, e.g. "${parsed.origin}/a2a"; the card itself stays at /.well-known/agent-card.json.`,
       );
     }
@@ -442,6 +443,7 @@ function checkMetadata(card: JsonObject, ctx: RuleContext): void {
     if (!isObject(skill)) continue;
     const examples = Object.hasOwn(skill, 'examples') ? skill.examples : undefined;
     if (Array.isArray(examples) && hasText(examples)) continue;
+    if (ctx.overflows('metadata-quality', 'info')) continue;
     const path = ['skills', index, 'examples'];
     const id = ownString(skill, 'id');
     ctx.report(

@@ -10,17 +10,22 @@
  */
 import type { Finding } from '../../findings';
 import { toPointer } from '../../findings';
-import type { JsonObject } from '../context';
+import type { JsonObject, RuleContext } from '../context';
 import { own, ownObject, where } from './read-json';
 
 /** The generic findings the specific one stands for, on an SDK-shaped scheme. */
 const REPLACED = new Set(['security-scheme-shape', 'unknown-field']);
 
 /**
- * Adds an `sdk-in-memory-shape` error for every security scheme in the SDK's in-memory shape to
- * `findings`, and drops the generic findings it replaces (see {@link REPLACED}) under that scheme.
+ * Reports an `sdk-in-memory-shape` error for every security scheme in the SDK's in-memory shape
+ * (within the per-rule bound of `ctx`), and drops from `findings` the generic findings it
+ * replaces (see {@link REPLACED}) under each such scheme.
  */
-export function replaceSdkShapeFindings(card: JsonObject, findings: Finding[]): void {
+export function replaceSdkShapeFindings(
+  card: JsonObject,
+  ctx: Pick<RuleContext, 'report'> & { findings: Finding[] },
+): void {
+  const findings = ctx.findings;
   const schemes = ownObject(card, 'securitySchemes');
   if (schemes === undefined) return;
   const shaped = new Set<string>();
@@ -29,13 +34,13 @@ export function replaceSdkShapeFindings(card: JsonObject, findings: Finding[]): 
     if (typeof kind !== 'string') continue;
     const at = toPointer(['securitySchemes', name]);
     shaped.add(at);
-    findings.push({
-      rule: 'sdk-in-memory-shape',
-      severity: 'error',
-      path: `${at}/scheme`,
-      message: `${where(['securitySchemes', name])}: is in the in-memory shape of @a2a-js/sdk ({"scheme": {"$case": ${JSON.stringify(kind.slice(0, 64))}, "value": …}}), not the JSON of an Agent Card.`,
-      hint: 'Convert the card first: fromA2aJsCard(card) from @agent-card/a2a-js (it runs AgentCard.toJSON of @a2a-js/sdk).',
-    });
+    ctx.report(
+      'sdk-in-memory-shape',
+      'error',
+      ['securitySchemes', name, 'scheme'],
+      `${where(['securitySchemes', name])}: is in the in-memory shape of @a2a-js/sdk ({"scheme": {"$case": ${JSON.stringify(kind.slice(0, 64))}, "value": …}}), not the JSON of an Agent Card.`,
+      'Convert the card first: fromA2aJsCard(card) from @agent-card/a2a-js (it runs AgentCard.toJSON of @a2a-js/sdk).',
+    );
   }
   if (shaped.size === 0) return;
   let kept = 0;

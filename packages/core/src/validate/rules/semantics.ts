@@ -91,6 +91,7 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
     if (id === undefined) continue;
     const first = exact.get(id);
     if (first !== undefined) {
+      if (ctx.overflows('skill-id-unique', 'error')) continue;
       const path = ['skills', index, 'id'];
       ctx.report(
         'skill-id-unique',
@@ -105,6 +106,7 @@ function checkSkillIds(card: JsonObject, ctx: RuleContext): void {
     const lower = id.toLowerCase();
     const caseTwin = folded.get(lower);
     if (caseTwin !== undefined) {
+      if (ctx.overflows('skill-id-unique', 'warning')) continue;
       const path = ['skills', index, 'id'];
       ctx.report(
         'skill-id-unique',
@@ -267,6 +269,8 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
       for (const name of namesHere) {
         used.add(name);
         if (!schemes || !Object.hasOwn(schemes, name)) {
+          // The hint lists every declared name: past the bound, it is not built.
+          if (ctx.overflows('security-scheme-reference', 'error')) continue;
           const namePath = schemePath(skill, index, name);
           const known = names.length > 0 ? `, or use one of: ${names.map((n) => quote(n)).join(', ')}` : '';
           ctx.report(
@@ -345,14 +349,15 @@ function checkModes(ctx: RuleContext, path: Segments, modes: readonly unknown[])
     const modePath = [...path, index];
     const legacy = LEGACY_MODES.get(mode.trim().toLowerCase());
     if (legacy) {
-      ctx.report(
-        'mode-media-type',
-        'warning',
-        modePath,
-        `${where(modePath)}: is a legacy mode token, not a media type (${quote(mode)}).`,
-        `Use ${legacy}.`,
-      );
-    } else if (mode.length > 255 || !MEDIA_TYPE.test(mode)) {
+      if (!ctx.overflows('mode-media-type', 'warning'))
+        ctx.report(
+          'mode-media-type',
+          'warning',
+          modePath,
+          `${where(modePath)}: is a legacy mode token, not a media type (${quote(mode)}).`,
+          `Use ${legacy}.`,
+        );
+    } else if ((mode.length > 255 || !MEDIA_TYPE.test(mode)) && !ctx.overflows('mode-media-type', 'warning')) {
       ctx.report(
         'mode-media-type',
         'warning',
@@ -364,6 +369,7 @@ function checkModes(ctx: RuleContext, path: Segments, modes: readonly unknown[])
     const key = mode.split(';')[0]?.trim().toLowerCase() ?? mode;
     const first = seen.get(key);
     if (first !== undefined) {
+      if (ctx.overflows('mode-media-type', 'info')) return;
       ctx.report(
         'mode-media-type',
         'info',
@@ -449,9 +455,17 @@ function checkInterfaceUrl(ctx: RuleContext, path: Segments, url: string, bindin
     info.known === 'JSONRPC' || info.known === 'HTTP+JSON' || (info.uri && HTTP_FAMILY_SCHEME.test(binding));
   if (!grpc && !httpLike) return;
   const urlPath = [...path, 'url'];
-  const shown = quote(redactUrl(url));
-  const fail = (what: string, hint: string) =>
-    ctx.report('interface-url-format', 'error', urlPath, `${where(urlPath)}: ${what} (${shown}).`, hint);
+  // The URL is redacted for a message only, and past the bound there is none.
+  const fail = (what: string, hint: string) => {
+    if (ctx.overflows('interface-url-format', 'error')) return;
+    ctx.report(
+      'interface-url-format',
+      'error',
+      urlPath,
+      `${where(urlPath)}: ${what} (${quote(redactUrl(url))}).`,
+      hint,
+    );
+  };
 
   if (grpc && parseHostPort(url)) return;
   const parsed = SCHEME_PREFIX.test(url) ? parseAbsoluteUrl(url) : undefined;
@@ -505,13 +519,14 @@ function checkInterfaces(card: JsonObject, ctx: RuleContext): void {
       const key = JSON.stringify([url, binding, version, typeof tenant === 'string' ? tenant : '']);
       const first = tuples.get(key);
       if (first !== undefined) {
-        ctx.report(
-          'interface-duplicate',
-          'warning',
-          path,
-          `${where(path)}: repeats supportedInterfaces[${first}] (${binding} ${version} at ${quote(redactUrl(url))}).`,
-          `Remove supportedInterfaces[${index}].`,
-        );
+        if (!ctx.overflows('interface-duplicate', 'warning'))
+          ctx.report(
+            'interface-duplicate',
+            'warning',
+            path,
+            `${where(path)}: repeats supportedInterfaces[${first}] (${binding} ${version} at ${quote(redactUrl(url))}).`,
+            `Remove supportedInterfaces[${index}].`,
+          );
       } else {
         tuples.set(key, index);
       }
@@ -547,29 +562,49 @@ function checkInterfaces(card: JsonObject, ctx: RuleContext): void {
       'Clients use the first entry they support (spec §8.3.1); reorder supportedInterfaces to change the preference.',
     );
   }
+  // For each entry, the first later one that beats it: an https entry after an http one, or a
+  // newer version with the same security. Both found in one pass from the end, so a long list of
+  // equal interfaces costs a walk, not a comparison of every pair.
+  const nextSecure: (number | undefined)[] = new Array(ranked.length);
+  const nextNewer: (number | undefined)[] = new Array(ranked.length);
+  let secureAfter: number | undefined;
+  const newerAfter = new Map<boolean | undefined, number[]>();
+  for (let i = ranked.length - 1; i >= 0; i--) {
+    const a = ranked[i]!;
+    nextSecure[i] = secureAfter;
+    if (a.secure === true) secureAfter = i;
+    if (a.version === undefined) continue;
+    // Later entries of the same security, each newer than every one before it in the stack.
+    let stack = newerAfter.get(a.secure);
+    if (stack === undefined) {
+      stack = [];
+      newerAfter.set(a.secure, stack);
+    }
+    while (stack.length > 0 && ranked[stack[stack.length - 1]!]!.version! <= a.version) stack.pop();
+    nextNewer[i] = stack[stack.length - 1];
+    stack.push(i);
+  }
   for (let i = 0; i < ranked.length; i++) {
     const a = ranked[i];
     if (!a) continue;
-    for (let j = i + 1; j < ranked.length; j++) {
-      const b = ranked[j];
-      if (!b) continue;
-      const weaker =
-        a.secure === false && b.secure === true
-          ? 'uses http:// while a later entry uses https://'
-          : a.secure === b.secure && a.version !== undefined && b.version !== undefined && a.version < b.version
-            ? `speaks an older protocol version than a later entry`
-            : undefined;
-      if (!weaker) continue;
-      const path = ['supportedInterfaces', a.index];
-      ctx.report(
-        'interface-preference',
-        'warning',
-        path,
-        `${where(path)}: ${weaker}, supportedInterfaces[${b.index}] (${quote(redactUrl(b.url))}).`,
-        `Move supportedInterfaces[${b.index}] before supportedInterfaces[${a.index}]: clients pick the first entry they support.`,
-      );
-      break;
-    }
+    const secure = a.secure === false ? nextSecure[i] : undefined;
+    const newer = nextNewer[i];
+    const j = secure === undefined ? newer : newer === undefined ? secure : Math.min(secure, newer);
+    if (j === undefined) continue;
+    const b = ranked[j]!;
+    if (ctx.overflows('interface-preference', 'warning')) continue;
+    const weaker =
+      a.secure === false && b.secure === true
+        ? 'uses http:// while a later entry uses https://'
+        : 'speaks an older protocol version than a later entry';
+    const path = ['supportedInterfaces', a.index];
+    ctx.report(
+      'interface-preference',
+      'warning',
+      path,
+      `${where(path)}: ${weaker}, supportedInterfaces[${b.index}] (${quote(redactUrl(b.url))}).`,
+      `Move supportedInterfaces[${b.index}] before supportedInterfaces[${a.index}]: clients pick the first entry they support.`,
+    );
   }
 }
 

@@ -312,6 +312,23 @@ function levenshtein(a: string, b: string): number {
   return row[b.length]!;
 }
 
+const camelCases = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
+
+/** The known fields of a message by their snake_case spelling (only those that differ). */
+function camelCaseOf(known: readonly string[]): ReadonlyMap<string, string> {
+  let map = camelCases.get(known);
+  if (map === undefined) {
+    const built = new Map<string, string>();
+    for (const k of known) {
+      const snake = snakeCase(k);
+      if (snake !== k && !built.has(snake)) built.set(snake, k);
+    }
+    map = built;
+    camelCases.set(known, map);
+  }
+  return map;
+}
+
 /** A known field the unknown key was probably meant to be. */
 function closest(key: string, known: string[]): string | undefined {
   const lower = key.toLowerCase().replace(KEY_SEPARATORS, '');
@@ -467,6 +484,7 @@ class StructureWalker {
     const kind = info.kind;
     const path = this.path;
     if (!matchesKind(value, kind)) {
+      if (this.ctx.overflows(owner, 'error')) return;
       const example = container && key ? this.example(container, key) : undefined;
       const wrapHint =
         kind === 'object' && Array.isArray(value) && info.inner === STRING_LIST
@@ -572,6 +590,7 @@ class StructureWalker {
   }
 
   private missing(schema: ModelSchema, key: string, path: Path, rule: string, isNull: boolean, obj?: JsonObject): void {
+    if (this.ctx.overflows(rule, 'error')) return;
     const where = describePath([...path, key]);
     const noun = NOUNS[key];
     const fieldSchema = fieldsOf(schema)[key];
@@ -595,6 +614,7 @@ class StructureWalker {
     if (typeof value === 'string') {
       if (value.trim() !== '') return;
       if (schema === EXTENSION) return; // reported with the URI check
+      if (this.ctx.overflows(isCard ? 'field-types' : owner, 'error')) return;
       const where = describePath([...path, key]);
       const example = this.example(schema, key);
       this.ctx.report(
@@ -614,6 +634,7 @@ class StructureWalker {
         rule = key === 'skills' ? 'skills-non-empty' : 'required-arrays-non-empty';
         if (key === 'skills') severity = this.skillsSeverity;
       }
+      if (this.ctx.overflows(rule, severity)) return;
       this.ctx.report(
         rule,
         severity,
@@ -633,9 +654,10 @@ class StructureWalker {
     schema: ModelSchema,
     path: Path,
   ): void {
-    const where = describePath([...path, key]);
-    const camel = known.find((k) => k !== snakeCase(k) && snakeCase(k) === key);
+    const camel = camelCaseOf(known).get(key);
     if (camel) {
+      if (this.ctx.overflows('json-camelcase', this.unknownSeverity)) return;
+      const where = describePath([...path, key]);
       const both = has(obj, camel);
       this.ctx.report(
         'json-camelcase',
@@ -646,6 +668,9 @@ class StructureWalker {
       );
       return;
     }
+    // Past the bound, no message (and no "did you mean" search) is built.
+    if (this.ctx.overflows('unknown-field', this.unknownSeverity)) return;
+    const where = describePath([...path, key]);
     const name = MESSAGE_NAMES.get(schema) ?? 'this message';
     if (schema === m(AgentCapabilitiesSchema) && key === 'stateTransitionHistory') {
       this.ctx.report(
@@ -689,6 +714,7 @@ class StructureWalker {
   private tags(tags: unknown[], path: Path): void {
     tags.forEach((tag, i) => {
       if (typeof tag === 'string' && tag.trim() === '') {
+        if (this.ctx.overflows('skill-tags-required', 'error')) return;
         this.ctx.report(
           'skill-tags-required',
           'error',
