@@ -37,6 +37,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 pre{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px;overflow:auto;max-height:70vh;white-space:pre;overflow-wrap:normal}
 .status-ok{color:var(--ok);font-weight:600}
 .status-warn{color:var(--warn);font-weight:600}
+.status-bad{color:var(--bad)}
 .bar{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:.5rem 0}
 .summary{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:0 0 16px}
 .summary dl.facts{margin:0}
@@ -49,8 +50,9 @@ ul.badges{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0;margin:0
 details.raw>summary,details.more>summary{cursor:pointer;color:var(--accent);margin:.25rem 0}
 details.raw>pre{margin-top:.5rem}
 details.more>summary>h3{display:inline;font-size:1.05rem}
-ul.checks{list-style:none;padding:0;margin:.5rem 0 1rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:4px 16px}
-.mark{display:inline-block;width:1.25em;font-weight:700}
+ul.checks{list-style:none;padding:0;margin:.5rem 0 1rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));gap:4px 24px}
+ul.checks>li{display:flex}
+.mark{flex:none;width:1.5em;font-weight:700}
 .sev-error,.check-bad .mark{color:var(--bad)}
 .sev-warning,.check-warn .mark{color:var(--warn)}
 .sev-info,.check-none .mark{color:var(--muted)}
