@@ -208,7 +208,16 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
     try {
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
       const text = await opened.page.locator('main').innerText();
-      for (const wanted of ['Acme Corp', 'Acme Billing Agent', 'Acme Support Agent', 'Invoice status', 'Open a ticket'])
+      for (const wanted of [
+        'Acme Corp',
+        'Acme Billing Agent',
+        'Acme Support Agent',
+        'Invoice status',
+        'Open a ticket',
+        // What a call needs, in the words of each agent's own page.
+        'Every call needs an API key in the header X-API-Key.',
+        'No authentication required: the card describes one scheme but requires none.',
+      ])
         expect(text).toContain(wanted);
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.foreignRequests).toEqual([]);

@@ -360,7 +360,7 @@ describe('renderAiCatalogPage', () => {
       'Invoices and refunds.',
       '<li>refunds</li>',
       'Public answers',
-      'bearer: HTTP authentication; apiKey: API key',
+      '<dt>Authentication</dt><dd><p>Calls need one of:</p><ul class="plain"><li>a bearer token (JWT)</li><li>an API key in the header X-API-Key</li></ul></dd>',
       '<code class="nolink">javascript:alert(1)</code>',
       '<h2>&lt;script&gt;globalThis.pwned=1&lt;/script&gt;</h2>',
       '<a href="/.well-known/ai-catalog.json">Open the JSON document</a>',

@@ -27,6 +27,7 @@ ul.items>li>h2:first-child{margin-top:0;border-bottom:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
+dl.facts dd>p,dl.facts dd>ul.plain{margin:0}
 @media (max-width:600px){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
 ul.items{list-style:none;padding:0;margin:0;display:grid;gap:12px}
 ul.items>li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px}
@@ -41,7 +42,6 @@ pre{background:var(--card);border:1px solid var(--line);border-radius:8px;paddin
 .bar{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:.5rem 0}
 .summary{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:0 0 16px}
 .summary dl.facts{margin:0}
-.summary dd>p,.summary dd>ul.plain{margin:0}
 ul.badges{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0;margin:0 0 12px}
 .badge{border:1px solid currentColor;border-radius:999px;padding:0 10px;font-size:.9rem;font-weight:600}
 .badge-ok{color:var(--ok)}
