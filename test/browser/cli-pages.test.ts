@@ -20,6 +20,7 @@ import {
   SCREENSHOT_DIR,
   browserAvailable,
   closeBrowser,
+  docScreenshots,
   type OpenedPage,
   openPage,
   seriousAxeViolations,
@@ -220,12 +221,14 @@ beforeAll(async () => {
     cli(['view', join(cards, 'support.json'), '-o', 'card.html'], dir),
     cli(['view', example, '--allow-http', '-o', 'agents.html'], dir),
     cli(['check', example, '--allow-http', '--profile', 'development', '--html', 'report.html'], dir),
+    cli(['check', example, '--allow-http', '--profile', 'production', '--html', 'production-report.html'], dir),
     cli(['check', hostile, '--allow-http', '--profile', 'development', '--html', 'hostile-report.html'], dir),
     cli(['view', `${hostile}/.well-known/agent-card.json`, '--allow-http', '-o', 'hostile-card.html'], dir),
     cli(['view', hostile, '--allow-http', '-o', 'hostile-agents.html'], dir),
   ]);
-  // view: 0; check of the example: 0; check of the hostile host: 1 (its card has errors).
-  expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 1, 0, 0]);
+  // view: 0; check of the example: 0 (development), 1 (production: loopback http URLs); check of
+  // the hostile host: 1 (its card has errors).
+  expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 1, 1, 0, 0]);
   site = await staticServer(dir);
 }, 120_000);
 
@@ -271,7 +274,7 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       for (const skill of ['Diagnose a connection problem', 'Explain a bill', 'Open a support ticket']) {
         expect(text).toContain(skill);
       }
-      expect(text).toContain('Bearer');
+      expect(text).toContain('Every call needs a bearer token (JWT).');
       expect(text).toContain('https://support-agent.larkspur-telecom.com/a2a/v1');
       await opened.screenshot('cli-view-card');
     });
@@ -299,6 +302,8 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'cli-check-report-top.png') });
       await page.setViewportSize({ width: 1024, height: 768 });
       expect(await shown(page.locator('h1'))).toBe(`Discovery report: ${example}`);
+      // Infos are folded: open them to read them.
+      await page.locator('section[aria-labelledby="findings"] details.more > summary').click();
       const text = await bodyText(opened);
       expect(text).toMatch(/✔ ok: 0 errors, 0 warnings, \d+ info · \d+ requests in \d+ ms/);
       const primary = page.locator('section.path', { hasText: '/.well-known/agent-card.json' }).first();
@@ -315,9 +320,9 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
         expect(text).toContain(seen);
       }
       // Each agent's card is one click away, and its raw JSON block has its own id.
-      const details = page.locator('details');
+      const details = page.locator('li.agent > details:not(.more)');
       expect(await details.count()).toBe(2);
-      await details.first().locator('summary').click();
+      await details.first().locator(':scope > summary').click();
       expect(await shown(details.first())).toContain('Invoice status');
       const ids = await page.locator('pre[id]').evaluateAll((pres) => pres.map((p) => p.id));
       expect(new Set(ids).size).toBe(ids.length);
@@ -328,6 +333,62 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       const scroll = await opened.page.evaluate(() => document.documentElement.scrollWidth);
       expect(scroll, 'no horizontal scrolling on a phone').toBeLessThanOrEqual(390);
       await opened.screenshot('cli-check-report-phone-dark');
+    });
+  }, 60_000);
+
+  it('check --html leads with the verdict: a strip of checks, errors and warnings open, infos folded', async () => {
+    await withPage('production-report.html', {}, async (opened) => {
+      expectQuietLoad(opened);
+      const page = opened.page;
+      expect(await shown(page.locator('header.page').first().locator('p.lead'))).toMatch(
+        /^✖ failed: 4 errors, 2 warnings, 7 info · \d+ requests in \d+ ms$/,
+      );
+      const checks = (await page.getByRole('list', { name: 'Checks' }).locator(':scope > li').allInnerTexts()).map(
+        (line) => line.replace(/\s+/g, ' '),
+      );
+      expect(checks).toEqual([
+        '✓ /.well-known/agent-card.json 200, application/a2a+json',
+        '✓ /.well-known/agent.json 200 (legacy path)',
+        '✗ Valid card 2 errors (profile production)',
+        '– Signature not signed',
+        '✓ ETag revalidation If-None-Match → 304',
+        '✓ CORS preflight 204, allows GET',
+        '✓ A2A-Version: 1.0 200, same card',
+        '✓ Both paths the same document',
+        '✓ AI Catalog valid, 2 entries',
+        '✗ Listed agents 0 of 2 ok',
+      ]);
+      // The strip and the first error are on the first screen.
+      const firstError = page.locator('#findings ~ ul.items > li.finding-error').first();
+      expect(await firstError.isVisible()).toBe(true);
+      expect(((await firstError.boundingBox())?.y ?? Number.POSITIVE_INFINITY) < 768).toBe(true);
+      // Errors and warnings are open; infos are one click away.
+      const findings = page.locator('section[aria-labelledby="findings"]');
+      expect(await findings.locator(':scope > h3').allInnerTexts()).toEqual(['Errors (4)', 'Warnings (2)']);
+      const info = findings.locator('details.more');
+      expect(await shown(info.locator('summary'))).toBe('Info (7)');
+      expect(await info.locator('li.finding').first().isVisible()).toBe(false);
+      await info.locator('summary').click();
+      expect(await info.locator('li.finding').first().isVisible()).toBe(true);
+      // "Fix:" only where there is one: not on "Nothing to do" or "Checked against the rules".
+      const negotiation = info.locator('li.finding', { hasText: 'discovery-version-negotiation' });
+      expect(await shown(negotiation)).not.toContain('Fix:');
+      expect(await shown(negotiation)).toContain('Clients of either kind get a card they understand.');
+      expect(await shown(info.locator('li.finding', { hasText: 'card-shape-detected' }))).not.toContain('Fix:');
+      expect(await shown(info.locator('li.finding', { hasText: 'metadata-quality' }).first())).toContain(
+        'Fix: Add "documentationUrl"',
+      );
+      // Severity is coloured by the page's own stylesheet, which the policy allows by hash.
+      const colour = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => getComputedStyle(el).borderLeftColor);
+      expect(await colour('li.finding-error')).toBe('rgb(179, 38, 30)');
+      expect(await colour('li.finding-warning')).toBe('rgb(138, 70, 0)');
+      await info.locator('summary').click();
+      await opened.screenshot('cli-check-production-report');
+      await docScreenshots(page, 'packages/cli/docs/report', 900);
     });
   });
 
@@ -358,11 +419,17 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
     });
   });
 
-  it.each(['card.html', 'agents.html', 'report.html'])('%s has no serious or critical axe violation', async (name) => {
-    await withPage(name, { bypassCsp: true }, async (opened) => {
-      expect(await seriousAxeViolations(opened.page)).toEqual([]);
-    });
-  });
+  it.each(['card.html', 'agents.html', 'report.html', 'production-report.html'])(
+    '%s has no serious or critical axe violation, light and dark',
+    async (name) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await withPage(name, { bypassCsp: true, colorScheme }, async (opened) => {
+          expect(await seriousAxeViolations(opened.page), colorScheme).toEqual([]);
+        });
+      }
+    },
+    60_000,
+  );
 });
 
 const PAGES = ['hostile-report.html', 'hostile-card.html', 'hostile-agents.html'];
@@ -442,6 +509,7 @@ describe.skipIf(!browserAvailable)('a hostile host, checked with --html and view
           if (!bypassCsp) await opened.screenshot(`cli-${name.replace('.html', '')}`);
         });
       },
+      60_000,
     );
   }
 

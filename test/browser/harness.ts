@@ -40,15 +40,30 @@ export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
  */
 export const updateDocScreenshots = process.env.UPDATE_DOC_SCREENSHOTS === '1';
 
+/** The four views a README shows of a page: desktop and phone, light and dark. */
+export const DOC_VIEWS = [
+  { suffix: '', width: 1024, colorScheme: 'light' },
+  { suffix: '-dark', width: 1024, colorScheme: 'dark' },
+  { suffix: '-phone', width: 390, colorScheme: 'light' },
+  { suffix: '-phone-dark', width: 390, colorScheme: 'dark' },
+] as const;
+
 /**
- * Saves the visible part of `page` (1024 px wide, `height` tall) as a README screenshot at
- * `path` (relative to the repository root), when {@link updateDocScreenshots} is on.
+ * Saves the first screen of `page` as README screenshots, when {@link updateDocScreenshots} is
+ * on: `{base}.png` (desktop, 1024 px wide, `height` tall, light), `{base}-dark.png`, and
+ * `{base}-phone.png` / `{base}-phone-dark.png` (390×844). `base` is relative to the repository
+ * root, without `.png`. The page's own viewport and colour scheme are restored afterwards.
  */
-export async function docScreenshot(page: Page, path: string, height = 1100): Promise<void> {
+export async function docScreenshots(page: Page, base: string, height = 900): Promise<void> {
   if (!updateDocScreenshots) return;
   const size = page.viewportSize();
-  await page.setViewportSize({ width: 1024, height });
-  await page.screenshot({ path: join(REPO_ROOT, path) });
+  for (const view of DOC_VIEWS) {
+    await page.emulateMedia({ colorScheme: view.colorScheme });
+    await page.setViewportSize({ width: view.width, height: view.width === 1024 ? height : 844 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: join(REPO_ROOT, `${base}${view.suffix}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: null });
   if (size) await page.setViewportSize(size);
 }
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { agentCard } from '@agent-card/express';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, closeBrowser, docScreenshot, openPage, seriousAxeViolations } from './harness';
+import { browserAvailable, closeBrowser, docScreenshots, openPage, seriousAxeViolations } from './harness';
 import { hostAgents, SHOWCASE_CARD } from './showcase';
 
 const PAGE = '/.well-known/agent-card.html';
@@ -120,9 +120,48 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.foreignRequests).toEqual([]);
       await opened.screenshot('viewer-card-light');
-      await docScreenshot(opened.page, 'packages/core/docs/viewer.png');
+      await docScreenshots(opened.page, 'packages/core/docs/viewer');
     } finally {
       await opened.close();
+    }
+  });
+
+  it('the first screen answers "can I call it, where, with what?": endpoint, binding, authentication, skills, badges', async () => {
+    for (const viewport of [
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
+      const opened = await openPage(`${single}${PAGE}`, { viewport });
+      try {
+        const summary = opened.page.getByRole('region', { name: 'Summary' });
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+        const text = await summary.innerText();
+        expect(text.split('\n').filter((line) => line.trim() !== '')).toEqual([
+          '✓ Valid A2A card',
+          '✓ Signed',
+          'Endpoint',
+          'https://agents.harbourline-travel.com/a2a/v1 (preferred; one more interface below)',
+          'Binding',
+          'JSONRPC, A2A 1.0',
+          'Authentication',
+          'Calls need one of:',
+          'an OAuth 2.0 access token (client credentials) with scope bookings:read',
+          'an API key in the header X-API-Key',
+          'a bearer token (JWT)',
+          'Skills',
+          '3 skills: Plan a trip, Book a crossing, Cancel a booking',
+        ]);
+        // Above the fold: the whole summary is on the first screen, before any scrolling.
+        const box = await summary.boundingBox();
+        expect(box).not.toBeNull();
+        expect((box?.y ?? 0) + (box?.height ?? 0), `${viewport.width} px wide`).toBeLessThanOrEqual(viewport.height);
+        // The raw JSON is there, folded away.
+        const raw = opened.page.locator('details.raw');
+        expect(await raw.getAttribute('open')).toBeNull();
+        expect(await opened.page.locator('#raw-json').isVisible()).toBe(false);
+      } finally {
+        await opened.close();
+      }
     }
   });
 
@@ -132,6 +171,8 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
       await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: single });
       await opened.page.getByRole('button', { name: 'Copy JSON' }).click();
       await expect.poll(() => opened.page.getByRole('button').first().textContent()).toBe('Copied');
+      // Copying unfolds the JSON it copied.
+      expect(await opened.page.locator('#raw-json').isVisible()).toBe(true);
       const copied = await opened.page.evaluate(() => navigator.clipboard.readText());
       const served = await (await fetch(`${single}/.well-known/agent-card.json`)).json();
       expect(JSON.parse(copied)).toEqual(served);
@@ -167,12 +208,21 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
     try {
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
       const text = await opened.page.locator('main').innerText();
-      for (const wanted of ['Acme Corp', 'Acme Billing Agent', 'Acme Support Agent', 'Invoice status', 'Open a ticket'])
+      for (const wanted of [
+        'Acme Corp',
+        'Acme Billing Agent',
+        'Acme Support Agent',
+        'Invoice status',
+        'Open a ticket',
+        // What a call needs, in the words of each agent's own page.
+        'Every call needs an API key in the header X-API-Key.',
+        'No authentication required: the card describes one scheme but requires none.',
+      ])
         expect(text).toContain(wanted);
       expect(opened.consoleErrors).toEqual([]);
       expect(opened.foreignRequests).toEqual([]);
       await opened.screenshot('viewer-catalog');
-      await docScreenshot(opened.page, 'packages/core/docs/viewer-catalog.png', 760);
+      await docScreenshots(opened.page, 'packages/core/docs/viewer-catalog', 760);
       await opened.page.getByRole('link', { name: 'Acme Billing Agent' }).click();
       await opened.page.waitForURL(`${host}/agents/billing${PAGE}`);
       await expect.poll(() => opened.page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Billing Agent');

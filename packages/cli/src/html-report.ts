@@ -166,7 +166,30 @@ const SEVERITIES: readonly { severity: Severity; title: string; mark: string }[]
   { severity: 'info', title: 'Info', mark: 'ℹ' },
 ];
 
-/** Findings grouped by severity, errors first, each with its fix. */
+/**
+ * The fix of a finding, or `undefined` when its hint says there is nothing to do ("Nothing to do;
+ * …", "Checked against the A2A v1.0 rules."): those read as notes, not as a fix to apply.
+ */
+export function findingFix(hint: string | undefined): { fix?: string; note?: string } {
+  if (hint === undefined || hint.trim() === '') return {};
+  const nothing = /^nothing to do\b[.;:,]?\s*/i.exec(hint);
+  if (nothing) {
+    const rest = hint.slice(nothing[0].length);
+    return rest === '' ? {} : { note: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
+  if (/^checked against\b/i.test(hint)) return { note: hint };
+  return { fix: hint };
+}
+
+function findingItem(f: DiscoveryFinding, mark: string): SafeHtml {
+  const { fix, note } = findingFix(f.hint);
+  return html`<li class="finding finding-${f.severity}"><p><strong class="sev-${f.severity}">${mark} ${f.severity}</strong> <code>${f.rule}</code>${f.path ? html` <code class="muted">${f.path}</code>` : ''}</p><p>${f.message}</p>${fix ? html`<p><strong>Fix:</strong> ${fix}</p>` : ''}${note ? html`<p class="muted">${note}</p>` : ''}</li>`;
+}
+
+/**
+ * Findings grouped by severity, errors first, each with its fix: errors and warnings open,
+ * infos in a closed `<details>` (they need no action).
+ */
 function findingsSection(
   findings: readonly DiscoveryFinding[],
   options: { showInfo: boolean; level: 3 | 4 },
@@ -175,16 +198,139 @@ function findingsSection(
     ({ severity, title, mark }) => {
       const shown = findings.filter((f) => f.severity === severity);
       if (shown.length === 0) return '';
-      const heading =
-        options.level === 3 ? html`<h3>${title} (${shown.length})</h3>` : html`<h4>${title} (${shown.length})</h4>`;
-      return html`${heading}<ul class="items">${shown.map(
-        (f) =>
-          html`<li class="finding finding-${severity}"><p><strong>${mark} ${severity}</strong> <code>${f.rule}</code>${f.path ? html` <code class="muted">${f.path}</code>` : ''}</p><p>${f.message}</p>${f.hint ? html`<p><strong>Fix:</strong> ${f.hint}</p>` : ''}</li>`,
-      )}</ul>`;
+      const label = `${title} (${shown.length})`;
+      const heading = options.level === 3 ? html`<h3>${label}</h3>` : html`<h4>${label}</h4>`;
+      const list = html`<ul class="items">${shown.map((f) => findingItem(f, mark))}</ul>`;
+      return severity === 'info'
+        ? html`<details class="more"><summary>${heading}</summary>${list}</details>`
+        : html`${heading}${list}`;
     },
   );
   const any = groups.some((g) => g !== '');
   return any ? html`${groups}` : html`<p class="status-ok">No findings.</p>`;
+}
+
+type CheckState = 'ok' | 'bad' | 'none';
+
+const MARKS: Record<CheckState, string> = { ok: '✓', bad: '✗', none: '–' };
+
+function check(state: CheckState, label: SafeHtml | string, detail: string): SafeHtml {
+  return html`<li class="check-${state}"><span class="mark">${MARKS[state]}</span><span><strong>${label}</strong> <span class="muted">${detail}</span></span></li>`;
+}
+
+function answer(status: number | undefined, failure: { kind: string } | undefined): string {
+  return status === undefined ? (failure?.kind ?? 'no response') : String(status);
+}
+
+/**
+ * The verdict at a glance: each well-known path and each check of the run as ✓, ✗ or – (not
+ * applicable), in the order a publisher fixes them.
+ */
+export function summaryStrip(report: DiscoveryReport): SafeHtml {
+  const items: SafeHtml[] = [];
+  const primary = report.primary;
+  items.push(
+    check(
+      primary.status === 200 ? 'ok' : 'bad',
+      primary.path,
+      `${answer(primary.status, primary.failure)}${primary.contentType ? `, ${primary.contentType.split(';')[0]}` : ''}`,
+    ),
+  );
+  const legacy = report.legacy;
+  items.push(
+    check(
+      legacy.status === 200 ? 'ok' : 'none',
+      legacy.path,
+      legacy.status === 200 ? '200 (legacy path)' : `${answer(legacy.status, legacy.failure)} (legacy path, optional)`,
+    ),
+  );
+  const served = report.cardUrl === legacy.finalUrl ? legacy : primary;
+  if (typeof report.document !== 'object' || report.document === null) {
+    items.push(check('bad', 'Card', 'none could be read'));
+  } else {
+    const errors = served.findings.filter((f) => f.severity === 'error').length;
+    items.push(
+      check(
+        served.valid ? 'ok' : 'bad',
+        'Valid card',
+        served.valid ? `profile ${report.profile}` : `${plural(errors, 'error')} (profile ${report.profile})`,
+      ),
+    );
+  }
+  const signature = served.signature;
+  if (signature) {
+    const state: CheckState = signature.status === 'verified' ? 'ok' : signature.status === 'failed' ? 'bad' : 'none';
+    const detail =
+      signature.status === 'unsigned'
+        ? 'not signed'
+        : signature.status === 'unavailable'
+          ? 'not checked'
+          : signature.status;
+    items.push(check(state, 'Signature', detail));
+  }
+  if (primary.status === 200) {
+    const conditional = primary.conditional;
+    items.push(
+      check(
+        conditional?.status === 304 ? 'ok' : 'bad',
+        'ETag revalidation',
+        conditional === undefined ? 'no ETag' : `If-None-Match → ${answer(conditional.status, conditional.failure)}`,
+      ),
+    );
+    if (primary.preflight) {
+      items.push(
+        check(
+          primary.preflight.ok ? 'ok' : 'bad',
+          'CORS preflight',
+          `${answer(primary.preflight.status, primary.preflight.failure)}${primary.preflight.ok ? ', allows GET' : ', does not allow GET'}`,
+        ),
+      );
+    }
+    if (primary.versioned) {
+      items.push(
+        check(
+          primary.versioned.status === 200 ? 'ok' : 'bad',
+          'A2A-Version: 1.0',
+          `${answer(primary.versioned.status, primary.versioned.failure)}${primary.versioned.sameBody ? ', same card' : ', a different body'}`,
+        ),
+      );
+    }
+  }
+  if (report.consistency) {
+    items.push(
+      check(
+        report.pathsConsistent ? 'ok' : 'bad',
+        'Both paths',
+        report.pathsConsistent ? 'the same document' : 'different documents',
+      ),
+    );
+  }
+  if (report.httpProbe) {
+    const safe = report.httpProbe.outcome === 'redirects-to-https' || report.httpProbe.outcome === 'refused';
+    items.push(check(safe ? 'ok' : 'bad', 'Plain http', report.httpProbe.outcome.replaceAll('-', ' ')));
+  }
+  const catalog = report.catalog;
+  if (catalog) {
+    items.push(
+      catalog.found
+        ? check(
+            catalog.valid ? 'ok' : 'bad',
+            'AI Catalog',
+            `${catalog.valid ? 'valid' : 'not valid'}, ${catalog.entries === 1 ? 'one entry' : `${catalog.entries} entries`}`,
+          )
+        : check(
+            catalog.status === 404 ? 'none' : 'bad',
+            'AI Catalog',
+            catalog.status === 404 ? 'none (404)' : answer(catalog.status, catalog.failure),
+          ),
+    );
+  }
+  const agents = report.agents ?? [];
+  if (agents.length > 0) {
+    const ok = agents.filter((a) => a.ok).length;
+    items.push(check(ok === agents.length ? 'ok' : 'bad', 'Listed agents', `${ok} of ${agents.length} ok`));
+  }
+  return html`<ul class="checks" aria-label="Checks">${items}</ul>`;
 }
 
 function counts(findings: readonly DiscoveryFinding[]): string {
@@ -244,6 +390,7 @@ function cardFragment(document: unknown, from: DiscoveryPathReport, href: string
   const signatures = checkedSignatures(from.signature);
   return renderCardSection(document, {
     headingLevel: 2,
+    valid: from.valid,
     // Several cards on one page: each raw JSON block needs its own id for its copy button.
     ...(n === 0 ? {} : { rawJsonId: `raw-json-${n}` }),
     ...(signatures === undefined ? {} : { signatures }),
@@ -261,7 +408,7 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
   const showInfo = options.showInfo !== false;
   const verdict = report.ok
     ? html`<p class="lead"><span class="status-ok">✔ ok</span>: ${counts(report.findings)} · ${plural(report.requests, 'request')} in ${ms(report.timeMs)}</p>`
-    : html`<p class="lead"><strong>✖ failed</strong>: ${counts(report.findings)} · ${plural(report.requests, 'request')} in ${ms(report.timeMs)}</p>`;
+    : html`<p class="lead"><strong class="status-bad">✖ failed</strong>: ${counts(report.findings)} · ${plural(report.requests, 'request')} in ${ms(report.timeMs)}</p>`;
   const consistency = report.consistency
     ? html`<p>Both paths: ${report.pathsConsistent ? 'the same document' : html`<strong>different documents</strong>`} (${report.consistency.method}${report.consistency.sameEtag === undefined ? '' : report.consistency.sameEtag ? ', same ETag' : ', different ETags'})</p>`
     : '';
@@ -273,7 +420,7 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
     typeof report.document === 'object' && report.document !== null
       ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl)}</section>`
       : html`<section aria-labelledby="card"><h2 id="card">Card</h2><p><strong>No card could be read.</strong> See the findings.</p></section>`;
-  const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p></header>
+  const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p>${summaryStrip(report)}</header>
 <section aria-labelledby="findings"><h2 id="findings">Findings</h2>${findingsSection(report.findings, { showInfo, level: 3 })}</section>
 <section aria-labelledby="paths"><h2 id="paths">Well-known paths</h2>${pathSection(report.primary)}${pathSection(report.legacy)}${consistency}${probe}</section>
 ${card}

@@ -386,7 +386,7 @@ describe('agent-card check --html', () => {
     expect(run.code).toBe(1);
     const page = readFileSync(join(dir, 'r.html'), 'utf8');
     expectSelfContainedPage(page);
-    expect(page).toContain('<strong>✖ failed</strong>');
+    expect(page).toContain('<strong class="status-bad">✖ failed</strong>');
     const errors = page.indexOf('<h3>Errors (');
     expect(errors).toBeGreaterThan(-1);
     expect(errors).toBeLessThan(page.indexOf('<h3>Info ('));

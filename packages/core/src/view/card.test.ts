@@ -36,17 +36,111 @@ describe('renderAgentCardPage', () => {
       '<a href="https://conformance.dev/" rel="noopener noreferrer nofollow">https://conformance.dev/</a>',
       'HTTP bearer token (JWT) in the Authorization header',
       'API key in header X-API-Key',
-      'To call the agent: bearer, or apiKey.',
+      '<h2>Security</h2><p>Calls need one of:</p><ul class="plain"><li>a bearer token (JWT)</li><li>an API key in the header X-API-Key</li></ul>',
       '<h3>Public answers</h3>',
       'What is an agent card?',
       '<h3>HTTP+JSON</h3>',
       'yes, for authenticated callers',
       'The card is not signed.',
       '<a href="/.well-known/agent-card.json">Open the JSON document</a>',
+      '<details class="raw"><summary>Show the JSON (74 lines)</summary><pre id="raw-json" tabindex="0" aria-label="The JSON document">{',
       '&quot;name&quot;: &quot;Conformance Agent&quot;',
     ]) {
       expect(page).toContain(text);
     }
+  });
+
+  it('opens with a summary: endpoint, binding, authentication, skills, and valid and signed badges', () => {
+    const page = renderAgentCardPage(CONFORMANCE_CARD);
+    expect(page).toContain(
+      '<section class="summary" aria-label="Summary"><ul class="badges" aria-label="Status"><li class="badge badge-ok">✓ Valid A2A card</li><li class="badge badge-none">Not signed</li></ul>\n' +
+        '<dl class="facts"><dt>Endpoint</dt><dd><a href="https://agent.conformance.dev/a2a/jsonrpc" rel="noopener noreferrer nofollow">https://agent.conformance.dev/a2a/jsonrpc</a> <span class="muted">(preferred; one more interface below)</span></dd>\n' +
+        '<dt>Binding</dt><dd>JSONRPC, A2A 1.0</dd>\n' +
+        '<dt>Authentication</dt><dd><p>Calls need one of:</p><ul class="plain"><li>a bearer token (JWT)</li><li>an API key in the header X-API-Key</li></ul></dd>\n' +
+        '<dt>Skills</dt><dd>one skill: Public answers</dd></dl></section>',
+    );
+    // Right after the name and description, before everything else.
+    expect(page.indexOf('class="summary"')).toBeLessThan(page.indexOf('<dt>Version</dt>'));
+  });
+
+  it.each([
+    [
+      'one required scheme, signed and verified',
+      {
+        ...CONFORMANCE_CARD,
+        supportedInterfaces: [{ url: 'https://a.example/rpc', protocolBinding: 'GRPC', protocolVersion: '1.0' }],
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      },
+      { signatures: [{ kid: 'k', alg: 'ES256', verified: true }] },
+      [
+        '<li class="badge badge-ok">✓ Valid A2A card</li><li class="badge badge-ok">✓ Signature verified</li>',
+        '<dt>Endpoint</dt><dd><a href="https://a.example/rpc" rel="noopener noreferrer nofollow">https://a.example/rpc</a></dd>',
+        '<dt>Binding</dt><dd>GRPC, A2A 1.0</dd>',
+        '<dt>Authentication</dt><dd><p>Every call needs a bearer token (JWT).</p></dd>',
+      ],
+    ],
+    [
+      'no authentication, a signature that failed, and a verdict given',
+      { ...CONFORMANCE_CARD, securitySchemes: undefined, securityRequirements: undefined },
+      { signatures: [{ kid: 'k', alg: 'ES256', verified: false }], valid: false },
+      [
+        '<li class="badge badge-bad">✗ Not valid</li><li class="badge badge-bad">✗ Signature did not verify</li>',
+        '<dt>Authentication</dt><dd><p>No authentication required.</p></dd>',
+      ],
+    ],
+    [
+      'an invalid card with no interface and many skills',
+      {
+        name: 'Partial',
+        skills: Array.from({ length: 7 }, (_, i) => ({ id: `s${i}`, name: `Skill ${i}` })),
+        signatures: [{ protected: encodeBase64url('{"alg":"ES256","kid":"k"}'), signature: 'AA' }],
+      },
+      {},
+      [
+        '<li class="badge badge-bad">✗ Not valid (',
+        '<li class="badge badge-ok">✓ Signed</li>',
+        '<dt>Endpoint</dt><dd><span class="muted">none listed</span></dd>',
+        '<dt>Binding</dt><dd>none</dd>',
+        '<dt>Skills</dt><dd>7 skills: Skill 0, Skill 1, Skill 2, Skill 3, Skill 4, and 2 more</dd>',
+      ],
+    ],
+  ])('summarises %s', (_, card, options, expected) => {
+    const section = renderCardSection(card, options).value;
+    const summary = section.slice(section.indexOf('<section class="summary"'), section.indexOf('</section>'));
+    for (const text of expected) expect(summary).toContain(text);
+  });
+
+  it('counts the errors of a card it validated itself', () => {
+    expect(renderCardSection({ name: 'x' }).value).toMatch(
+      /<li class="badge badge-bad">✗ Not valid \(\d+ errors\)<\/li>/,
+    );
+  });
+
+  it("shows a skill's modes only where the skill sets its own, and what a skill needs in words", () => {
+    const page = renderAgentCardPage({
+      ...CONFORMANCE_CARD,
+      skills: [
+        { id: 'inherits', name: 'Inherits', description: 'd', tags: ['t'] },
+        {
+          id: 'own',
+          name: 'Own',
+          description: 'd',
+          tags: ['t'],
+          outputModes: ['application/json'],
+          securityRequirements: [{ schemes: { apiKey: { list: [] } } }],
+        },
+      ],
+    });
+    expect(page).toContain(
+      '<p class="muted">A skill accepts and produces the card\'s default modes unless it lists its own.</p>',
+    );
+    expect(page).toContain(
+      '<h3>Inherits</h3>\n<p class="muted">id <code>inherits</code></p>\n<p class="desc">d</p>\n<ul class="chips" aria-label="Tags"><li>t</li></ul>\n\n</li>',
+    );
+    expect(page).toContain(
+      '<dl class="facts"><dt>Produces</dt><dd>application/json</dd><dt>Authentication</dt><dd><p>Every call needs an API key in the header X-API-Key.</p></dd></dl></li>',
+    );
+    expect(page).not.toContain('the card defaults');
   });
 
   it.each(HOSTILE_STRINGS)('renders a card whose every string is %j with no active content but its own', (payload) => {
@@ -266,7 +360,7 @@ describe('renderAiCatalogPage', () => {
       'Invoices and refunds.',
       '<li>refunds</li>',
       'Public answers',
-      'bearer: HTTP authentication; apiKey: API key',
+      '<dt>Authentication</dt><dd><p>Calls need one of:</p><ul class="plain"><li>a bearer token (JWT)</li><li>an API key in the header X-API-Key</li></ul></dd>',
       '<code class="nolink">javascript:alert(1)</code>',
       '<h2>&lt;script&gt;globalThis.pwned=1&lt;/script&gt;</h2>',
       '<a href="/.well-known/ai-catalog.json">Open the JSON document</a>',

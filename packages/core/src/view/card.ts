@@ -2,7 +2,14 @@ import { decodeBase64url } from '../sign/base64url';
 import { html, neutraliseJsonText, type SafeHtml, safeHref } from './escape';
 import { renderHtmlDocument } from './document';
 import { asRecord, entries, flag, list, member, strings, text } from './read';
-import { describeRequirements, describeSecurityScheme, renderDescriptionParts, renderUrl } from './schemes';
+import { validateAgentCardFindings } from '../validate/validate';
+import {
+  describeAuthentication,
+  describeSecurityScheme,
+  renderAuthentication,
+  renderDescriptionParts,
+  renderUrl,
+} from './schemes';
 
 /** What is known about one signature of the card. */
 export interface ViewerSignature {
@@ -26,6 +33,12 @@ export interface CardSectionOptions {
    * each signature's protected header and says it did not verify them.
    */
   signatures?: readonly ViewerSignature[];
+  /**
+   * Whether the card passed validation, for the "Valid" badge of the summary. Without it the page
+   * validates the card itself with the `development` profile (the A2A rules; the https and
+   * publishing rules of `production` are for `agent-card check`).
+   */
+  valid?: boolean;
   /** Heading level of the card's name: 1 on its own page (default), 2 inside a report. */
   headingLevel?: 1 | 2;
   /**
@@ -118,16 +131,11 @@ function renderCapabilities(card: unknown): SafeHtml {
 
 function renderSecurity(card: unknown): SafeHtml {
   const schemes = entries(card, 'securitySchemes');
-  const requirements = describeRequirements(list(card, 'securityRequirements'));
   const items = schemes.map(([name, scheme]) => {
     const described = describeSecurityScheme(scheme);
     return html`<li><h3>${name} <span class="muted">— ${described.kind}</span></h3><p>${renderDescriptionParts(described.parts)}</p>${described.description ? html`<p class="desc muted">${described.description}</p>` : ''}</li>`;
   });
-  const needs =
-    requirements.length === 0
-      ? html`<p>${schemes.length === 0 ? 'The card declares no authentication.' : 'The card requires none of these for every call.'}</p>`
-      : html`<p>To call the agent: ${requirements.join(', or ')}.</p>`;
-  return html`<h2>Security</h2>${needs}${items.length > 0 ? html`<ul class="items">${items}</ul>` : ''}`;
+  return html`<h2>Security</h2>${renderAuthentication(describeAuthentication(card))}${items.length > 0 ? html`<ul class="items">${items}</ul>` : ''}`;
 }
 
 function renderSkills(card: unknown): SafeHtml {
@@ -137,16 +145,81 @@ function renderSkills(card: unknown): SafeHtml {
     const examples = strings(skill, 'examples');
     const input = strings(skill, 'inputModes');
     const output = strings(skill, 'outputModes');
-    const security = describeRequirements(list(skill, 'securityRequirements'));
+    const requirements = list(skill, 'securityRequirements');
+    // Modes a skill inherits are the card's defaults, shown once in the overview.
+    const facts = [
+      input.length > 0 ? html`<dt>Accepts</dt><dd>${input.join(', ')}</dd>` : '',
+      output.length > 0 ? html`<dt>Produces</dt><dd>${output.join(', ')}</dd>` : '',
+      requirements.length > 0
+        ? html`<dt>Authentication</dt><dd>${renderAuthentication(describeAuthentication(card, requirements))}</dd>`
+        : '',
+    ].filter((fact) => fact !== '');
     return html`<li><h3>${text(skill, 'name') ?? text(skill, 'id') ?? 'Unnamed skill'}</h3>
 ${text(skill, 'id') ? html`<p class="muted">id <code>${text(skill, 'id')}</code></p>` : ''}
 ${text(skill, 'description') ? html`<p class="desc">${text(skill, 'description')}</p>` : ''}
 ${chips(strings(skill, 'tags'), 'Tags')}
 ${examples.length > 0 ? html`<p>Examples:</p><ul class="plain">${examples.map((example) => html`<li>${example}</li>`)}</ul>` : ''}
-<dl class="facts"><dt>Accepts</dt><dd>${input.length > 0 ? input.join(', ') : 'the card defaults'}</dd>
-<dt>Produces</dt><dd>${output.length > 0 ? output.join(', ') : 'the card defaults'}</dd>${security.length > 0 ? html`<dt>Needs</dt><dd>${security.join(', or ')}</dd>` : ''}</dl></li>`;
+${facts.length > 0 ? html`<dl class="facts">${facts}</dl>` : ''}</li>`;
   });
-  return html`<h2>Skills (${skills.length})</h2><ul class="items">${items}</ul>`;
+  return html`<h2>Skills (${skills.length})</h2><p class="muted">A skill accepts and produces the card's default modes unless it lists its own.</p><ul class="items">${items}</ul>`;
+}
+
+/** The summary's badge for validity: given by the caller, or from validating the card. */
+function validBadge(card: unknown, given: boolean | undefined): SafeHtml {
+  let valid = given;
+  let errors: number | undefined;
+  if (valid === undefined) {
+    const result = validateAgentCardFindings(card, { profile: 'development' });
+    valid = result.valid;
+    errors = result.findings.filter((finding) => finding.severity === 'error').length;
+  }
+  if (valid) return html`<li class="badge badge-ok">✓ Valid A2A card</li>`;
+  return html`<li class="badge badge-bad">✗ Not valid${errors === undefined ? '' : ` (${errors === 1 ? 'one error' : `${errors} errors`})`}</li>`;
+}
+
+/** The summary's badge for the signatures: verified, failed, not checked, or none. */
+function signedBadge(signatures: readonly ViewerSignature[]): SafeHtml {
+  if (signatures.length === 0) return html`<li class="badge badge-none">Not signed</li>`;
+  if (signatures.some((s) => s.verified === true)) return html`<li class="badge badge-ok">✓ Signature verified</li>`;
+  if (signatures.some((s) => s.verified === false)) {
+    return html`<li class="badge badge-bad">✗ Signature did not verify</li>`;
+  }
+  return html`<li class="badge badge-ok">✓ Signed</li>`;
+}
+
+/** Up to this many skill names in the summary; the rest are counted. */
+const SUMMARY_SKILLS = 5;
+
+/**
+ * What a partner asks first — can I call this agent, where, and with what credentials? — above
+ * everything else: the preferred endpoint and its binding, the authentication in words, the
+ * skills, and whether the card is valid and signed.
+ */
+function renderSummary(card: unknown, signatures: readonly ViewerSignature[], valid: boolean | undefined): SafeHtml {
+  const interfaces = list(card, 'supportedInterfaces');
+  const preferred = interfaces[0];
+  const url = text(preferred, 'url');
+  const binding = text(preferred, 'protocolBinding');
+  const version = text(preferred, 'protocolVersion');
+  const others = interfaces.length - 1;
+  const endpoint =
+    preferred === undefined
+      ? html`<span class="muted">none listed</span>`
+      : html`${url === undefined ? html`<span class="muted">no URL given</span>` : renderUrl(url)}${others > 0 ? html` <span class="muted">(preferred; ${others === 1 ? 'one more interface' : `${others} more interfaces`} below)</span>` : ''}`;
+  const bindingText =
+    preferred === undefined ? 'none' : `${binding ?? 'not given'}${version === undefined ? '' : `, A2A ${version}`}`;
+  const skills = list(card, 'skills');
+  const names = skills.slice(0, SUMMARY_SKILLS).map((skill) => text(skill, 'name') ?? text(skill, 'id') ?? 'unnamed');
+  const more = skills.length - names.length;
+  const skillText =
+    skills.length === 0
+      ? 'none listed'
+      : `${skills.length === 1 ? 'one skill' : `${skills.length} skills`}: ${names.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+  return html`<section class="summary" aria-label="Summary"><ul class="badges" aria-label="Status">${validBadge(card, valid)}${signedBadge(signatures)}</ul>
+<dl class="facts"><dt>Endpoint</dt><dd>${endpoint}</dd>
+<dt>Binding</dt><dd>${bindingText}</dd>
+<dt>Authentication</dt><dd>${renderAuthentication(describeAuthentication(card))}</dd>
+<dt>Skills</dt><dd>${skillText}</dd></dl></section>`;
 }
 
 /** `kid`, `alg` and `jku` from a signature's protected header, when it decodes. */
@@ -172,8 +245,7 @@ export function readSignatureHeader(signature: unknown): ViewerSignature {
   return out;
 }
 
-function renderSignatures(card: unknown, given: readonly ViewerSignature[] | undefined): SafeHtml {
-  const signatures = given ?? list(card, 'signatures').map(readSignatureHeader);
+function renderSignatures(signatures: readonly ViewerSignature[]): SafeHtml {
   if (signatures.length === 0) return html`<h2>Signature</h2><p>The card is not signed.</p>`;
   const items = signatures.map((signature) => {
     const status =
@@ -207,11 +279,16 @@ export function prettyJson(value: unknown): string {
   return safe.length > MAX_RAW_JSON ? `${safe.slice(0, MAX_RAW_JSON)}\n… (cut at 512 KiB)` : safe;
 }
 
-/** The raw JSON block: pretty JSON, a copy button (shown by the script) and the document link. */
+/**
+ * The raw JSON block: a copy button (shown by the script), the document link, and the pretty JSON
+ * in a closed `<details>` (it is for machines; the page above says it in words).
+ */
 export function renderRawJson(value: unknown, jsonHref: string | undefined, id = 'raw-json'): SafeHtml {
   const link = jsonLink(jsonHref);
+  const json = prettyJson(value);
+  const lines = json.split('\n').length;
   return html`<h2>Raw JSON</h2><div class="bar"><button type="button" data-copy="${id}" hidden>Copy JSON</button>${link ? html`<a href="${link}">Open the JSON document</a>` : ''}</div>
-<pre id="${id}" tabindex="0" aria-label="The card as JSON">${prettyJson(value)}</pre>`;
+<details class="raw"><summary>Show the JSON (${lines === 1 ? 'one line' : `${lines} lines`})</summary><pre id="${id}" tabindex="0" aria-label="The JSON document">${json}</pre></details>`;
 }
 
 /**
@@ -229,14 +306,16 @@ export function renderCardSection(card: unknown, options: CardSectionOptions = {
     const name = text(card, 'name') ?? 'Unnamed agent';
     const heading = level === 1 ? html`<h1>${name}</h1>` : html`<h2>${name}</h2>`;
     const description = text(card, 'description');
+    const signatures = options.signatures ?? list(card, 'signatures').map(readSignatureHeader);
     return html`<article class="agent-card"><header class="page">${heading}<p class="muted">A2A Agent Card</p>${description ? html`<p class="lead">${description}</p>` : ''}</header>
 ${asRecord(card) === undefined ? html`<p class="status-warn">This document is not a JSON object, so it is not an Agent Card.</p>` : ''}
+${renderSummary(card, signatures, options.valid)}
 ${renderOverview(card)}
 ${renderInterfaces(card)}
 ${renderCapabilities(card)}
 ${renderSecurity(card)}
 ${renderSkills(card)}
-${renderSignatures(card, options.signatures)}
+${renderSignatures(signatures)}
 ${renderRawJson(card, options.jsonHref, id)}</article>`;
   } catch {
     return html`<article class="agent-card"><p class="status-warn">This card could not be shown.</p>${renderRawJson(card, options.jsonHref, id)}</article>`;

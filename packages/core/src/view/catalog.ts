@@ -2,8 +2,7 @@ import { renderHtmlDocument } from './document';
 import { html, type SafeHtml } from './escape';
 import { jsonLink, renderRawJson } from './card';
 import { list, member, strings, text } from './read';
-import { describeSecurityScheme, renderUrl } from './schemes';
-import { entries as objectEntries } from './read';
+import { describeAuthentication, renderAuthentication, renderUrl } from './schemes';
 
 /** Options of {@link renderAiCatalogPage}. */
 export interface AiCatalogPageOptions {
@@ -31,14 +30,11 @@ function cardFor(entry: unknown, cards: ReadonlyMap<string, unknown> | undefined
   );
 }
 
-/** The rows a card adds to its entry: its skills and how to authenticate. */
+/** The rows a card adds to its entry: its skills and what a call needs, as the card's page says it. */
 function renderCardSummary(card: unknown): SafeHtml {
   const skills = list(card, 'skills').map((skill) => text(skill, 'name') ?? text(skill, 'id') ?? 'unnamed skill');
-  const schemes = objectEntries(card, 'securitySchemes').map(
-    ([name, scheme]) => `${name}: ${describeSecurityScheme(scheme).kind}`,
-  );
   return html`<dt>Skills</dt><dd>${skills.length > 0 ? skills.join(', ') : 'none listed'}</dd>
-<dt>Authentication</dt><dd>${schemes.length > 0 ? schemes.join('; ') : 'none declared'}</dd>`;
+<dt>Authentication</dt><dd>${renderAuthentication(describeAuthentication(card))}</dd>`;
 }
 
 function renderEntry(entry: unknown, options: AiCatalogPageOptions): SafeHtml {

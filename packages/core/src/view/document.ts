@@ -6,8 +6,8 @@ import { html, raw, type SafeHtml } from './escape';
  * through `prefers-color-scheme`. No `url()`, no `@import`: the policy allows nothing external.
  */
 export const VIEWER_STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--card:#f6f8fa;--accent:#0550ae;--ok:#116329;--warn:#8a4600;--chip:#ddf4ff}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--line:#30363d;--card:#161b22;--accent:#6cb6ff;--ok:#56d364;--warn:#e3b341;--chip:#1f3a5f}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--card:#f6f8fa;--accent:#0550ae;--ok:#116329;--warn:#8a4600;--bad:#b3261e;--chip:#ddf4ff}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--line:#30363d;--card:#161b22;--accent:#6cb6ff;--ok:#56d364;--warn:#e3b341;--bad:#ff7b72;--chip:#1f3a5f}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;overflow-wrap:anywhere}
@@ -27,6 +27,7 @@ ul.items>li>h2:first-child{margin-top:0;border-bottom:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
+dl.facts dd>p,dl.facts dd>ul.plain{margin:0}
 @media (max-width:600px){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}}
 ul.items{list-style:none;padding:0;margin:0;display:grid;gap:12px}
 ul.items>li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px}
@@ -37,18 +38,39 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 pre{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px;overflow:auto;max-height:70vh;white-space:pre;overflow-wrap:normal}
 .status-ok{color:var(--ok);font-weight:600}
 .status-warn{color:var(--warn);font-weight:600}
+.status-bad{color:var(--bad)}
 .bar{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:.5rem 0}
+.summary{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:0 0 16px}
+.summary dl.facts{margin:0}
+ul.badges{display:flex;flex-wrap:wrap;gap:8px;list-style:none;padding:0;margin:0 0 12px}
+.badge{border:1px solid currentColor;border-radius:999px;padding:0 10px;font-size:.9rem;font-weight:600}
+.badge-ok{color:var(--ok)}
+.badge-bad{color:var(--bad)}
+.badge-none{color:var(--muted)}
+details.raw>summary,details.more>summary{cursor:pointer;color:var(--accent);margin:.25rem 0}
+details.raw>pre{margin-top:.5rem}
+details.more>summary>h3{display:inline;font-size:1.05rem}
+ul.checks{list-style:none;padding:0;margin:.5rem 0 1rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));gap:4px 24px}
+ul.checks>li{display:flex}
+.mark{flex:none;width:1.5em;font-weight:700}
+.sev-error,.check-bad .mark{color:var(--bad)}
+.sev-warning,.check-warn .mark{color:var(--warn)}
+.sev-info,.check-none .mark{color:var(--muted)}
+.check-ok .mark{color:var(--ok)}
+.finding{border-left-width:4px!important}
+.finding-error{border-left-color:var(--bad)!important}
+.finding-warning{border-left-color:var(--warn)!important}
 button{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:6px;padding:4px 12px;cursor:pointer}
 footer{margin-top:2rem;padding-top:.5rem;border-top:1px solid var(--line);font-size:.9rem;color:var(--muted)}
 `.trim();
 
 /**
- * The page's one script: the copy button for the raw JSON. It only reads the text of an element
- * and writes to the clipboard; without it the page loses nothing but the button (hidden until
+ * The page's one script: the copy button for the raw JSON. It only opens the JSON's `<details>`,
+ * reads the text of an element and writes to the clipboard; without it the page loses nothing but the button (hidden until
  * the script shows it).
  */
 export const VIEWER_SCRIPT = `
-for(const b of document.querySelectorAll('button[data-copy]')){const t=document.getElementById(b.getAttribute('data-copy'));if(!t)continue;b.hidden=false;b.addEventListener('click',()=>{const done=(m)=>{b.textContent=m;setTimeout(()=>{b.textContent='Copy JSON'},2000)};const s=window.getSelection();const r=document.createRange();r.selectNodeContents(t);s.removeAllRanges();s.addRange(r);if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t.textContent).then(()=>done('Copied'),()=>done('Selected: press Ctrl+C'))}else{done('Selected: press Ctrl+C')}})}
+for(const b of document.querySelectorAll('button[data-copy]')){const t=document.getElementById(b.getAttribute('data-copy'));if(!t)continue;b.hidden=false;b.addEventListener('click',()=>{const d=t.closest('details');if(d)d.open=true;const done=(m)=>{b.textContent=m;setTimeout(()=>{b.textContent='Copy JSON'},2000)};const s=window.getSelection();const r=document.createRange();r.selectNodeContents(t);s.removeAllRanges();s.addRange(r);if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t.textContent).then(()=>done('Copied'),()=>done('Selected: press Ctrl+C'))}else{done('Selected: press Ctrl+C')}})}
 `.trim();
 
 function cspHash(text: string): string {

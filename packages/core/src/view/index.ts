@@ -27,5 +27,12 @@ export {
 export type { HtmlDocumentOptions } from './document';
 export { escapeHtml, html, isSafeHtml, raw, safeHref } from './escape';
 export type { SafeHtml } from './escape';
-export { describeSecurityScheme, descriptionText, renderUrl } from './schemes';
-export type { DescriptionPart, SecuritySchemeDescription } from './schemes';
+export {
+  describeAuthentication,
+  describeCredential,
+  describeSecurityScheme,
+  descriptionText,
+  renderAuthentication,
+  renderUrl,
+} from './schemes';
+export type { AuthenticationDescription, DescriptionPart, SecuritySchemeDescription } from './schemes';

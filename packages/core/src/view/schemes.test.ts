@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeRequirements, describeSecurityScheme, descriptionText, renderDescriptionParts } from './schemes';
+import {
+  describeAuthentication,
+  describeCredential,
+  describeSecurityScheme,
+  descriptionText,
+  renderAuthentication,
+  renderDescriptionParts,
+} from './schemes';
 
 describe('describeSecurityScheme', () => {
   it.each([
@@ -155,14 +162,107 @@ describe('describeSecurityScheme', () => {
   });
 });
 
-describe('describeRequirements', () => {
-  it('reads an OR of ANDs with scopes', () => {
-    expect(
-      describeRequirements([
-        { schemes: { oauth: { list: ['agent:invoke'] }, apiKey: {} } },
-        { schemes: { mtls: { list: [] } } },
-        {},
-      ]),
-    ).toEqual(['oauth (agent:invoke) and apiKey', 'mtls', 'no authentication']);
+const SCHEMES = {
+  oauth: {
+    oauth2SecurityScheme: {
+      flows: { clientCredentials: { tokenUrl: 'https://id.example/token', scopes: { read: '', write: '' } } },
+    },
+  },
+  twoFlows: {
+    oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: 'x' }, deviceCode: { tokenUrl: 'y' } } },
+  },
+  bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
+  basic: { httpAuthSecurityScheme: { scheme: 'basic' } },
+  digest: { httpAuthSecurityScheme: { scheme: 'Digest' } },
+  apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } },
+  queryKey: { apiKeySecurityScheme: { location: 'query', name: 'key' } },
+  oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id.example/.well-known/openid-configuration' } },
+  mtls: { mtlsSecurityScheme: {} },
+  odd: { kerberosSecurityScheme: {} },
+};
+
+describe('describeCredential', () => {
+  it.each([
+    ['oauth', ['read'], 'an OAuth 2.0 access token (client credentials) with scope read'],
+    [
+      'oauth',
+      ['read', 'write', 'admin'],
+      'an OAuth 2.0 access token (client credentials) with scopes read, write and admin',
+    ],
+    ['twoFlows', [], 'an OAuth 2.0 access token'],
+    ['bearer', [], 'a bearer token (JWT)'],
+    ['basic', [], 'a user name and password (HTTP Basic)'],
+    ['digest', [], 'HTTP Digest credentials'],
+    ['apiKey', [], 'an API key in the header X-API-Key'],
+    ['queryKey', [], 'an API key in the query parameter key'],
+    ['oidc', ['openid', 'profile'], 'an OpenID Connect token with scopes openid and profile'],
+    ['mtls', [], 'a client certificate (mutual TLS)'],
+    ['odd', [], 'credentials for "odd", a scheme A2A does not define'],
+    ['missing', [], 'credentials for "missing", a scheme the card does not declare'],
+  ] as const)('%s with scopes %j: %s', (name, scopes, expected) => {
+    expect(describeCredential(name, (SCHEMES as Record<string, unknown>)[name], scopes)).toBe(expected);
+  });
+});
+
+describe('describeAuthentication', () => {
+  const card = (securityRequirements?: unknown[], securitySchemes: unknown = SCHEMES) => ({
+    securitySchemes,
+    ...(securityRequirements === undefined ? {} : { securityRequirements }),
+  });
+
+  it.each([
+    ['no schemes, no requirements', { securitySchemes: {} }, 'No authentication required.', []],
+    [
+      'schemes without a requirement',
+      card(undefined, { bearer: SCHEMES.bearer }),
+      'No authentication required: the card describes one scheme but requires none.',
+      [],
+    ],
+    [
+      'schemes with only empty requirements',
+      card([{ schemes: {} }], { bearer: SCHEMES.bearer, apiKey: SCHEMES.apiKey }),
+      'No authentication required: the card describes 2 schemes but requires none.',
+      [],
+    ],
+    ['one scheme', card([{ schemes: { bearer: { list: [] } } }]), 'Every call needs a bearer token (JWT).', []],
+    [
+      'two schemes together',
+      card([{ schemes: { apiKey: { list: [] }, mtls: { list: [] } } }]),
+      'Every call needs an API key in the header X-API-Key and a client certificate (mutual TLS).',
+      [],
+    ],
+    [
+      'alternatives',
+      card([{ schemes: { oauth: { list: ['read'] } } }, { schemes: { apiKey: { list: [] } } }]),
+      'Calls need one of:',
+      ['an OAuth 2.0 access token (client credentials) with scope read', 'an API key in the header X-API-Key'],
+    ],
+    [
+      'a credential or none',
+      card([{ schemes: { bearer: { list: [] } } }, { schemes: {} }]),
+      'Calls need one of:',
+      ['a bearer token (JWT)', 'no credentials (anonymous calls are allowed)'],
+    ],
+    [
+      'the same alternative twice',
+      card([{ schemes: { bearer: { list: [] } } }, { schemes: { bearer: {} } }]),
+      'Every call needs a bearer token (JWT).',
+      [],
+    ],
+  ])('%s', (_, value, sentence, alternatives) => {
+    expect(describeAuthentication(value)).toEqual({ sentence, alternatives });
+  });
+
+  it("reads a skill's requirements against the card's schemes", () => {
+    expect(describeAuthentication(card(), [{ schemes: { oauth: { list: ['write'] } } }]).sentence).toBe(
+      'Every call needs an OAuth 2.0 access token (client credentials) with scope write.',
+    );
+  });
+
+  it('renders the alternatives as a list, escaped', () => {
+    const value = card([{ schemes: { '<b>': {} } }, { schemes: { apiKey: {} } }]);
+    expect(renderAuthentication(describeAuthentication(value)).value).toBe(
+      '<p>Calls need one of:</p><ul class="plain"><li>credentials for &quot;&lt;b&gt;&quot;, a scheme the card does not declare</li><li>an API key in the header X-API-Key</li></ul>',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { html, type SafeHtml, safeHref } from './escape';
-import { asRecord, entries, flag, member, strings, text } from './read';
+import { asRecord, entries, flag, list, member, strings, text } from './read';
 
 /** One piece of a sentence: text, or a URL shown as a link when it is a safe one. */
 export type DescriptionPart = string | { readonly url: string };
@@ -161,19 +161,119 @@ export function renderUrl(value: string, label?: string): SafeHtml {
   return html`<a href="${href}" rel="noopener noreferrer nofollow">${label ?? href}</a>`;
 }
 
+const OAUTH_FLOWS: Record<string, string> = {
+  clientCredentials: 'client credentials',
+  authorizationCode: 'authorization code',
+  deviceCode: 'device code',
+  implicit: 'implicit',
+  password: 'password',
+};
+
+/** `a`, `a and b`, `a, b and c`. */
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+function withScopes(scopes: readonly string[]): string {
+  return scopes.length === 0 ? '' : ` with scope${scopes.length === 1 ? '' : 's'} ${andList(scopes)}`;
+}
+
 /**
- * A list of security requirements (an OR of ANDs) in words: "oauth (scopes: a, b) and apiKey, or
- * mtls".
+ * What a caller sends for one scheme of a requirement, as a noun phrase: "a bearer token (JWT)",
+ * "an OAuth 2.0 access token (client credentials) with scope bookings:read", "an API key in the
+ * header X-API-Key", "a client certificate (mutual TLS)". `scheme` is `undefined` when the card
+ * names a scheme it does not declare.
  */
-export function describeRequirements(requirements: readonly unknown[]): string[] {
-  return requirements.map((requirement) => {
-    const schemes = entries(requirement, 'schemes');
-    if (schemes.length === 0) return 'no authentication';
-    return schemes
-      .map(([name, scopes]) => {
-        const listed = strings(scopes, 'list');
-        return listed.length > 0 ? `${name} (${listed.join(', ')})` : name;
-      })
-      .join(' and ');
-  });
+export function describeCredential(name: string, scheme: unknown, scopes: readonly string[] = []): string {
+  if (asRecord(scheme) === undefined) return `credentials for "${name}", a scheme the card does not declare`;
+  const kind = Object.keys(scheme as object)[0];
+  const inner = kind === undefined ? undefined : member(scheme, kind);
+  switch (kind) {
+    case 'apiKeySecurityScheme': {
+      const location = text(inner, 'location');
+      const place = location === undefined ? undefined : API_KEY_PLACES[location];
+      const key = text(inner, 'name');
+      return place === undefined || key === undefined ? 'an API key' : `an API key in the ${place} ${key}`;
+    }
+    case 'httpAuthSecurityScheme': {
+      const scheme = text(inner, 'scheme')?.toLowerCase();
+      const format = text(inner, 'bearerFormat');
+      if (scheme === 'bearer') return `a bearer token${format ? ` (${format})` : ''}`;
+      if (scheme === 'basic') return 'a user name and password (HTTP Basic)';
+      return scheme === undefined ? 'HTTP credentials' : `HTTP ${text(inner, 'scheme')} credentials`;
+    }
+    case 'oauth2SecurityScheme': {
+      const flows = Object.keys(asRecord(member(inner, 'flows')) ?? {});
+      const flow = flows.length === 1 ? OAUTH_FLOWS[flows[0] as string] : undefined;
+      return `an OAuth 2.0 access token${flow ? ` (${flow})` : ''}${withScopes(scopes)}`;
+    }
+    case 'openIdConnectSecurityScheme':
+      return `an OpenID Connect token${withScopes(scopes)}`;
+    case 'mtlsSecurityScheme':
+      return 'a client certificate (mutual TLS)';
+    default:
+      return `credentials for "${name}", a scheme A2A does not define`;
+  }
+}
+
+/** How to authenticate, in words: one sentence, and the alternatives when there are several. */
+export interface AuthenticationDescription {
+  /**
+   * "No authentication required", "Every call needs a bearer token (JWT)", or "Calls need one
+   * of:" followed by {@link alternatives}.
+   */
+  readonly sentence: string;
+  /** Each way to authenticate when there are several (an empty requirement is "no credentials"). */
+  readonly alternatives: readonly string[];
+}
+
+/** One requirement (an AND of schemes) as a phrase, or `undefined` when it names none. */
+function requirementPhrase(requirement: unknown, card: unknown): string | undefined {
+  const schemes = entries(requirement, 'schemes');
+  if (schemes.length === 0) return undefined;
+  const declared = asRecord(member(card, 'securitySchemes'));
+  return andList(
+    schemes.map(([name, scopes]) =>
+      describeCredential(
+        name,
+        declared && Object.hasOwn(declared, name) ? declared[name] : undefined,
+        strings(scopes, 'list'),
+      ),
+    ),
+  );
+}
+
+/**
+ * What a call needs, for a person deciding whether they can call the agent: the card's (or a
+ * skill's) `securityRequirements`, an OR of ANDs, with each scheme said as what the caller sends
+ * (see {@link describeCredential}).
+ *
+ * @example describeAuthentication(card) // { sentence: 'Every call needs a bearer token (JWT).', alternatives: [] }
+ */
+export function describeAuthentication(
+  card: unknown,
+  requirements: readonly unknown[] = list(card, 'securityRequirements'),
+): AuthenticationDescription {
+  const phrases = requirements.map((requirement) => requirementPhrase(requirement, card));
+  if (phrases.length === 0 || phrases.every((phrase) => phrase === undefined)) {
+    const declared = entries(card, 'securitySchemes').length;
+    return {
+      sentence:
+        declared === 0
+          ? 'No authentication required.'
+          : `No authentication required: the card describes ${declared === 1 ? 'one scheme' : `${declared} schemes`} but requires none.`,
+      alternatives: [],
+    };
+  }
+  if (phrases.length === 1) return { sentence: `Every call needs ${phrases[0]}.`, alternatives: [] };
+  const unique = [...new Set(phrases.map((phrase) => phrase ?? 'no credentials (anonymous calls are allowed)'))];
+  if (unique.length === 1) return { sentence: `Every call needs ${unique[0]}.`, alternatives: [] };
+  return { sentence: 'Calls need one of:', alternatives: unique };
+}
+
+/** An {@link AuthenticationDescription} as a paragraph, and a list of the alternatives. */
+export function renderAuthentication(description: AuthenticationDescription): SafeHtml {
+  return description.alternatives.length === 0
+    ? html`<p>${description.sentence}</p>`
+    : html`<p>${description.sentence}</p><ul class="plain">${description.alternatives.map((item) => html`<li>${item}</li>`)}</ul>`;
 }
