@@ -1,4 +1,9 @@
-import { verifyAgentCard, type AgentCard, type VerifyAgentCardOptions } from '@agent-card/core';
+import {
+  AGENT_CARD_VERIFY_LIMITS,
+  verifyAgentCard,
+  type AgentCard,
+  type VerifyAgentCardOptions,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { isRemote, readCard, readJson, toJsonText } from '../read';
@@ -42,7 +47,8 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   const painter = createPainter(io);
   if (result.signatures.length === 0)
     io.stdout.write(`${visible(file)}: ${visible(result.reason ?? 'no signatures')}\n`);
-  for (const s of result.signatures) {
+  // Signatures past the per-card limit are summed up by `limits`, not listed one by one.
+  for (const s of result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures)) {
     const head = `signature ${s.index} (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}")`;
     io.stdout.write(
       s.valid
@@ -50,6 +56,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
         : `${painter.paint('red', '✖')} ${head}: ${visible(s.reason ?? 'did not verify')}\n`,
     );
   }
+  for (const limit of result.limits ?? []) io.stdout.write(`${painter.paint('yellow', '!')} ${visible(limit)}\n`);
   io.stdout.write(
     result.valid
       ? painter.paint('green', 'Valid: at least one signature verified.\n')

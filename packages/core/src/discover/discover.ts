@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import { type Severity, type ValidationProfile, toPointer } from '../findings';
-import { verifyAgentCard } from '../sign';
+import { AGENT_CARD_VERIFY_LIMITS, verifyAgentCardRun } from '../sign/verify';
 import { duplicateMemberText } from '../validate/json-text';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
@@ -209,13 +209,16 @@ function httpTargetOf(input: string, origin: string): { httpTarget?: string } {
  * The run's clock. The first requests start together with `timeoutMs` each; whatever has to wait
  * for them (a conditional replay, a key-set fetch) gets only what is left of `1.25 × timeoutMs`,
  * which keeps the last `0.75 × timeoutMs` of `2 × timeoutMs` for parsing, validation, signature
- * checks and (in the CLI) starting up, however loaded the machine.
+ * checks and (in the CLI) starting up, however loaded the machine. No signature check starts
+ * after `1.75 × timeoutMs`.
  */
 interface RunBudget {
   /** Milliseconds a follow-up request may take from now (at least 1). */
   followUp(timeoutMs: number): number;
   /** Milliseconds left of the follow-up window (may be ≤ 0). */
   remaining(): number;
+  /** `performance.now()` after which no public-key check of a signature starts. */
+  checksEnd: number;
   /** Validation results by body hash, card host and profile: each distinct body is validated once. */
   validated: Map<string, ReturnType<typeof validateAgentCard> | undefined>;
 }
@@ -225,6 +228,7 @@ function runBudget(started: number, timeoutMs: number): RunBudget {
   return {
     followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
     remaining: () => followUpsEnd - performance.now(),
+    checksEnd: started + timeoutMs * 1.75,
     validated: new Map(),
   };
 }
@@ -626,17 +630,20 @@ async function signatureStatus(
         ...init,
         signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
       });
-    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], {
-      ...keys,
-      fetch: fetchKeys,
-      timeoutMs,
-    });
-    const details = result.signatures.map((s) =>
+    const result = await verifyAgentCardRun(
+      document as Parameters<typeof verifyAgentCardRun>[0],
+      { ...keys, fetch: fetchKeys, timeoutMs },
+      { deadline: budget.checksEnd },
+    );
+    // Signatures past the per-card limit are summed up by `limits`, not listed one by one.
+    const listed = result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures);
+    const details = listed.map((s) =>
       s.valid
         ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form`
         : `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) failed: ${s.reason ?? 'unknown reason'}`,
     );
     if (result.reason !== undefined) details.push(result.reason);
+    if (result.limits) details.push(...result.limits);
     return { status: result.valid ? 'verified' : 'failed', details, result };
   } catch (error) {
     return { status: 'unavailable', details: [error instanceof Error ? error.message : String(error)] };

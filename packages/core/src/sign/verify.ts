@@ -100,6 +100,34 @@ export interface VerifyAgentCardResult {
   signatures: AgentCardSignatureCheck[];
   /** Why nothing could be checked at all (no signatures, a card that cannot be canonicalized or names a field twice). */
   reason?: string;
+  /**
+   * Which of {@link AGENT_CARD_VERIFY_LIMITS} this card reached, one sentence each (`only the
+   * first 8 of 200 signatures were checked …`); absent when none was reached.
+   */
+  limits?: string[];
+}
+
+/**
+ * How much work one verification does at most, whatever the card and the key sets hold. The card
+ * and a fetched key set may come from the party being checked, and each public-key check costs
+ * up to a few milliseconds (P-521), so without bounds they would choose the verifier's CPU time.
+ * An honest card needs one signature per key and canonical form, and one key per `kid`.
+ */
+export const AGENT_CARD_VERIFY_LIMITS = {
+  /** Signatures examined per card; the others fail as `not checked`. */
+  signatures: 8,
+  /** Keys tried per `kid` (all key sources together); the others are not imported. */
+  keysPerKid: 3,
+  /** Public-key checks per card (signature × key × canonical form, diagnoses included). */
+  checks: 8,
+  /** Failed signatures whose uncovered content is looked for (one more check each). */
+  diagnoses: 2,
+} as const;
+
+/** How one verification is run; for callers inside this package. */
+export interface VerifyRun {
+  /** `performance.now()` after which no further public-key check starts. */
+  deadline?: number;
 }
 
 interface Candidate {
@@ -112,16 +140,22 @@ function optionsError(what: string, how: string): AgentCardError {
   return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `verifyAgentCard: ${what}. ${how}`);
 }
 
-function jwkCandidates(
-  source: string,
-  jwks: readonly JWK[],
-  kid: string,
-  label: (jwk: JWK) => string,
-): { found: Candidate[]; skipped: string[] } {
+interface KidCandidates {
+  found: Candidate[];
+  skipped: string[];
+  /** How many keys of the source name this kid, including those not looked at. */
+  named: number;
+}
+
+/** The keys of a JWK Set under `kid`: only the first `keysPerKid` are read and imported. */
+function jwkCandidates(source: string, jwks: readonly JWK[], kid: string, label: (jwk: JWK) => string): KidCandidates {
   const found: Candidate[] = [];
   const skipped: string[] = [];
+  let named = 0;
   for (const jwk of jwks) {
-    if (jwk.kid !== kid) continue;
+    if (typeof jwk !== 'object' || jwk === null || jwk.kid !== kid) continue;
+    named += 1;
+    if (named > AGENT_CARD_VERIFY_LIMITS.keysPerKid) continue;
     if (jwk.use !== undefined && jwk.use !== 'sig') {
       skipped.push(`${label(jwk)} is for "use": "${jwk.use}", not signatures`);
       continue;
@@ -140,7 +174,7 @@ function jwkCandidates(
       skipped.push(`${label(jwk)} cannot be imported (${(error as Error).message})`);
     }
   }
-  return { found, skipped };
+  return { found, skipped, named };
 }
 
 function decodeHeader(entry: unknown): Record<string, unknown> | string {
@@ -205,6 +239,16 @@ function signable(
   return { payloads };
 }
 
+/** The card as the v1.0 model reads it, and its payload; `undefined` when it does not fit the model. */
+function modelPayload(card: object): { text: string; payload: string } | undefined {
+  try {
+    const text = modelCanonicalForm(card as AgentCard);
+    return { text, payload: encodeBase64url(new TextEncoder().encode(text)) };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a signature that matched no canonical form failed, when it matches the card as read
  * through the v1.0 model: then it is a signature over less than the card shows, and the
@@ -212,16 +256,11 @@ function signable(
  */
 async function uncoveredBy(
   card: object,
+  model: { text: string; payload: string } | undefined,
   verify: (payload: string) => Promise<boolean>,
 ): Promise<{ reason: string; uncovered: string[] } | undefined> {
-  let model: string;
-  try {
-    model = modelCanonicalForm(card as AgentCard);
-  } catch {
-    return undefined;
-  }
-  if (!(await verify(encodeBase64url(new TextEncoder().encode(model))))) return undefined;
-  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model));
+  if (model === undefined || !(await verify(model.payload))) return undefined;
+  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model.text));
   return {
     reason: `the signature does not cover ${uncovered.length > 0 ? uncovered.join(', ') : 'some members'}: it matches the card only as the v1.0 model reads it, without ${uncovered.length === 1 ? 'that member' : 'those members'} (outside the model, a snake_case twin, or a second member of a oneof), so ${uncovered.length === 1 ? 'it was' : 'they were'} added after signing or left out by the signer, and a reader could use content nobody signed`,
     uncovered,
@@ -259,6 +298,15 @@ async function uncoveredBy(
 export async function verifyAgentCard(
   card: AgentCard,
   options: VerifyAgentCardOptions,
+): Promise<VerifyAgentCardResult> {
+  return verifyAgentCardRun(card, options, {});
+}
+
+/** {@link verifyAgentCard}, with no public-key check started after `run.deadline`. */
+export async function verifyAgentCardRun(
+  card: AgentCard,
+  options: VerifyAgentCardOptions,
+  run: VerifyRun,
 ): Promise<VerifyAgentCardResult> {
   if (typeof options !== 'object' || options === null) {
     throw optionsError('options are missing', 'Pass { keys }, { jwks } or { jwksUrl }.');
@@ -336,11 +384,40 @@ export async function verifyAgentCard(
   }
 
   const checks: AgentCardSignatureCheck[] = [];
+  const limits: string[] = [];
+  const { signatures: maxSignatures, keysPerKid, checks: maxChecks } = AGENT_CARD_VERIFY_LIMITS;
+  if (entries.length > maxSignatures) {
+    limits.push(
+      `only the first ${maxSignatures} of ${entries.length} signatures were checked (at most ${maxSignatures} per card)`,
+    );
+  }
+  // Each key set's keys under one kid are looked up and imported once per verification.
+  const byKid = new Map<string, KidCandidates>();
+  const keysUnder = (source: string, jwks: readonly JWK[], kid: string, label: (jwk: JWK) => string) => {
+    const key = `${source}\n${kid}`;
+    let found = byKid.get(key);
+    if (found === undefined) {
+      found = jwkCandidates(source, jwks, kid, label);
+      byKid.set(key, found);
+    }
+    return found;
+  };
+  const kidsCut = new Set<string>();
+  let checksLeft = maxChecks;
+  let diagnosesLeft = AGENT_CARD_VERIFY_LIMITS.diagnoses;
+  let stopped: 'checks' | 'time' | undefined;
+  let unchecked = 0;
+  // The model reading, computed for the first diagnosis that needs it.
+  let model: ReturnType<typeof modelPayload> | null = null;
   // Loaded when the first signature gets as far as a key.
   let jose: typeof Jose | undefined;
   for (const [index, entry] of entries.entries()) {
     const check: AgentCardSignatureCheck = { index, valid: false };
     checks.push(check);
+    if (index >= maxSignatures) {
+      check.reason = `not checked: only the first ${maxSignatures} signatures of a card are checked`;
+      continue;
+    }
     const header = decodeHeader(entry);
     if (typeof header === 'string') {
       check.reason = `malformed signature: ${header}`;
@@ -367,13 +444,18 @@ export async function verifyAgentCard(
 
     const candidates: Candidate[] = [];
     const notes: string[] = [];
+    let named = 0;
     const local = localKeys.get(kid);
-    if (local) candidates.push(local);
-    if (options.jwks) {
-      const { found, skipped } = jwkCandidates('verifyAgentCard: jwks', options.jwks.keys, kid, () => `jwks["${kid}"]`);
-      candidates.push(...found);
-      notes.push(...skipped);
+    if (local) {
+      candidates.push(local);
+      named += 1;
     }
+    const take = (found: KidCandidates): void => {
+      candidates.push(...found.found);
+      notes.push(...found.skipped);
+      named += found.named;
+    };
+    if (options.jwks) take(keysUnder('jwks', options.jwks.keys, kid, () => `jwks["${kid}"]`));
     const remote: { url: URL; entry?: Parameters<typeof keySetAt>[1] }[] = [];
     if (header.jku !== undefined) {
       const jku = checkKeySetUrl(header.jku, allowInsecure);
@@ -399,15 +481,15 @@ export async function verifyAgentCard(
         notes.push(source.error);
         continue;
       }
-      const { found, skipped } = jwkCandidates(
-        `verifyAgentCard: ${url.href}`,
-        source.keys,
-        kid,
-        () => `${url.href}#${kid}`,
-      );
-      candidates.push(...found);
-      notes.push(...skipped);
+      take(keysUnder(url.href, source.keys, kid, () => `${url.href}#${kid}`));
     }
+    if (named > keysPerKid && !kidsCut.has(kid)) {
+      kidsCut.add(kid);
+      limits.push(
+        `kid ${JSON.stringify(kid)} names ${named} keys; only the first ${keysPerKid} were tried (at most ${keysPerKid} per kid)`,
+      );
+    }
+    candidates.splice(keysPerKid);
     if (candidates.length === 0) {
       check.reason = `unknown kid "${kid}": no trusted key has this kid${notes.length ? ` (${notes.join('; ')})` : ''}`;
       continue;
@@ -419,6 +501,7 @@ export async function verifyAgentCard(
       header: unprotected,
     } = entry as { protected: string; signature: string; header?: unknown };
     const failures: string[] = [];
+    let cut = false;
     for (const candidate of candidates) {
       if (candidate.alg !== undefined && candidate.alg !== alg) {
         failures.push(`${candidate.name} is for alg "${candidate.alg}", the signature uses "${alg}"`);
@@ -432,7 +515,12 @@ export async function verifyAgentCard(
       jose ??= await loadJose();
       const { flattenedVerify, errors } = jose;
       let lastError: unknown;
-      const verifies = async (payload: string): Promise<boolean> => {
+      /** Whether `payload` verifies; `undefined` when no further check may start. */
+      const verifies = async (payload: string): Promise<boolean | undefined> => {
+        if (checksLeft <= 0) stopped = 'checks';
+        else if (run.deadline !== undefined && performance.now() > run.deadline) stopped = 'time';
+        if (stopped) return undefined;
+        checksLeft -= 1;
         const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         try {
@@ -444,7 +532,9 @@ export async function verifyAgentCard(
         }
       };
       for (const { form, payload } of content.payloads) {
-        if (await verifies(payload)) {
+        const verified = await verifies(payload);
+        if (verified === undefined) break;
+        if (verified) {
           check.valid = true;
           check.form = form;
           break;
@@ -454,8 +544,14 @@ export async function verifyAgentCard(
         check.key = candidate.name;
         break;
       }
-      if (lastError instanceof errors.JWSSignatureVerificationFailed) {
-        const partial = await uncoveredBy(card, verifies);
+      if (stopped) {
+        cut = true;
+        break;
+      }
+      if (lastError instanceof errors.JWSSignatureVerificationFailed && diagnosesLeft > 0) {
+        diagnosesLeft -= 1;
+        if (model === null) model = modelPayload(card);
+        const partial = await uncoveredBy(card, model, async (payload) => (await verifies(payload)) === true);
         if (partial) {
           failures.push(`${candidate.name}: ${partial.reason}`);
           check.uncovered = partial.uncovered;
@@ -464,7 +560,22 @@ export async function verifyAgentCard(
       }
       failures.push(`${candidate.name}: ${describeJoseError(lastError, alg, errors)}`);
     }
+    if (cut) {
+      unchecked += 1;
+      const why =
+        stopped === 'time'
+          ? 'the time allowed for this verification ran out'
+          : `the ${maxChecks} public-key checks of one verification are used up`;
+      failures.push(failures.length === 0 ? `not checked: ${why}` : `the other keys were not tried: ${why}`);
+    }
     if (!check.valid) check.reason = failures.join('; ');
   }
-  return { valid: checks.some((check) => check.valid), signatures: checks };
+  if (unchecked > 0) {
+    limits.push(
+      stopped === 'time'
+        ? `the time allowed for this verification ran out; ${unchecked} ${unchecked === 1 ? 'signature was' : 'signatures were'} not checked`
+        : `the card used up the ${maxChecks} public-key checks of one verification; ${unchecked} ${unchecked === 1 ? 'signature was' : 'signatures were'} not checked`,
+    );
+  }
+  return { valid: checks.some((check) => check.valid), signatures: checks, ...(limits.length > 0 ? { limits } : {}) };
 }
