@@ -173,6 +173,7 @@ export {
   AGENT_CARD_SIGNING_ALGORITHMS,
   AGENT_CARD_VERIFY_LIMITS,
   MAX_SIGNED_DEPTH,
+  prunedOnlyNote,
   canonicalizeAgentCard,
   signAgentCard,
   toPublicJwk,

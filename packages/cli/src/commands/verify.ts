@@ -1,5 +1,7 @@
 import {
   AGENT_CARD_VERIFY_LIMITS,
+  type AgentCardCanonicalForm,
+  prunedOnlyNote,
   verifyAgentCard,
   type AgentCard,
   type VerifyAgentCardOptions,
@@ -16,6 +18,8 @@ export interface VerifyCommandOptions {
   jwks?: string;
   allowHttp?: boolean;
   json?: boolean;
+  /** The one canonical form a signature may cover. */
+  form?: AgentCardCanonicalForm;
 }
 
 /** `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
@@ -23,7 +27,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
   const card = await readCard(io, file, { allowHttp: options.allowHttp ?? false });
-  const verifyOptions: VerifyAgentCardOptions = {};
+  const verifyOptions: VerifyAgentCardOptions = options.form ? { forms: [options.form] } : {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
     verifyOptions.keys = {
@@ -52,11 +56,14 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     const head = `signature ${s.index} (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}")`;
     io.stdout.write(
       s.valid
-        ? `${painter.paint('green', '✔')} ${head}: verified with ${visible(s.key)} over the ${visible(s.form ?? 'pruned')} form\n`
+        ? `${painter.paint('green', '✔')} ${head}: verified with ${visible(s.key)} over the ${visible(s.form ?? 'pruned')} form${s.uncovered ? `, which does not cover ${visible(s.uncovered.join(', '))} (members at their default value)` : ''}\n`
         : `${painter.paint('red', '✖')} ${head}: ${visible(s.reason ?? 'did not verify')}\n`,
     );
   }
-  for (const limit of result.limits ?? []) io.stdout.write(`${painter.paint('yellow', '!')} ${visible(limit)}\n`);
+  const prunedOnly = prunedOnlyNote(result);
+  for (const note of [...(result.limits ?? []), ...(prunedOnly ? [prunedOnly] : [])]) {
+    io.stdout.write(`${painter.paint('yellow', '!')} ${visible(note)}\n`);
+  }
   io.stdout.write(
     result.valid
       ? painter.paint('green', 'Valid: at least one signature verified.\n')

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import { type Severity, type ValidationProfile, toPointer } from '../findings';
-import { AGENT_CARD_VERIFY_LIMITS, verifyAgentCardRun } from '../sign/verify';
+import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCardRun } from '../sign/verify';
 import { duplicateMemberText } from '../validate/json-text';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
@@ -234,7 +234,7 @@ function runBudget(started: number, timeoutMs: number): RunBudget {
 }
 
 function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined {
-  const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl } = options;
+  const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl, forms } = options;
   if (keys === undefined && jwks === undefined && jwksUrl === undefined) return undefined;
   const out: DiscoveryKeyOptions = {};
   if (keys !== undefined) out.keys = keys;
@@ -261,6 +261,7 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
   if (allowJkuHosts !== undefined) out.allowJkuHosts = allowJkuHosts;
   if (algorithms !== undefined) out.algorithms = algorithms;
   if (allowInsecureJwksUrl !== undefined) out.allowInsecureJwksUrl = allowInsecureJwksUrl;
+  if (forms !== undefined) out.forms = forms;
   return out;
 }
 
@@ -639,11 +640,13 @@ async function signatureStatus(
     const listed = result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures);
     const details = listed.map((s) =>
       s.valid
-        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form`
+        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form${s.uncovered ? `, which does not cover ${s.uncovered.join(', ')} (members at their default value)` : ''}`
         : `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) failed: ${s.reason ?? 'unknown reason'}`,
     );
     if (result.reason !== undefined) details.push(result.reason);
     if (result.limits) details.push(...result.limits);
+    const prunedOnly = prunedOnlyNote(result);
+    if (prunedOnly) details.push(prunedOnly);
     return { status: result.valid ? 'verified' : 'failed', details, result };
   } catch (error) {
     return { status: 'unavailable', details: [error instanceof Error ? error.message : String(error)] };
@@ -658,6 +661,7 @@ function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKey
   const url = new URL('/.well-known/jwks.json', origin);
   const out: DiscoveryKeyOptions = { jwksUrl: url.href, allowJkuHosts: [url.host] };
   if (options.algorithms !== undefined) out.algorithms = options.algorithms;
+  if (options.forms !== undefined) out.forms = options.forms;
   if (origin.startsWith('http:')) out.allowInsecureJwksUrl = true;
   return out;
 }

@@ -6,7 +6,13 @@ import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
-import { AGENT_CARD_CANONICAL_FORMS, type AgentCardCanonicalForm, canonicalForms, prunedContent } from './canonicalize';
+import {
+  AGENT_CARD_CANONICAL_FORMS,
+  type AgentCardCanonicalForm,
+  canonicalForms,
+  FORM_HEADER_PARAMETER,
+  prunedContent,
+} from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { admitJku, createKeySetFetcher, parseAllowedJkus } from './key-sources';
 import { dualNamePointers, modelCanonicalForm, uncoveredPointers } from './model-form';
@@ -62,6 +68,9 @@ export interface VerifyAgentCardOptions {
    * The canonical forms a signature may cover. Both by default, so that signatures made by
    * either SDK family verify. `['served-as-is']` refuses the pruned form, which leaves members at
    * their default value uncovered (an added empty security requirement, a blanked optional field).
+   * A signature whose protected header names its form (`agentCardForm`, as `signAgentCard`
+   * writes it) is checked over that form only, and refused when the form is not listed here; one
+   * without it (older signatures, other SDKs) is tried over each form listed.
    * @default ['pruned', 'served-as-is']
    */
   forms?: readonly AgentCardCanonicalForm[];
@@ -85,9 +94,13 @@ export interface AgentCardSignatureCheck {
   reason?: string;
   /** The canonical form the signature covers, when it verified. */
   form?: AgentCardCanonicalForm;
+  /** True when the protected header names that form (`agentCardForm`). */
+  formNamed?: boolean;
   /**
-   * JSON pointers of content the signature does not cover, when that is what made it fail: the
-   * members a model-based signer left out, or both spellings of a field the card names twice.
+   * JSON pointers of content the signature does not cover: when that is what made it fail, the
+   * members a model-based signer left out, or both spellings of a field the card names twice;
+   * when it verified over the pruned form, the members at their default value that form leaves
+   * out (at most 20).
    */
   uncovered?: string[];
 }
@@ -123,6 +136,23 @@ export const AGENT_CARD_VERIFY_LIMITS = {
   /** Failed signatures whose uncovered content is looked for (one more check each). */
   diagnoses: 2,
 } as const;
+
+/**
+ * A sentence for a result in which signatures verified over the pruned form only: then members
+ * at their default value are covered by no signature (one could have been added or removed,
+ * such as a requirement without scopes). `undefined` otherwise.
+ */
+export function prunedOnlyNote(result: VerifyAgentCardResult): string | undefined {
+  const verified = result.signatures.filter((s) => s.valid);
+  // A signature that names no form and verified over a card whose two forms coincide covers both.
+  const prunedOnly = (s: AgentCardSignatureCheck) =>
+    s.form === 'pruned' && (s.formNamed === true || (s.uncovered?.length ?? 0) > 0);
+  if (verified.length === 0 || !verified.every(prunedOnly)) return undefined;
+  const uncovered = [...new Set(verified.flatMap((s) => s.uncovered ?? []))];
+  return `only the pruned form verified: no signature covers the members at their default value${
+    uncovered.length > 0 ? ` (${uncovered.join(', ')})` : ''
+  }, so one could have been added or removed since signing`;
+}
 
 /** How one verification is run; for callers inside this package. */
 export interface VerifyRun {
@@ -206,8 +236,12 @@ function describeJoseError(error: unknown, alg: string, errors: typeof Jose.erro
 }
 
 interface Signable {
-  /** The base64url payload of each form to try, in order, without duplicates. */
+  /** The base64url payload of each allowed form to try, in order, without duplicates. */
   payloads: { form: AgentCardCanonicalForm; payload: string }[];
+  /** The base64url payload of every form, for a signature that names the one it covers. */
+  byForm: Record<AgentCardCanonicalForm, string>;
+  /** The pointers of the default-valued members the pruned form leaves out (computed once, on demand). */
+  prunedAway(): string[];
 }
 
 /** What a signature covers, or why no signature on this card can be trusted. */
@@ -229,14 +263,27 @@ function signable(
   } catch (error) {
     return { reason: `the card cannot be canonicalized: ${(error as Error).message}` };
   }
+  const byForm = {} as Record<AgentCardCanonicalForm, string>;
+  for (const form of AGENT_CARD_CANONICAL_FORMS) byForm[form] = encodeBase64url(new TextEncoder().encode(texts[form]));
   const payloads: Signable['payloads'] = [];
   const seen = new Set<string>();
   for (const form of forms) {
-    const payload = encodeBase64url(new TextEncoder().encode(texts[form]));
+    const payload = byForm[form];
     if (!seen.has(payload)) payloads.push({ form, payload });
     seen.add(payload);
   }
-  return { payloads };
+  let prunedAway: string[] | undefined;
+  return {
+    payloads,
+    byForm,
+    prunedAway: () => {
+      prunedAway ??=
+        texts.pruned === texts['served-as-is']
+          ? []
+          : uncoveredPointers(JSON.parse(texts['served-as-is']), JSON.parse(texts.pruned));
+      return prunedAway;
+    },
+  };
 }
 
 /** The card as the v1.0 model reads it, and its payload; `undefined` when it does not fit the model. */
@@ -441,6 +488,23 @@ export async function verifyAgentCardRun(
       continue;
     }
     const kid = header.kid;
+    // A signature that names its form is checked over that form only: a pruned-form signature
+    // must not pass for a served-as-is one of the card with its default-valued members removed.
+    let tries = content.payloads;
+    const namedForm = header[FORM_HEADER_PARAMETER];
+    if (namedForm !== undefined) {
+      if (typeof namedForm !== 'string' || !AGENT_CARD_CANONICAL_FORMS.includes(namedForm as AgentCardCanonicalForm)) {
+        check.reason = `the protected header's "${FORM_HEADER_PARAMETER}" is ${JSON.stringify(namedForm)}, not a canonical form (${AGENT_CARD_CANONICAL_FORMS.join(', ')})`;
+        continue;
+      }
+      const form = namedForm as AgentCardCanonicalForm;
+      if (!forms.includes(form)) {
+        check.reason = `the signature covers the ${form} form, which this verification does not accept (forms: ${forms.join(', ')})`;
+        continue;
+      }
+      tries = [{ form, payload: content.byForm[form] }];
+      check.formNamed = true;
+    }
 
     const candidates: Candidate[] = [];
     const notes: string[] = [];
@@ -531,7 +595,7 @@ export async function verifyAgentCardRun(
           return false;
         }
       };
-      for (const { form, payload } of content.payloads) {
+      for (const { form, payload } of tries) {
         const verified = await verifies(payload);
         if (verified === undefined) break;
         if (verified) {
@@ -542,6 +606,10 @@ export async function verifyAgentCardRun(
       }
       if (check.valid) {
         check.key = candidate.name;
+        if (check.form === 'pruned') {
+          const away = content.prunedAway();
+          if (away.length > 0) check.uncovered = away;
+        }
         break;
       }
       if (stopped) {
