@@ -310,6 +310,54 @@ describe('the CLI and the discovery client refuse forged cards', () => {
     );
   });
 
+  /**
+   * The card signed with a limit of 2^53 in an extension's params, then the literal changed to
+   * 2^53 + 1: JSON.parse reads the same double, so the signature still matches, while a reader
+   * that keeps exact numbers (Python int, Go json.Number) reads 9007199254740993.
+   */
+  const biggerLimit = async (): Promise<string> => {
+    const limited = {
+      ...card,
+      capabilities: {
+        ...card.capabilities,
+        extensions: [{ uri: 'https://acme-corp.io/ext/limits', params: { maxAmount: 9007199254740992 } }],
+      },
+    };
+    const text = JSON.stringify(await signAgentCard(limited, { privateKey, kid, alg: 'ES256' }));
+    expect(text).toContain('"maxAmount":9007199254740992');
+    return text.replace('"maxAmount":9007199254740992', '"maxAmount":9007199254740993');
+  };
+
+  it('agent-card verify refuses a card whose number a double does not hold exactly', async () => {
+    writeFileSync(join(dir, 'bigger.json'), await biggerLimit());
+    const run = await cli(['verify', 'bigger.json', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(
+      'capabilities.extensions[0].params.maxAmount: the number 9007199254740993 is not exactly a double (it reads as 9007199254740992).',
+    );
+    expect(run.stdout).not.toContain('Valid: at least');
+  });
+
+  it('discoverAgentCard and agent-card check do not verify such a body, and report the number', async () => {
+    const origin = await serve(await biggerLimit());
+    const report = await discoverAgentCard(origin, { allowHttp: true, profile: 'development', jwks: { keys: [jwk] } });
+    expect(report.primary.signature?.status).toBe('failed');
+    expect(report.primary.signature?.details).toEqual([
+      'not verified: the body holds numbers a double does not hold exactly (/capabilities/extensions/0/params/maxAmount: 9007199254740993), so readers that keep exact numbers read values no signature covers',
+    ]);
+    expect(report.primary.findings).toContainEqual(
+      expect.objectContaining({
+        rule: 'card-json-inexact-number',
+        severity: 'error',
+        path: '/capabilities/extensions/0/params/maxAmount',
+      }),
+    );
+    const run = await cli(['check', origin, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('signature: failed');
+    expect(run.stdout).toContain('card-json-inexact-number');
+  });
+
   it('agent-card check --jwks reports the signed control as verified', async () => {
     const run = await cli(['check', control, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
     expect(run.stdout).toMatch(/signature verified/);

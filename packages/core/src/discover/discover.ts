@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import { type Severity, type ValidationProfile, toPointer } from '../findings';
 import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCardRun } from '../sign/verify';
-import { duplicateMemberText } from '../validate/json-text';
+import { duplicateMemberText, inexactNumberText } from '../validate/json-text';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
@@ -478,6 +478,16 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
       hint,
     });
   }
+  for (const { path, literal, loss } of parsed.inexact ?? []) {
+    const { message, hint } = inexactNumberText(path, literal, loss);
+    report.findings.push({
+      rule: 'card-json-inexact-number',
+      severity: 'error',
+      path: toPointer(path),
+      message: `${run.get.finalUrl}: ${message}`,
+      hint,
+    });
+  }
   report.document = parsed.value;
   const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
   if (!result) return;
@@ -618,6 +628,17 @@ async function signatureStatus(
       status: 'failed',
       details: [
         `not verified: the body names ${duplicates.map((p) => toPointer(p)).join(', ')} twice, so it is not one card a signature could cover`,
+      ],
+    };
+  }
+  // A signature covers the doubles the body's numbers read as (RFC 8785), while a reader that
+  // keeps exact numbers reads the literals: a number a double does not hold exactly was not signed.
+  const inexact = (run.parsed?.kind === 'json' ? run.parsed.inexact : undefined) ?? [];
+  if (inexact.length > 0) {
+    return {
+      status: 'failed',
+      details: [
+        `not verified: the body holds numbers a double does not hold exactly (${inexact.map(({ path, literal }) => `${toPointer(path)}: ${literal}`).join(', ')}), so readers that keep exact numbers read values no signature covers`,
       ],
     };
   }
