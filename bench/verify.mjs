@@ -107,8 +107,8 @@ async function scenario(name, cardBytes, signatureCount, jwksBytes) {
 }
 
 const results = [
-  await scenario('34 KiB card, 200 signatures; 16 KiB key set', 34 * KiB, 200, 16 * KiB),
-  await scenario('1 MiB card, 2,000 signatures; 256 KiB key set', 1020 * KiB, 2000, 256 * KiB),
+  await scenario('a small card with 200 signatures; a 16 KiB key set', 34 * KiB, 200, 16 * KiB),
+  await scenario('a 1 MiB card with 2,000 signatures; a 256 KiB key set', 1020 * KiB, 2000, 256 * KiB),
 ];
 
 console.log(
