@@ -1,4 +1,4 @@
-// `pnpm bench`: the validator benchmark, the HTTP benchmarks and the Nest benchmarks (boot, then
+// `pnpm bench`: the validator benchmark, the verification-cost benchmark, the HTTP benchmarks and the Nest benchmarks (boot, then
 // card requests), one after the other. Arguments go to the HTTP benchmarks, e.g.
 // `pnpm bench --duration 10 --soak`.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ let failed = false;
 
 for (const [script, scriptArgs] of [
   ['validate.mjs', []],
+  ['verify.mjs', []],
   ['http.mjs', args],
   ['nest-boot.mjs', []],
   ['nest-http.mjs', []],

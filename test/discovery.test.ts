@@ -190,7 +190,7 @@ describe('signature status', () => {
       { 'card-key': publicKey },
       'verified',
       'info',
-      /signature verified \(#0 \(kid "card-key", ES256\) verified with keys\["card-key"\] over the pruned form; #1 \(kid "card-key", ES256\) verified with keys\["card-key"\] over the served-as-is form\)/,
+      /signature verified \(#0 \(kid "card-key", ES256\) verified with keys\["card-key"\] over the pruned form, which does not cover \/securityRequirements \(members at their default value\); #1 \(kid "card-key", ES256\) verified with keys\["card-key"\] over the served-as-is form\)/,
     ],
     ['another key', { 'card-key': other }, 'failed', 'error', /no signature verified/],
     ['no key with that kid', { 'other-kid': publicKey }, 'failed', 'error', /no signature verified/],

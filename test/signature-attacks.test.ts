@@ -253,6 +253,111 @@ describe('the CLI and the discovery client refuse forged cards', () => {
     expect(run.stdout).not.toContain('Valid: at least');
   });
 
+  /**
+   * A card whose only requirement is an API key without scopes (all default values, so the
+   * pruned form leaves it out), signed, then served without the requirement: the pruned-form
+   * signature matches the stripped card as served byte for byte.
+   */
+  const withoutRequirement = async (): Promise<string> => {
+    const guarded = { ...card, securityRequirements: [{ schemes: { oauth: { list: [] } } }] };
+    const twoForms = await signAgentCard(guarded, { privateKey, kid, alg: 'ES256' });
+    expect(twoForms.signatures).toHaveLength(2);
+    const { securityRequirements: _, ...stripped } = twoForms;
+    return JSON.stringify(stripped);
+  };
+
+  it('agent-card verify --form served-as-is refuses a pruned-form signature on a card stripped of a requirement', async () => {
+    writeFileSync(join(dir, 'stripped.json'), await withoutRequirement());
+    const strict = await cli(['verify', 'stripped.json', '--jwks', 'jwks.json', '--form', 'served-as-is'], dir);
+    expect(strict.stdout).toContain(
+      'the signature covers the pruned form, which this verification does not accept (forms: served-as-is)',
+    );
+    expect(strict.stdout).toContain('Invalid: no signature verified.');
+    expect(strict.code).toBe(1);
+    // Both forms accepted: it verifies, and says that only the pruned form did.
+    const lenient = await cli(['verify', 'stripped.json', '--jwks', 'jwks.json'], dir);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain(
+      'only the pruned form verified: no signature covers the members at their default value, so one could have been added or removed since signing',
+    );
+  });
+
+  it('agent-card check --form served-as-is refuses the same card served by a host', async () => {
+    const origin = await serve(await withoutRequirement());
+    const args = ['check', origin, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'];
+    const strict = await cli([...args, '--form', 'served-as-is'], dir);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('signature: failed');
+    expect(strict.stdout).toContain('the signature covers the pruned form, which this verification does not accept');
+    const lenient = await cli(args, dir);
+    expect(lenient.stdout).toContain('signature: verified');
+    expect(lenient.stdout).toContain('only the pruned form verified');
+  });
+
+  it('agent-card verify names the default-valued members a pruned-form signature leaves uncovered', async () => {
+    const guarded = { ...card, securityRequirements: [{ schemes: { oauth: { list: [] } } }] };
+    writeFileSync(
+      join(dir, 'guarded.json'),
+      JSON.stringify(await signAgentCard(guarded, { privateKey, kid, alg: 'ES256' })),
+    );
+    const run = await cli(['verify', 'guarded.json', '--jwks', 'jwks.json', '--form', 'pruned'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'over the pruned form, which does not cover /securityRequirements (members at their default value)',
+    );
+    expect(run.stdout).toContain(
+      'only the pruned form verified: no signature covers the members at their default value (/securityRequirements)',
+    );
+  });
+
+  /**
+   * The card signed with a limit of 2^53 in an extension's params, then the literal changed to
+   * 2^53 + 1: JSON.parse reads the same double, so the signature still matches, while a reader
+   * that keeps exact numbers (Python int, Go json.Number) reads 9007199254740993.
+   */
+  const biggerLimit = async (): Promise<string> => {
+    const limited = {
+      ...card,
+      capabilities: {
+        ...card.capabilities,
+        extensions: [{ uri: 'https://acme-corp.io/ext/limits', params: { maxAmount: 9007199254740992 } }],
+      },
+    };
+    const text = JSON.stringify(await signAgentCard(limited, { privateKey, kid, alg: 'ES256' }));
+    expect(text).toContain('"maxAmount":9007199254740992');
+    return text.replace('"maxAmount":9007199254740992', '"maxAmount":9007199254740993');
+  };
+
+  it('agent-card verify refuses a card whose number a double does not hold exactly', async () => {
+    writeFileSync(join(dir, 'bigger.json'), await biggerLimit());
+    const run = await cli(['verify', 'bigger.json', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(
+      'capabilities.extensions[0].params.maxAmount: the number 9007199254740993 is not exactly a double (it reads as 9007199254740992).',
+    );
+    expect(run.stdout).not.toContain('Valid: at least');
+  });
+
+  it('discoverAgentCard and agent-card check do not verify such a body, and report the number', async () => {
+    const origin = await serve(await biggerLimit());
+    const report = await discoverAgentCard(origin, { allowHttp: true, profile: 'development', jwks: { keys: [jwk] } });
+    expect(report.primary.signature?.status).toBe('failed');
+    expect(report.primary.signature?.details).toEqual([
+      'not verified: the body holds numbers a double does not hold exactly (/capabilities/extensions/0/params/maxAmount: 9007199254740993), so readers that keep exact numbers read values no signature covers',
+    ]);
+    expect(report.primary.findings).toContainEqual(
+      expect.objectContaining({
+        rule: 'card-json-inexact-number',
+        severity: 'error',
+        path: '/capabilities/extensions/0/params/maxAmount',
+      }),
+    );
+    const run = await cli(['check', origin, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('signature: failed');
+    expect(run.stdout).toContain('card-json-inexact-number');
+  });
+
   it('agent-card check --jwks reports the signed control as verified', async () => {
     const run = await cli(['check', control, '--allow-http', '--profile', 'development', '--jwks', 'jwks.json'], dir);
     expect(run.stdout).toMatch(/signature verified/);

@@ -312,6 +312,34 @@ describe('check keeps its time bound against a server that trickles a large card
   }, 30_000);
 });
 
+describe('check keeps its time bound against a card and key set chosen to be slow to verify', () => {
+  it('200 signatures × 100 keys under one kid: --timeout 2000 ends within 4 s, and says what it left out', async () => {
+    const card = base();
+    const kid = 'card-key';
+    const signer = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signed = await signAgentCard(card, { privateKey: signer.privateKey, kid, alg: 'ES256' });
+    const signature = signed.signatures?.[0];
+    const body = JSON.stringify({ ...signed, signatures: Array.from({ length: 200 }, () => signature) });
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    const jwks = JSON.stringify({ keys: Array.from({ length: 100 }, () => ({ ...stranger, kid, alg: 'ES256' })) });
+    const url = await listen((req, res) => {
+      if (req.method !== 'GET') return void res.writeHead(204).end();
+      const keys = req.url === '/.well-known/jwks.json';
+      res
+        .writeHead(200, { 'content-type': keys ? 'application/jwk-set+json' : 'application/json' })
+        .end(keys ? jwks : body);
+    });
+    const run = await cli(['check', url, '--allow-http', '--timeout', '2000', '--follow-catalog', 'off', '--json']);
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout);
+    expect(report.timeMs).toBeLessThan(4_000);
+    const finding = report.findings.find((f: { rule: string }) => f.rule === 'discovery-signature');
+    expect(finding).toMatchObject({ severity: 'error' });
+    expect(finding.message).toContain('only the first 8 of 200 signatures were checked (at most 8 per card)');
+    expect(finding.message).toContain('kid "card-key" names 100 keys; only the first 3 were tried (at most 3 per kid)');
+  }, 120_000);
+});
+
 describe('a URL given as input is refused before any request when it is plain http off this machine', () => {
   // A card read over plain http from another machine is whatever anyone on the way made it: diff
   // would compare, verify would check and init --catalog would list a card the host never served.

@@ -15,7 +15,7 @@ import { initCatalogCommand } from './commands/init-catalog';
 import { signCommand } from './commands/sign';
 import { verifyCommand } from './commands/verify';
 import { keysGenerateCommand, keysJwksCommand } from './commands/keygen';
-import { AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
+import { AGENT_CARD_CANONICAL_FORMS, AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
 import { TEMPLATE_NAMES } from './templates';
 
 const PROFILES = ['development', 'production', 'strict'] as const;
@@ -33,6 +33,17 @@ const example = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${
 /**
  * Builds the `agent-card` program. Each action stores its exit code in `result.code`.
  */
+
+/**
+ * `--form`: the one canonical form a signature may cover. `served-as-is` refuses signatures over
+ * the pruned form, which leaves members at their default value uncovered.
+ */
+const FORM_OPTION = () =>
+  new Option(
+    '--form <form>',
+    'accept only signatures over this canonical form (default: both); served-as-is refuses the pruned form, which leaves default-valued members uncovered',
+  ).choices(AGENT_CARD_CANONICAL_FORMS);
+
 export function createProgram(io: CliIO, result: { code: number }): Command {
   const program = new Command('agent-card')
     .description('Check, validate, sign and verify A2A Agent Cards.')
@@ -67,6 +78,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
       "a JWK Set to check the card's signature with (default: the host's /.well-known/jwks.json)",
     )
     .option('--require-signature', 'make an unsigned card, or one no signature of which verifies, an error')
+    .addOption(FORM_OPTION())
     .addOption(
       new Option('--follow-catalog <policy>', 'which cards of the AI Catalog to check (off: no catalog request)')
         .choices(['same-origin', 'any', 'off'])
@@ -243,6 +255,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
     .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
+    .addOption(FORM_OPTION())
     .option('--allow-http', 'read the card or the JWKS over http:// from localhost, 127.0.0.1 or ::1 (tests)')
     .option('--json', 'print the result as JSON')
     .addHelpText(

@@ -176,14 +176,20 @@ export class CardInputError extends CliError {
 }
 
 /** The validator's errors that leave no one card to work on. */
-const UNREADABLE = new Set(['card-json-parse', 'card-root-object', 'card-json-duplicate-member']);
+const UNREADABLE = new Set([
+  'card-json-parse',
+  'card-root-object',
+  'card-json-duplicate-member',
+  'card-json-inexact-number',
+]);
 
 /**
  * A card from a file, stdin or (for `diff`) a URL, parsed only if the validator can read it:
  * invalid UTF-8, invalid JSON, nesting deeper than {@link MAX_JSON_DEPTH}, a root that is not
- * an object and a member named twice (which parsers resolve differently, so `verify` would check
- * one card while a client reads another) are its `card-json-parse` / `card-root-object` /
- * `card-json-duplicate-member` errors, thrown as a {@link CardInputError}, exactly as
+ * an object, a member named twice (which parsers resolve differently, so `verify` would check
+ * one card while a client reads another) and a number a double does not hold exactly (which
+ * readers read differently too) are its `card-json-parse` / `card-root-object` /
+ * `card-json-duplicate-member` / `card-json-inexact-number` errors, thrown as a {@link CardInputError}, exactly as
  * `agent-card validate` reports them.
  */
 export async function readCard(

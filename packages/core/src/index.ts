@@ -171,7 +171,9 @@ export type { LoadAgentCardConfigOptions, AgentCardConfig } from './config';
 export {
   AGENT_CARD_CANONICAL_FORMS,
   AGENT_CARD_SIGNING_ALGORITHMS,
+  AGENT_CARD_VERIFY_LIMITS,
   MAX_SIGNED_DEPTH,
+  prunedOnlyNote,
   canonicalizeAgentCard,
   signAgentCard,
   toPublicJwk,

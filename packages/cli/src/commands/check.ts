@@ -1,4 +1,5 @@
 import {
+  type AgentCardCanonicalForm,
   type DiscoveryAgentReport,
   type DiscoveryCatalogReport,
   discoverAgentCard,
@@ -31,6 +32,8 @@ export interface CheckCommandOptions {
   html?: string;
   /** Overwrite the `html` file. */
   force?: boolean;
+  /** The one canonical form a signature may cover. */
+  form?: AgentCardCanonicalForm;
 }
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
@@ -190,6 +193,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
     hostKeys: options.key === undefined && options.jwks === undefined,
     requireSignature: options.requireSignature === true,
+    ...(options.form ? { forms: [options.form] } : {}),
     profile: options.profile ?? 'production',
     timeoutMs: options.timeout ?? 10_000,
     allowHttp: options.allowHttp ?? false,

@@ -1,4 +1,11 @@
-import { verifyAgentCard, type AgentCard, type VerifyAgentCardOptions } from '@agent-card/core';
+import {
+  AGENT_CARD_VERIFY_LIMITS,
+  type AgentCardCanonicalForm,
+  prunedOnlyNote,
+  verifyAgentCard,
+  type AgentCard,
+  type VerifyAgentCardOptions,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { isRemote, readCard, readJson, toJsonText } from '../read';
@@ -11,6 +18,8 @@ export interface VerifyCommandOptions {
   jwks?: string;
   allowHttp?: boolean;
   json?: boolean;
+  /** The one canonical form a signature may cover. */
+  form?: AgentCardCanonicalForm;
 }
 
 /** `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
@@ -18,7 +27,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
   const card = await readCard(io, file, { allowHttp: options.allowHttp ?? false });
-  const verifyOptions: VerifyAgentCardOptions = {};
+  const verifyOptions: VerifyAgentCardOptions = options.form ? { forms: [options.form] } : {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
     verifyOptions.keys = {
@@ -42,13 +51,18 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   const painter = createPainter(io);
   if (result.signatures.length === 0)
     io.stdout.write(`${visible(file)}: ${visible(result.reason ?? 'no signatures')}\n`);
-  for (const s of result.signatures) {
+  // Signatures past the per-card limit are summed up by `limits`, not listed one by one.
+  for (const s of result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures)) {
     const head = `signature ${s.index} (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}")`;
     io.stdout.write(
       s.valid
-        ? `${painter.paint('green', '✔')} ${head}: verified with ${visible(s.key)} over the ${visible(s.form ?? 'pruned')} form\n`
+        ? `${painter.paint('green', '✔')} ${head}: verified with ${visible(s.key)} over the ${visible(s.form ?? 'pruned')} form${s.uncovered ? `, which does not cover ${visible(s.uncovered.join(', '))} (members at their default value)` : ''}\n`
         : `${painter.paint('red', '✖')} ${head}: ${visible(s.reason ?? 'did not verify')}\n`,
     );
+  }
+  const prunedOnly = prunedOnlyNote(result);
+  for (const note of [...(result.limits ?? []), ...(prunedOnly ? [prunedOnly] : [])]) {
+    io.stdout.write(`${painter.paint('yellow', '!')} ${visible(note)}\n`);
   }
   io.stdout.write(
     result.valid

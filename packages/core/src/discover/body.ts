@@ -2,7 +2,7 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
-import { duplicateMembers } from '../validate/json-text';
+import { duplicateMembers, inexactNumbers } from '../validate/json-text';
 import { MAX_DEPTH } from '../validate/shape';
 
 /** Outcome of decoding and parsing a body as a JSON document. */
@@ -13,6 +13,8 @@ export type ParsedBody =
       bom: boolean;
       /** Members named twice in one object (their paths), which readers of the body resolve differently. */
       duplicates: (string | number)[][];
+      /** Number literals a double does not hold exactly, which readers of the body read differently (when any). */
+      inexact?: ReturnType<typeof inexactNumbers>;
     }
   | { kind: 'html'; title?: string }
   | { kind: 'empty' }
@@ -55,7 +57,8 @@ export function parseBody(bytes: Uint8Array): ParsedBody {
   } catch (error) {
     return { kind: 'invalid-json', reason: error instanceof Error ? error.message : String(error) };
   }
-  return { kind: 'json', value, bom, duplicates: duplicateMembers(text) };
+  const inexact = inexactNumbers(text);
+  return { kind: 'json', value, bom, duplicates: duplicateMembers(text), ...(inexact.length > 0 ? { inexact } : {}) };
 }
 
 /**

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import { type Severity, type ValidationProfile, toPointer } from '../findings';
-import { verifyAgentCard } from '../sign';
-import { duplicateMemberText } from '../validate/json-text';
+import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCardRun } from '../sign/verify';
+import { duplicateMemberText, inexactNumberText } from '../validate/json-text';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
@@ -211,13 +211,16 @@ function httpTargetOf(input: string, origin: string): { httpTarget?: string } {
  * The run's clock. The first requests start together with `timeoutMs` each; whatever has to wait
  * for them (a conditional replay, a key-set fetch) gets only what is left of `1.25 × timeoutMs`,
  * which keeps the last `0.75 × timeoutMs` of `2 × timeoutMs` for parsing, validation, signature
- * checks and (in the CLI) starting up, however loaded the machine.
+ * checks and (in the CLI) starting up, however loaded the machine. No signature check starts
+ * after `1.75 × timeoutMs`.
  */
 interface RunBudget {
   /** Milliseconds a follow-up request may take from now (at least 1). */
   followUp(timeoutMs: number): number;
   /** Milliseconds left of the follow-up window (may be ≤ 0). */
   remaining(): number;
+  /** `performance.now()` after which no public-key check of a signature starts. */
+  checksEnd: number;
   /** Validation results by body hash, card host and profile: each distinct body is validated once. */
   validated: Map<string, ReturnType<typeof validateAgentCard> | undefined>;
   /**
@@ -236,6 +239,7 @@ function runBudget(started: number, timeoutMs: number): RunBudget {
   return {
     followUp: (limit) => Math.max(1, Math.min(limit, Math.floor(followUpsEnd - performance.now()))),
     remaining: () => followUpsEnd - performance.now(),
+    checksEnd: started + timeoutMs * 1.75,
     validated: new Map(),
     validateUntil: Number.POSITIVE_INFINITY,
     listedValidateUntil: started + timeoutMs * 1.75,
@@ -255,7 +259,7 @@ function listedCardBudget(budget: RunBudget): RunBudget {
 }
 
 function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined {
-  const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl } = options;
+  const { keys, jwks, jwksUrl, allowJkuHosts, algorithms, allowInsecureJwksUrl, forms } = options;
   if (keys === undefined && jwks === undefined && jwksUrl === undefined) return undefined;
   const out: DiscoveryKeyOptions = {};
   if (keys !== undefined) out.keys = keys;
@@ -282,6 +286,7 @@ function keyOptions(options: DiscoveryOptions): DiscoveryKeyOptions | undefined 
   if (allowJkuHosts !== undefined) out.allowJkuHosts = allowJkuHosts;
   if (algorithms !== undefined) out.algorithms = algorithms;
   if (allowInsecureJwksUrl !== undefined) out.allowInsecureJwksUrl = allowInsecureJwksUrl;
+  if (forms !== undefined) out.forms = forms;
   return out;
 }
 
@@ -505,6 +510,16 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
       hint,
     });
   }
+  for (const { path, literal, loss } of parsed.inexact ?? []) {
+    const { message, hint } = inexactNumberText(path, literal, loss);
+    report.findings.push({
+      rule: 'card-json-inexact-number',
+      severity: 'error',
+      path: toPointer(path),
+      message: `${run.get.finalUrl}: ${message}`,
+      hint,
+    });
+  }
   report.document = parsed.value;
   const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
   if (result === 'late') {
@@ -664,6 +679,17 @@ async function signatureStatus(
       ],
     };
   }
+  // A signature covers the doubles the body's numbers read as (RFC 8785), while a reader that
+  // keeps exact numbers reads the literals: a number a double does not hold exactly was not signed.
+  const inexact = (run.parsed?.kind === 'json' ? run.parsed.inexact : undefined) ?? [];
+  if (inexact.length > 0) {
+    return {
+      status: 'failed',
+      details: [
+        `not verified: the body holds numbers a double does not hold exactly (${inexact.map(({ path, literal }) => `${toPointer(path)}: ${literal}`).join(', ')}), so readers that keep exact numbers read values no signature covers`,
+      ],
+    };
+  }
   try {
     // Key sets are fetched like the card: with the run's fetch, and only within what is left of
     // the run's time, whatever the verifier's own timeout does.
@@ -674,17 +700,22 @@ async function signatureStatus(
         ...init,
         signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
       });
-    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], {
-      ...keys,
-      fetch: fetchKeys,
-      timeoutMs,
-    });
-    const details = result.signatures.map((s) =>
+    const result = await verifyAgentCardRun(
+      document as Parameters<typeof verifyAgentCardRun>[0],
+      { ...keys, fetch: fetchKeys, timeoutMs },
+      { deadline: budget.checksEnd },
+    );
+    // Signatures past the per-card limit are summed up by `limits`, not listed one by one.
+    const listed = result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures);
+    const details = listed.map((s) =>
       s.valid
-        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form`
+        ? `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) verified with ${s.key ?? 'a trusted key'} over the ${s.form ?? 'pruned'} form${s.uncovered ? `, which does not cover ${s.uncovered.join(', ')} (members at their default value)` : ''}`
         : `#${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) failed: ${s.reason ?? 'unknown reason'}`,
     );
     if (result.reason !== undefined) details.push(result.reason);
+    if (result.limits) details.push(...result.limits);
+    const prunedOnly = prunedOnlyNote(result);
+    if (prunedOnly) details.push(prunedOnly);
     return { status: result.valid ? 'verified' : 'failed', details, result };
   } catch (error) {
     return { status: 'unavailable', details: [error instanceof Error ? error.message : String(error)] };
@@ -699,6 +730,7 @@ function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKey
   const url = new URL('/.well-known/jwks.json', origin);
   const out: DiscoveryKeyOptions = { jwksUrl: url.href, allowJkuHosts: [url.host] };
   if (options.algorithms !== undefined) out.algorithms = options.algorithms;
+  if (options.forms !== undefined) out.forms = options.forms;
   if (origin.startsWith('http:')) out.allowInsecureJwksUrl = true;
   return out;
 }

@@ -25,7 +25,7 @@ export type DiscoveryFetch = (url: string, init: RequestInit) => Promise<Respons
  */
 export type DiscoveryKeyOptions = Pick<
   VerifyAgentCardOptions,
-  'keys' | 'jwks' | 'jwksUrl' | 'allowJkuHosts' | 'algorithms' | 'allowInsecureJwksUrl'
+  'keys' | 'jwks' | 'jwksUrl' | 'allowJkuHosts' | 'algorithms' | 'allowInsecureJwksUrl' | 'forms'
 >;
 
 /**

@@ -24,6 +24,12 @@ type Json = unknown;
 /** The canonical forms a signature may cover. */
 export type AgentCardCanonicalForm = 'served-as-is' | 'pruned';
 
+/**
+ * The protected-header parameter in which a signature names the canonical form it covers
+ * (`"agentCardForm": "pruned"`). Not listed in `crit`: verifiers that do not know it ignore it.
+ */
+export const FORM_HEADER_PARAMETER = 'agentCardForm';
+
 /** Every canonical form, in the order a signer emits and a verifier tries them. */
 export const AGENT_CARD_CANONICAL_FORMS: readonly AgentCardCanonicalForm[] = ['pruned', 'served-as-is'];
 

@@ -228,12 +228,21 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
   );
 }
 
+/** The largest RSA public exponent a verifier uses. */
+const MAX_RSA_PUBLIC_EXPONENT = 0x7fff_ffffn;
+
 /** Why a public key cannot check `alg` (key/alg confusion), or `undefined` when it fits. */
 export function keyMismatch(key: KeyObject | CryptoKey, alg: AgentCardSigningAlgorithm): string | undefined {
   if (key instanceof KeyObject) {
     const want = expectedKey(alg);
     if (!want.accepts(key.asymmetricKeyType ?? '', key.asymmetricKeyDetails?.namedCurve)) {
       return `alg "${alg}" needs ${want.text} but the key is a ${describeKeyObject(key)} (key/alg confusion)`;
+    }
+    // A public exponent as long as the modulus makes each check cost what a signature does
+    // (a key set chooses it); real keys use 65537. Go's crypto/rsa draws the same line.
+    const exponent = key.asymmetricKeyDetails?.publicExponent;
+    if (exponent !== undefined && exponent > MAX_RSA_PUBLIC_EXPONENT) {
+      return `the RSA key's public exponent is larger than 2^31 - 1, so each check would cost as much as signing (real keys use 65537)`;
     }
   }
   return undefined;

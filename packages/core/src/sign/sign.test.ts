@@ -147,7 +147,13 @@ describe('signAgentCard', () => {
     );
     expect(a.signatures).toHaveLength(1);
     expect(b.signatures).toHaveLength(2);
-    expect(b.signatures![0]).toEqual(a.signatures![0]);
+    // b's pruned-form signature covers the bytes a's one signature covers, but it names its form:
+    // it must not pass for a signature over the card as served once the defaults are removed.
+    expect(decodeProtectedHeader(a.signatures![0]!).agentCardForm).toBeUndefined();
+    expect(b.signatures!.map((s) => decodeProtectedHeader(s).agentCardForm)).toEqual(['pruned', 'served-as-is']);
+    expect(
+      await verifyAgentCard({ ...a, signatures: [b.signatures![0]!] }, { keys: { k: ed.publicKey } }),
+    ).toMatchObject({ valid: true, signatures: [{ form: 'pruned' }] });
     expect(b.signatures![1]).not.toEqual(a.signatures![0]);
   });
 

@@ -4,7 +4,7 @@ import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
 import { encodeBase64url } from './base64url';
-import { canonicalForms } from './canonicalize';
+import { type AgentCardCanonicalForm, canonicalForms, FORM_HEADER_PARAMETER } from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { type AgentCardPrivateKey, toPrivateKey } from './keys';
 import { type AgentCardPublicJwk, jwkThumbprint, publicJwkOf } from './thumbprint';
@@ -78,10 +78,18 @@ function signError(where: string, what: string, how: string, cause?: unknown): A
   return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: ${what}. ${how}`, cause ? { cause } : {});
 }
 
-/** The distinct canonical forms of a card, pruned first: what its signatures cover. */
-function payloadsOf(card: AgentCard): string[] {
+/**
+ * The distinct canonical forms of a card, pruned first: what its signatures cover. When the two
+ * coincide, the one signature covers both and names none.
+ */
+function payloadsOf(card: AgentCard): { form?: AgentCardCanonicalForm; text: string }[] {
   const forms = canonicalForms(card);
-  return forms.pruned === forms['served-as-is'] ? [forms.pruned] : [forms.pruned, forms['served-as-is']];
+  return forms.pruned === forms['served-as-is']
+    ? [{ text: forms['served-as-is'] }]
+    : [
+        { form: 'pruned', text: forms.pruned },
+        { form: 'served-as-is', text: forms['served-as-is'] },
+      ];
 }
 
 /** One key, checked and imported: the protected header and how to sign with it. */
@@ -180,7 +188,14 @@ export function prepareSigner(
         : `${where}: ${problems.length} problems:\n- ${problems.join('\n- ')}`,
     );
   }
-  const encoded = keys.map((key) => encodeBase64url(JSON.stringify(key.header)));
+  // When the forms differ, each signature names the one it covers, so that the pruned one cannot
+  // pass for a served-as-is signature of the card with its default-valued members removed (a
+  // parameter other verifiers ignore: not in `crit`).
+  const encoded = keys.map((key) => ({
+    both: encodeBase64url(JSON.stringify(key.header)),
+    pruned: encodeBase64url(JSON.stringify({ ...key.header, [FORM_HEADER_PARAMETER]: 'pruned' })),
+    'served-as-is': encodeBase64url(JSON.stringify({ ...key.header, [FORM_HEADER_PARAMETER]: 'served-as-is' })),
+  }));
   return {
     /** The protected headers, one per key, in the order given. */
     headers: keys.map((key) => key.header),
@@ -193,12 +208,13 @@ export function prepareSigner(
      * then served as is; one when the two coincide). Deterministic except for `PS*`.
      */
     signSync(card: AgentCard): AgentCardSignature[] {
-      const payloads = payloadsOf(card).map((text) => encodeBase64url(text));
+      const payloads = payloadsOf(card).map(({ form, text }) => ({ form, payload: encodeBase64url(text) }));
       const out: AgentCardSignature[] = [];
       keys.forEach((key, i) => {
-        for (const payload of payloads) {
-          const signature = key.signInput(Buffer.from(`${encoded[i]}.${payload}`));
-          out.push({ protected: encoded[i] as string, signature: signature.toString('base64url') });
+        for (const { form, payload } of payloads) {
+          const header = (encoded[i] as Record<AgentCardCanonicalForm | 'both', string>)[form ?? 'both'];
+          const signature = key.signInput(Buffer.from(`${header}.${payload}`));
+          out.push({ protected: header, signature: signature.toString('base64url') });
         }
       });
       return out;
@@ -211,7 +227,9 @@ export type AgentCardSigner = ReturnType<typeof prepareSigner>;
 
 /**
  * Signs an Agent Card: JWSs (RFC 7515, flattened JSON serialization, detached payload) over
- * {@link canonicalizeAgentCard}, with the protected header `{ alg, typ: "JOSE", kid[, jku] }`,
+ * {@link canonicalizeAgentCard}, with the protected header
+ * `{ alg, typ: "JOSE", kid[, jku][, agentCardForm] }` (`agentCardForm` names the form covered
+ * when the two forms differ),
  * one per distinct canonical form of the card (the pruned form, which `@a2a-js/sdk` and
  * `a2a-sdk` verify, and the served-as-is form, which a2a-go verifies; one signature when the
  * card has no default-valued member and the two coincide), for each key given. Returns a copy

@@ -314,6 +314,39 @@ describe('verifyAgentCard: refusals', () => {
     expect((await verifyAgentCard(changed, { keys: { k: ec.publicKey }, forms: ['served-as-is'] })).valid).toBe(false);
   });
 
+  it('a pruned-form signature does not pass for a served-as-is one once a scope-less requirement is removed', async () => {
+    // An API key requirement without scopes is all default values: the pruned form leaves it out.
+    const guarded = { ...card, securityRequirements: [{ schemes: { apiKey: { list: [] } } }] } as AgentCard;
+    const signed = await signAgentCard(guarded, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
+    expect(signed.signatures).toHaveLength(2);
+    const { securityRequirements: _, ...open } = signed;
+    const strict = await verifyAgentCard(open as AgentCard, { keys: { k: ec.publicKey }, forms: ['served-as-is'] });
+    expect(strict.valid).toBe(false);
+    expect(strict.signatures[0]?.reason).toBe(
+      'the signature covers the pruned form, which this verification does not accept (forms: served-as-is)',
+    );
+    expect(strict.signatures[1]?.reason).toMatch(/^keys\["k"\]: the signature does not match the card/);
+    // Both forms accepted: it verifies, over the pruned form only.
+    const lenient = await verifyAgentCard(open as AgentCard, { keys: { k: ec.publicKey } });
+    expect(lenient.signatures.map((s) => [s.valid, s.form])).toEqual([
+      [true, 'pruned'],
+      [false, undefined],
+    ]);
+    // On the card as signed, the pruned-form signature says which members it leaves uncovered.
+    const honest = await verifyAgentCard(signed, { keys: { k: ec.publicKey } });
+    expect(honest.signatures[0]).toMatchObject({ valid: true, form: 'pruned', uncovered: ['/securityRequirements'] });
+    expect(honest.signatures[1]).toMatchObject({ valid: true, form: 'served-as-is' });
+    expect(honest.signatures[1]?.uncovered).toBeUndefined();
+  });
+
+  it('refuses a signature that names a form that is not one', async () => {
+    const forged = await signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', agentCardForm: 'model' });
+    const result = await verifyAgentCard(withSignatures(forged), { keys: { k: ec.publicKey } });
+    expect(result.signatures[0]?.reason).toBe(
+      'the protected header\'s "agentCardForm" is "model", not a canonical form (pruned, served-as-is)',
+    );
+  });
+
   it('fails when a member outside the v1.0 model is added, since a reader sees it', async () => {
     const signed = await signAgentCard(card, { privateKey: ec.privateKey, kid: 'k', alg: 'ES256' });
     const changed = { ...signed, url: 'https://evil.example/a2a' } as AgentCard;

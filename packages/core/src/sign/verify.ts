@@ -6,7 +6,13 @@ import { loadJose } from './jose';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
-import { AGENT_CARD_CANONICAL_FORMS, type AgentCardCanonicalForm, canonicalForms, prunedContent } from './canonicalize';
+import {
+  AGENT_CARD_CANONICAL_FORMS,
+  type AgentCardCanonicalForm,
+  canonicalForms,
+  FORM_HEADER_PARAMETER,
+  prunedContent,
+} from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { admitJku, createKeySetFetcher, parseAllowedJkus } from './key-sources';
 import { dualNamePointers, modelCanonicalForm, uncoveredPointers } from './model-form';
@@ -62,6 +68,9 @@ export interface VerifyAgentCardOptions {
    * The canonical forms a signature may cover. Both by default, so that signatures made by
    * either SDK family verify. `['served-as-is']` refuses the pruned form, which leaves members at
    * their default value uncovered (an added empty security requirement, a blanked optional field).
+   * A signature whose protected header names its form (`agentCardForm`, as `signAgentCard`
+   * writes it) is checked over that form only, and refused when the form is not listed here; one
+   * without it (older signatures, other SDKs) is tried over each form listed.
    * @default ['pruned', 'served-as-is']
    */
   forms?: readonly AgentCardCanonicalForm[];
@@ -85,9 +94,13 @@ export interface AgentCardSignatureCheck {
   reason?: string;
   /** The canonical form the signature covers, when it verified. */
   form?: AgentCardCanonicalForm;
+  /** True when the protected header names that form (`agentCardForm`). */
+  formNamed?: boolean;
   /**
-   * JSON pointers of content the signature does not cover, when that is what made it fail: the
-   * members a model-based signer left out, or both spellings of a field the card names twice.
+   * JSON pointers of content the signature does not cover: when that is what made it fail, the
+   * members a model-based signer left out, or both spellings of a field the card names twice;
+   * when it verified over the pruned form, the members at their default value that form leaves
+   * out (at most 20).
    */
   uncovered?: string[];
 }
@@ -100,6 +113,51 @@ export interface VerifyAgentCardResult {
   signatures: AgentCardSignatureCheck[];
   /** Why nothing could be checked at all (no signatures, a card that cannot be canonicalized or names a field twice). */
   reason?: string;
+  /**
+   * Which of {@link AGENT_CARD_VERIFY_LIMITS} this card reached, one sentence each (`only the
+   * first 8 of 200 signatures were checked …`); absent when none was reached.
+   */
+  limits?: string[];
+}
+
+/**
+ * How much work one verification does at most, whatever the card and the key sets hold. The card
+ * and a fetched key set may come from the party being checked, and each public-key check costs
+ * up to a few milliseconds (P-521), so without bounds they would choose the verifier's CPU time.
+ * An honest card needs one signature per key and canonical form, and one key per `kid`.
+ */
+export const AGENT_CARD_VERIFY_LIMITS = {
+  /** Signatures examined per card; the others fail as `not checked`. */
+  signatures: 8,
+  /** Keys tried per `kid` (all key sources together); the others are not imported. */
+  keysPerKid: 3,
+  /** Public-key checks per card (signature × key × canonical form, diagnoses included). */
+  checks: 8,
+  /** Failed signatures whose uncovered content is looked for (one more check each). */
+  diagnoses: 2,
+} as const;
+
+/**
+ * A sentence for a result in which signatures verified over the pruned form only: then members
+ * at their default value are covered by no signature (one could have been added or removed,
+ * such as a requirement without scopes). `undefined` otherwise.
+ */
+export function prunedOnlyNote(result: VerifyAgentCardResult): string | undefined {
+  const verified = result.signatures.filter((s) => s.valid);
+  // A signature that names no form and verified over a card whose two forms coincide covers both.
+  const prunedOnly = (s: AgentCardSignatureCheck) =>
+    s.form === 'pruned' && (s.formNamed === true || (s.uncovered?.length ?? 0) > 0);
+  if (verified.length === 0 || !verified.every(prunedOnly)) return undefined;
+  const uncovered = [...new Set(verified.flatMap((s) => s.uncovered ?? []))];
+  return `only the pruned form verified: no signature covers the members at their default value${
+    uncovered.length > 0 ? ` (${uncovered.join(', ')})` : ''
+  }, so one could have been added or removed since signing`;
+}
+
+/** How one verification is run; for callers inside this package. */
+export interface VerifyRun {
+  /** `performance.now()` after which no further public-key check starts. */
+  deadline?: number;
 }
 
 interface Candidate {
@@ -112,16 +170,22 @@ function optionsError(what: string, how: string): AgentCardError {
   return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `verifyAgentCard: ${what}. ${how}`);
 }
 
-function jwkCandidates(
-  source: string,
-  jwks: readonly JWK[],
-  kid: string,
-  label: (jwk: JWK) => string,
-): { found: Candidate[]; skipped: string[] } {
+interface KidCandidates {
+  found: Candidate[];
+  skipped: string[];
+  /** How many keys of the source name this kid, including those not looked at. */
+  named: number;
+}
+
+/** The keys of a JWK Set under `kid`: only the first `keysPerKid` are read and imported. */
+function jwkCandidates(source: string, jwks: readonly JWK[], kid: string, label: (jwk: JWK) => string): KidCandidates {
   const found: Candidate[] = [];
   const skipped: string[] = [];
+  let named = 0;
   for (const jwk of jwks) {
-    if (jwk.kid !== kid) continue;
+    if (typeof jwk !== 'object' || jwk === null || jwk.kid !== kid) continue;
+    named += 1;
+    if (named > AGENT_CARD_VERIFY_LIMITS.keysPerKid) continue;
     if (jwk.use !== undefined && jwk.use !== 'sig') {
       skipped.push(`${label(jwk)} is for "use": "${jwk.use}", not signatures`);
       continue;
@@ -140,7 +204,7 @@ function jwkCandidates(
       skipped.push(`${label(jwk)} cannot be imported (${(error as Error).message})`);
     }
   }
-  return { found, skipped };
+  return { found, skipped, named };
 }
 
 function decodeHeader(entry: unknown): Record<string, unknown> | string {
@@ -172,8 +236,12 @@ function describeJoseError(error: unknown, alg: string, errors: typeof Jose.erro
 }
 
 interface Signable {
-  /** The base64url payload of each form to try, in order, without duplicates. */
+  /** The base64url payload of each allowed form to try, in order, without duplicates. */
   payloads: { form: AgentCardCanonicalForm; payload: string }[];
+  /** The base64url payload of every form, for a signature that names the one it covers. */
+  byForm: Record<AgentCardCanonicalForm, string>;
+  /** The pointers of the default-valued members the pruned form leaves out (computed once, on demand). */
+  prunedAway(): string[];
 }
 
 /** What a signature covers, or why no signature on this card can be trusted. */
@@ -195,14 +263,37 @@ function signable(
   } catch (error) {
     return { reason: `the card cannot be canonicalized: ${(error as Error).message}` };
   }
+  const byForm = {} as Record<AgentCardCanonicalForm, string>;
+  for (const form of AGENT_CARD_CANONICAL_FORMS) byForm[form] = encodeBase64url(new TextEncoder().encode(texts[form]));
   const payloads: Signable['payloads'] = [];
   const seen = new Set<string>();
   for (const form of forms) {
-    const payload = encodeBase64url(new TextEncoder().encode(texts[form]));
+    const payload = byForm[form];
     if (!seen.has(payload)) payloads.push({ form, payload });
     seen.add(payload);
   }
-  return { payloads };
+  let prunedAway: string[] | undefined;
+  return {
+    payloads,
+    byForm,
+    prunedAway: () => {
+      prunedAway ??=
+        texts.pruned === texts['served-as-is']
+          ? []
+          : uncoveredPointers(JSON.parse(texts['served-as-is']), JSON.parse(texts.pruned));
+      return prunedAway;
+    },
+  };
+}
+
+/** The card as the v1.0 model reads it, and its payload; `undefined` when it does not fit the model. */
+function modelPayload(card: object): { text: string; payload: string } | undefined {
+  try {
+    const text = modelCanonicalForm(card as AgentCard);
+    return { text, payload: encodeBase64url(new TextEncoder().encode(text)) };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -212,16 +303,11 @@ function signable(
  */
 async function uncoveredBy(
   card: object,
+  model: { text: string; payload: string } | undefined,
   verify: (payload: string) => Promise<boolean>,
 ): Promise<{ reason: string; uncovered: string[] } | undefined> {
-  let model: string;
-  try {
-    model = modelCanonicalForm(card as AgentCard);
-  } catch {
-    return undefined;
-  }
-  if (!(await verify(encodeBase64url(new TextEncoder().encode(model))))) return undefined;
-  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model));
+  if (model === undefined || !(await verify(model.payload))) return undefined;
+  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model.text));
   return {
     reason: `the signature does not cover ${uncovered.length > 0 ? uncovered.join(', ') : 'some members'}: it matches the card only as the v1.0 model reads it, without ${uncovered.length === 1 ? 'that member' : 'those members'} (outside the model, a snake_case twin, or a second member of a oneof), so ${uncovered.length === 1 ? 'it was' : 'they were'} added after signing or left out by the signer, and a reader could use content nobody signed`,
     uncovered,
@@ -259,6 +345,15 @@ async function uncoveredBy(
 export async function verifyAgentCard(
   card: AgentCard,
   options: VerifyAgentCardOptions,
+): Promise<VerifyAgentCardResult> {
+  return verifyAgentCardRun(card, options, {});
+}
+
+/** {@link verifyAgentCard}, with no public-key check started after `run.deadline`. */
+export async function verifyAgentCardRun(
+  card: AgentCard,
+  options: VerifyAgentCardOptions,
+  run: VerifyRun,
 ): Promise<VerifyAgentCardResult> {
   if (typeof options !== 'object' || options === null) {
     throw optionsError('options are missing', 'Pass { keys }, { jwks } or { jwksUrl }.');
@@ -336,11 +431,40 @@ export async function verifyAgentCard(
   }
 
   const checks: AgentCardSignatureCheck[] = [];
+  const limits: string[] = [];
+  const { signatures: maxSignatures, keysPerKid, checks: maxChecks } = AGENT_CARD_VERIFY_LIMITS;
+  if (entries.length > maxSignatures) {
+    limits.push(
+      `only the first ${maxSignatures} of ${entries.length} signatures were checked (at most ${maxSignatures} per card)`,
+    );
+  }
+  // Each key set's keys under one kid are looked up and imported once per verification.
+  const byKid = new Map<string, KidCandidates>();
+  const keysUnder = (source: string, jwks: readonly JWK[], kid: string, label: (jwk: JWK) => string) => {
+    const key = `${source}\n${kid}`;
+    let found = byKid.get(key);
+    if (found === undefined) {
+      found = jwkCandidates(source, jwks, kid, label);
+      byKid.set(key, found);
+    }
+    return found;
+  };
+  const kidsCut = new Set<string>();
+  let checksLeft = maxChecks;
+  let diagnosesLeft = AGENT_CARD_VERIFY_LIMITS.diagnoses;
+  let stopped: 'checks' | 'time' | undefined;
+  let unchecked = 0;
+  // The model reading, computed for the first diagnosis that needs it.
+  let model: ReturnType<typeof modelPayload> | null = null;
   // Loaded when the first signature gets as far as a key.
   let jose: typeof Jose | undefined;
   for (const [index, entry] of entries.entries()) {
     const check: AgentCardSignatureCheck = { index, valid: false };
     checks.push(check);
+    if (index >= maxSignatures) {
+      check.reason = `not checked: only the first ${maxSignatures} signatures of a card are checked`;
+      continue;
+    }
     const header = decodeHeader(entry);
     if (typeof header === 'string') {
       check.reason = `malformed signature: ${header}`;
@@ -364,16 +488,38 @@ export async function verifyAgentCard(
       continue;
     }
     const kid = header.kid;
+    // A signature that names its form is checked over that form only: a pruned-form signature
+    // must not pass for a served-as-is one of the card with its default-valued members removed.
+    let tries = content.payloads;
+    const namedForm = header[FORM_HEADER_PARAMETER];
+    if (namedForm !== undefined) {
+      if (typeof namedForm !== 'string' || !AGENT_CARD_CANONICAL_FORMS.includes(namedForm as AgentCardCanonicalForm)) {
+        check.reason = `the protected header's "${FORM_HEADER_PARAMETER}" is ${JSON.stringify(namedForm)}, not a canonical form (${AGENT_CARD_CANONICAL_FORMS.join(', ')})`;
+        continue;
+      }
+      const form = namedForm as AgentCardCanonicalForm;
+      if (!forms.includes(form)) {
+        check.reason = `the signature covers the ${form} form, which this verification does not accept (forms: ${forms.join(', ')})`;
+        continue;
+      }
+      tries = [{ form, payload: content.byForm[form] }];
+      check.formNamed = true;
+    }
 
     const candidates: Candidate[] = [];
     const notes: string[] = [];
+    let named = 0;
     const local = localKeys.get(kid);
-    if (local) candidates.push(local);
-    if (options.jwks) {
-      const { found, skipped } = jwkCandidates('verifyAgentCard: jwks', options.jwks.keys, kid, () => `jwks["${kid}"]`);
-      candidates.push(...found);
-      notes.push(...skipped);
+    if (local) {
+      candidates.push(local);
+      named += 1;
     }
+    const take = (found: KidCandidates): void => {
+      candidates.push(...found.found);
+      notes.push(...found.skipped);
+      named += found.named;
+    };
+    if (options.jwks) take(keysUnder('jwks', options.jwks.keys, kid, () => `jwks["${kid}"]`));
     const remote: { url: URL; entry?: Parameters<typeof keySetAt>[1] }[] = [];
     if (header.jku !== undefined) {
       const jku = checkKeySetUrl(header.jku, allowInsecure);
@@ -399,15 +545,15 @@ export async function verifyAgentCard(
         notes.push(source.error);
         continue;
       }
-      const { found, skipped } = jwkCandidates(
-        `verifyAgentCard: ${url.href}`,
-        source.keys,
-        kid,
-        () => `${url.href}#${kid}`,
-      );
-      candidates.push(...found);
-      notes.push(...skipped);
+      take(keysUnder(url.href, source.keys, kid, () => `${url.href}#${kid}`));
     }
+    if (named > keysPerKid && !kidsCut.has(kid)) {
+      kidsCut.add(kid);
+      limits.push(
+        `kid ${JSON.stringify(kid)} names ${named} keys; only the first ${keysPerKid} were tried (at most ${keysPerKid} per kid)`,
+      );
+    }
+    candidates.splice(keysPerKid);
     if (candidates.length === 0) {
       check.reason = `unknown kid "${kid}": no trusted key has this kid${notes.length ? ` (${notes.join('; ')})` : ''}`;
       continue;
@@ -419,6 +565,7 @@ export async function verifyAgentCard(
       header: unprotected,
     } = entry as { protected: string; signature: string; header?: unknown };
     const failures: string[] = [];
+    let cut = false;
     for (const candidate of candidates) {
       if (candidate.alg !== undefined && candidate.alg !== alg) {
         failures.push(`${candidate.name} is for alg "${candidate.alg}", the signature uses "${alg}"`);
@@ -432,7 +579,12 @@ export async function verifyAgentCard(
       jose ??= await loadJose();
       const { flattenedVerify, errors } = jose;
       let lastError: unknown;
-      const verifies = async (payload: string): Promise<boolean> => {
+      /** Whether `payload` verifies; `undefined` when no further check may start. */
+      const verifies = async (payload: string): Promise<boolean | undefined> => {
+        if (checksLeft <= 0) stopped = 'checks';
+        else if (run.deadline !== undefined && performance.now() > run.deadline) stopped = 'time';
+        if (stopped) return undefined;
+        checksLeft -= 1;
         const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         try {
@@ -443,8 +595,10 @@ export async function verifyAgentCard(
           return false;
         }
       };
-      for (const { form, payload } of content.payloads) {
-        if (await verifies(payload)) {
+      for (const { form, payload } of tries) {
+        const verified = await verifies(payload);
+        if (verified === undefined) break;
+        if (verified) {
           check.valid = true;
           check.form = form;
           break;
@@ -452,10 +606,20 @@ export async function verifyAgentCard(
       }
       if (check.valid) {
         check.key = candidate.name;
+        if (check.form === 'pruned') {
+          const away = content.prunedAway();
+          if (away.length > 0) check.uncovered = away;
+        }
         break;
       }
-      if (lastError instanceof errors.JWSSignatureVerificationFailed) {
-        const partial = await uncoveredBy(card, verifies);
+      if (stopped) {
+        cut = true;
+        break;
+      }
+      if (lastError instanceof errors.JWSSignatureVerificationFailed && diagnosesLeft > 0) {
+        diagnosesLeft -= 1;
+        if (model === null) model = modelPayload(card);
+        const partial = await uncoveredBy(card, model, async (payload) => (await verifies(payload)) === true);
         if (partial) {
           failures.push(`${candidate.name}: ${partial.reason}`);
           check.uncovered = partial.uncovered;
@@ -464,7 +628,22 @@ export async function verifyAgentCard(
       }
       failures.push(`${candidate.name}: ${describeJoseError(lastError, alg, errors)}`);
     }
+    if (cut) {
+      unchecked += 1;
+      const why =
+        stopped === 'time'
+          ? 'the time allowed for this verification ran out'
+          : `the ${maxChecks} public-key checks of one verification are used up`;
+      failures.push(failures.length === 0 ? `not checked: ${why}` : `the other keys were not tried: ${why}`);
+    }
     if (!check.valid) check.reason = failures.join('; ');
   }
-  return { valid: checks.some((check) => check.valid), signatures: checks };
+  if (unchecked > 0) {
+    limits.push(
+      stopped === 'time'
+        ? `the time allowed for this verification ran out; ${unchecked} ${unchecked === 1 ? 'signature was' : 'signatures were'} not checked`
+        : `the card used up the ${maxChecks} public-key checks of one verification; ${unchecked} ${unchecked === 1 ? 'signature was' : 'signatures were'} not checked`,
+    );
+  }
+  return { valid: checks.some((check) => check.valid), signatures: checks, ...(limits.length > 0 ? { limits } : {}) };
 }

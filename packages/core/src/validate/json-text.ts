@@ -270,3 +270,106 @@ export function duplicateMemberText(path: readonly (string | number)[]): { messa
     hint: `Keep one ${preview(String(name))} member. Parsers that keep the first value and parsers that keep the last read two different cards, so a signature can cover one while a client reads the other.`,
   };
 }
+
+/** A decimal value as digits without leading or trailing zeros and the point's place: `0.{digits} × 10^point`. */
+function decimalOf(literal: string): { negative: boolean; digits: string; point: number } {
+  const negative = literal.startsWith('-');
+  const body = negative ? literal.slice(1) : literal;
+  const e = body.search(/[eE]/);
+  const mantissa = e === -1 ? body : body.slice(0, e);
+  const exponent = e === -1 ? 0 : Number(body.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const whole = dot === -1 ? mantissa : mantissa.slice(0, dot);
+  const all = dot === -1 ? mantissa : whole + mantissa.slice(dot + 1);
+  const lead = all.search(/[1-9]/);
+  if (lead === -1) return { negative, digits: '', point: 0 };
+  return { negative, digits: all.slice(lead).replace(/0+$/, ''), point: whole.length - lead + exponent };
+}
+
+/**
+ * Why the JSON number `literal` does not survive a double, or `undefined` when it does: its
+ * decimal value must be the value of the double it reads as, written the shortest way (what
+ * RFC 8785 writes and signs). `1.0`, `1e2` and `0.1` pass (they read back as 1, 100 and 0.1);
+ * `9007199254740993`, `1.00000000000000001`, `1e400`, `1e-400` and `-0` do not: a reader that
+ * keeps exact numbers (Python's int, Go's json.Number) reads a value nobody signed.
+ * @see RFC 7493 §2.2 (I-JSON numbers), RFC 8785 §3.2.2.3
+ */
+export function numberLoss(literal: string): string | undefined {
+  const value = Number(literal);
+  if (!Number.isFinite(value)) return 'is beyond the range of a double (it reads as Infinity)';
+  const exact = decimalOf(literal);
+  if (value === 0) {
+    if (exact.digits !== '') return 'is too small for a double (it reads as 0)';
+    return exact.negative ? 'is negative zero, which reads as 0 once serialized (RFC 8785 writes 0)' : undefined;
+  }
+  const read = decimalOf(String(value));
+  if (read.negative === exact.negative && read.digits === exact.digits && read.point === exact.point) return undefined;
+  return `is not exactly a double (it reads as ${String(value)})`;
+}
+
+/**
+ * Number literals of valid JSON text that do not survive a double ({@link numberLoss}), in
+ * document order, at most `limit` of them: the path (`['capabilities', 'extensions', 0,
+ * 'params', 'max']`), the literal (cut to 40 characters) and what is lost. Linear in the text,
+ * an explicit stack; call it on text `JSON.parse` accepted.
+ */
+export function inexactNumbers(
+  text: string,
+  limit = 8,
+): { path: (string | number)[]; literal: string; loss: string }[] {
+  const found: { path: (string | number)[]; literal: string; loss: string }[] = [];
+  /** Per open container: the name or index of the value being read. */
+  const at: (string | number)[] = [];
+  const objects: boolean[] = [];
+  let expectName = false;
+  const n = text.length;
+  for (let i = 0; i < n && found.length < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      if (expectName && objects[objects.length - 1] === true) {
+        at[at.length - 1] = stringToken(text, start, i + 1);
+        expectName = false;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      objects.push(c === 0x7b);
+      at.push(c === 0x7b ? '' : 0);
+      expectName = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      objects.pop();
+      at.pop();
+      expectName = false;
+    } else if (c === 0x2c) {
+      const top = at.length - 1;
+      if (top < 0) break;
+      if (objects[top] === false) at[top] = (at[top] as number) + 1;
+      else expectName = true;
+    } else if (c === 0x2d || isDigit(c)) {
+      const start = i;
+      while (i + 1 < n && /[0-9eE.+-]/.test(text[i + 1] as string)) i++;
+      const literal = text.slice(start, i + 1);
+      const loss = numberLoss(literal);
+      if (loss !== undefined) {
+        found.push({ path: [...at], literal: literal.length > 40 ? `${literal.slice(0, 39)}…` : literal, loss });
+      }
+    }
+  }
+  return found;
+}
+
+/** The finding text for such a number (rule `card-json-inexact-number`, an error in every profile). */
+export function inexactNumberText(
+  path: readonly (string | number)[],
+  literal: string,
+  loss: string,
+): { message: string; hint: string } {
+  return {
+    message: `${describePath(path)}: the number ${literal} ${loss}.`,
+    hint: 'Write a number a double holds exactly (as a double reads it back), or a string when it must stay exact. RFC 8785 canonicalizes and signs the double, while readers that keep exact numbers (Python int, Go json.Number) read the literal: two values, one signature.',
+  };
+}

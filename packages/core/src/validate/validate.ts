@@ -24,6 +24,8 @@ import { checkTemplateContent } from './rules/template-content';
 import {
   BYTE_ORDER_MARK,
   duplicateMembers,
+  inexactNumbers,
+  inexactNumberText,
   duplicateMemberText,
   jsonSyntaxErrorOffset,
   lineAndColumn,
@@ -140,6 +142,10 @@ function decode(input: unknown, ctx: RuleContext): Decoded {
   for (const path of duplicateMembers(text)) {
     const { message, hint } = duplicateMemberText(path);
     ctx.report('card-json-duplicate-member', 'error', path, message, hint);
+  }
+  for (const { path, literal, loss } of inexactNumbers(text)) {
+    const { message, hint } = inexactNumberText(path, literal, loss);
+    ctx.report('card-json-inexact-number', 'error', path, message, hint);
   }
   return { ok: true, value };
 }

@@ -1,0 +1,114 @@
+// The card and the key set a checked host serves choose how much work a verification does: a
+// card full of signatures under one kid, against a key set full of keys under that kid, must not
+// turn into signatures × keys × forms public-key operations, nor import a key more than once.
+import type * as crypto from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
+import type * as Jose from 'jose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentCard } from '../model';
+import { signAgentCard } from './sign';
+import { verifyAgentCard } from './verify';
+
+const counts = { imports: 0, checks: 0 };
+
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof crypto>();
+  return {
+    ...actual,
+    createPublicKey: (...args: Parameters<typeof actual.createPublicKey>) => {
+      counts.imports += 1;
+      return actual.createPublicKey(...args);
+    },
+  };
+});
+vi.mock('jose', async (importOriginal) => {
+  const actual = await importOriginal<typeof Jose>();
+  return {
+    ...actual,
+    flattenedVerify: (...args: Parameters<typeof actual.flattenedVerify>) => {
+      counts.checks += 1;
+      return actual.flattenedVerify(...args);
+    },
+  };
+});
+
+afterEach(() => {
+  counts.imports = 0;
+  counts.checks = 0;
+});
+
+const card: AgentCard = {
+  name: 'Recipe Agent',
+  description: 'Finds recipes.',
+  supportedInterfaces: [{ url: 'https://recipes.example.com/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  version: '1.0.0',
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'find', name: 'Find', description: 'Finds a recipe.', tags: ['cooking'] }],
+};
+const kid = 'card-key';
+
+/** `count` keys under one kid, none of which signed anything. */
+function strangers(count: number): crypto.JsonWebKey[] {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  return Array.from({ length: count }, () => ({ ...jwk, kid, alg: 'ES256' }));
+}
+
+/** `count` valid-looking signatures under `kid`, made by keys the verifier does not hold. */
+async function forgedSignatures(count: number) {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signed = await signAgentCard(card, { privateKey, kid, alg: 'ES256' });
+  const one = signed.signatures?.[0];
+  return Array.from({ length: count }, () => one);
+}
+
+describe('verifyAgentCard: the cost of one verification is bounded', () => {
+  it('checks at most 8 signatures, 3 keys per kid, 8 public-key checks, and says so', async () => {
+    const signatures = await forgedSignatures(200);
+    const jwks = { keys: strangers(100) } as never;
+    counts.imports = 0;
+    counts.checks = 0;
+    const result = await verifyAgentCard({ ...card, signatures } as AgentCard, { jwks });
+    expect(result.valid).toBe(false);
+    expect(result.signatures).toHaveLength(200);
+    expect(result.limits).toEqual([
+      'only the first 8 of 200 signatures were checked (at most 8 per card)',
+      'kid "card-key" names 100 keys; only the first 3 were tried (at most 3 per kid)',
+      'the card used up the 8 public-key checks of one verification; 6 signatures were not checked',
+    ]);
+    expect(result.signatures[0]?.reason).toMatch(/does not match the card/);
+    expect(result.signatures[7]?.reason).toMatch(/^not checked: the 8 public-key checks/);
+    expect(result.signatures[8]?.reason).toBe('not checked: only the first 8 signatures of a card are checked');
+    // Each key imported once, whatever the number of signatures naming its kid.
+    expect(counts.imports).toBeLessThanOrEqual(3);
+    expect(counts.checks).toBe(8);
+  });
+
+  it('still finds the one good signature among few, with the right key among few', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signed = await signAgentCard(card, { privateKey, kid, alg: 'ES256' });
+    const jwks = { keys: [...strangers(2), { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256' }] } as never;
+    const signatures = [...(await forgedSignatures(1)), ...(signed.signatures ?? [])];
+    counts.imports = 0;
+    const result = await verifyAgentCard({ ...card, signatures } as AgentCard, { jwks });
+    expect(result.valid).toBe(true);
+    expect(result.signatures[1]).toMatchObject({ valid: true, key: 'jwks["card-key"]' });
+    expect(result.limits).toBeUndefined();
+    expect(counts.imports).toBe(3);
+  });
+});
+
+describe('verifyAgentCard: a key chosen to be slow', () => {
+  it('refuses an RSA key whose public exponent is as long as its modulus', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 3072 });
+    const signed = await signAgentCard(card, { privateKey, kid, alg: 'RS256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const e = Buffer.alloc(383, 0xff);
+    e[0] = 0x7f;
+    const result = await verifyAgentCard(signed, { jwks: { keys: [{ ...jwk, e: e.toString('base64url'), kid }] } });
+    expect(result.valid).toBe(false);
+    expect(result.signatures[0]?.reason).toMatch(/public exponent is larger than 2\^31 - 1/);
+  });
+});
