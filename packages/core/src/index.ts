@@ -180,6 +180,7 @@ export {
 export type {
   AgentCardCanonicalForm,
   AgentCardPrivateKey,
+  AgentCardJwk,
   AgentCardPublicJwk,
   AgentCardPublicKey,
   AgentCardSignatureCheck,
