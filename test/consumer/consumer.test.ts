@@ -2,7 +2,8 @@
 // with npm (not the workspace) into fresh apps under the temp directory, each app built and started,
 // and the card checked over HTTP. Slow by nature (npm installs from the registry, with one shared
 // cache), so the apps are installed in parallel while the first ones are tested.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   createApp,
   explain,
   importedPackages,
+  npmCache,
   packAll,
   readmeFiles,
   readmeHeaders,
@@ -179,6 +181,7 @@ function pool(size: number) {
 }
 
 let tarballDir: string | undefined;
+let packed: Record<string, string> | undefined;
 
 const typeProjects = ['tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.readme.json'] as const;
 const typeApps = ['types', 'typesLatest'] as const;
@@ -188,8 +191,7 @@ const tscOf = (dir: string) =>
   existsSync(join(dir, 'node_modules/typescript/bin/tsc')) ? join(dir, 'node_modules/typescript/bin/tsc') : tsc;
 
 beforeAll(async () => {
-  const packed = packAll();
-  const tarballs = packed.then(({ dir, tarballs }) => ((tarballDir = dir), tarballs));
+  const tarballs = packAll().then(({ dir, tarballs }) => ((tarballDir = dir), (packed = tarballs)));
   const limit = pool(3);
   // Each test awaits its own app, so the later apps keep installing while the first are tested.
   for (const [name, spec] of Object.entries(apps) as [AppName, AppSpec][]) {
@@ -506,12 +508,10 @@ describe('the CLI through npx, from the tarballs', () => {
     const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
     expect(card.name).toBe('Table Booker');
     expect(card.supportedInterfaces[0].protocolBinding).toBe('HTTP+JSON');
-    // Started through npx, init names itself as npx @agent-card/cli (a bare agent-card would find nothing).
-    const next = /check it now \(warnings list what is still the template's\): npx @agent-card\/cli (.+)$/m.exec(
-      init.stdout,
-    );
+    // Installed in the app, init names the local bin, which npx finds without the registry.
+    const next = /check it now \(warnings list what is still the template's\): npx agent-card (.+)$/m.exec(init.stdout);
     expect(next?.[1], explain(init)).toBe('validate agent-card.json --profile development');
-    const validate = await npx(dir, next![1]!.split(' '));
+    const validate = await run('npx', ['--no-install', 'agent-card', ...next![1]!.split(' ')], { cwd: dir });
     expect(validate.code, explain(validate)).toBe(0);
     expect(validate.stdout).toContain('⚠ warning template-content  /description');
     // description, three skills and four OAuth endpoint URLs are still the template's.
@@ -526,5 +526,41 @@ describe('the CLI through npx, from the tarballs', () => {
     const page = readFileSync(join(dir, 'card.html'), 'utf8');
     expect(page).toContain('<meta http-equiv="Content-Security-Policy"');
     expect(page).toContain('<h1>Table Booker</h1>');
+  }, 300_000);
+
+  it('started with npx --package and the tarballs (before publish), prints a next step that runs as printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-npx-'));
+    const env = { npm_config_cache: npmCache, npm_config_prefer_offline: 'true' };
+    try {
+      const core = packed!['@agent-card/core']!;
+      const cli = packed!['@agent-card/cli']!;
+      const init = await run(
+        'npx',
+        [
+          '--yes',
+          '--package',
+          core,
+          '--package',
+          cli,
+          'agent-card',
+          'init',
+          '--name',
+          'Table Booker',
+          '--url',
+          'https://book.acme-corp.io/a2a',
+        ],
+        { cwd: dir, env },
+      );
+      expect(init.code, explain(init)).toBe(0);
+      const line = /check it now \(warnings list what is still the template's\): (.+)$/m.exec(init.stdout)?.[1];
+      expect(line, explain(init)).toBe(
+        `npx --package ${core} --package ${cli} agent-card validate agent-card.json --profile development`,
+      );
+      const validate = await run('npx', ['--yes', ...line!.split(' ').slice(1)], { cwd: dir, env });
+      expect(validate.code, explain(validate)).toBe(0);
+      expect(validate.stdout).toMatch(/✔ valid: 0 errors/);
+    } finally {
+      await removeApp(dir);
+    }
   }, 300_000);
 });
