@@ -34,7 +34,7 @@ import {
   StringListSchema,
 } from '../../model';
 import { type CardShape, isObject, type JsonObject, type RuleContext } from '../context';
-import { ABSOLUTE_URI, BASE64URL, KEY_SEPARATORS, VOWEL_START } from '../patterns';
+import { ABSOLUTE_URI, BASE64URL, VOWEL_START } from '../patterns';
 import { closest } from '../../nearest';
 import { decodeJwsHeader } from './jws-header';
 import {
