@@ -7,6 +7,7 @@
 // "listening on http://…" once it accepts requests, and how to authenticate for its extended card.
 import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateAgentCard, validateAiCatalog } from '../packages/core/dist/index.mjs';
 
@@ -79,10 +80,12 @@ async function validateExampleCards() {
     const { findings } = await validate(here('./cards/'), file);
     const template = findings.filter((finding) => finding.rule === 'template-content');
     const others = findings.filter((finding) => finding.rule !== 'template-content' && finding.severity !== 'info');
+    // A pass here is a card production refuses, for its template content only: the line says so.
+    const errors = template.filter((finding) => finding.severity === 'error').length;
     check(
       template.length > 0 && others.length === 0,
-      `${file}: reported as the "${file.replace(/\.json$/, '')}" template, nothing else`,
-      summarize(findings),
+      `${file}: production refuses it only as the "${file.replace(/\.json$/, '')}" template (expected)`,
+      `${errors} template-content errors to replace, no other finding`,
     );
   }
 
@@ -161,7 +164,14 @@ async function checkViewer(url, name) {
       html.includes(name),
     `viewer page → ${response.status} ${header(response, 'content-type')}, shows ${JSON.stringify(name)}`,
   );
-  console.log(`      open ${bold(url)} in a browser`);
+}
+
+/** How to run a service again to open its pages: the demo stops each one when its checks end. */
+function browseHint(service, paths) {
+  const env = Object.entries(service.env ?? {}).map(([name, value]) => `${name}=${value} `);
+  const script = relative(process.cwd(), service.script);
+  console.log(dim(`  stopped. To browse it: PORT=3000 ${env.join('')}node ${script}, then open`));
+  for (const path of paths) console.log(dim(`      http://localhost:3000${path}`));
 }
 
 /** Runs `agent-card check` (the real CLI binary) against a running service and prints its report. */
@@ -248,6 +258,7 @@ async function demo(service) {
   } finally {
     await stop();
   }
+  browseHint(service, [VIEWER_PATH]);
 }
 
 /** Two agents and their AI Catalog from one service (examples/multi-agent). */
@@ -258,6 +269,7 @@ const multiAgent = {
 };
 
 async function demoMultiAgent(service) {
+  const pages = [];
   console.log(bold(`\n${service.name}`));
   const { url, stop } = await startService(service);
   try {
@@ -295,12 +307,16 @@ async function demoMultiAgent(service) {
     const root = await fetch(url + CARD_PATH);
     check((await root.json()).name === 'Acme Support Agent', `GET ${CARD_PATH} → the default agent (support)`);
     await checkViewer(`${url}/.well-known/ai-catalog.html`, 'Acme Corp');
+    pages.push('/.well-known/ai-catalog.html');
     for (const entry of catalog.entries) {
-      await checkViewer(`${url}${new URL(entry.url).pathname.replace(/\.json$/, '.html')}`, entry.displayName);
+      const page = new URL(entry.url).pathname.replace(/\.json$/, '.html');
+      await checkViewer(url + page, entry.displayName);
+      pages.push(page);
     }
   } finally {
     await stop();
   }
+  browseHint(service, pages);
 }
 
 await validateExampleCards();

@@ -297,7 +297,7 @@ describe('discoverAgentCard against misbehaving servers', () => {
       /connection closed before a response/,
     ],
     ['connection dropped mid-body', misbehaving.abruptCloseMidBody, 'discovery-status', 'error', /body cut off/],
-  ] as const)('%s → %s (%s), within the timeout', async (_name, handler, rule, severity, message) => {
+  ] as const)('%s → $2 ($3), within the timeout', async (_name, handler, rule, severity, message) => {
     const report = await discover(handler, { timeoutMs: 1_500 });
     const f = finding(report, rule, severity);
     expect(f.message).toMatch(message);

@@ -31,4 +31,6 @@ export default defineConfig({
   clean: true,
   fixedExtension: true,
   hooks: { 'build:done': resolveSdkTypesAsImport },
+  // Build timings are noise for a 2-core CI machine (and rolldown prints them with colour codes).
+  checks: { pluginTimings: false },
 });

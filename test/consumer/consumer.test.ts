@@ -2,7 +2,8 @@
 // with npm (not the workspace) into fresh apps under the temp directory, each app built and started,
 // and the card checked over HTTP. Slow by nature (npm installs from the registry, with one shared
 // cache), so the apps are installed in parallel while the first ones are tested.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   createApp,
   explain,
   importedPackages,
+  npmCache,
   packAll,
   readmeFiles,
   readmeHeaders,
@@ -20,6 +22,7 @@ import {
   startServer,
   tsc,
 } from './harness';
+import { readmeTypeChecks } from './readme-snippets';
 
 const ours = [
   '@agent-card/core',
@@ -69,26 +72,38 @@ const nestReadme = {
   'src/main.ts': block('packages/nest/README.md', 'src/main.ts'),
 };
 
+// Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
+// @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
+// and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
+const typesRegistry = [
+  '@nestjs/common@^11',
+  '@nestjs/core@^11',
+  'reflect-metadata@^0.2.2',
+  'rxjs@^7.8.2',
+  '@types/express@^5',
+  'fastify@^5.4.0',
+  'hono@^4.6.0',
+  '@hono/node-server@^2.1.9',
+  '@a2a-js/sdk@^1.3.0',
+];
+
 const apps = {
   // First: the packaging checks wait for it, and its type-checks then run while the others install.
-  // Nest 11 here: a CommonJS project cannot import the ESM-only Nest 12 under node16 resolution. No
-  // @types/koa: npm installs express 5 as the adapter's peer, its content-disposition 1 is hoisted,
-  // and @types/koa then fails by itself with skipLibCheck off (TS2694), which is not ours to test.
+  // The oldest @types/node we support, checked by the workspace's TypeScript.
   types: {
     fixture: 'types',
     type: 'commonjs',
     packages: ours,
-    registry: [
-      '@nestjs/common@^11',
-      '@nestjs/core@^11',
-      'reflect-metadata@^0.2.2',
-      'rxjs@^7.8.2',
-      '@types/node@^20.19.0',
-      '@types/express@^5',
-      'fastify@^5.4.0',
-      'hono@^4.6.0',
-      '@a2a-js/sdk@^1.3.0',
-    ],
+    registry: [...typesRegistry, '@types/node@^20.19.0'],
+    files: readmeTypeChecks,
+  },
+  // What `npm i -D typescript @types/node` installs today: the newest of both, checked by its own tsc.
+  typesLatest: {
+    fixture: 'types',
+    type: 'commonjs',
+    packages: ours,
+    registry: [...typesRegistry, '@types/node@latest', 'typescript@latest'],
+    files: readmeTypeChecks,
   },
   express4: {
     fixture: 'express',
@@ -166,13 +181,17 @@ function pool(size: number) {
 }
 
 let tarballDir: string | undefined;
+let packed: Record<string, string> | undefined;
 
-const typeProjects = ['tsconfig.node16.json', 'tsconfig.bundler.json'] as const;
+const typeProjects = ['tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.readme.json'] as const;
+const typeApps = ['types', 'typesLatest'] as const;
 const typeChecks = new Map<string, Promise<Run>>();
+/** The app's own TypeScript when it installed one, else the workspace's. */
+const tscOf = (dir: string) =>
+  existsSync(join(dir, 'node_modules/typescript/bin/tsc')) ? join(dir, 'node_modules/typescript/bin/tsc') : tsc;
 
 beforeAll(async () => {
-  const packed = packAll();
-  const tarballs = packed.then(({ dir, tarballs }) => ((tarballDir = dir), tarballs));
+  const tarballs = packAll().then(({ dir, tarballs }) => ((tarballDir = dir), (packed = tarballs)));
   const limit = pool(3);
   // Each test awaits its own app, so the later apps keep installing while the first are tested.
   for (const [name, spec] of Object.entries(apps) as [AppName, AppSpec][]) {
@@ -183,11 +202,15 @@ beforeAll(async () => {
   // tsc is the slowest step and needs the CPU while npm mostly waits on the network: start the
   // type-checks as soon as their app is installed, one after the other, and let the tests await them.
   let previous: Promise<unknown> = app('types');
-  for (const project of typeProjects) {
-    const checked = previous.then(async () => run(process.execPath, [tsc, '-p', project], { cwd: await app('types') }));
-    checked.catch(() => undefined);
-    typeChecks.set(project, checked);
-    previous = checked;
+  for (const name of typeApps) {
+    for (const project of typeProjects) {
+      const checked = Promise.all([previous.catch(() => undefined), app(name)]).then(([, dir]) =>
+        run(process.execPath, [tscOf(dir), '-p', project], { cwd: dir }),
+      );
+      checked.catch(() => undefined);
+      typeChecks.set(`${name} ${project}`, checked);
+      previous = checked;
+    }
   }
   await tarballs;
 }, 240_000);
@@ -429,19 +452,31 @@ describe.each([
   );
 });
 
-describe('a TypeScript user of every package (skipLibCheck: false)', () => {
+describe.each([
+  ['types', '@types/node 20 and the workspace TypeScript'],
+  ['typesLatest', 'the newest @types/node and TypeScript'],
+] as const)('a TypeScript user of every package (skipLibCheck: false, %s: %s)', (name, _versions) => {
   it.each([
     ['node16 (check.cts and check.mts)', 'tsconfig.node16.json'],
     ['bundler (check.ts)', 'tsconfig.bundler.json'],
+    ['node16, strict, the README code blocks as TypeScript', 'tsconfig.readme.json'],
   ])(
     'type-checks with module/moduleResolution %s',
     async (_label, project) => {
-      const checked = await typeChecks.get(project)!;
+      const checked = await typeChecks.get(`${name} ${project}`)!;
       expect(checked.stdout + checked.stderr).toBe('');
       expect(checked.code).toBe(0);
     },
     300_000,
   );
+
+  it('installed the TypeScript and @types/node it names', async () => {
+    const dir = await app(name);
+    const version = (pkg: string) =>
+      JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    if (name === 'types') expect(version('@types/node')).toMatch(/^20\./);
+    else expect(Number(version('typescript').split('.')[0])).toBeGreaterThanOrEqual(7);
+  }, 300_000);
 });
 
 describe('the CLI through npx, from the tarballs', () => {
@@ -473,12 +508,10 @@ describe('the CLI through npx, from the tarballs', () => {
     const card = JSON.parse(readFileSync(join(dir, 'agent-card.json'), 'utf8'));
     expect(card.name).toBe('Table Booker');
     expect(card.supportedInterfaces[0].protocolBinding).toBe('HTTP+JSON');
-    // Started through npx, init names itself as npx @agent-card/cli (a bare agent-card would find nothing).
-    const next = /check it now \(warnings list what is still the template's\): npx @agent-card\/cli (.+)$/m.exec(
-      init.stdout,
-    );
+    // Installed in the app, init names the local bin, which npx finds without the registry.
+    const next = /check it now \(warnings list what is still the template's\): npx agent-card (.+)$/m.exec(init.stdout);
     expect(next?.[1], explain(init)).toBe('validate agent-card.json --profile development');
-    const validate = await npx(dir, next![1]!.split(' '));
+    const validate = await run('npx', ['--no-install', 'agent-card', ...next![1]!.split(' ')], { cwd: dir });
     expect(validate.code, explain(validate)).toBe(0);
     expect(validate.stdout).toContain('⚠ warning template-content  /description');
     // description, three skills and four OAuth endpoint URLs are still the template's.
@@ -493,5 +526,41 @@ describe('the CLI through npx, from the tarballs', () => {
     const page = readFileSync(join(dir, 'card.html'), 'utf8');
     expect(page).toContain('<meta http-equiv="Content-Security-Policy"');
     expect(page).toContain('<h1>Table Booker</h1>');
+  }, 300_000);
+
+  it('started with npx --package and the tarballs (before publish), prints a next step that runs as printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-npx-'));
+    const env = { npm_config_cache: npmCache, npm_config_prefer_offline: 'true' };
+    try {
+      const core = packed!['@agent-card/core']!;
+      const cli = packed!['@agent-card/cli']!;
+      const init = await run(
+        'npx',
+        [
+          '--yes',
+          '--package',
+          core,
+          '--package',
+          cli,
+          'agent-card',
+          'init',
+          '--name',
+          'Table Booker',
+          '--url',
+          'https://book.acme-corp.io/a2a',
+        ],
+        { cwd: dir, env },
+      );
+      expect(init.code, explain(init)).toBe(0);
+      const line = /check it now \(warnings list what is still the template's\): (.+)$/m.exec(init.stdout)?.[1];
+      expect(line, explain(init)).toBe(
+        `npx --package ${core} --package ${cli} agent-card validate agent-card.json --profile development`,
+      );
+      const validate = await run('npx', ['--yes', ...line!.split(' ').slice(1)], { cwd: dir, env });
+      expect(validate.code, explain(validate)).toBe(0);
+      expect(validate.stdout).toMatch(/✔ valid: 0 errors/);
+    } finally {
+      await removeApp(dir);
+    }
   }, 300_000);
 });

@@ -264,3 +264,84 @@ export function readmeHeaders(request: string): string[] {
   const response = row.split('|')[2]!.replace(/\([^)]*\)/g, '');
   return [...response.matchAll(/`([A-Z][A-Za-z-]+)(?::[^`]*)?`/g)].map(([, name]) => name!.toLowerCase());
 }
+
+/** Local names a run of import lines binds (`import a, { b as c, type d } from 'x'` → a, c, d). */
+function importedNames(imports: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, clause] of imports.matchAll(/\bimport\s+(?:type\s+)?([\s\S]*?)\s+from\s/g)) {
+    for (const part of clause!.replace(/[{}]/g, ',').split(',')) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+|\*\s+as\s+/)
+        .pop()
+        ?.trim();
+      if (name) names.add(name.replace(/^\*\s*as\s+/, ''));
+    }
+  }
+  return names;
+}
+
+/** Splits a block into its leading imports and `declare module` augmentations, and the rest. */
+function hoist(code: string): { top: string; body: string } {
+  const top: string[] = [];
+  const body: string[] = [];
+  const lines = code.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^import\s/.test(line)) {
+      let statement = line;
+      while (!/;\s*(\/\/.*)?$/.test(statement) && i + 1 < lines.length) statement += `\n${lines[++i]}`;
+      top.push(statement);
+    } else if (/^declare module /.test(line)) {
+      let statement = line;
+      while (!/^}/.test(lines[i]!) && i + 1 < lines.length) statement += `\n${lines[++i]}`;
+      top.push(statement);
+    } else {
+      body.push(line);
+    }
+  }
+  return { top: top.join('\n'), body: body.join('\n') };
+}
+
+/**
+ * The code blocks of a README as files for a strict type-check in an app that installed the
+ * packages: the block titled `server.mjs` as it is (checked as JavaScript), and every untitled
+ * ```ts and ```js block as a TypeScript module. A snippet takes some names as given (`app`, `card`,
+ * `refundSkill`); `prelude` declares them, inside a function around the snippet so that the
+ * snippet's own declarations shadow them, and its imports are added unless the snippet imports
+ * the same name.
+ */
+export function readmeTypeScript(
+  readmePath: string,
+  prelude: string,
+  { server: withServer = true } = {},
+): Record<string, string> {
+  const readme = readFileSync(join(repoRoot, readmePath), 'utf8');
+  const stem = readmePath === 'README.md' ? 'root' : readmePath.split('/')[1]!;
+  const files: Record<string, string> = {};
+  const server = readmeBlocks(readme)['server.mjs'];
+  if (server !== undefined && withServer) files[`readme/${stem}-server.mjs`] = server;
+  const given = hoist(prelude);
+  for (const match of readme.matchAll(/^```(ts|js)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
+    const line = readme.slice(0, match.index).split('\n').length;
+    const { top, body } = hoist(match[2]!);
+    const taken = importedNames(top);
+    const imports = given.top
+      .split('\n')
+      .filter((statement) => ![...importedNames(statement)].some((name) => taken.has(name)));
+    files[`readme/${stem}-${line}.mts`] = [
+      `// ${readmePath}, the code block on line ${line}.`,
+      top,
+      ...imports,
+      'export async function snippet(): Promise<void> {',
+      given.body,
+      '  await (async () => {',
+      body,
+      '  })();',
+      '}',
+      '',
+    ].join('\n');
+  }
+  return files;
+}

@@ -64,6 +64,24 @@ export interface A2aJsExtendedCardRequest {
   context: ServerCallContext;
 }
 
+/**
+ * The request `authenticate` can rely on when one options object serves both the middleware of
+ * your framework (which hands it the framework's request) and {@link extendedCardProvider} (which
+ * hands it an {@link A2aJsExtendedCardRequest}): the request headers, with lower-case names.
+ */
+export interface A2aJsSharedRequest {
+  /** Request headers, lower-case names. */
+  headers: AgentCardRequestHeaders;
+}
+
+/**
+ * Core's `AgentCardOptions` for an options object shared by your framework's middleware and
+ * {@link extendedCardProvider}: `authenticate` and a dynamic `card` receive an
+ * {@link A2aJsSharedRequest}, so `const options: A2aJsAgentCardOptions = { … }` types `req` under
+ * `strict` and fits both.
+ */
+export type A2aJsAgentCardOptions<Req extends A2aJsSharedRequest = A2aJsSharedRequest> = AgentCardOptions<Req>;
+
 /** Settings of {@link extendedCardProvider}. */
 export interface ExtendedCardProviderSettings<Req> {
   /**

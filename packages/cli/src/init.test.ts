@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -402,16 +402,50 @@ describe('agent-card init --catalog', () => {
   });
 });
 
-describe('agent-card init started by npx', () => {
-  it('names the next step as npx @agent-card/cli, not the unscoped agent-card package', async () => {
-    const cwd = tmp();
+describe('agent-card init names the command that runs it again, however it was started', () => {
+  const next = (command: string) =>
+    `  - check it now (warnings list what is still the template's): ${command} validate agent-card.json --profile development\n`;
+  it.each([
+    // Before publish: npx with the tarballs; `npx @agent-card/cli` would answer 404.
+    [
+      'npx --package with the tarballs',
+      '/root/.npm/_npx/4f2a/node_modules/.bin/agent-card',
+      { npm_command: 'exec', npm_config_package: './agent-card-core-1.0.0.tgz\n\n./agent-card-cli-1.0.0.tgz' },
+      'npx --package ./agent-card-core-1.0.0.tgz --package ./agent-card-cli-1.0.0.tgz agent-card',
+    ],
+    [
+      'npx --package with a path that needs quoting',
+      '/root/.npm/_npx/4f2a/node_modules/.bin/agent-card',
+      { npm_command: 'exec', npm_config_package: '/tmp/my tarballs/cli.tgz' },
+      "npx --package '/tmp/my tarballs/cli.tgz' agent-card",
+    ],
+    // From the registry: a bare agent-card would find nothing, or the unscoped package of that name.
+    [
+      'npx @agent-card/cli',
+      '/root/.npm/_npx/4f2a/node_modules/.bin/agent-card',
+      { npm_command: 'exec' },
+      'npx @agent-card/cli',
+    ],
+    [
+      'npx in a project that installed it',
+      '{project}/node_modules/.bin/agent-card',
+      { npm_command: 'exec' },
+      'npx agent-card',
+    ],
+    ['a package script', '{project}/node_modules/@agent-card/cli/dist/cli.mjs', {}, 'npx agent-card'],
+    // Installed in another project: its bin is not what npx finds here.
+    ['an install elsewhere', '/srv/other/node_modules/@agent-card/cli/dist/cli.mjs', {}, 'agent-card'],
+    ['a global install', '/usr/lib/node_modules/@agent-card/cli/dist/cli.mjs', {}, 'agent-card'],
+  ])('%s', async (_how, script, env, command) => {
+    // The CLI installed in a project, run from a directory below it.
+    const project = tmp();
+    const cwd = join(project, 'web');
+    mkdirSync(cwd);
     const p = piped(cwd);
-    p.io.env = { npm_command: 'exec' };
+    p.io.env = env;
+    p.io.script = script.replace('{project}', project);
     const code = await run(['init', '--name', 'Paper Scout', '--url', 'https://scout.acme-corp.io/a2a'], p.io);
-    expect(code).toBe(0);
-    expect(p.out()).toContain(
-      "  - check it now (warnings list what is still the template's): npx @agent-card/cli validate agent-card.json --profile development\n",
-    );
-    expect(p.out()).not.toMatch(/(^|[^/@])agent-card validate/m);
+    expect(code, p.err()).toBe(0);
+    expect(p.out()).toContain(next(command));
   });
 });

@@ -114,6 +114,21 @@ describe('loadAgentCardConfig', () => {
     ]);
   });
 
+  it.each([
+    ['not installed: the registry', false, 'npx @agent-card/cli init'],
+    // From a tarball before publish the registry has no @agent-card/cli: the local bin runs.
+    ['installed in the project: its bin', true, 'npx agent-card init'],
+  ])('with no agent-card.json, names the init command that runs here (CLI %s)', (_how, installed, command) => {
+    write('package.json', pkg);
+    if (installed) write('node_modules/@agent-card/cli/package.json', { name: '@agent-card/cli', version: '0.1.0' });
+    const error = configError(() => loadAgentCardConfig({ cwd: root }));
+    expect(error.message).toBe(
+      `${join(root, 'agent-card.json')}: the agent card definition is missing. Create agent-card.json with at ` +
+        `least url, binding and skills (name, description and version can come from ${join(root, 'package.json')}), ` +
+        `or run \`${command}\` to write a starter file.`,
+    );
+  });
+
   it('refuses a file that is not UTF-8, naming the byte, instead of reading U+FFFD into the card', () => {
     const json = JSON.stringify({ ...cardFile, ...pkg, name: 'Fernhill XX assistant' });
     const bytes = Buffer.from(json, 'utf8');

@@ -150,7 +150,7 @@ export function readAgentCardConfig(
     throw new AgentCardError(
       'ERR_AGENT_CARD_CONFIG',
       `${file}: the agent card definition is missing. Create ${AGENT_CARD_CONFIG_FILE} with at least ` +
-        `url, binding and skills (${found}), or run \`npx @agent-card/cli init\` to write a starter file.`,
+        `url, binding and skills (${found}), or run \`${initCommand(cwd)}\` to write a starter file.`,
     );
   }
 
@@ -310,4 +310,12 @@ function readJson(file: string, { card = false } = {}): { value: unknown; bom: b
     );
   }
   return { value, bom: stripped.bom };
+}
+
+/**
+ * The init command that runs from `cwd`: the installed CLI's bin when the project has
+ * `@agent-card/cli` (it runs before the package is on npm, from its tarball), else the registry's.
+ */
+function initCommand(cwd: string): string {
+  return findUp(cwd, 'node_modules/@agent-card/cli/package.json') ? 'npx agent-card init' : 'npx @agent-card/cli init';
 }

@@ -182,6 +182,7 @@ export {
 export type {
   AgentCardCanonicalForm,
   AgentCardPrivateKey,
+  AgentCardJwk,
   AgentCardPublicJwk,
   AgentCardPublicKey,
   AgentCardSignatureCheck,

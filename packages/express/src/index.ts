@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 
-export type { AgentCardOptions } from '@agent-card/core';
+/**
+ * The options of {@link agentCard}: core's `AgentCardOptions` with the request Express hands to
+ * `authenticate` and a dynamic `card` filled in, so an options object typed on its own
+ * (`const options = { … } satisfies ExpressAgentCardOptions`) gives its functions a typed `req`.
+ * Pass Express' `Request` as `Req` to use Express' request helpers.
+ */
+export type ExpressAgentCardOptions<Req = IncomingMessage> = CoreAgentCardOptions<Req>;
+/** The same as {@link ExpressAgentCardOptions}, under core's name. */
+export type AgentCardOptions<Req = IncomingMessage> = CoreAgentCardOptions<Req>;
 
 /**
  * Express' `next`: `next()` passes the request on, `next(error)` hands an error to the app's
@@ -62,7 +70,7 @@ export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> =
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function agentCard<Req extends IncomingMessage = IncomingMessage>(
-  options?: AgentCardOptions<Req>,
+  options?: ExpressAgentCardOptions<Req>,
 ): AgentCardMiddleware<Req> {
   const responder = createAgentCardResponder<Req>(options);
 

@@ -1,5 +1,5 @@
 import { AgentCardError, createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
   FastifyPluginCallback,
@@ -9,13 +9,20 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 
-export type { AgentCardOptions } from '@agent-card/core';
+/**
+ * The card options of {@link agentCard}: core's `AgentCardOptions` with the `FastifyRequest` that
+ * `authenticate` and a dynamic `card` receive filled in, so an options object typed on its own
+ * (`const options = { … } satisfies FastifyAgentCardOptions`) gives its functions a typed `request`.
+ */
+export type FastifyAgentCardOptions<Req = FastifyRequest> = CoreAgentCardOptions<Req>;
+/** The same as {@link FastifyAgentCardOptions}, under core's name. */
+export type AgentCardOptions<Req = FastifyRequest> = CoreAgentCardOptions<Req>;
 
 /**
  * The options of {@link agentCard}: those of every adapter, plus Fastify's own `register`
  * options (`prefix`, `logLevel`, `logSerializers`), which are not passed on to the card.
  */
-export type AgentCardPluginOptions = AgentCardOptions<FastifyRequest> & {
+export type AgentCardPluginOptions = FastifyAgentCardOptions & {
   /**
    * Serves the card under this path prefix, as `app.use('/api', …)` does in Express:
    * `/api/.well-known/agent-card.json`. Other paths go to the app untouched.

@@ -1,13 +1,20 @@
 import { createAgentCardResponder } from '@agent-card/core';
 import type {
-  AgentCardOptions,
+  AgentCardOptions as CoreAgentCardOptions,
   AgentCardRequestHeaders,
   AgentCardResponder,
   AgentCardResponse,
 } from '@agent-card/core';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
-export type { AgentCardOptions } from '@agent-card/core';
+/**
+ * The options of {@link agentCard}: core's `AgentCardOptions` with the Hono `Context` that
+ * `authenticate` and a dynamic `card` receive filled in, so an options object typed on its own
+ * (`const options = { … } satisfies HonoAgentCardOptions<AppEnv>`) gives its functions a typed `c`.
+ */
+export type HonoAgentCardOptions<E extends Env = Env> = CoreAgentCardOptions<Context<E>>;
+/** Core's `AgentCardOptions`, with Hono's `Context` as the default request. */
+export type AgentCardOptions<Req = Context> = CoreAgentCardOptions<Req>;
 
 /** Settings of the middleware itself (not of the card). */
 export interface AgentCardMiddlewareSettings<E extends Env = Env> {
@@ -189,7 +196,7 @@ function toResponse(response: AgentCardResponse, method: string): Response {
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function agentCard<E extends Env = Env>(
-  options?: AgentCardOptions<Context<E>>,
+  options?: HonoAgentCardOptions<E>,
   settings: AgentCardMiddlewareSettings<E> = {},
 ): AgentCardMiddleware<E> {
   const responder = createAgentCardResponder<Context<E>>(options);

@@ -1,8 +1,16 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 
-export type { AgentCardOptions } from '@agent-card/core';
+/**
+ * The options of {@link agentCard}: core's `AgentCardOptions` with the Koa context that
+ * `authenticate` and a dynamic `card` receive filled in, so an options object typed on its own
+ * (`const options = { … } satisfies KoaAgentCardOptions`) gives its functions a typed `ctx`. Pass
+ * your app's context type as `Ctx` to reach its `state`.
+ */
+export type KoaAgentCardOptions<Ctx = KoaContextLike> = CoreAgentCardOptions<Ctx>;
+/** The same as {@link KoaAgentCardOptions}, under core's name. */
+export type AgentCardOptions<Ctx = KoaContextLike> = CoreAgentCardOptions<Ctx>;
 
 /**
  * The part of a Koa context the middleware uses, declared structurally so that the emitted
@@ -79,7 +87,7 @@ export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = (
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
-  options?: AgentCardOptions<Ctx>,
+  options?: KoaAgentCardOptions<Ctx>,
 ): AgentCardMiddleware<Ctx> {
   const responder = createAgentCardResponder<Ctx>(options);
 

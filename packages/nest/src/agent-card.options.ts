@@ -127,3 +127,10 @@ export interface AgentCardBuild {
   /** Where each skill came from: the public skills in card order, then the extended ones. */
   sources: readonly import('./skill-source').SkillSource[];
 }
+
+/**
+ * {@link AgentCardModuleOptions} under the name every adapter gives its options
+ * (`ExpressAgentCardOptions`, `FastifyAgentCardOptions`, …). `authenticate` and a dynamic `card`
+ * receive the platform's request (Express' or Fastify's), typed `any` as either may run.
+ */
+export type NestAgentCardOptions = AgentCardModuleOptions;

@@ -4,7 +4,12 @@ export {
   type AgentCardModuleAsyncOptions,
   type AgentCardModuleForRootOptions,
 } from './agent-card.module-definition';
-export type { AgentCardGuard, AgentCardModuleExtendedOptions, AgentCardModuleOptions } from './agent-card.options';
+export type {
+  AgentCardGuard,
+  AgentCardModuleExtendedOptions,
+  AgentCardModuleOptions,
+  NestAgentCardOptions,
+} from './agent-card.options';
 export { AgentCardService } from './agent-card.service';
 export { buildAgentCard, type BuildAgentCardOptions, type BuiltAgentCard } from './agent-card.offline';
 export { AgentSkills, Skill, type AgentSkillsOptions, type SkillOptions } from './skill.decorator';

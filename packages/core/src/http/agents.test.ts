@@ -435,7 +435,7 @@ describe('start-up errors', () => {
     ],
     [
       { agents: [{ id: 'a', path: '/a', card: billing }], catalog: { baseUrl: 'ftp://x', hosts: 1 } },
-      'options.catalog.hosts: unknown option. Remove it or fix the spelling (known: host, baseUrl, entries, metadata).',
+      'options.catalog.hosts: unknown option. Did you mean "host"?',
     ],
     [
       { agents: [{ id: 'a', path: '/a', card: billing }], catalog: { baseUrl: 'https://u:p@x.example' } },
@@ -445,7 +445,7 @@ describe('start-up errors', () => {
       { agents: [{ id: 'a', path: '/a', card: billing }], catalog: { host: {} } },
       'options.catalog.host.displayName: is required. Add a non-empty string displayName.',
     ],
-  ])('%j fails with the message', (options, line) => {
+  ] as const)('fails at start-up with: $1', (options, line) => {
     expect(startupError(options as AgentCardOptions).message).toContain(line);
   });
 });

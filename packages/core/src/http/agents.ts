@@ -1,3 +1,4 @@
+import { showValue, unknownOption } from '../nearest';
 import {
   AI_CATALOG_LINK_REL,
   AI_CATALOG_MAX_DEPTH,
@@ -124,16 +125,7 @@ const CATALOG_KEYS = new Set(['host', 'baseUrl', 'entries', 'metadata']);
 
 const internalAgents = new WeakMap<object, ReadonlyMap<string, AgentCardResponder<any>>>();
 
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  if (typeof value === 'function') return 'a function';
-  try {
-    const s = JSON.stringify(value);
-    return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
-  } catch {
-    return String(value);
-  }
-}
+const show = showValue;
 
 /** Merges the top-level options into one agent's (the agent's own win). */
 function agentOptions<Req>(top: AgentCardOptions<Req>, agent: AgentOptions<Req>, id: string): AgentCardOptions<Req> {
@@ -266,9 +258,7 @@ function checkCatalogOption(
   const c = catalog as AiCatalogServeOptions & Record<string, unknown>;
   for (const key of Object.keys(c))
     if (!CATALOG_KEYS.has(key))
-      problems.push(
-        `options.catalog.${key}: unknown option. Remove it or fix the spelling (known: ${[...CATALOG_KEYS].join(', ')}).`,
-      );
+      problems.push(unknownOption(`options.catalog.${key}`, key, CATALOG_KEYS, 'the catalog option'));
   let baseUrl: string | undefined;
   if (c.baseUrl !== undefined) {
     let url: URL | undefined;

@@ -1,4 +1,5 @@
 import { AgentCardError } from '../errors';
+import { showValue, unknownOption } from '../nearest';
 import type { AgentCard } from '../model';
 import type { ValidationProfile } from '../findings';
 import type { AgentCardSigner } from '../sign/sign';
@@ -83,16 +84,7 @@ const PROFILES = ['development', 'production', 'strict'];
 const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
 const ORIGIN = /^https?:\/\/[^/?#\s@]+$/;
 
-function show(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    const s = JSON.stringify(value);
-    return s === undefined ? String(value) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
-  } catch {
-    return String(value);
-  }
-}
+const show = showValue;
 
 function isPositiveInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0;
@@ -115,7 +107,12 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
   for (const key of Object.keys(o)) {
     if (!OPTION_KEYS.has(key)) {
       problems.push(
-        `options.${key}: unknown option. Remove it or fix the spelling (known: ${[...OPTION_KEYS].join(', ')}).`,
+        unknownOption(
+          `options.${key}`,
+          key,
+          OPTION_KEYS,
+          'AgentCardOptions and the options table of the @agent-card/core README',
+        ),
       );
     }
   }
@@ -281,9 +278,7 @@ export function resolveOptions<Req>(input: AgentCardOptions<Req> | undefined): R
     } else {
       for (const key of Object.keys(e)) {
         if (!EXTENDED_KEYS.has(key))
-          problems.push(
-            `options.extended.${key}: unknown option. Remove it or fix the spelling (known: ${[...EXTENDED_KEYS].join(', ')}).`,
-          );
+          problems.push(unknownOption(`options.extended.${key}`, key, EXTENDED_KEYS, 'ExtendedAgentCardOptions'));
       }
       if (typeof e.authenticate !== 'function') {
         err(

@@ -1,4 +1,5 @@
 import { AgentCardError } from '../errors';
+import { showValue, unknownOption } from '../nearest';
 import { renderAgentCardPage } from '../view/card';
 import { renderAiCatalogPage } from '../view/catalog';
 import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
@@ -53,13 +54,7 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 const PAGE_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const VIEWER_KEYS = new Set(['path', 'catalogPath']);
 
-function show(value: unknown): string {
-  try {
-    return typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
-  } catch {
-    return String(value);
-  }
-}
+const show = showValue;
 
 /**
  * Checks the `viewer` option; problems are added to `problems` (`where: what (value). Fix.`).
@@ -77,9 +72,7 @@ export function resolveViewerOption(value: unknown, problems: string[]): Resolve
   const v = value as Record<string, unknown>;
   for (const key of Object.keys(v)) {
     if (!VIEWER_KEYS.has(key))
-      problems.push(
-        `options.viewer.${key}: unknown option. Remove it or fix the spelling (known: ${[...VIEWER_KEYS].join(', ')}).`,
-      );
+      problems.push(unknownOption(`options.viewer.${key}`, key, VIEWER_KEYS, 'the viewer option'));
   }
   const path = (key: 'path' | 'catalogPath', fallback: string): string => {
     const given = v[key];

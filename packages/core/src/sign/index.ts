@@ -9,4 +9,4 @@ export type { AgentCardSigningAlgorithm } from './algorithms';
 export type { AgentCardPrivateKey, AgentCardPublicKey } from './keys';
 export { toPublicJwk } from './public-jwk';
 export type { ToPublicJwkOptions } from './public-jwk';
-export type { AgentCardPublicJwk } from './thumbprint';
+export type { AgentCardJwk, AgentCardPublicJwk } from './thumbprint';

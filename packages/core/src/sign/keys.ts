@@ -1,4 +1,4 @@
-import { type JsonWebKey, KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+import { type JsonWebKeyInput, KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
 import type { CryptoKey, JWK } from 'jose';
 import { AgentCardError } from '../errors';
 import { type AgentCardSigningAlgorithm, expectedKey } from './algorithms';
@@ -138,7 +138,7 @@ export function toPrivateKey(
     }
     let key: KeyObject;
     try {
-      key = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      key = createPrivateKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,
@@ -211,7 +211,7 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
       );
     }
     try {
-      return createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      return createPublicKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,

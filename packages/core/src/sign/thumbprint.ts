@@ -1,4 +1,4 @@
-import { createHash, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 
 /** The members RFC 7638 §3.2 hashes, by key type, in lexicographic order. */
 const REQUIRED: Record<string, readonly string[]> = {
@@ -8,12 +8,26 @@ const REQUIRED: Record<string, readonly string[]> = {
 };
 
 /**
+ * The members of a JSON Web Key (RFC 7517) this package reads and writes. Its own type rather than
+ * `JsonWebKey` of `node:crypto`, which some `@types/node` majors export and others do not.
+ */
+export interface AgentCardJwk {
+  kty?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+  [member: string]: unknown;
+}
+
+/**
  * The public JWK of a key: only the members a public key has (`kty`, `crv`, `x`, `y`, `n`,
  * `e`), whatever form the key came in, so a private member can never leak into a key set.
  */
-export function publicJwkOf(key: KeyObject): JsonWebKey {
+export function publicJwkOf(key: KeyObject): AgentCardJwk {
   const jwk = key.export({ format: 'jwk' });
-  const out: JsonWebKey = {};
+  const out: AgentCardJwk = {};
   for (const name of ['kty', 'crv', 'x', 'y', 'n', 'e'] as const) {
     if (typeof jwk[name] === 'string') out[name] = jwk[name];
   }
@@ -24,15 +38,15 @@ export function publicJwkOf(key: KeyObject): JsonWebKey {
  * The RFC 7638 JWK thumbprint (base64url SHA-256 of the required public members) of a key: the
  * key id used when none is given, so that the id names the key and nothing else.
  */
-export function jwkThumbprint(jwk: JsonWebKey): string {
+export function jwkThumbprint(jwk: AgentCardJwk): string {
   const members = REQUIRED[String(jwk.kty)];
   if (members === undefined) throw new Error(`no RFC 7638 thumbprint for kty ${JSON.stringify(jwk.kty)}`);
-  const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name as keyof JsonWebKey])}`).join(',')}}`;
+  const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name])}`).join(',')}}`;
   return createHash('sha256').update(text).digest('base64url');
 }
 
 /** A public JWK as published in a JWK Set: public members, `kid`, and `alg`/`use` when known. */
-export interface AgentCardPublicJwk extends JsonWebKey {
+export interface AgentCardPublicJwk extends AgentCardJwk {
   kid: string;
   alg?: string;
   use?: 'sig';

@@ -1,5 +1,5 @@
 // A user's CommonJS module importing every package; type-checked with skipLibCheck: false.
-import { AgentCardModule, type AgentCardModuleOptions, Skill } from '@agent-card/nest';
+import { AgentCardModule, type AgentCardModuleOptions, type NestAgentCardOptions, Skill } from '@agent-card/nest';
 import { createProgram, diffAgentCards } from '@agent-card/cli';
 import {
   type AgentCard,
@@ -12,9 +12,10 @@ import {
   verifyAgentCard,
 } from '@agent-card/core';
 import { renderAgentCardPage, VIEWER_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
-import { agentCard as expressAgentCard } from '@agent-card/express';
-import { type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
+import { type ExpressAgentCardOptions, agentCard as expressAgentCard } from '@agent-card/express';
+import { type KoaAgentCardOptions, type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
 import {
+  type A2aJsAgentCardOptions,
   type A2aJsAgentCard,
   type A2aJsExtendedCardProvider,
   type A2aJsExtendedCardRequest,
@@ -27,12 +28,14 @@ import {
   type AgentCardDecorator,
   type AgentCardPluginOptions,
   type AgentCardOptions as FastifyAgentCardOptions,
+  type FastifyAgentCardOptions as FastifyCardOptions,
   agentCard as fastifyAgentCard,
 } from '@agent-card/fastify';
 import {
   type AgentCardMiddleware as HonoAgentCardMiddleware,
   type AgentCardMiddlewareSettings,
   type AgentCardOptions as HonoAgentCardOptions,
+  type HonoAgentCardOptions as HonoCardOptions,
   agentCard as honoAgentCard,
 } from '@agent-card/hono';
 import { fastify, type FastifyRequest } from 'fastify';
@@ -99,3 +102,34 @@ export const provider: A2aJsExtendedCardProvider = extendedCardProvider(
   { card, extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] } },
   providerSettings,
 );
+
+// Options typed on their own, before they reach the adapter: each adapter's options type gives a
+// function option its request without an annotation (`strict` has no implicit any).
+const sharedExpress = {
+  card,
+  extended: { authenticate: (req) => req.headers['x-api-key'] },
+} satisfies ExpressAgentCardOptions;
+const sharedKoa = { card, extended: { authenticate: (ctx) => ctx.get('x-api-key') } } satisfies KoaAgentCardOptions;
+const sharedFastify = {
+  card,
+  extended: { authenticate: (request) => request.headers['x-api-key'] },
+} satisfies FastifyCardOptions;
+const sharedHono = { card, extended: { authenticate: (c) => c.get('partner') } } satisfies HonoCardOptions<AppEnv>;
+const sharedNest = {
+  name: 'Acme Shop',
+  extended: { authenticate: (req) => req.headers },
+} satisfies NestAgentCardOptions;
+// One object for the Express middleware and the SDK's JSON-RPC provider.
+const sharedA2a = {
+  card,
+  extended: { authenticate: (req) => req.headers['x-api-key'] },
+} satisfies A2aJsAgentCardOptions;
+export const shared = [
+  express().use(expressAgentCard(sharedExpress)),
+  koaAgentCard(sharedKoa),
+  fastify().register(fastifyAgentCard, sharedFastify),
+  new Hono<AppEnv>().use(honoAgentCard<AppEnv>(sharedHono)),
+  AgentCardModule.forRoot(sharedNest),
+  express().use(expressAgentCard(sharedA2a)),
+  extendedCardProvider(sharedA2a),
+];

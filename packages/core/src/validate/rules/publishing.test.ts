@@ -659,7 +659,7 @@ describe('checkPublishing', () => {
     ['strict', '/documentationUrl', (c) => (c.documentationUrl = 'http://docs.acme.io'), 'warning'],
     ['production', '/iconUrl', (c) => (c.iconUrl = 'http://acme.io/icon.png'), 'error'],
     ['production', '/documentationUrl', (c) => (c.documentationUrl = 'ftp://docs.acme.io/a.pdf'), 'error'],
-  ])('%s: an http %s is url-https %s', (profile, path, edit, severity) => {
+  ])('%s: an http %s is url-https $3', (profile, path, edit, severity) => {
     const findings = runCheck(checkPublishing, cardWith(edit), profile);
     expect(findings.filter((f) => f.rule === 'url-https').map((f) => [f.severity, f.path])).toEqual([[severity, path]]);
   });

@@ -34,7 +34,8 @@ import {
   StringListSchema,
 } from '../../model';
 import { type CardShape, isObject, type JsonObject, type RuleContext } from '../context';
-import { ABSOLUTE_URI, BASE64URL, KEY_SEPARATORS, VOWEL_START } from '../patterns';
+import { ABSOLUTE_URI, BASE64URL, VOWEL_START } from '../patterns';
+import { closest } from '../../nearest';
 import { decodeJwsHeader } from './jws-header';
 import {
   LEGACY_CARD_KEYS,
@@ -297,21 +298,6 @@ function matchesKind(value: unknown, kind: string): boolean {
   }
 }
 
-function levenshtein(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}
-
 const camelCases = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
 
 /** The known fields of a message by their snake_case spelling (only those that differ). */
@@ -327,15 +313,6 @@ function camelCaseOf(known: readonly string[]): ReadonlyMap<string, string> {
     camelCases.set(known, map);
   }
   return map;
-}
-
-/** A known field the unknown key was probably meant to be. */
-function closest(key: string, known: string[]): string | undefined {
-  const lower = key.toLowerCase().replace(KEY_SEPARATORS, '');
-  return (
-    known.find((k) => k.toLowerCase() === lower) ??
-    (key.length >= 3 ? known.find((k) => levenshtein(k.toLowerCase(), key.toLowerCase()) <= 2) : undefined)
-  );
 }
 
 /** A v0.3 security scheme entry: a `type` discriminator (reported by the legacy rules). */
