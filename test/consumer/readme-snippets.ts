@@ -59,5 +59,17 @@ const app = new Hono();
 type Partner = string;
 const authenticate = () => 'partner';`,
   ),
-  ...readmeTypeScript('packages/a2a-js/README.md', given),
+  ...readmeTypeScript(
+    'packages/a2a-js/README.md',
+    `import express from 'express';
+import type { Client } from '@a2a-js/sdk/client';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { extendedCardChallenge } from '@agent-card/a2a-js';
+${given}
+const app = express();
+const requestHandler = {} as DefaultRequestHandler;
+const userBuilder = UserBuilder.noAuthentication;
+const client = {} as Client;`,
+  ),
 };
