@@ -183,13 +183,48 @@ export function canonicalizeAgentCard(
 
 /** Both canonical forms of a card at once (the checks and the copy are shared). */
 export function canonicalForms(card: unknown): Record<AgentCardCanonicalForm, string> {
+  const of = canonicalFormsOf(card);
+  return { 'served-as-is': of.text('served-as-is'), pruned: of.text('pruned') };
+}
+
+/** The canonical forms of one card, each computed the first time it is asked for. */
+export interface CanonicalForms {
+  /** The signed content as received (the card less `signatures`). */
+  readonly content: JsonObject;
+  /** The pruned content as a value, for comparing with what another reading covers. */
+  pruned(): Json;
+  /** The RFC 8785 text of `form`. */
+  text(form: AgentCardCanonicalForm): string;
+}
+
+/**
+ * The card's canonical forms, computed lazily and at most once each: a 1 MiB card costs tens of
+ * milliseconds per form, and a signature that names its form needs only that one.
+ * @throws {AgentCardError} as {@link canonicalizeAgentCard}: at once for a card that is not an
+ *   object or nests too deep, from `text` for one RFC 8785 cannot represent.
+ */
+export function canonicalFormsOf(card: unknown): CanonicalForms {
   const content = signedContent(card);
-  const pruned = prune(content, []);
-  return { 'served-as-is': jcs(content), pruned: pruned === DROPPED ? '{}' : jcs(pruned) };
+  let pruned: Json | undefined;
+  const texts: Partial<Record<AgentCardCanonicalForm, string>> = {};
+  const prunedValue = () => {
+    if (pruned === undefined) {
+      const value = prune(content, []);
+      pruned = value === DROPPED ? {} : value;
+    }
+    return pruned;
+  };
+  return {
+    content,
+    pruned: prunedValue,
+    text: (form) => {
+      texts[form] ??= form === 'served-as-is' ? jcs(content) : jcs(prunedValue());
+      return texts[form];
+    },
+  };
 }
 
 /** The pruned content as a value, for comparing with what another reading covers. */
 export function prunedContent(card: unknown): Json {
-  const pruned = prune(signedContent(card), []);
-  return pruned === DROPPED ? {} : pruned;
+  return canonicalFormsOf(card).pruned();
 }

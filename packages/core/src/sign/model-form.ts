@@ -204,15 +204,22 @@ function read(object: Record<string, Json>, json: string, proto: string | undefi
   return undefined;
 }
 
-function normalizeMessage(message: Message, value: Json, path: string): Record<string, Json> {
-  if (value === null || value === undefined) fail(path, `is ${String(value)}, not an object`);
+/** A JSON pointer, written only when a message needs it. */
+type Path = () => string;
+const under =
+  (path: Path, key: string | number): Path =>
+  () =>
+    child(path(), key);
+
+function normalizeMessage(message: Message, value: Json, path: Path): Record<string, Json> {
+  if (value === null || value === undefined) fail(path(), `is ${String(value)}, not an object`);
   const object = value as Record<string, Json>;
   const out: Record<string, Json> = {};
   if (message.oneof) {
     for (const [json, proto, of] of message.oneof) {
       const found = read(object, json, proto, isSet);
       if (found) {
-        out[json] = normalizeMessage(of(), found.value, child(path, found.key));
+        out[json] = normalizeMessage(of(), found.value, under(path, found.key));
         break;
       }
     }
@@ -242,14 +249,14 @@ function normalizeMessage(message: Message, value: Json, path: string): Record<s
       }
       case 'message': {
         const found = read(object, json, proto, isSet);
-        if (found) out[json] = normalizeMessage(field.of(), found.value, child(path, found.key));
+        if (found) out[json] = normalizeMessage(field.of(), found.value, under(path, found.key));
         break;
       }
       case 'messages': {
         const found = read(object, json, proto, Array.isArray);
         const list = found
           ? (found.value as Json[]).map((item, i) =>
-              normalizeMessage(field.of(), item, child(child(path, found.key), i)),
+              normalizeMessage(field.of(), item, under(under(path, found.key), i)),
             )
           : [];
         if (list.length > 0) out[json] = list;
@@ -264,7 +271,7 @@ function normalizeMessage(message: Message, value: Json, path: string): Record<s
           const normalized =
             field.kind === 'stringMap'
               ? String(item)
-              : normalizeMessage(field.of(), item, child(child(path, found.key), key));
+              : normalizeMessage(field.of(), item, under(under(path, found.key), key));
           if (key !== FORBIDDEN_KEY) map[key] = normalized;
         }
         if (Object.keys(map).length > 0) out[json] = map;
@@ -307,7 +314,7 @@ function dropEmpty(value: Json): Json {
 export function modelCanonicalForm(card: AgentCard | Omit<AgentCard, 'signatures'>): string {
   if (!isObject(card) || Array.isArray(card))
     fail('', `is ${Array.isArray(card) ? 'an array' : typeof card}, not an object`);
-  const cleaned = dropEmpty(normalizeMessage(AgentCardMessage, card, ''));
+  const cleaned = dropEmpty(normalizeMessage(AgentCardMessage, card, () => ''));
   if (cleaned === undefined) return '{}';
   try {
     return canonicalize(cleaned) as string;
@@ -330,29 +337,41 @@ const hasOwn = (object: Record<string, Json>, key: string): boolean => Object.ha
  */
 export function dualNamePointers(card: unknown): (readonly [string, string])[] {
   const found: (readonly [string, string])[] = [];
-  const visit = (message: Message, value: Json, path: string): void => {
+  // The path of the value being visited, as keys; a pointer is written only for what is found.
+  const path: (string | number)[] = [];
+  const pointer = (key: string) => [...path, key].reduce<string>((at, step) => child(at, step), '');
+  const visit = (message: Message, value: Json): void => {
     if (!isObject(value) || Array.isArray(value)) return;
     const members: readonly (readonly [string, string | undefined, Field])[] =
       message.fields ??
       (message.oneof ?? []).map(([json, proto, of]) => [json, proto, { kind: 'message', of }] as const);
     for (const [json, proto, field] of members) {
       if (proto !== undefined && hasOwn(value, json) && hasOwn(value, proto)) {
-        found.push([child(path, json), child(path, proto)]);
+        found.push([pointer(json), pointer(proto)]);
       }
       for (const key of proto === undefined ? [json] : [json, proto]) {
         if (!hasOwn(value, key)) continue;
         const item = value[key];
-        const at = child(path, key);
-        if (field.kind === 'message') visit(field.of(), item, at);
+        path.push(key);
+        if (field.kind === 'message') visit(field.of(), item);
         else if (field.kind === 'messages' && Array.isArray(item)) {
-          for (let i = 0; i < item.length; i++) visit(field.of(), item[i], child(at, i));
+          for (let i = 0; i < item.length; i++) {
+            path.push(i);
+            visit(field.of(), item[i]);
+            path.pop();
+          }
         } else if (field.kind === 'messageMap' && isObject(item) && !Array.isArray(item)) {
-          for (const name of Object.keys(item)) visit(field.of(), item[name], child(at, name));
+          for (const name of Object.keys(item)) {
+            path.push(name);
+            visit(field.of(), item[name]);
+            path.pop();
+          }
         }
+        path.pop();
       }
     }
   };
-  visit(AgentCardMessage, card, '');
+  visit(AgentCardMessage, card);
   return found;
 }
 
@@ -361,7 +380,12 @@ export function dualNamePointers(card: unknown): (readonly [string, string])[] {
  * `limit` of them: what a reader of `received` sees that a signature over `covered` does not
  * vouch for. Iterative, so a deep card cannot exhaust the stack.
  */
-export function uncoveredPointers(received: Json, covered: Json, limit = 20): string[] {
+export function uncoveredPointers(
+  received: Json,
+  covered: Json,
+  limit = 20,
+  order: (keys: string[]) => string[] = (keys) => keys,
+): string[] {
   const out: string[] = [];
   const stack: [Json, Json, string][] = [[received, covered, '']];
   while (stack.length > 0 && out.length < limit) {
@@ -372,7 +396,7 @@ export function uncoveredPointers(received: Json, covered: Json, limit = 20): st
     } else if (isObject(a)) {
       if (!isObject(b) || Array.isArray(b)) out.push(path || '/');
       else {
-        const keys = Object.keys(a).reverse();
+        const keys = order(Object.keys(a)).reverse();
         for (const key of keys) {
           if (hasOwn(b, key)) stack.push([a[key], b[key], child(path, key)]);
           else out.push(child(path, key));
@@ -381,4 +405,18 @@ export function uncoveredPointers(received: Json, covered: Json, limit = 20): st
     } else if (a !== b) out.push(path || '/');
   }
   return out.slice(0, limit);
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
+const isArrayIndex = (key: string): boolean => ARRAY_INDEX.test(key) && Number(key) < 2 ** 32 - 1;
+
+/**
+ * Keys in the order `Object.keys` gives them on `JSON.parse` of the RFC 8785 text of their
+ * object: array indices ascending, then the others sorted by UTF-16 code units. With it,
+ * {@link uncoveredPointers} walks values in the order it would walk their canonical text, parsed.
+ */
+export function canonicalKeyOrder(keys: string[]): string[] {
+  const indices = keys.filter(isArrayIndex).sort((x, y) => Number(x) - Number(y));
+  if (indices.length === 0) return keys.sort();
+  return [...indices, ...keys.filter((key) => !isArrayIndex(key)).sort()];
 }

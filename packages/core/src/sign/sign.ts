@@ -36,13 +36,13 @@ export interface SignAgentCardOptions {
 }
 
 /** The digest node:crypto applies for `alg`; EdDSA hashes internally. */
-function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
+export function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
   if (alg === 'EdDSA' || alg === 'Ed25519') return null;
   return `sha${alg.slice(2)}`;
 }
 
 /** JWS encodings: ECDSA as r||s (RFC 7518 §3.4), PSS with a salt as long as the hash (§3.5). */
-function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
+export function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
   if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' as const };
   if (alg.startsWith('PS')) {
     return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };

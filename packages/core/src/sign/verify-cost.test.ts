@@ -9,7 +9,17 @@ import type { AgentCard } from '../model';
 import { signAgentCard } from './sign';
 import { verifyAgentCard } from './verify';
 
-const counts = { imports: 0, checks: 0 };
+const counts = { imports: 0, checks: 0, canonicalized: 0, joseBytes: 0 };
+
+vi.mock('canonicalize', async (importOriginal) => {
+  const actual = await importOriginal<{ default: (value: unknown) => string | undefined }>();
+  return {
+    default: (value: unknown) => {
+      counts.canonicalized += 1;
+      return actual.default(value);
+    },
+  };
+});
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof crypto>();
@@ -27,6 +37,7 @@ vi.mock('jose', async (importOriginal) => {
     ...actual,
     flattenedVerify: (...args: Parameters<typeof actual.flattenedVerify>) => {
       counts.checks += 1;
+      counts.joseBytes += String(args[0].payload).length;
       return actual.flattenedVerify(...args);
     },
   };
@@ -35,6 +46,8 @@ vi.mock('jose', async (importOriginal) => {
 afterEach(() => {
   counts.imports = 0;
   counts.checks = 0;
+  counts.canonicalized = 0;
+  counts.joseBytes = 0;
 });
 
 const card: AgentCard = {
@@ -97,6 +110,73 @@ describe('verifyAgentCard: the cost of one verification is bounded', () => {
     expect(result.signatures[1]).toMatchObject({ valid: true, key: 'jwks["card-key"]' });
     expect(result.limits).toBeUndefined();
     expect(counts.imports).toBe(3);
+  });
+});
+
+/** The card padded with ordinary skills to about 256 KiB. */
+function largeCard(): AgentCard {
+  const skills = Array.from({ length: 2500 }, (_, i) => ({
+    id: `s${i}`,
+    name: `Skill ${i}`,
+    description: `Handles request type ${i}, start to finish.`,
+    tags: ['t'],
+  }));
+  // A default-valued member, so the two canonical forms differ.
+  return { ...card, securityRequirements: [{ schemes: { apiKey: { list: [] } } }], skills };
+}
+
+describe('verifyAgentCard: a large card is read once per form', () => {
+  it('canonicalizes only the form a signature names, and hands jose the card only to confirm a match', async () => {
+    const big = largeCard();
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signed = await signAgentCard(big, { privateKey, kid, alg: 'ES256' });
+    const honest = { ...big, signatures: signed.signatures?.slice(0, 1) } as AgentCard;
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256' };
+    counts.canonicalized = 0;
+    const result = await verifyAgentCard(honest, { jwks: { keys: [jwk] } as never });
+    expect(result.signatures[0]).toMatchObject({ valid: true, form: 'pruned', uncovered: ['/securityRequirements'] });
+    expect(counts.canonicalized).toBe(1);
+
+    // Signatures over the served form, all under the kid of keys that did not make them.
+    const forged = { ...big, signatures: Array.from({ length: 20 }, () => signed.signatures?.at(-1)) } as AgentCard;
+    counts.canonicalized = 0;
+    counts.checks = 0;
+    counts.joseBytes = 0;
+    const attack = await verifyAgentCard(forged, { jwks: { keys: strangers(10) } as never });
+    expect(attack.valid).toBe(false);
+    expect(attack.signatures[0]?.reason).toMatch(/does not match the card/);
+    expect(attack.limits).toHaveLength(3);
+    expect(counts.checks).toBe(8);
+    // The served form, and the model reading for the diagnoses; the pruned form is never needed.
+    expect(counts.canonicalized).toBe(2);
+    // No check that fails copies the card again.
+    expect(counts.joseBytes).toBeLessThan(8 * 1024);
+  });
+
+  it("gives jose's own reason for a header it refuses, on a large card as on a small one", async () => {
+    const big = largeCard();
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256' };
+    const reasons: (string | undefined)[] = [];
+    for (const subject of [card, big]) {
+      const signed = await signAgentCard(subject, { privateKey, kid, alg: 'ES256' });
+      const entry = signed.signatures?.[0] as { protected: string; signature: string };
+      // A critical extension nobody knows: RFC 7515 §4.1.11 says the signature must be refused.
+      const header = JSON.parse(Buffer.from(entry.protected, 'base64url').toString());
+      const forged = {
+        ...entry,
+        protected: Buffer.from(JSON.stringify({ ...header, crit: ['x-unknown'], 'x-unknown': 1 })).toString(
+          'base64url',
+        ),
+      };
+      const result = await verifyAgentCard({ ...subject, signatures: [forged] } as AgentCard, {
+        jwks: { keys: [jwk] } as never,
+      });
+      expect(result.valid).toBe(false);
+      reasons.push(result.signatures[0]?.reason);
+    }
+    expect(reasons[0]).toMatch(/x-unknown/);
+    expect(reasons[1]).toBe(reasons[0]);
   });
 });
 

@@ -339,6 +339,20 @@ describe('verifyAgentCard: refusals', () => {
     expect(honest.signatures[1]?.uncovered).toBeUndefined();
   });
 
+  it('lists the members the pruned form leaves out in the order of the canonical text', async () => {
+    const scheme = { apiKeySecurityScheme: { location: 'header', name: 'X-Key', description: '' } };
+    const schemes = { b: scheme, '10': scheme, a: scheme, '2': scheme };
+    const signed = await signAgentCard({ ...card, securitySchemes: schemes } as AgentCard, {
+      privateKey: ec.privateKey,
+      kid: 'k',
+      alg: 'ES256',
+    });
+    const result = await verifyAgentCard(signed, { keys: { k: ec.publicKey } });
+    expect(result.signatures[0]?.uncovered).toEqual(
+      ['2', '10', 'a', 'b'].map((name) => `/securitySchemes/${name}/apiKeySecurityScheme/description`),
+    );
+  });
+
   it('refuses a signature that names a form that is not one', async () => {
     const forged = await signWithHeader({ alg: 'ES256', typ: 'JOSE', kid: 'k', agentCardForm: 'model' });
     const result = await verifyAgentCard(withSignatures(forged), { keys: { k: ec.publicKey } });

@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { KeyObject, verify as nodeVerify } from 'node:crypto';
 import type * as Jose from 'jose';
 import type { CryptoKey, JSONWebKeySet, JWK } from 'jose';
 import { decodeBase64url, encodeBase64url } from './base64url';
@@ -9,14 +9,15 @@ import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAl
 import {
   AGENT_CARD_CANONICAL_FORMS,
   type AgentCardCanonicalForm,
-  canonicalForms,
+  type CanonicalForms,
+  canonicalFormsOf,
   FORM_HEADER_PARAMETER,
-  prunedContent,
 } from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { admitJku, createKeySetFetcher, parseAllowedJkus } from './key-sources';
-import { dualNamePointers, modelCanonicalForm, uncoveredPointers } from './model-form';
+import { canonicalKeyOrder, dualNamePointers, modelCanonicalForm, uncoveredPointers } from './model-form';
 import { type AgentCardPublicKey, keyMismatch, toPublicKey } from './keys';
+import { nodeDigest, nodeKeyOptions } from './sign';
 
 /** Options of {@link verifyAgentCard}. At least one key source is required. */
 export interface VerifyAgentCardOptions {
@@ -225,6 +226,33 @@ function decodeHeader(entry: unknown): Record<string, unknown> | string {
   return header as Record<string, unknown>;
 }
 
+/**
+ * The payload length from which a signature is first checked by node:crypto: below it, what jose
+ * copies costs less than the second public-key operation a mismatch then takes (a P-521 check
+ * costs about 1 ms).
+ */
+const PRECHECK_BYTES = 64 * 1024;
+
+/**
+ * Whether node:crypto (the OpenSSL that WebCrypto runs on) finds that `signature` does not match
+ * `input` under `key`. The signing input is built once per signature and payload, where jose
+ * encodes and copies the payload again on every call, about 10 ms for a 1 MiB card. `false` when
+ * it matches or node:crypto cannot say: then jose checks the real payload and has the last word.
+ */
+function mismatches(
+  alg: AgentCardSigningAlgorithm,
+  key: KeyObject | CryptoKey,
+  input: Buffer,
+  signature: Buffer,
+): boolean {
+  try {
+    const keyObject = key instanceof KeyObject ? key : KeyObject.from(key as Parameters<typeof KeyObject.from>[0]);
+    return !nodeVerify(nodeDigest(alg), input, nodeKeyOptions(alg, keyObject), signature);
+  } catch {
+    return false;
+  }
+}
+
 function describeJoseError(error: unknown, alg: string, errors: typeof Jose.errors): string {
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     return 'the signature does not match the card: the card changed after signing, or another key signed it';
@@ -237,17 +265,41 @@ function describeJoseError(error: unknown, alg: string, errors: typeof Jose.erro
 
 interface Signable {
   /** The base64url payload of each allowed form to try, in order, without duplicates. */
-  payloads: { form: AgentCardCanonicalForm; payload: string }[];
-  /** The base64url payload of every form, for a signature that names the one it covers. */
-  byForm: Record<AgentCardCanonicalForm, string>;
+  payloads(): { form: AgentCardCanonicalForm; payload: string }[];
+  /** The base64url payload of `form`, for a signature that names the one it covers. */
+  payload(form: AgentCardCanonicalForm): string;
+  /** The pruned content as a value. */
+  pruned(): unknown;
   /** The pointers of the default-valued members the pruned form leaves out (computed once, on demand). */
   prunedAway(): string[];
+}
+
+/**
+ * The canonical forms the examined signatures may cover: the one a signature names, or every
+ * form listed for one that names none. At least one, so that a card no form can represent is
+ * refused as such whatever its signatures hold.
+ */
+function formsNeeded(
+  entries: readonly unknown[],
+  forms: readonly AgentCardCanonicalForm[],
+): Set<AgentCardCanonicalForm> {
+  const needed = new Set<AgentCardCanonicalForm>();
+  for (const entry of entries.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures)) {
+    const header = decodeHeader(entry);
+    if (typeof header === 'string') continue;
+    const named = header[FORM_HEADER_PARAMETER];
+    if (named === undefined) for (const form of forms) needed.add(form);
+    else if (forms.includes(named as AgentCardCanonicalForm)) needed.add(named as AgentCardCanonicalForm);
+  }
+  if (needed.size === 0) needed.add(forms[0] as AgentCardCanonicalForm);
+  return needed;
 }
 
 /** What a signature covers, or why no signature on this card can be trusted. */
 function signable(
   card: object,
   forms: readonly AgentCardCanonicalForm[],
+  needed: ReadonlySet<AgentCardCanonicalForm>,
 ): Signable | { reason: string; uncovered?: string[] } {
   const twice = dualNamePointers(card);
   if (twice.length > 0) {
@@ -257,30 +309,39 @@ function signable(
       uncovered: twice.flat(),
     };
   }
-  let texts: Record<AgentCardCanonicalForm, string>;
+  // Only the forms the examined signatures need are computed, each once.
+  let of: CanonicalForms;
   try {
-    texts = canonicalForms(card);
+    of = canonicalFormsOf(card);
+    for (const form of AGENT_CARD_CANONICAL_FORMS) if (needed.has(form)) of.text(form);
   } catch (error) {
     return { reason: `the card cannot be canonicalized: ${(error as Error).message}` };
   }
-  const byForm = {} as Record<AgentCardCanonicalForm, string>;
-  for (const form of AGENT_CARD_CANONICAL_FORMS) byForm[form] = encodeBase64url(new TextEncoder().encode(texts[form]));
-  const payloads: Signable['payloads'] = [];
-  const seen = new Set<string>();
-  for (const form of forms) {
-    const payload = byForm[form];
-    if (!seen.has(payload)) payloads.push({ form, payload });
-    seen.add(payload);
-  }
+  const byForm: Partial<Record<AgentCardCanonicalForm, string>> = {};
+  const payload = (form: AgentCardCanonicalForm): string => {
+    byForm[form] ??= encodeBase64url(of.text(form));
+    return byForm[form];
+  };
+  let payloads: ReturnType<Signable['payloads']> | undefined;
   let prunedAway: string[] | undefined;
   return {
-    payloads,
-    byForm,
+    payloads: () => {
+      if (payloads === undefined) {
+        payloads = [];
+        const seen = new Set<string>();
+        for (const form of forms) {
+          if (!seen.has(payload(form))) payloads.push({ form, payload: payload(form) });
+          seen.add(payload(form));
+        }
+      }
+      return payloads;
+    },
+    payload,
+    pruned: of.pruned,
     prunedAway: () => {
-      prunedAway ??=
-        texts.pruned === texts['served-as-is']
-          ? []
-          : uncoveredPointers(JSON.parse(texts['served-as-is']), JSON.parse(texts.pruned));
+      // The values compared in the order of their canonical text, without serializing the
+      // served-as-is form only for this.
+      prunedAway ??= uncoveredPointers(of.content, of.pruned(), 20, canonicalKeyOrder);
       return prunedAway;
     },
   };
@@ -290,7 +351,7 @@ function signable(
 function modelPayload(card: object): { text: string; payload: string } | undefined {
   try {
     const text = modelCanonicalForm(card as AgentCard);
-    return { text, payload: encodeBase64url(new TextEncoder().encode(text)) };
+    return { text, payload: encodeBase64url(text) };
   } catch {
     return undefined;
   }
@@ -302,12 +363,12 @@ function modelPayload(card: object): { text: string; payload: string } | undefin
  * pointers say what it leaves out. `undefined` when it does not match that reading either.
  */
 async function uncoveredBy(
-  card: object,
+  content: Signable,
   model: { text: string; payload: string } | undefined,
   verify: (payload: string) => Promise<boolean>,
 ): Promise<{ reason: string; uncovered: string[] } | undefined> {
   if (model === undefined || !(await verify(model.payload))) return undefined;
-  const uncovered = uncoveredPointers(prunedContent(card), JSON.parse(model.text));
+  const uncovered = uncoveredPointers(content.pruned(), JSON.parse(model.text));
   return {
     reason: `the signature does not cover ${uncovered.length > 0 ? uncovered.join(', ') : 'some members'}: it matches the card only as the v1.0 model reads it, without ${uncovered.length === 1 ? 'that member' : 'those members'} (outside the model, a snake_case twin, or a second member of a oneof), so ${uncovered.length === 1 ? 'it was' : 'they were'} added after signing or left out by the signer, and a reader could use content nobody signed`,
     uncovered,
@@ -420,8 +481,8 @@ export async function verifyAgentCardRun(
   }
   if (!Array.isArray(entries)) return { valid: false, signatures: [], reason: '"signatures" is not an array' };
 
-  const content = signable(card, forms);
-  if (!('payloads' in content)) {
+  const content = signable(card, forms, formsNeeded(entries, forms));
+  if ('reason' in content) {
     const { reason, uncovered } = content;
     return {
       valid: false,
@@ -448,6 +509,16 @@ export async function verifyAgentCardRun(
       byKid.set(key, found);
     }
     return found;
+  };
+  // The ASCII bytes of each payload, shared by the signing inputs of every signature.
+  const bytesOf = new Map<string, Buffer>();
+  const payloadBytes = (payload: string): Buffer => {
+    let bytes = bytesOf.get(payload);
+    if (bytes === undefined) {
+      bytes = Buffer.from(payload, 'latin1');
+      bytesOf.set(payload, bytes);
+    }
+    return bytes;
   };
   const kidsCut = new Set<string>();
   let checksLeft = maxChecks;
@@ -490,7 +561,7 @@ export async function verifyAgentCardRun(
     const kid = header.kid;
     // A signature that names its form is checked over that form only: a pruned-form signature
     // must not pass for a served-as-is one of the card with its default-valued members removed.
-    let tries = content.payloads;
+    let tries: ReturnType<Signable['payloads']> | undefined;
     const namedForm = header[FORM_HEADER_PARAMETER];
     if (namedForm !== undefined) {
       if (typeof namedForm !== 'string' || !AGENT_CARD_CANONICAL_FORMS.includes(namedForm as AgentCardCanonicalForm)) {
@@ -502,7 +573,7 @@ export async function verifyAgentCardRun(
         check.reason = `the signature covers the ${form} form, which this verification does not accept (forms: ${forms.join(', ')})`;
         continue;
       }
-      tries = [{ form, payload: content.byForm[form] }];
+      tries = [{ form, payload: content.payload(form) }];
       check.formNamed = true;
     }
 
@@ -566,6 +637,17 @@ export async function verifyAgentCardRun(
     } = entry as { protected: string; signature: string; header?: unknown };
     const failures: string[] = [];
     let cut = false;
+    // What every key is checked against, built once per signature and payload.
+    const signatureBytes = decodeBase64url(signature) as Buffer;
+    const inputs = new Map<string, Buffer>();
+    const signingInput = (payload: string): Buffer => {
+      let input = inputs.get(payload);
+      if (input === undefined) {
+        input = Buffer.concat([Buffer.from(`${encoded}.`, 'latin1'), payloadBytes(payload)]);
+        inputs.set(payload, input);
+      }
+      return input;
+    };
     for (const candidate of candidates) {
       if (candidate.alg !== undefined && candidate.alg !== alg) {
         failures.push(`${candidate.name} is for alg "${candidate.alg}", the signature uses "${alg}"`);
@@ -585,16 +667,28 @@ export async function verifyAgentCardRun(
         else if (run.deadline !== undefined && performance.now() > run.deadline) stopped = 'time';
         if (stopped) return undefined;
         checksLeft -= 1;
-        const jws: Parameters<typeof Jose.flattenedVerify>[0] = { payload, protected: encoded, signature };
+        // A signature that does not match is still given to jose, over an empty payload: jose
+        // refuses a wrong header, key or algorithm before it looks at the payload, and so gives
+        // the same reason it would give over the card, without copying the card again.
+        const mismatch =
+          payload.length >= PRECHECK_BYTES && mismatches(alg, candidate.key, signingInput(payload), signatureBytes);
+        const jws: Parameters<typeof Jose.flattenedVerify>[0] = {
+          payload: mismatch ? '' : payload,
+          protected: encoded,
+          signature,
+        };
         if (unprotected !== undefined) jws.header = unprotected as Record<string, unknown>;
         try {
           await flattenedVerify(jws, candidate.key, { algorithms: [...algorithms] });
-          return true;
+          if (!mismatch) return true;
+          lastError = new errors.JWSSignatureVerificationFailed();
+          return false;
         } catch (error) {
           lastError = error;
           return false;
         }
       };
+      tries ??= content.payloads();
       for (const { form, payload } of tries) {
         const verified = await verifies(payload);
         if (verified === undefined) break;
@@ -619,7 +713,7 @@ export async function verifyAgentCardRun(
       if (lastError instanceof errors.JWSSignatureVerificationFailed && diagnosesLeft > 0) {
         diagnosesLeft -= 1;
         if (model === null) model = modelPayload(card);
-        const partial = await uncoveredBy(card, model, async (payload) => (await verifies(payload)) === true);
+        const partial = await uncoveredBy(content, model, async (payload) => (await verifies(payload)) === true);
         if (partial) {
           failures.push(`${candidate.name}: ${partial.reason}`);
           check.uncovered = partial.uncovered;
