@@ -111,7 +111,7 @@ function startService(service) {
     const fail = (error) => {
       clearTimeout(timer);
       child.kill();
-      reject(new Error(`${service.name}: ${error.message}\n${output}`));
+      reject(new Error(`${error.message}\n${output}`)); // the caller names the service
     };
     const collect = (chunk) => {
       output += chunk;
