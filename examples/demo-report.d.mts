@@ -18,3 +18,7 @@ export declare function checkLine(
 ): string;
 export declare function templateCheck(file: string, findings: readonly Finding[]): Check;
 export declare function brokenCheck(total: number, missed: readonly string[]): Check;
+export declare function browseLines(
+  service: { script: string; env?: Record<string, string> },
+  paths: readonly string[],
+): string[];

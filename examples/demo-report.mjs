@@ -57,3 +57,16 @@ export function brokenCheck(total, missed) {
     detail: missed.join(', '),
   };
 }
+
+/**
+ * What the demo prints after a service's checks, when the service is stopped: how to run it again
+ * on port 3000 and the pages to open there. It never shows the free port the demo used, which is
+ * closed by then.
+ */
+export function browseLines(service, paths) {
+  const env = Object.entries(service.env ?? {}).map(([name, value]) => `${name}=${value} `);
+  return [
+    `  stopped. To browse it: PORT=3000 ${env.join('')}node ${service.script}, then open`,
+    ...paths.map((path) => `      http://localhost:3000${path}`),
+  ];
+}

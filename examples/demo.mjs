@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateAgentCard, validateAiCatalog } from '../packages/core/dist/index.mjs';
-import { brokenCheck, checkLine, templateCheck } from './demo-report.mjs';
+import { brokenCheck, browseLines, checkLine, templateCheck } from './demo-report.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -159,10 +159,8 @@ async function checkViewer(url, name) {
 
 /** How to run a service again to open its pages: the demo stops each one when its checks end. */
 function browseHint(service, paths) {
-  const env = Object.entries(service.env ?? {}).map(([name, value]) => `${name}=${value} `);
   const script = relative(process.cwd(), service.script);
-  console.log(dim(`  stopped. To browse it: PORT=3000 ${env.join('')}node ${script}, then open`));
-  for (const path of paths) console.log(dim(`      http://localhost:3000${path}`));
+  for (const line of browseLines({ ...service, script }, paths)) console.log(dim(line));
 }
 
 /** Runs `agent-card check` (the real CLI binary) against a running service and prints its report. */

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { type AgentCard, validateAgentCard } from '@agent-card/core';
 import { describe, expect, it } from 'vitest';
-import { brokenCheck, checkLine, templateCheck } from '../examples/demo-report.mjs';
+import { brokenCheck, browseLines, checkLine, templateCheck } from '../examples/demo-report.mjs';
 
 const cards = new URL('../examples/cards/', import.meta.url);
 const templates = readdirSync(cards)
@@ -61,5 +61,15 @@ describe('the demo on the starter templates', () => {
     expect(checkLine(all.ok, all.what, all.detail)).toBe(
       '  ✓ broken/: 57 of 57 cards trigger the rule they are named after',
     );
+  });
+});
+
+describe('the demo after a service has stopped', () => {
+  it('prints how to run it again on port 3000, never the closed port it used', () => {
+    const service = { script: 'examples/express/server.mjs', env: { API_KEYS: 'demo-partner-key' } };
+    expect(browseLines(service, ['/.well-known/agent-card.html'])).toEqual([
+      '  stopped. To browse it: PORT=3000 API_KEYS=demo-partner-key node examples/express/server.mjs, then open',
+      '      http://localhost:3000/.well-known/agent-card.html',
+    ]);
   });
 });
