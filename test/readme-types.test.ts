@@ -3,7 +3,7 @@
 // module of its own, with the names it takes as given (`app`, `card`, `privateKey`…) declared by
 // its README's prelude below. One `tsc` run for every block; a failure names the README line.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
@@ -114,6 +114,10 @@ let passed = false;
 afterAll(() => passed && rmSync(dir, { recursive: true, force: true }));
 
 it('the README code blocks type-check under strict against the built packages', async () => {
+  const unbuilt = readdirSync(join(repoRoot, 'packages')).filter(
+    (name) => !existsSync(join(repoRoot, 'packages', name, 'dist')),
+  );
+  expect(unbuilt, 'the blocks are checked against the built packages: run `npx pnpm@12.4.2 build` first').toEqual([]);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'blocks'), { recursive: true });
   for (const [path, content] of Object.entries(readmeStubs)) {
