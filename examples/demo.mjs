@@ -10,6 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateAgentCard, validateAiCatalog } from '../packages/core/dist/index.mjs';
+import { brokenCheck, browseLines, checkLine, templateCheck } from './demo-report.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -56,7 +57,7 @@ const failures = [];
 
 /** Records and prints one expectation. */
 function check(ok, what, detail = '') {
-  console.log(`  ${ok ? green('✓') : red('✗')} ${what}${detail ? dim(`  ${detail}`) : ''}`);
+  console.log(checkLine(ok, what, detail, { green, red, dim }));
   if (!ok) failures.push(what);
   return ok;
 }
@@ -77,16 +78,9 @@ async function validateExampleCards() {
   for (const file of good) {
     // The example cards are the starter templates of `agent-card init`: production must report
     // each as its template (template-content) and find nothing else wrong.
-    const { findings } = await validate(here('./cards/'), file);
-    const template = findings.filter((finding) => finding.rule === 'template-content');
-    const others = findings.filter((finding) => finding.rule !== 'template-content' && finding.severity !== 'info');
     // A pass here is a card production refuses, for its template content only: the line says so.
-    const errors = template.filter((finding) => finding.severity === 'error').length;
-    check(
-      template.length > 0 && others.length === 0,
-      `${file}: production refuses it only as the "${file.replace(/\.json$/, '')}" template (expected)`,
-      `${errors} template-content errors to replace, no other finding`,
-    );
+    const { ok, what, detail } = templateCheck(file, (await validate(here('./cards/'), file)).findings);
+    check(ok, what, detail);
   }
 
   // Each broken card is named after the rule it must trigger; report only the ones that do not.
@@ -99,11 +93,8 @@ async function validateExampleCards() {
     if (!findings.some((finding) => finding.rule === rule)) missed.push(rule);
   }
   if (broken.length > 0) {
-    check(
-      missed.length === 0,
-      `broken/: ${broken.length - missed.length} of ${broken.length} cards trigger the rule they are named after`,
-      missed.join(', '),
-    );
+    const { ok, what, detail } = brokenCheck(broken.length, missed);
+    check(ok, what, detail);
   }
   if (good.length + broken.length === 0) console.log(dim('  (no cards yet)'));
 }
@@ -120,7 +111,7 @@ function startService(service) {
     const fail = (error) => {
       clearTimeout(timer);
       child.kill();
-      reject(new Error(`${service.name}: ${error.message}\n${output}`));
+      reject(new Error(`${error.message}\n${output}`)); // the caller names the service
     };
     const collect = (chunk) => {
       output += chunk;
@@ -168,10 +159,8 @@ async function checkViewer(url, name) {
 
 /** How to run a service again to open its pages: the demo stops each one when its checks end. */
 function browseHint(service, paths) {
-  const env = Object.entries(service.env ?? {}).map(([name, value]) => `${name}=${value} `);
   const script = relative(process.cwd(), service.script);
-  console.log(dim(`  stopped. To browse it: PORT=3000 ${env.join('')}node ${script}, then open`));
-  for (const path of paths) console.log(dim(`      http://localhost:3000${path}`));
+  for (const line of browseLines({ ...service, script }, paths)) console.log(dim(line));
 }
 
 /** Runs `agent-card check` (the real CLI binary) against a running service and prints its report. */
