@@ -30,7 +30,11 @@ export function own(obj: JsonObject, key: string): unknown {
 
 /** Sets an own data property, even for keys such as `__proto__`. */
 export function setOwn(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on the prototype chain of a JSON object; any other key is
+  // defined by plain assignment, several times faster than defining it.
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else obj[key] = value;
 }
 
 /**
