@@ -90,11 +90,15 @@ export function migrateAgentCard(value: unknown): MigrationResult {
 }
 
 /** {@link migrateAgentCard} with the kind of each change (used by the validator's hints). */
-export function migrateWithKinds(value: unknown): { card: Record<string, unknown>; changes: KindedChange[] } {
+export function migrateWithKinds(
+  value: unknown,
+  copied?: { tree: unknown; problems: readonly { path: (string | number)[]; message: string }[] },
+): { card: Record<string, unknown>; changes: KindedChange[] } {
   const changes: KindedChange[] = [];
   try {
     // The copy stops at 64 levels (and at cycles), so nothing below recurses on the input's depth.
-    const { tree, problems } = toJsonTree(value);
+    // The validator passes the copy it made already.
+    const { tree, problems } = copied ?? toJsonTree(value);
     if (!isObject(tree)) {
       changes.push({ kind: 'removed-field', path: '', change: 'not a JSON object: nothing to migrate' });
       return { card: {}, changes };
@@ -542,6 +546,22 @@ function convertSecurity(holder: JsonObject, at: (string | number)[], changes: K
   }
 }
 
+/** A message's fields in model order with their snake_case aliases, worked out once per schema. */
+const MODEL_FIELDS = new WeakMap<ModelSchema, { name: string; fieldSchema: ModelSchema; alias: string }[]>();
+
+function modelFields(schema: ModelSchema): { name: string; fieldSchema: ModelSchema; alias: string }[] {
+  let list = MODEL_FIELDS.get(schema);
+  if (list === undefined) {
+    list = Object.entries(fieldsOf(schema)).map(([name, fieldSchema]) => ({
+      name,
+      fieldSchema: fieldSchema as ModelSchema,
+      alias: snakeCase(name),
+    }));
+    MODEL_FIELDS.set(schema, list);
+  }
+  return list;
+}
+
 /**
  * Orders keys as the model declares them, renames snake_case aliases of known fields and drops
  * `capabilities.stateTransitionHistory`; unknown keys are kept after the known ones.
@@ -556,22 +576,32 @@ function normalize(
   const kind = kindOf(schema);
   if (kind === 'array' && Array.isArray(value)) {
     const item = itemOf(schema);
-    return value.map((v, i) => normalize(v, item, [...path, i], changes));
+    // One path, grown and shrunk on the way down; a change takes a copy of it.
+    return value.map((v, i) => {
+      path.push(i);
+      const out = normalize(v, item, path, changes);
+      path.pop();
+      return out;
+    });
   }
   if (kind === 'record' && isObject(value)) {
     const item = itemOf(schema);
     const out: JsonObject = {};
-    for (const key of Object.keys(value)) setOwn(out, key, normalize(value[key], item, [...path, key], changes));
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      setOwn(out, key, normalize(value[key], item, path, changes));
+      path.pop();
+    }
     return out;
   }
   if (kind !== 'object' || !isObject(value)) return value;
-  const fields = fieldsOf(schema);
   const out: JsonObject = {};
   const used = new Set<string>();
-  for (const [name, fieldSchema] of Object.entries(fields)) {
-    const alias = snakeCase(name);
+  for (const { name, fieldSchema, alias } of modelFields(schema)) {
     if (has(value, name)) {
-      setOwn(out, name, normalize(value[name], fieldSchema, [...path, name], changes));
+      path.push(name);
+      setOwn(out, name, normalize(value[name], fieldSchema, path, changes));
+      path.pop();
       used.add(name);
       if (alias !== name && has(value, alias)) {
         used.add(alias);
@@ -583,7 +613,9 @@ function normalize(
         });
       }
     } else if (alias !== name && has(value, alias)) {
-      setOwn(out, name, normalize(value[alias], fieldSchema, [...path, name], changes));
+      path.push(name);
+      setOwn(out, name, normalize(value[alias], fieldSchema, path, changes));
+      path.pop();
       used.add(alias);
       changes.push({
         kind: 'rename',

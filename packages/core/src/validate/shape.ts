@@ -30,7 +30,11 @@ export function own(obj: JsonObject, key: string): unknown {
 
 /** Sets an own data property, even for keys such as `__proto__`. */
 export function setOwn(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on the prototype chain of a JSON object; any other key is
+  // defined by plain assignment, several times faster than defining it.
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else obj[key] = value;
 }
 
 /**
@@ -165,6 +169,19 @@ export interface TreeProblem {
   hint: string;
 }
 
+/** A value `toJsonTree` copies as it is: a string, boolean, finite number or null. */
+function isPlainScalar(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    default:
+      return value === null;
+  }
+}
+
 /** Whether `obj` is one of the first `depth` entries of `ancestors`. */
 function isAncestor(ancestors: readonly (object | undefined)[], obj: object, depth: number): boolean {
   for (let d = 0; d < depth; d++) if (ancestors[d] === obj) return true;
@@ -268,8 +285,9 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
             });
             raw = null;
           }
-          // A string within the budget is copied as `copy` would, without the call.
-          if (typeof raw === 'string' && nodes < MAX_NODES) {
+          // A string, boolean, finite number or null within the budget is copied as `copy`
+          // would, without the call.
+          if (isPlainScalar(raw) && nodes < MAX_NODES) {
             nodes += 1;
             out[i] = raw;
             continue;
@@ -325,7 +343,7 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
           });
           continue;
         }
-        if (typeof raw === 'string' && nodes < MAX_NODES) {
+        if (isPlainScalar(raw) && nodes < MAX_NODES) {
           nodes += 1;
           out[key] = raw;
           continue;

@@ -171,12 +171,7 @@ function runRule(rule: RuleCheck, name: string, card: JsonObject, ctx: RuleConte
  * such lists element by element, a prefix first, gives the pre-order: document order, without
  * naming every node of the card.
  */
-function treePosition(
-  tree: unknown,
-  pointer: string,
-  keyIndex: WeakMap<object, Map<string, number>>,
-  keyOrder?: KeyOrder,
-): number[] {
+function treePosition(tree: unknown, pointer: string, keyIndex: KeyIndex, keyOrder?: KeyOrder): number[] {
   const position: number[] = [];
   // Pointers come from `toPointer`: empty, or "/" before each escaped segment.
   if (pointer === '' || pointer.charCodeAt(0) !== 47) return position;
@@ -210,23 +205,52 @@ function treePosition(
 /** The keys of an object in document order, when that is not the order of `Object.keys`. */
 type KeyOrder = (node: object) => readonly string[] | undefined;
 
-function keyIndexOf(
-  node: JsonObject,
-  key: string,
-  cache: WeakMap<object, Map<string, number>>,
-  keyOrder?: KeyOrder,
-): number {
+/**
+ * Per object of more than a few keys: its keys in document order, the keys findings name in it,
+ * and, once every finding has named its keys, where each of those sits. Indexing only the named
+ * keys costs one pass over the keys, where indexing all of them (40 k members, say) would cost
+ * far more than the findings that need them.
+ */
+interface KeyPositions {
+  keys: readonly string[];
+  wanted: Set<string>;
+  index?: Map<string, number>;
+}
+
+/**
+ * Key positions by object. While `collecting`, a lookup only records the key it asks for (and
+ * answers a placeholder index, never read); afterwards each object's named keys are indexed in
+ * one pass.
+ */
+interface KeyIndex {
+  objects: WeakMap<object, KeyPositions>;
+  collecting: boolean;
+}
+
+function keyIndexOf(node: JsonObject, key: string, cache: KeyIndex, keyOrder?: KeyOrder): number {
   if (!Object.hasOwn(node, key)) return -1;
-  let map = cache.get(node);
-  if (!map) {
+  let entry = cache.objects.get(node);
+  if (!entry) {
     const keys = keyOrder?.(node) ?? Object.keys(node);
     // A message has a few keys; only a big map (many schemes, say) is worth an index.
     if (keys.length <= 16) return keys.indexOf(key);
-    map = new Map();
-    for (let i = 0; i < keys.length; i++) map.set(keys[i]!, i);
-    cache.set(node, map);
+    entry = { keys, wanted: new Set() };
+    cache.objects.set(node, entry);
   }
-  return map.get(key) ?? -1;
+  if (cache.collecting) {
+    entry.wanted.add(key);
+    return 0;
+  }
+  let index = entry.index;
+  if (!index) {
+    index = new Map();
+    const { keys, wanted } = entry;
+    for (let i = 0; i < keys.length && index.size < wanted.size; i++) {
+      if (wanted.has(keys[i]!)) index.set(keys[i]!, i);
+    }
+    entry.index = index;
+  }
+  return index.get(key) ?? -1;
 }
 
 function comparePositions(a: readonly number[], b: readonly number[]): number {
@@ -249,7 +273,10 @@ function sortFindings(findings: Finding[], tree: unknown): Finding[] {
 }
 
 function sortInTreeOrder(findings: readonly Finding[], tree: unknown, keyOrder?: KeyOrder): Finding[] {
-  const keyIndex = new WeakMap<object, Map<string, number>>();
+  const keyIndex: KeyIndex = { objects: new WeakMap(), collecting: true };
+  // First every finding names the keys it needs, then each big object is indexed once.
+  for (let i = 0; i < findings.length; i++) treePosition(tree, findings[i]!.path, keyIndex, keyOrder);
+  keyIndex.collecting = false;
   return findings
     .map((finding, index) => ({
       finding,

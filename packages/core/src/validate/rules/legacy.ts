@@ -87,7 +87,8 @@ const WHY: Record<string, string> = {
  */
 export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
   if (!hasLegacyContent(card)) return;
-  const { card: migrated, changes } = migrateWithKinds(card);
+  // The card is the validator's JSON copy already: the migration need not copy it again.
+  const { card: migrated, changes } = migrateWithKinds(card, { tree: card, problems: [] });
   const legacyShape = ctx.shape === 'v0.3' || ctx.shape === 'v0.2';
   const reported = new Set<string>();
 

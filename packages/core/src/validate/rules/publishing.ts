@@ -101,6 +101,15 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
     if (!isObject(scheme)) continue;
     // A v0.3-shaped scheme (`type` discriminator) keeps its fields at the top; rule 32 reports it.
     const oauth = ownObject(scheme, 'oauth2SecurityScheme');
+    const oidc = ownObject(scheme, 'openIdConnectSecurityScheme');
+    // A scheme with no URL at all (most of them) costs no paths.
+    if (
+      own(oauth ?? scheme, 'oauth2MetadataUrl') === undefined &&
+      own(oauth ?? scheme, 'flows') === undefined &&
+      own(oidc ?? scheme, 'openIdConnectUrl') === undefined
+    ) {
+      continue;
+    }
     const oauthBase: Segments = oauth ? ['securitySchemes', name, 'oauth2SecurityScheme'] : ['securitySchemes', name];
     const oauthObj = oauth ?? scheme;
     pushUrl(out, [...oauthBase, 'oauth2MetadataUrl'], own(oauthObj, 'oauth2MetadataUrl'), 'oauth');
@@ -110,7 +119,6 @@ function collectUrls(card: JsonObject, shape: CardShape): CardUrl[] {
         pushUrl(out, [...oauthBase, 'flows', flow, key], own(flows?.[flow], key), 'oauth');
       }
     }
-    const oidc = ownObject(scheme, 'openIdConnectSecurityScheme');
     const oidcBase: Segments = oidc
       ? ['securitySchemes', name, 'openIdConnectSecurityScheme']
       : ['securitySchemes', name];

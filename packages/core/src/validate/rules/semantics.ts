@@ -308,6 +308,8 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
   }
   for (const name of names) {
     if (used.has(name)) continue;
+    // Past the bound, no message is built for the unused schemes left.
+    if (ctx.overflows('security-scheme-reference', 'info')) continue;
     const path = ['securitySchemes', name];
     ctx.report(
       'security-scheme-reference',

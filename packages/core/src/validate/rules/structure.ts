@@ -708,6 +708,7 @@ class StructureWalker {
     if (isLegacySchemeEntry(obj) && !Object.keys(obj).some((k) => WRAPPERS.includes(k))) return;
     const present = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
     if (present.length === 1) return;
+    if (this.ctx.overflows('security-scheme-shape', 'error')) return;
     const where = describePath(path);
     if (present.length === 0) {
       this.ctx.report(
