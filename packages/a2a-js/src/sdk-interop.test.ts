@@ -87,6 +87,20 @@ const executor: AgentExecutor = {
   async cancelTask() {},
 };
 
+type BridgeOptions = AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }>;
+
+/** The SDK's request handler for `card`, its extended card from the middleware's `options`. */
+const sdkHandler = (card: AgentCard, options: BridgeOptions) =>
+  new DefaultRequestHandler(
+    toA2aJsCard(card),
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    undefined,
+    undefined,
+    extendedCardProvider(options),
+  );
+
 const fetchWith =
   (headers: Record<string, string>): typeof fetch =>
   (input, init) =>
@@ -135,7 +149,7 @@ describe('@a2a-js/sdk server and client with agent-card in front', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     card = cardAt(url);
-    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+    const options: BridgeOptions = {
       card,
       profile: 'development',
       logger: { warn() {} },
@@ -149,15 +163,7 @@ describe('@a2a-js/sdk server and client with agent-card in front', () => {
       },
     };
     app.use(agentCard(options));
-    const requestHandler = new DefaultRequestHandler(
-      toA2aJsCard(card),
-      new InMemoryTaskStore(),
-      executor,
-      undefined,
-      undefined,
-      undefined,
-      extendedCardProvider(options),
-    );
+    const requestHandler = sdkHandler(card, options);
     app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
     app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   });
@@ -270,7 +276,7 @@ describe('@a2a-js/sdk client verifying the signed extended card', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const card = cardAt(url);
-    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+    const options: BridgeOptions = {
       card,
       profile: 'development',
       logger: { warn() {} },
@@ -281,15 +287,7 @@ describe('@a2a-js/sdk client verifying the signed extended card', () => {
       },
     };
     app.use(agentCard(options));
-    const requestHandler = new DefaultRequestHandler(
-      toA2aJsCard(card),
-      new InMemoryTaskStore(),
-      executor,
-      undefined,
-      undefined,
-      undefined,
-      extendedCardProvider(options),
-    );
+    const requestHandler = sdkHandler(card, options);
     app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -357,7 +355,7 @@ describe('extendedCardChallenge: HTTP 401 with WWW-Authenticate for a refused JS
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const card = cardAt(url);
     errors = [];
-    const options: AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }> = {
+    const options: BridgeOptions = {
       card,
       profile: 'development',
       logger: { warn() {} },
@@ -371,15 +369,7 @@ describe('extendedCardChallenge: HTTP 401 with WWW-Authenticate for a refused JS
       },
     };
     app.use(agentCard(options));
-    const requestHandler = new DefaultRequestHandler(
-      toA2aJsCard(card),
-      new InMemoryTaskStore(),
-      executor,
-      undefined,
-      undefined,
-      undefined,
-      extendedCardProvider(options),
-    );
+    const requestHandler = sdkHandler(card, options);
     app.use(
       '/a2a/jsonrpc',
       extendedCardChallenge(),
