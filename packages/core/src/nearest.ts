@@ -1,3 +1,4 @@
+export { showValue } from './util';
 import { KEY_SEPARATORS } from './validate/patterns';
 
 /** Edit distance of two strings, capped: anything above 2 is reported as 3. */
@@ -45,22 +46,4 @@ export function unknownOption(where: string, key: string, known: Iterable<string
       ? `Remove it or fix the spelling (known: ${names.join(', ')}).`
       : `Remove it or fix the spelling (the ${names.length} options are listed in ${docs}).`;
   return `${where}: unknown option. ${fix}`;
-}
-
-/** Longest rendering of a value quoted in a message. */
-const SHOWN_CHARACTERS = 60;
-
-/**
- * A value as a start-up message quotes it: JSON, cut to 60 characters (a whole card passed as a
- * string or an object is recognisable from its start); a function as `a function`.
- */
-export function showValue(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS - 1)}… (${text.length} characters)` : text;
 }

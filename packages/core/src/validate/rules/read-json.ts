@@ -52,8 +52,4 @@ export function where(path: Segments): string {
   return out;
 }
 
-/** A value quoted for a message, shortened so a huge string cannot flood the report. */
-export function quote(value: string, max = 80): string {
-  const short = value.length > max ? `${value.slice(0, max - 1)}…` : value;
-  return JSON.stringify(short);
-}
+export { quote } from '../../util';
