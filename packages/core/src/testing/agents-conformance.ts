@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { computeEtag } from '../http/etag';
 import type { AgentCardOptions } from '../http/types';
 import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from './cards';
-import { type AgentCardConformanceOptions, type ConformanceServer, readRequestHeader } from './conformance';
+import { readRequestHeader } from './request-header';
+import type { AgentCardConformanceOptions, ConformanceServer } from './server';
 
 interface Got {
   status: number;

@@ -7,53 +7,8 @@ import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
 import type { AgentCardContext, AgentCardOptions } from '../http/types';
 import { runMultiAgentConformance } from './agents-conformance';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
-
-/** A running app under test. */
-export interface ConformanceServer {
-  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
-  url: string;
-  /** Stops the server. */
-  close(): Promise<void>;
-}
-
-/**
- * Starts the framework's app with the card middleware built from `options`, plus two ordinary
- * routes: `GET /api/ping` → 200 `pong` and `GET /.well-known/other` → 200 `other`.
- */
-export type StartConformanceServer = (options: AgentCardOptions<any>) => Promise<ConformanceServer>;
-
-/** Settings of {@link runAgentCardConformanceSuite}. */
-export interface AgentCardConformanceOptions {
-  /** Shown in the test names, e.g. `express 4`. */
-  name: string;
-  /** Starts the app for one set of options (called once per configuration, lazily). */
-  start: StartConformanceServer;
-}
-
-/**
- * Reads a request header from whatever `raw` request object a host hands to `authenticate`:
- * Node `IncomingMessage` / Express `req` / Fastify `request` (`headers` object), Koa `ctx`
- * (`headers` or `request.headers`), a web `Request` (`headers.get`), or a Hono `Context`
- * (`req.raw.headers`).
- */
-export function readRequestHeader(raw: unknown, name: string): string | undefined {
-  const r = raw as
-    | { headers?: unknown; request?: { headers?: unknown }; req?: { headers?: unknown; raw?: { headers?: unknown } } }
-    | undefined;
-  const sources = [r?.headers, r?.request?.headers, r?.req?.headers, r?.req?.raw?.headers];
-  for (const headers of sources) {
-    if (headers === undefined || headers === null) continue;
-    if (typeof (headers as Headers).get === 'function') {
-      const v = (headers as Headers).get(name);
-      if (v !== null) return v;
-      continue;
-    }
-    const v = (headers as Record<string, unknown>)[name.toLowerCase()];
-    if (typeof v === 'string') return v;
-    if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
-  }
-  return undefined;
-}
+import { readRequestHeader } from './request-header';
+import type { AgentCardConformanceOptions, ConformanceServer } from './server';
 
 interface Got {
   status: number;
