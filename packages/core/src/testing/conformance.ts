@@ -5,7 +5,7 @@ import { verifyAgentCard } from '../sign/verify';
 import { computeEtag } from '../http/etag';
 import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
 import type { AgentCardContext, AgentCardOptions } from '../http/types';
-import { runMultiAgentConformance } from './agents-conformance';
+import { runMultiAgentConformance } from './features/agents';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
 import { readRequestHeader } from './request-header';
 import type { AgentCardConformanceOptions, ConformanceServer } from './server';

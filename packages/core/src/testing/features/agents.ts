@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { computeEtag } from '../http/etag';
-import type { AgentCardOptions } from '../http/types';
-import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from './cards';
-import { readRequestHeader } from './request-header';
-import type { AgentCardConformanceOptions, ConformanceServer } from './server';
+import { computeEtag } from '../../http/etag';
+import type { AgentCardOptions } from '../../http/types';
+import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../cards';
+import { readRequestHeader } from '../request-header';
+import type { AgentCardConformanceOptions, ConformanceServer } from '../server';
 
 interface Got {
   status: number;
