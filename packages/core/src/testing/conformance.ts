@@ -1,4 +1,4 @@
-import { runMultiAgentConformance } from './features/agents';
+import { severalAgents } from './features/agents';
 import { fallThrough, publicCard } from './features/card';
 import { cors } from './features/cors';
 import { dynamicCard } from './features/dynamic';
@@ -27,5 +27,5 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     signedCard,
     dynamicCard,
   ]);
-  runMultiAgentConformance(config);
+  runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents]);
 }
