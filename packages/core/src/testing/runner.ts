@@ -26,6 +26,11 @@ export interface ConformanceCase<S = undefined> {
   run(t: CaseTools<S>): Promise<void>;
 }
 
+/** A row of a table: `check(name, async (t) => { … })`, read like vitest's `it`. */
+export function check<S = undefined>(name: string, run: (t: CaseTools<S>) => Promise<void>): ConformanceCase<S> {
+  return { name, run };
+}
+
 /** Rows shown under a heading of their own inside a feature, e.g. one per agent. */
 export interface ConformanceGroup<S = undefined> {
   readonly group: string;
