@@ -54,7 +54,7 @@ export interface ConformanceFeature<S = undefined> {
 const SILENT: AgentCardOptions<any> = { logger: { warn: () => {} }, onError: () => {} };
 
 /** Fetches `url` without following redirects and reads the whole body. */
-export async function fetchWhole(url: string, init: RequestInit = {}): Promise<Got> {
+async function fetchWhole(url: string, init: RequestInit = {}): Promise<Got> {
   const res = await fetch(url, { redirect: 'manual', ...init });
   const body = new Uint8Array(await res.arrayBuffer());
   const headers: Record<string, string> = {};
