@@ -1,75 +1,66 @@
 import { createServer } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { createAgentCardFetchHandler } from '../http/fetch';
 import { createAgentCardResponder } from '../http/responder';
 import { runAgentCardConformanceSuite } from './conformance';
+import { listenOnLoopback } from './loopback';
+import type { AgentCardConformanceOptions } from './server';
+
+/** The app routes every conformance host serves besides the card. */
+const APP_ROUTES: Record<string, string> = { '/api/ping': 'pong', '/.well-known/other': 'other' };
 
 // The reference hosts: plain node:http around respond(), and a web-standard server around the
 // fetch handler. The framework adapters run the same suite in their own packages.
-runAgentCardConformanceSuite({
-  name: 'node:http',
-  async start(options) {
-    const responder = createAgentCardResponder(options);
-    const server = createServer(async (req, res) => {
-      const out = await responder.respond({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-        raw: req,
-        encrypted: false,
-        remoteAddress: req.socket.remoteAddress,
+const hosts: AgentCardConformanceOptions[] = [
+  {
+    name: 'node:http',
+    async start(options) {
+      const responder = createAgentCardResponder(options);
+      const server = createServer(async (req, res) => {
+        const out = await responder.respond({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+          raw: req,
+          encrypted: false,
+          remoteAddress: req.socket.remoteAddress,
+        });
+        if (out) {
+          res.writeHead(out.status, out.headers);
+          res.end(out.body);
+          return;
+        }
+        const route = APP_ROUTES[req.url ?? '/'];
+        res.statusCode = route === undefined ? 404 : 200;
+        res.end(route ?? 'not found');
       });
-      if (out) {
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
-      } else if (req.url === '/api/ping') res.end('pong');
-      else if (req.url === '/.well-known/other') res.end('other');
-      else {
-        res.statusCode = 404;
-        res.end('not found');
-      }
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise<void>((r) => server.close(() => r())),
-    };
+      return listenOnLoopback(server);
+    },
   },
-});
+  {
+    name: 'fetch handler',
+    async start(options) {
+      const handle = createAgentCardFetchHandler(options);
+      const server = createServer(async (req, res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const request = new Request(`http://${req.headers.host}${req.url}`, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body:
+            req.method === 'GET' || req.method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks),
+        });
+        const route = APP_ROUTES[req.url ?? '/'];
+        const response =
+          (await handle(request, { remoteAddress: req.socket.remoteAddress })) ??
+          (route === undefined ? new Response('not found', { status: 404 }) : new Response(route));
+        const headers: Record<string, string> = {};
+        response.headers.forEach((v, k) => (headers[k] = v));
+        res.writeHead(response.status, headers);
+        res.end(Buffer.from(await response.arrayBuffer()));
+      });
+      return listenOnLoopback(server);
+    },
+  },
+];
 
-runAgentCardConformanceSuite({
-  name: 'fetch handler',
-  async start(options) {
-    const handle = createAgentCardFetchHandler(options);
-    const server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body: req.method === 'GET' || req.method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks),
-      });
-      const out = await handle(request, { remoteAddress: req.socket.remoteAddress });
-      const path = req.url ?? '/';
-      const response =
-        out ??
-        (path === '/api/ping'
-          ? new Response('pong')
-          : path === '/.well-known/other'
-            ? new Response('other')
-            : new Response('not found', { status: 404 }));
-      const headers: Record<string, string> = {};
-      response.headers.forEach((v, k) => (headers[k] = v));
-      res.writeHead(response.status, headers);
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      close: () => new Promise<void>((r) => server.close(() => r())),
-    };
-  },
-});
+for (const host of hosts) runAgentCardConformanceSuite(host);

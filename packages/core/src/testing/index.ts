@@ -19,8 +19,9 @@
  * })
  * @packageDocumentation
  */
-export { runAgentCardConformanceSuite, readRequestHeader } from './conformance';
-export type { AgentCardConformanceOptions, ConformanceServer, StartConformanceServer } from './conformance';
+export { runAgentCardConformanceSuite } from './conformance';
+export { readRequestHeader } from './request-header';
+export type { AgentCardConformanceOptions, ConformanceServer, StartConformanceServer } from './server';
 export { runAgentCardUpdateSuite } from './update-conformance';
 export { listenOnLoopback } from './loopback';
 export type { AgentCardUpdateSuiteOptions, UpdatableConformanceServer } from './update-conformance';

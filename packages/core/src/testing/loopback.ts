@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ConformanceServer } from './conformance';
+import type { ConformanceServer } from './server';
 
 /**
  * Starts `server` on a free port of 127.0.0.1 and returns what the conformance suites take: its

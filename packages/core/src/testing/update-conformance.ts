@@ -4,7 +4,8 @@ import { computeEtag } from '../http/etag';
 import type { AgentCardOptions, AgentCardUpdate } from '../http/types';
 import type { AgentCard } from '../model';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';
-import { type ConformanceServer, readRequestHeader } from './conformance';
+import { readRequestHeader } from './request-header';
+import type { ConformanceServer } from './server';
 
 /** A running app under test whose card the adapter's own run-time handle changes. */
 export interface UpdatableConformanceServer extends ConformanceServer {
