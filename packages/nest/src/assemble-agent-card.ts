@@ -8,7 +8,7 @@ import {
   type Finding,
   type ValidationProfile,
 } from '@agent-card/core';
-import type { AgentCardBuild } from './agent-card.options';
+import type { AgentCardBuild } from './extended-card';
 import type { SkillSource } from './skill-source';
 
 /** Input of {@link assembleAgentCard}. */
@@ -42,7 +42,7 @@ const show = (value: unknown): string => (value === undefined ? 'missing' : (JSO
  * (`ERR_AGENT_CARD_INVALID`) that lists every problem, each naming the `Controller#method` (or
  * option) that declared it and the decorator to fix.
  */
-export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild {
+export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild & { sources: readonly SkillSource[] } {
   const { definition } = input;
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
@@ -124,7 +124,7 @@ function extendedCardChecks(
       severity: 'error',
       path: '/capabilities/extendedAgentCard',
       message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
-      hint: 'Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
+      hint: 'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
     });
   }
   const capabilities = {

@@ -51,36 +51,6 @@ function mergeTags(a: readonly string[] | undefined, b: readonly string[] | unde
 }
 
 /**
- * A decorated skill. `origin` and `declaredBy` are only read to write an error message, so they
- * are made then, not for each of a thousand skills at start-up.
- */
-class DecoratedSkill implements SkillSource {
-  constructor(
-    readonly controller: string,
-    readonly method: string,
-    readonly skill: AgentSkill,
-    readonly extended: boolean,
-    readonly openApi: OpenApiRoute | undefined,
-    private readonly securityFromOpenApi: boolean,
-    readonly agent?: string,
-  ) {}
-
-  get securityDeclaredBy(): string | undefined {
-    return this.securityFromOpenApi
-      ? `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${this.controller}#${this.method}`
-      : undefined;
-  }
-
-  get origin(): string {
-    return `${this.controller}#${this.method}`;
-  }
-
-  get declaredBy(): string {
-    return `@Skill() on ${this.controller}#${this.method}`;
-  }
-}
-
-/**
  * Applies `@AgentSkills()` defaults, the route's OpenAPI metadata and the id/name defaults to one
  * `@Skill()`. Method values win, then the controller's, then OpenAPI's: `name` from the
  * operation's `summary`, `description` from its `description` (else its `summary`), tags from
@@ -109,15 +79,19 @@ export function skillFromDecorator(
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
-  return new DecoratedSkill(
+  const source: SkillSource = {
+    origin: `${controller}#${method}`,
+    declaredBy: `@Skill() on ${controller}#${method}`,
     controller,
-    method,
     skill,
-    options.extended ?? defaults.extended ?? false,
-    openApi,
-    own === undefined && openApi?.securityRequirements !== undefined,
-    options.agent ?? defaults.agent,
-  );
+    extended: options.extended ?? defaults.extended ?? false,
+  };
+  if (openApi) source.openApi = openApi;
+  if (own === undefined && openApi?.securityRequirements !== undefined)
+    source.securityDeclaredBy = `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${controller}#${method}`;
+  const agent = options.agent ?? defaults.agent;
+  if (agent !== undefined) source.agent = agent;
+  return source;
 }
 
 /** Wraps one of the module's static `skills` so errors can name it. */
