@@ -1,6 +1,7 @@
 import type { CanActivate, Type } from '@nestjs/common';
 import {
   AgentCardError,
+  AgentCardSchema,
   type AgentCard,
   type AgentCardContext,
   type AgentCardDefinition,
@@ -173,25 +174,8 @@ export interface AgentCardModuleOptions extends Pick<AgentCardOptions<any>, Serv
  */
 export type NestAgentCardOptions = AgentCardModuleOptions;
 
-/** The card fields `definition` takes: at the top level they are the old, flat spelling. */
-const CARD_FIELDS = [
-  'name',
-  'description',
-  'version',
-  'url',
-  'binding',
-  'protocolVersion',
-  'supportedInterfaces',
-  'provider',
-  'documentationUrl',
-  'iconUrl',
-  'capabilities',
-  'securitySchemes',
-  'securityRequirements',
-  'defaultInputModes',
-  'defaultOutputModes',
-  'signatures',
-];
+/** The card fields `definition` takes (the card's, and the `url` shorthand's): at the top level, the old spelling. */
+const CARD_FIELDS = new Set([...Object.keys(AgentCardSchema.shape), 'url', 'binding', 'protocolVersion']);
 
 const OWN_KEYS = ['definition', 'card', 'skills', 'extended', 'dynamic', 'agents', 'default', 'catalog', 'openApi'];
 const KNOWN = new Set<string>([...OWN_KEYS, 'serve', ...SERVING_KEYS]);
@@ -203,7 +187,7 @@ function newHome(key: string, value: unknown): string | undefined {
     return `tenant: a card field at the top level. Move it into definition: { tenant }.`;
   if ((DYNAMIC_KEYS as readonly string[]).includes(key))
     return `${key}: a dynamic-card option at the top level. Move it into dynamic: { ${key} }.`;
-  if (CARD_FIELDS.includes(key)) return `${key}: a card field at the top level. Move it into definition: { ${key} }.`;
+  if (CARD_FIELDS.has(key)) return `${key}: a card field at the top level. Move it into definition: { ${key} }.`;
   if (key === 'guards') return 'guards: at the top level. Move it into extended: { guards }.';
   return `${key}: not an option of AgentCardModule.forRoot(). Use one of: ${[...KNOWN].join(', ')}.`;
 }

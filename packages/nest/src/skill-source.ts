@@ -33,20 +33,10 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
   return Array.isArray(list) ? list.slice() : (list as unknown as T[]);
 }
 
-/** Whether no value of the array comes twice; `false` also for anything unusual (NaN, holes). */
-function distinct(list: readonly unknown[]): boolean {
-  for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]) !== i) return false;
-  return true;
-}
-
-/** `a` then `b`, each value once: what `[...new Set([...a, ...b])]` gives, sized exactly. */
+/** `a` then `b`, each value once. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
-  // The usual case, tags on one side only, copies that side.
-  if ((b == null || (Array.isArray(b) && b.length === 0)) && Array.isArray(a) && distinct(a)) return a.slice();
-  if ((a == null || (Array.isArray(a) && a.length === 0)) && Array.isArray(b) && distinct(b)) return b.slice();
   const out: string[] = [];
-  if (a != null) for (const tag of a) if (!out.includes(tag)) out.push(tag);
-  if (b != null) for (const tag of b) if (!out.includes(tag)) out.push(tag);
+  for (const list of [a, b]) if (list != null) for (const tag of list) if (!out.includes(tag)) out.push(tag);
   return out;
 }
 
