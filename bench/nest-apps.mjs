@@ -7,14 +7,16 @@ import { AgentCardModule, AgentSkills, Skill } from '@agent-card/nest';
 
 export const CARD_PATH = '/.well-known/agent-card.json';
 
-/** The static card fields both benchmarks publish. */
+/** The module options both benchmarks use: the static card fields they publish. */
 export const cardOptions = {
-  name: 'Bench Shop',
-  description: 'A service with many controllers whose skills come from @Skill() decorators.',
-  version: '1.0.0',
-  url: 'https://bench.acme-corp.io/a2a',
-  binding: 'JSONRPC',
-  provider: { organization: 'Acme Corp', url: 'https://acme-corp.io' },
+  definition: {
+    name: 'Bench Shop',
+    description: 'A service with many controllers whose skills come from @Skill() decorators.',
+    version: '1.0.0',
+    url: 'https://bench.acme-corp.io/a2a',
+    binding: 'JSONRPC',
+    provider: { organization: 'Acme Corp', url: 'https://acme-corp.io' },
+  },
   profile: 'development',
   logger: { warn() {} },
 };
@@ -25,14 +27,17 @@ export const cardOptions = {
  */
 export const openApiCardOptions = {
   ...cardOptions,
-  securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } } },
+  definition: {
+    ...cardOptions.definition,
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } } },
+  },
 };
 
 /** The `SwaggerModule.createDocument` configuration of the documented app. */
 export const openApiConfig = () =>
   new DocumentBuilder()
     .setTitle('Bench Shop')
-    .setDescription(cardOptions.description)
+    .setDescription(cardOptions.definition.description)
     .setVersion('1.0.0')
     .addBearerAuth()
     .build();

@@ -15,7 +15,7 @@
 // in the third variant, where a real app calls it) and app.init; app.close is not timed. The
 // report also splits each boot into JavaScript time and garbage-collection pauses (from `gc`
 // performance entries), and gives the time of the module's own start-up work
-// (AgentCardService.onModuleInit, also per skill) and of createDocument itself, and compares the
+// (AgentCardModule.onModuleInit, also per skill) and of createDocument itself, and compares the
 // CPU time of the boots (process.cpuUsage) the same way: on a loaded machine a boot also waits for
 // a core, which wall time counts and CPU time does not.
 //
@@ -89,7 +89,7 @@ else await warm();
 
 /** The app of a variant, and what runs between create and init. */
 async function setup() {
-  const { AgentCardService } = await import('@agent-card/nest');
+  const { AgentCardModule } = await import('@agent-card/nest');
   const { SwaggerModule } = await import('@nestjs/swagger');
   const { appModule, cardOptions, featureModules, openApiCardOptions, openApiConfig } = await import('./nest-apps.mjs');
   const features = featureModules(controllers, methods, { openApi });
@@ -106,7 +106,7 @@ async function setup() {
     documented = SwaggerModule.createDocument(app, config);
     return performance.now() - start;
   };
-  return { AgentCardService, modules, document, documentedPaths: () => Object.keys(documented?.paths ?? {}).length };
+  return { AgentCardModule, modules, document, documentedPaths: () => Object.keys(documented?.paths ?? {}).length };
 }
 
 /** One boot in this fresh process, listening on a port; prints its timings as JSON. */
@@ -210,7 +210,7 @@ async function cold(runs) {
 
 async function warm() {
   const { NestFactory } = await import('@nestjs/core');
-  const { AgentCardService, modules, document, documentedPaths } = await setup();
+  const { AgentCardModule, modules, document, documentedPaths } = await setup();
   const runs = Number(args.runs);
   const warmup = Number(args.warmup);
 
@@ -222,9 +222,9 @@ async function warm() {
   observer.observe({ entryTypes: ['gc'] });
   const moduleInit = [];
   const documentTimes = [];
-  const onModuleInit = AgentCardService.prototype.onModuleInit;
+  const onModuleInit = AgentCardModule.prototype.onModuleInit;
   const moduleInitCpu = [];
-  AgentCardService.prototype.onModuleInit = async function timedOnModuleInit() {
+  AgentCardModule.prototype.onModuleInit = async function timedOnModuleInit() {
     const cpuStart = process.cpuUsage();
     const start = performance.now();
     try {
@@ -261,7 +261,7 @@ async function warm() {
   // gc entries arrive asynchronously; let the last ones in before reading them.
   await new Promise((resolve) => setTimeout(resolve, 100));
   observer.disconnect();
-  AgentCardService.prototype.onModuleInit = onModuleInit;
+  AgentCardModule.prototype.onModuleInit = onModuleInit;
 
   const split = (list) =>
     list.map(({ start, end, cpu }) => {
@@ -313,7 +313,7 @@ async function warm() {
       );
     }
     console.log(
-      `  module start-up work   ${result.moduleInitMedianMs.toFixed(2)} ms, ${result.moduleInitPerSkillUs.toFixed(2)} µs per skill; CPU ${result.moduleInitCpuMedianMs.toFixed(2)} ms (AgentCardService.onModuleInit, median)`,
+      `  module start-up work   ${result.moduleInitMedianMs.toFixed(2)} ms, ${result.moduleInitPerSkillUs.toFixed(2)} µs per skill; CPU ${result.moduleInitCpuMedianMs.toFixed(2)} ms (AgentCardModule.onModuleInit, median)`,
     );
     console.log(
       `  createDocument itself  ${result.createDocumentMedianMs.toFixed(2)} ms (median; ${result.documentedPaths} paths)`,

@@ -26,11 +26,13 @@ const App = decorate(
     Module({
       imports: [
         AgentCardModule.forRoot({
-          name: 'Reports',
-          description: 'Builds sales reports for the Acme back office.',
-          version: '1.0.0',
-          url: 'http://127.0.0.1:4000/a2a',
-          binding: 'JSONRPC',
+          definition: {
+            name: 'Reports',
+            description: 'Builds sales reports for the Acme back office.',
+            version: '1.0.0',
+            url: 'http://127.0.0.1:4000/a2a',
+            binding: 'JSONRPC',
+          },
           profile: 'development',
           logger: { warn() {} },
         }),

@@ -11,15 +11,6 @@ export const SKILL_METADATA = 'agent-card:skill';
 export const AGENT_SKILLS_METADATA = 'agent-card:agent-skills';
 
 /**
- * Reflect-metadata key under which {@link Skill} also lists, on the prototype that declares the
- * methods, its decorated methods (`readonly SkillMethodRecord[]`: name, decorated function and
- * options; one list per prototype, each name once). The explorer reads this one entry per
- * controller instead of scanning every method and reading each one's metadata. Internal: not
- * exported from the package.
- */
-export const SKILL_METHODS_METADATA = 'agent-card:skill-methods';
-
-/**
  * The `@nestjs/swagger` metadata keys the explorer reads, so a route documented for OpenAPI needs
  * no second description. Copied from `DECORATORS` in `lib/constants.ts` of `@nestjs/swagger` 11.4
  * and 12.0 (the same in both; the tests decorate with both majors): the library never imports

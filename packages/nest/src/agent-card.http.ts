@@ -1,6 +1,7 @@
-import { AgentCardError, type AgentCardResponse } from '@agent-card/core';
+// The only file that knows HTTP: a Node request in, the responder's prebuilt response out, on
+// Express (a middleware) or Fastify (an `onRequest` hook). Every HTTP decision is core's.
+import { AgentCardError, type AgentCardRequest, type AgentCardResponse } from '@agent-card/core';
 import * as messages from './agent-card.messages';
-import type { AgentCardService } from './agent-card.service';
 
 /** What this module needs from Nest's `AbstractHttpAdapter`. */
 export interface AgentCardHttpAdapter {
@@ -8,124 +9,100 @@ export interface AgentCardHttpAdapter {
   getInstance<T = unknown>(): T;
 }
 
+/** Answers one request (`undefined`: not for the card); `response` is what guards see. */
+export type RespondFn = (
+  request: AgentCardRequest<any>,
+  response?: unknown,
+) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
+
+type Headers = Record<string, string | string[] | undefined>;
+type Next = (error?: unknown) => void;
 interface NodeRequest {
   method?: string;
   url?: string;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   socket?: { encrypted?: boolean; remoteAddress?: string };
 }
 interface NodeResponse {
   writeHead(status: number, headers: Readonly<Record<string, string>>): unknown;
   end(body?: Uint8Array): unknown;
 }
-type Next = (error?: unknown) => void;
-
-interface FastifyRequestLike {
+interface FastifyRequest {
   method: string;
   url: string;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   raw: NodeRequest;
 }
-interface FastifyReplyLike {
-  code(status: number): FastifyReplyLike;
-  headers(headers: Readonly<Record<string, string>>): FastifyReplyLike;
-  send(payload?: unknown): FastifyReplyLike;
-}
-interface FastifyInstanceLike {
-  addHook(name: 'onRequest', hook: (request: FastifyRequestLike, reply: FastifyReplyLike, done: Next) => void): unknown;
-}
-interface ExpressInstanceLike {
-  use(handler: (req: NodeRequest, res: NodeResponse, next: Next) => void): unknown;
+interface FastifyReply {
+  code(status: number): FastifyReply;
+  headers(headers: Readonly<Record<string, string>>): FastifyReply;
+  send(payload?: unknown): FastifyReply;
 }
 
-const isThenable = <T>(value: unknown): value is PromiseLike<T> =>
-  value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+/** The core request of a Node request; `raw` is what guards and `authenticate` receive. */
+const toRequest = (node: NodeRequest, method: string, url: string, headers: Headers, raw: object) => ({
+  method,
+  path: url,
+  headers,
+  raw,
+  encrypted: node.socket?.encrypted === true,
+  remoteAddress: node.socket?.remoteAddress,
+});
+
+/**
+ * Runs `respond` and hands its answer to `send`, or calls `next` when the request is not for the
+ * card (or with the error it threw), synchronously when the answer is ready.
+ */
+function answer(run: () => ReturnType<RespondFn>, send: (response: AgentCardResponse) => void, next: Next): void {
+  let result: ReturnType<RespondFn>;
+  try {
+    result = run();
+  } catch (error) {
+    next(error);
+    return;
+  }
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+    (result as Promise<AgentCardResponse | undefined>).then((response) => (response ? send(response) : next()), next);
+  else if (result) send(result as AgentCardResponse);
+  else next();
+}
 
 /**
  * Puts the card in front of the application on the underlying server: an Express middleware
  * (`app.use`) or a Fastify `onRequest` hook. Both are registered on the adapter's instance, so
  * they ignore Nest's global prefix and run before Nest's 404 handler; requests that are not for
- * the card pass straight on. Every HTTP decision is the core responder's.
+ * the card pass straight on.
  */
-export function registerAgentCardHandler(adapter: AgentCardHttpAdapter, service: AgentCardService): void {
+export function serveAgentCard(adapter: AgentCardHttpAdapter, respond: RespondFn): void {
   const type = adapter.getType?.();
   if (type === 'express') {
-    adapter.getInstance<ExpressInstanceLike>().use(expressHandler(service));
+    const express = adapter.getInstance<{
+      use(handler: (req: NodeRequest, res: NodeResponse, next: Next) => void): unknown;
+    }>();
+    express.use((req, res, next) => {
+      // No response argument: guards find it as `req.res`, which Express sets on every request.
+      const request = toRequest(req, req.method ?? 'GET', req.url ?? '/', req.headers, req);
+      const send = (r: AgentCardResponse) => {
+        res.writeHead(r.status, r.headers);
+        res.end(r.body);
+      };
+      answer(() => respond(request), send, next);
+    });
   } else if (type === 'fastify') {
-    adapter.getInstance<FastifyInstanceLike>().addHook('onRequest', fastifyHook(service));
+    type Hook = (request: FastifyRequest, reply: FastifyReply, done: Next) => void;
+    adapter
+      .getInstance<{ addHook(name: 'onRequest', hook: Hook): unknown }>()
+      .addHook('onRequest', (req, reply, done) => {
+        const request = toRequest(req.raw, req.method, req.url, req.headers, req);
+        // Answering from a hook: send and do not call `done`, so routing never runs.
+        const send = (r: AgentCardResponse) =>
+          reply
+            .code(r.status)
+            .headers(r.headers)
+            .send(r.body === undefined ? undefined : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+        answer(() => respond(request, reply), send, done);
+      });
   } else {
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.unsupportedAdapter(type));
   }
-}
-
-function expressHandler(service: AgentCardService) {
-  const write = (res: NodeResponse, response: AgentCardResponse) => {
-    res.writeHead(response.status, response.headers);
-    res.end(response.body);
-  };
-  return (req: NodeRequest, res: NodeResponse, next: Next): void => {
-    let result: ReturnType<AgentCardService['respond']>;
-    try {
-      // No response argument: guards find it as `req.res`, which Express sets on every request.
-      result = service.respond({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-        raw: req,
-        encrypted: req.socket?.encrypted === true,
-        remoteAddress: req.socket?.remoteAddress,
-      });
-    } catch (error) {
-      next(error);
-      return;
-    }
-    if (isThenable<AgentCardResponse | undefined>(result)) {
-      result.then((response) => (response ? write(res, response) : next()), next);
-    } else if (result) {
-      write(res, result);
-    } else {
-      next();
-    }
-  };
-}
-
-function fastifyHook(service: AgentCardService) {
-  const send = (reply: FastifyReplyLike, response: AgentCardResponse) => {
-    reply.code(response.status).headers(response.headers);
-    const body = response.body;
-    reply.send(
-      body === undefined
-        ? undefined
-        : Buffer.isBuffer(body)
-          ? body
-          : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-    );
-  };
-  return (request: FastifyRequestLike, reply: FastifyReplyLike, done: Next): void => {
-    let result: ReturnType<AgentCardService['respond']>;
-    try {
-      result = service.respond(
-        {
-          method: request.method,
-          path: request.url,
-          headers: request.headers,
-          raw: request,
-          encrypted: request.raw.socket?.encrypted === true,
-          remoteAddress: request.raw.socket?.remoteAddress,
-        },
-        reply,
-      );
-    } catch (error) {
-      done(error);
-      return;
-    }
-    // Answering from a hook: send and do not call `done`, so routing never runs.
-    if (isThenable<AgentCardResponse | undefined>(result)) {
-      result.then((response) => (response ? send(reply, response) : done()), done);
-    } else if (result) {
-      send(reply, result);
-    } else {
-      done();
-    }
-  };
 }

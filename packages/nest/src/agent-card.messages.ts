@@ -17,11 +17,17 @@ export const deprecatedSkill = (origin: string, id: unknown): string =>
 
 /** An `extended: true` skill with nothing to authenticate extended-card requests. */
 export const extendedWithoutAuthentication =
-  'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().';
+  'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().';
 
-/** `card` and card fields given together. */
-export const cardAndFields = (fields: readonly string[]): string =>
-  `AgentCardModule: both card and card fields (${fields.join(', ')}) are set. Pass either a complete card in card, or the fields, not both.`;
+/** A decorated skill that names no agent, or an unknown one, with `forRoot({ agents })`. */
+export const unknownAgent = (declaredBy: string, id: string | undefined, ids: ReadonlySet<string>): string =>
+  id === undefined
+    ? `${declaredBy}: names no agent (none). Add agent: '<id>' to @Skill() or @AgentSkills(), or set default in forRoot({ agents }).`
+    : `${declaredBy}: names an unknown agent (${JSON.stringify(id)}). Use one of the agent ids: ${[...ids].join(', ')}.`;
+
+/** An agent that gets `extended: true` skills but serves no extended card. */
+export const agentWithoutExtended = (id: string): string =>
+  `AgentCardModule: agent "${id}" has extended: true skills but no extended option. Add extended: { authenticate } to that agent.`;
 
 /** `addSkill` with an id the card already has. */
 export const skillExists = (id: string): string =>

@@ -1,9 +1,10 @@
-import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { DiscoveryModule, HttpAdapterHost } from '@nestjs/core';
+import { Inject, Logger, Module, type MiddlewareConsumer, type NestModule, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
+import { bootAgentCard } from './agent-card.boot';
+import { serveAgentCard } from './agent-card.http';
 import { AGENT_CARD_MODULE_OPTIONS, AgentCardConfigurableModule } from './agent-card.module-definition';
-import type { AgentCardModuleOptions } from './agent-card.options';
-import { registerAgentCardHandler } from './agent-card.http';
+import { checkModuleOptions, type AgentCardModuleOptions } from './agent-card.options';
 import { AgentCardService } from './agent-card.service';
 import { SkillExplorer } from './skill.explorer';
 
@@ -21,11 +22,13 @@ import { SkillExplorer } from './skill.explorer';
  * @Module({
  *   imports: [
  *     AgentCardModule.forRoot({
- *       name: 'Acme Orders',
- *       description: 'Places and tracks orders for Acme products.',
- *       version: '1.4.0',
- *       url: 'https://orders.acme-corp.io/a2a/v1',
- *       binding: 'JSONRPC',
+ *       definition: {
+ *         name: 'Acme Orders',
+ *         description: 'Places and tracks orders for Acme products.',
+ *         version: '1.4.0',
+ *         url: 'https://orders.acme-corp.io/a2a/v1',
+ *         binding: 'JSONRPC',
+ *       },
  *     }),
  *     OrdersModule,
  *   ],
@@ -39,13 +42,28 @@ import { SkillExplorer } from './skill.explorer';
   providers: [AgentCardMetadataAccessor, SkillExplorer, AgentCardService],
   exports: [AgentCardService],
 })
-export class AgentCardModule extends AgentCardConfigurableModule implements NestModule {
+export class AgentCardModule extends AgentCardConfigurableModule implements NestModule, OnModuleInit {
   constructor(
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
-    @Inject(AgentCardService) private readonly service: AgentCardService,
     @Inject(AGENT_CARD_MODULE_OPTIONS) private readonly options: AgentCardModuleOptions,
+    @Inject(AgentCardService) private readonly service: AgentCardService,
+    @Inject(SkillExplorer) private readonly explorer: SkillExplorer,
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {
     super();
+  }
+
+  /** Checks the options, collects the skills, builds and validates the card, and hands it to the service. */
+  async onModuleInit(): Promise<void> {
+    const { options, service } = this;
+    checkModuleOptions(options);
+    if (options.agents === undefined) {
+      const guards = options.extended?.guards ?? [];
+      service.useGuards(await Promise.all(guards.map((guard) => this.resolveGuard(guard))));
+    }
+    const decorated = this.explorer.explore(options.openApi !== false);
+    const authenticate = service.canAuthenticate ? service.authenticateRequest : undefined;
+    service.start(await bootAgentCard({ options, decorated, logger: new Logger('AgentCardModule'), authenticate }));
   }
 
   /**
@@ -55,6 +73,16 @@ export class AgentCardModule extends AgentCardConfigurableModule implements Nest
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
     if (this.options.serve === false || !adapter) return;
-    registerAgentCardHandler(adapter, this.service);
+    serveAgentCard(adapter, (request, response) => this.service.respond(request, response));
+  }
+
+  /** A guard class from the container when it is a provider, else built here with its dependencies. */
+  private async resolveGuard<T extends object>(guard: T | (new (...args: never[]) => T)): Promise<T> {
+    if (typeof guard !== 'function') return guard;
+    try {
+      return this.moduleRef.get(guard, { strict: false });
+    } catch {
+      return this.moduleRef.create(guard as never);
+    }
   }
 }

@@ -1,14 +1,9 @@
-import { Inject, Injectable, Logger, type CanActivate, type OnModuleInit, type Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Inject, Injectable, type CanActivate } from '@nestjs/common';
 import {
   AgentCardError,
-  createAgentCardResponder,
   formatFindings,
   getExtendedAgentCard,
-  mergeExtendedCard,
   type AgentCard,
-  type AgentCardDefinition,
-  type AgentCardOptions,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
@@ -17,111 +12,18 @@ import {
   type GetExtendedAgentCardResult,
   type Principal,
 } from '@agent-card/core';
-import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
-import type { AgentCardBuild, AgentCardGuard, AgentCardModuleOptions } from './agent-card.options';
-import {
-  annotateSkillErrors,
-  assembleAgentCard,
-  checkSkills,
-  explainBuildFailure,
-  type AssembleAgentCardInput,
-} from './assemble-agent-card';
+import type { BootedCard } from './agent-card.boot';
 import * as messages from './agent-card.messages';
-import { extendedCardOf, staticCardOf, type ExtendedContent } from './extended-card';
-import { RESPONDER_KEYS, splitOptions } from './module-options';
-import { checkOpenApi } from './openapi-route';
-import { withExtendedSkills, withSkills, type CardFunction } from './per-request-card';
+import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
+import type { AgentCardModuleOptions } from './agent-card.options';
+import { deepFreeze } from './deep-freeze';
+import { extendedCardOf, extendedContentOf, staticCardOf, type AgentCardBuild } from './extended-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
-import { SkillExplorer } from './skill.explorer';
-import { skillFromOptions, type SkillSource } from './skill-source';
 
 /**
- * `forRoot({ agents })`: the core options, with each decorated skill appended to the card (or,
- * for `extended: true`, the extended card) of the agent it names. A skill that names no known
- * agent, or none while there is no `default` agent, fails start-up naming `Controller#method`.
- */
-function routeSkillsToAgents(
-  options: AgentCardModuleOptions,
-  sources: readonly SkillSource[],
-  fallbackLogger: Pick<Console, 'warn'>,
-): AgentCardOptions<any> {
-  const { agents, default: defaultId, catalog, serve: _serve, ...rest } = options;
-  const ids = new Set((agents ?? []).map((a) => a.id));
-  const problems: string[] = [];
-  const byAgent = new Map<string, { public: AgentSkill[]; extended: AgentSkill[] }>();
-  for (const source of sources) {
-    const id = source.agent ?? defaultId;
-    if (id === undefined || !ids.has(id)) {
-      problems.push(
-        id === undefined
-          ? `${source.declaredBy}: names no agent (none). Add agent: '<id>' to @Skill() or @AgentSkills(), or set default in forRoot({ agents }).`
-          : `${source.declaredBy}: names an unknown agent (${JSON.stringify(id)}). Use one of the agent ids: ${[...ids].join(', ')}.`,
-      );
-      continue;
-    }
-    let list = byAgent.get(id);
-    if (list === undefined) {
-      list = { public: [], extended: [] };
-      byAgent.set(id, list);
-    }
-    (source.extended ? list.extended : list.public).push(source.skill);
-  }
-  if (problems.length > 0)
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
-  const responder: Record<string, unknown> = {};
-  for (const key of RESPONDER_KEYS) if (rest[key] !== undefined) responder[key] = rest[key];
-  return {
-    logger: fallbackLogger,
-    ...responder,
-    ...(defaultId === undefined ? {} : { default: defaultId }),
-    ...(catalog === undefined ? {} : { catalog }),
-    agents: (agents ?? []).map((agent) => {
-      const skills = byAgent.get(agent.id);
-      if (skills === undefined) return agent;
-      const card =
-        typeof agent.card === 'function'
-          ? withSkills(agent.card, skills.public)
-          : mergeExtendedCard(agent.card, skills.public);
-      if (skills.extended.length === 0) return { ...agent, card };
-      if (agent.extended === undefined)
-        throw new AgentCardError(
-          'ERR_AGENT_CARD_OPTIONS',
-          `AgentCardModule: agent "${agent.id}" has extended: true skills but no extended option. Add extended: { authenticate } to that agent.`,
-        );
-      return {
-        ...agent,
-        card,
-        extended: { ...agent.extended, card: withExtendedSkills(agent.extended.card, skills.extended) },
-      };
-    }),
-  };
-}
-
-type Awaitable<T> = T | Promise<T>;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A run-time change core refused, said from the caller's side; other errors pass unchanged. */
-function changeFailed(operation: string, error: unknown): unknown {
-  if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') return error;
-  const errors = error.findings.filter((f) => f.severity === 'error');
-  return new AgentCardError(
-    'ERR_AGENT_CARD_INVALID',
-    messages.changeRefused(operation, errors.length, formatFindings(errors)),
-    { findings: error.findings, cause: error },
-  );
-}
-
-/**
- * The card of the application, built at start-up from the module options and every `@Skill()`.
- * Inject it to answer JSON-RPC `GetExtendedAgentCard` yourself, or to serve the card from a
- * handler the module does not know about.
+ * The card of the application at run time: built at start-up by {@link AgentCardModule} from
+ * the module options and every `@Skill()`, read and changed here. Inject it to answer JSON-RPC
+ * `GetExtendedAgentCard` yourself, or to serve the card from a handler the module does not know.
  *
  * @example
  * ```ts
@@ -138,110 +40,27 @@ function changeFailed(operation: string, error: unknown): unknown {
  * @see A2A spec §3.1.11 (GetExtendedAgentCard)
  */
 @Injectable()
-export class AgentCardService implements OnModuleInit {
-  private readonly logger = new Logger('AgentCardModule');
-  private build?: AgentCardBuild;
-  private responder?: AgentCardResponder<any>;
-  private guards: CanActivate[] = [];
-  private canAuthenticate = false;
-  private staticExtended?: AgentCard;
+export class AgentCardService {
+  private booted?: BootedCard;
+  private guards: readonly CanActivate[] = [];
   /** Responses of in-flight requests, so guards can see them through `switchToHttp()`. */
   private readonly responses = new WeakMap<object, unknown>();
 
-  constructor(
-    @Inject(AGENT_CARD_MODULE_OPTIONS) private readonly options: AgentCardModuleOptions,
-    @Inject(SkillExplorer) private readonly explorer: SkillExplorer,
-    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
-  ) {}
+  constructor(@Inject(AGENT_CARD_MODULE_OPTIONS) private readonly options: AgentCardModuleOptions) {}
 
-  /** Collects the skills, builds and validates the card, and prepares the responder. */
-  async onModuleInit(): Promise<void> {
-    if (this.options.agents !== undefined) {
-      const sources = this.explorer.explore(this.options.openApi !== false);
-      checkOpenApi(sources, this.options.logger ?? this.logger);
-      this.responder = createAgentCardResponder(routeSkillsToAgents(this.options, sources, this.logger));
-      return;
-    }
-    const { base, definition, responderOptions } = splitOptions(this.options, this.logger);
-    this.guards = await Promise.all((this.options.guards ?? []).map((guard) => this.resolveGuard(guard)));
-    this.canAuthenticate = this.guards.length > 0 || typeof this.options.extended?.authenticate === 'function';
-    const decorated = this.explorer.explore(this.options.openApi !== false);
-    checkOpenApi(decorated, responderOptions.logger!);
-    if (typeof base === 'function') {
-      this.responder = this.createPerRequestResponder(base, decorated, responderOptions);
-      return;
-    }
-    const input: AssembleAgentCardInput = {
-      definition: (base ?? definition) as unknown as Omit<AgentCardDefinition, 'skills'>,
-      ...(base ? { card: base } : {}),
-      sources: [...[...(base?.skills ?? []), ...(this.options.skills ?? [])].map(skillFromOptions), ...decorated],
-      canAuthenticate: this.canAuthenticate,
-      ...(this.options.profile === undefined ? {} : { profile: this.options.profile }),
-    };
-    const build = assembleAgentCard(input);
-    try {
-      const extendedCard = this.canAuthenticate ? await this.extendedContent(build) : undefined;
-      this.responder = createAgentCardResponder({
-        ...responderOptions,
-        card: build.card,
-        ...this.extendedOptions(extendedCard),
-      });
-      this.build = build;
-      this.staticExtended = staticCardOf(extendedCard);
-    } catch (error) {
-      // Core rejected the card: the Nest-level checks name the decorator or option to fix.
-      throw explainBuildFailure(input) ?? annotateSkillErrors(error, build.sources);
-    }
+  /** Whether anything authenticates extended-card requests (guards or `extended.authenticate`). */
+  get canAuthenticate(): boolean {
+    return this.guards.length > 0 || typeof this.options.extended?.authenticate === 'function';
   }
 
-  /** A per-request card: the skills are checked now, each variant by core on first use. */
-  private createPerRequestResponder(
-    base: CardFunction,
-    decorated: readonly SkillSource[],
-    responderOptions: AgentCardOptions<any>,
-  ): AgentCardResponder<any> {
-    const { publicSkills, extendedSkills } = checkSkills({
-      sources: [...(this.options.skills ?? []).map(skillFromOptions), ...decorated],
-      logger: responderOptions.logger!,
-      ...(this.options.profile === undefined ? {} : { profile: this.options.profile }),
-    });
-    if (extendedSkills.length > 0 && !this.canAuthenticate) {
-      throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);
-    }
-    const extendedCard = this.canAuthenticate
-      ? withExtendedSkills(this.options.extended?.card, extendedSkills)
-      : undefined;
-    return createAgentCardResponder({
-      ...responderOptions,
-      card: withSkills(base, publicSkills),
-      ...this.extendedOptions(extendedCard),
-    });
+  /** Takes the resolved guards; called by the module before it boots the card. */
+  useGuards(guards: readonly CanActivate[]): void {
+    this.guards = guards;
   }
 
-  /**
-   * The whole extended card of `build`, for core to serve: handing core the whole card keeps one
-   * merge rule for the REST endpoint and getExtendedCard(); a static one is validated and hashed
-   * once. A function of the principal when `extended.card` is one.
-   */
-  private async extendedContent(build: AgentCardBuild): Promise<ExtendedContent> {
-    const extra = this.options.extended?.card;
-    if (typeof extra === 'function')
-      return async (principal: Principal) => extendedCardOf(build, await extra(principal));
-    return extendedCardOf(build, extra);
-  }
-
-  /** The responder's `extended` option, when something authenticates extended-card requests. */
-  private extendedOptions(card: ExtendedContent): Pick<AgentCardOptions<any>, 'extended'> {
-    if (!this.canAuthenticate) return {};
-    const { authenticate: _authenticate, card: _card, ...rest } = this.options.extended ?? {};
-    return {
-      extended: {
-        ...rest,
-        authenticate: (request: object) =>
-          this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res),
-        ...(card === undefined ? {} : { card }),
-      },
-    };
+  /** Takes the booted card; called by the module once the card is built and validated. */
+  start(booted: BootedCard): void {
+    this.booted = booted;
   }
 
   /**
@@ -298,21 +117,22 @@ export class AgentCardService implements OnModuleInit {
 
   /** Validates, prepares and swaps in a changed card; the served card stays when it throws. */
   private change(operation: string, card: AgentCard, extendedSkills: readonly AgentSkill[]): AgentCard {
-    const responder = this.ready();
-    const build: AgentCardBuild = { card: deepFreeze(card), extendedSkills, sources: [] };
-    const extra = this.options.extended?.card;
-    const extendedCard: ExtendedContent = !this.canAuthenticate
-      ? undefined
-      : typeof extra === 'function'
-        ? async (principal: Principal) => extendedCardOf(build, await extra(principal))
-        : extendedCardOf(build, extra);
+    const { responder } = this.ready();
+    const build: AgentCardBuild = { card: deepFreeze(card), extendedSkills };
+    const extendedCard = this.canAuthenticate ? extendedContentOf(build, this.options.extended?.card) : undefined;
     try {
       responder.update(build.card, extendedCard === undefined ? undefined : { extendedCard });
     } catch (error) {
-      throw changeFailed(operation, error);
+      if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') throw error;
+      const errors = error.findings.filter((f) => f.severity === 'error');
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_INVALID',
+        messages.changeRefused(operation, errors.length, formatFindings(errors)),
+        { findings: error.findings, cause: error },
+      );
     }
-    this.build = build;
-    this.staticExtended = staticCardOf(extendedCard);
+    const staticExtended = staticCardOf(extendedCard);
+    this.booted = { responder, build, ...(staticExtended ? { staticExtended } : {}) };
     return build.card;
   }
 
@@ -334,8 +154,8 @@ export class AgentCardService implements OnModuleInit {
    * fields it sets).
    */
   async getExtendedCard(principal: Principal): Promise<AgentCard> {
-    if (this.staticExtended) return this.staticExtended;
     const build = this.built();
+    if (this.booted?.staticExtended) return this.booted.staticExtended;
     const extra = this.options.extended?.card;
     return extendedCardOf(build, typeof extra === 'function' ? await extra(principal) : extra);
   }
@@ -353,10 +173,8 @@ export class AgentCardService implements OnModuleInit {
    * @see A2A spec §3.1.11, §9 (JSON-RPC binding)
    */
   getExtendedAgentCard(request: ExtendedCardRequest<any>, response?: unknown): Promise<GetExtendedAgentCardResult> {
-    if (response !== undefined && request.raw !== null && typeof request.raw === 'object') {
-      this.responses.set(request.raw, response);
-    }
-    return getExtendedAgentCard(this.ready(), request);
+    this.remember(request.raw, response);
+    return getExtendedAgentCard(this.ready().responder, request);
   }
 
   /**
@@ -366,12 +184,8 @@ export class AgentCardService implements OnModuleInit {
    */
   async authenticate(request: object, response?: unknown): Promise<Principal | undefined> {
     if (this.guards.length > 0) {
-      const context = createHttpExecutionContext(
-        request,
-        response,
-        AgentCardService,
-        AgentCardService.prototype.getExtendedCard,
-      );
+      const handler = AgentCardService.prototype.getExtendedCard;
+      const context = createHttpExecutionContext(request, response, AgentCardService, handler);
       if (!(await runGuards(this.guards, context))) return undefined;
     }
     const authenticate = this.options.extended?.authenticate;
@@ -379,46 +193,41 @@ export class AgentCardService implements OnModuleInit {
     return (request as { user?: Principal }).user ?? true;
   }
 
+  /** {@link authenticate} for the responder, with the response the adapter gave for the request. */
+  readonly authenticateRequest = (request: object): Promise<Principal | undefined> =>
+    this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res);
+
   /**
    * Answers one request through the core responder; `undefined` means "not for the card".
    * The HTTP adapters of this module call it; `response` is what guards see as the response
    * (by default `request.raw.res`, which Express provides).
    */
-  respond(request: AgentCardRequest<any>, response?: unknown): Awaitable<AgentCardResponse | undefined> {
-    const responder = this.ready();
-    if (response !== undefined && request.raw !== null && typeof request.raw === 'object') {
-      this.responses.set(request.raw, response);
-    }
+  respond(
+    request: AgentCardRequest<any>,
+    response?: unknown,
+  ): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined> {
+    const { responder } = this.ready();
+    this.remember(request.raw, response);
     return responder.respond(request);
   }
 
-  private ready(): AgentCardResponder<any> {
-    if (!this.responder) {
-      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.notInitialisedForRequest);
-    }
-    return this.responder;
+  private remember(raw: unknown, response: unknown): void {
+    if (response !== undefined && raw !== null && typeof raw === 'object') this.responses.set(raw, response);
+  }
+
+  private ready(): BootedCard & { responder: AgentCardResponder<any> } {
+    if (!this.booted) throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.notInitialisedForRequest);
+    return this.booted;
   }
 
   private built(): AgentCardBuild {
-    if (!this.build) {
-      const why = !this.responder
-        ? messages.notBuiltYet
-        : this.options.agents !== undefined
-          ? messages.severalAgents
-          : messages.noSingleCard;
-      throw new AgentCardError('ERR_AGENT_CARD_CONFIG', why);
-    }
-    return this.build;
-  }
-
-  private async resolveGuard(guard: AgentCardGuard): Promise<CanActivate> {
-    if (typeof guard !== 'function') return guard;
-    const type = guard as Type<CanActivate>;
-    try {
-      return this.moduleRef.get(type, { strict: false });
-    } catch {
-      // Not a provider anywhere: build it here, with its own dependencies injected.
-      return this.moduleRef.create(type);
-    }
+    const build = this.booted?.build;
+    if (build) return build;
+    const why = !this.booted
+      ? messages.notBuiltYet
+      : this.options.agents !== undefined
+        ? messages.severalAgents
+        : messages.noSingleCard;
+    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', why);
   }
 }

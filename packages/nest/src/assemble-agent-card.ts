@@ -8,7 +8,7 @@ import {
   type Finding,
   type ValidationProfile,
 } from '@agent-card/core';
-import type { AgentCardBuild } from './agent-card.options';
+import type { AgentCardBuild } from './extended-card';
 import type { SkillSource } from './skill-source';
 
 /** Input of {@link assembleAgentCard}. */
@@ -29,6 +29,13 @@ export interface AssembleAgentCardInput {
 }
 
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
+const error = (rule: string, path: string, message: string, hint: string): Finding => ({
+  rule,
+  severity: 'error',
+  path,
+  message,
+  hint,
+});
 const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
 
 /**
@@ -42,14 +49,14 @@ const show = (value: unknown): string => (value === undefined ? 'missing' : (JSO
  * (`ERR_AGENT_CARD_INVALID`) that lists every problem, each naming the `Controller#method` (or
  * option) that declared it and the decorator to fix.
  */
-export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild {
+export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild & { sources: readonly SkillSource[] } {
   const { definition } = input;
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
   if (extendedProblems.length > 0) throw explainBuildFailure(input)!;
 
   const publicSkills = skillsOf(ordered, 0, publicCount);
-  const extendedSkills = skillsOf(ordered, publicCount, ordered.length);
+  const extendedSkills = skillsOf(ordered, publicCount);
   if (input.card) {
     const unchanged =
       capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard &&
@@ -110,22 +117,24 @@ function extendedCardChecks(
   const extendedWanted = hasExtendedSkills || input.canAuthenticate;
   const declared = input.definition.capabilities?.extendedAgentCard;
   if (hasExtendedSkills && declared === false) {
-    findings.push({
-      rule: 'extended-card-disabled',
-      severity: 'error',
-      path: '/capabilities/extendedAgentCard',
-      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
-      hint: 'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
-    });
+    findings.push(
+      error(
+        'extended-card-disabled',
+        '/capabilities/extendedAgentCard',
+        `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
+        'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
+      ),
+    );
   }
   if (hasExtendedSkills && !input.canAuthenticate) {
-    findings.push({
-      rule: 'extended-card-authentication',
-      severity: 'error',
-      path: '/capabilities/extendedAgentCard',
-      message: `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
-      hint: 'Add guards: [YourAuthGuard] or extended: { authenticate } to AgentCardModule.forRoot().',
-    });
+    findings.push(
+      error(
+        'extended-card-authentication',
+        '/capabilities/extendedAgentCard',
+        `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
+        'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
+      ),
+    );
   }
   const capabilities = {
     ...input.definition.capabilities,
@@ -180,26 +189,19 @@ export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill
   for (const f of findings) {
     if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
   }
-  return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split, ordered.length) };
+  return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split) };
 }
 
 /** The public skills first, then the extended ones (the order of the extended card). */
 function publicFirst(sources: readonly SkillSource[]): { ordered: readonly SkillSource[]; publicCount: number } {
-  let publicCount = 0;
-  for (const source of sources) if (!source.extended) publicCount++;
-  if (publicCount === sources.length) return { ordered: sources, publicCount };
-  const ordered: SkillSource[] = [];
-  for (const source of sources) if (!source.extended) ordered.push(source);
-  for (const source of sources) if (source.extended) ordered.push(source);
-  return { ordered, publicCount };
+  const publicSources = sources.filter((source) => !source.extended);
+  if (publicSources.length === sources.length) return { ordered: sources, publicCount: sources.length };
+  return { ordered: [...publicSources, ...sources.filter((s) => s.extended)], publicCount: publicSources.length };
 }
 
 /** The skills of `sources[from..to)`. */
-function skillsOf(sources: readonly SkillSource[], from: number, to: number): AgentSkill[] {
-  const skills = new Array<AgentSkill>(to - from);
-  for (let i = from; i < to; i++) skills[i - from] = sources[i]!.skill;
-  return skills;
-}
+const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): AgentSkill[] =>
+  sources.slice(from, to).map((source) => source.skill);
 
 /** ` (skill "id")` for a message, when the skill has a string id. */
 const skillLabel = (skill: AgentSkill): string =>
@@ -225,45 +227,49 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
     // origin and declaredBy are read only for a message: most skills have none.
     const { skill } = source;
     if (isBlank(skill.id)) {
-      findings.push({
-        rule: 'skill-required-fields',
-        severity: 'error',
-        path: `/skills/${index}/id`,
-        message: `${source.origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
-        hint: `Give ${source.declaredBy} an id such as 'create-order'.`,
-      });
+      findings.push(
+        error(
+          'skill-required-fields',
+          `/skills/${index}/id`,
+          `${source.origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
+          `Give ${source.declaredBy} an id such as 'create-order'.`,
+        ),
+      );
     }
     if (isBlank(skill.description)) {
-      findings.push({
-        rule: 'skill-required-fields',
-        severity: 'error',
-        path: `/skills/${index}/description`,
-        message: `${source.origin}: the skill has no description${skillLabel(skill)}.`,
-        hint: `Add description: 'What the skill does' to ${source.declaredBy}.`,
-      });
+      findings.push(
+        error(
+          'skill-required-fields',
+          `/skills/${index}/description`,
+          `${source.origin}: the skill has no description${skillLabel(skill)}.`,
+          `Add description: 'What the skill does' to ${source.declaredBy}.`,
+        ),
+      );
     }
     if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
       const where = source.controller
         ? `${source.declaredBy}, or to @AgentSkills() on ${source.controller}`
         : source.declaredBy;
-      findings.push({
-        rule: 'skill-tags-required',
-        severity: 'error',
-        path: `/skills/${index}/tags`,
-        message: `${source.origin}: the skill has no tags${skillLabel(skill)}.`,
-        hint: `Add tags: ['keyword'] to ${where}.`,
-      });
+      findings.push(
+        error(
+          'skill-tags-required',
+          `/skills/${index}/tags`,
+          `${source.origin}: the skill has no tags${skillLabel(skill)}.`,
+          `Add tags: ['keyword'] to ${where}.`,
+        ),
+      );
     }
     if (typeof skill.id === 'string') {
       const first = seen.get(skill.id);
       if (first) {
-        findings.push({
-          rule: 'skill-id-unique',
-          severity: 'error',
-          path: `/skills/${index}/id`,
-          message: `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${source.origin}.`,
-          hint: `Give one of them another id, e.g. ${source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`}.`,
-        });
+        findings.push(
+          error(
+            'skill-id-unique',
+            `/skills/${index}/id`,
+            `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${source.origin}.`,
+            `Give one of them another id, e.g. ${source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`}.`,
+          ),
+        );
       } else {
         seen.set(skill.id, source);
       }

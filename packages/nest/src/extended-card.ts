@@ -1,8 +1,13 @@
 import { mergeExtendedCard, type AgentCard, type AgentSkill, type ExtendedAgentCardOptions } from '@agent-card/core';
-import type { AgentCardBuild } from './agent-card.options';
 
 /** What core merges over the public card for the extended card (`extended.card`). */
 export type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
+
+/** A fully-built single card and what goes only into its extended card. */
+export interface AgentCardBuild {
+  card: AgentCard;
+  extendedSkills: readonly AgentSkill[];
+}
 
 /** The extended card of a build: its public card, its extended skills, then `extra` merged by core. */
 export function extendedCardOf(
@@ -10,8 +15,17 @@ export function extendedCardOf(
   extra: Partial<AgentCard> | readonly AgentSkill[] | undefined,
 ): AgentCard {
   const { card, extendedSkills } = build;
-  const withExtendedSkills = extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card;
-  return mergeExtendedCard(withExtendedSkills, extra);
+  return mergeExtendedCard(extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card, extra);
+}
+
+/**
+ * The whole extended card of `build`, for core to serve: handing core the whole card keeps one
+ * merge rule for the REST endpoint and `getExtendedCard()`; a static one is validated and hashed
+ * once. A function of the principal when `extra` (`extended.card`) is one.
+ */
+export function extendedContentOf(build: AgentCardBuild, extra: ExtendedContent): ExtendedContent {
+  if (typeof extra === 'function') return async (principal) => extendedCardOf(build, await extra(principal));
+  return extendedCardOf(build, extra);
 }
 
 /** The extended card when it is the same for every principal. */

@@ -1,6 +1,4 @@
-import { AgentCardError, type SecurityRequirement } from '@agent-card/core';
-import * as messages from './agent-card.messages';
-import type { SkillSource } from './skill-source';
+import type { SecurityRequirement } from '@agent-card/core';
 import { OPENAPI_METADATA as keys } from './agent-card.constants';
 
 /**
@@ -86,17 +84,13 @@ export interface OpenApiController {
 }
 
 /**
- * The requirements {@link securityOf} made, frozen all the way down (scopes that were not a list
- * are the metadata's own value, passed on for validation, and left alone), the list itself left
- * as it is: each skill copies it, and copying a frozen array costs V8 several times more than a
- * plain one.
+ * Freezes the requirements the routes of a controller share (each skill copies the list itself);
+ * scopes that are not a list are the metadata's own value, passed on for validation, and left alone.
  */
 function shareable(list: SecurityRequirement[] | undefined): readonly SecurityRequirement[] | undefined {
-  if (list === undefined) return undefined;
-  for (const requirement of list) {
-    for (const name in requirement.schemes) {
-      const entry = Object.freeze(requirement.schemes[name]!);
-      if (Array.isArray(entry.list)) Object.freeze(entry.list);
+  for (const requirement of list ?? []) {
+    for (const entry of Object.values(requirement.schemes ?? {})) {
+      if (Array.isArray(Object.freeze(entry).list)) Object.freeze(entry.list);
     }
     Object.freeze(Object.freeze(requirement).schemes);
   }
@@ -125,22 +119,18 @@ function withMethodSecurity(
 /**
  * The OpenAPI view of `controller#method`, or `undefined` when neither carries a swagger
  * decorator (the usual case without `@nestjs/swagger`: a few look-ups, nothing allocated).
- * `controller` is the class, or what {@link readOpenApiController} read from it. `readMethod`
- * reads the method's own metadata (default `read`): a method's prototype chain is
- * `Function.prototype`, where no decorator writes, so its own metadata is all there is, and
- * reading only that skips two look-ups for each key the route does not carry.
+ * `controller` is the class, or what {@link readOpenApiController} read from it.
  */
 export function readOpenApiRoute(
   read: MetadataReader,
   controller: Function | OpenApiController | undefined,
   method: Function,
-  readMethod: MetadataReader = read,
 ): OpenApiRoute | undefined {
   const onClass = typeof controller === 'function' ? readOpenApiController(read, controller) : controller;
-  const operation = readMethod(keys.operation, method) as Record<string, unknown> | undefined;
-  const methodTags = readMethod(keys.tags, method);
-  const methodSecurity = readMethod(keys.security, method);
-  const endpoint = readMethod(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
+  const operation = read(keys.operation, method) as Record<string, unknown> | undefined;
+  const methodTags = read(keys.tags, method);
+  const methodSecurity = read(keys.security, method);
+  const endpoint = read(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
   if (
     onClass === undefined &&
     operation === undefined &&
@@ -164,23 +154,4 @@ export function readOpenApiRoute(
   if (Array.isArray(excluded) && excluded[0] === true) route.excludedBy = '@ApiExcludeController()';
   else if (endpoint?.disable === true) route.excludedBy = '@ApiExcludeEndpoint()';
   return route;
-}
-
-/**
- * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
- * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
- * out: the two decorators contradict each other and either silent choice loses one of them (an
- * extended skill is fine: hidden from the public document, shown to authenticated callers). A
- * deprecated operation's skill is still published, with one warning.
- */
-export function checkOpenApi(sources: readonly SkillSource[], logger: { warn(message: string): void }): void {
-  const excluded: string[] = [];
-  for (const source of sources) {
-    const route = source.openApi;
-    if (route === undefined) continue;
-    if (route.excludedBy !== undefined && !source.extended)
-      excluded.push(messages.excludedSkill(source.origin, route.excludedBy));
-    if (route.deprecated) logger.warn(messages.deprecatedSkill(source.origin, source.skill.id));
-  }
-  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.excludedSkills(excluded));
 }

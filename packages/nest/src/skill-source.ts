@@ -33,51 +33,11 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
   return Array.isArray(list) ? list.slice() : (list as unknown as T[]);
 }
 
-/** Whether no value of the array comes twice; `false` also for anything unusual (NaN, holes). */
-function distinct(list: readonly unknown[]): boolean {
-  for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]) !== i) return false;
-  return true;
-}
-
-/** `a` then `b`, each value once: what `[...new Set([...a, ...b])]` gives, sized exactly. */
+/** `a` then `b`, each value once. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
-  // The usual case, tags on one side only, copies that side.
-  if ((b == null || (Array.isArray(b) && b.length === 0)) && Array.isArray(a) && distinct(a)) return a.slice();
-  if ((a == null || (Array.isArray(a) && a.length === 0)) && Array.isArray(b) && distinct(b)) return b.slice();
   const out: string[] = [];
-  if (a != null) for (const tag of a) if (!out.includes(tag)) out.push(tag);
-  if (b != null) for (const tag of b) if (!out.includes(tag)) out.push(tag);
+  for (const list of [a, b]) if (list != null) for (const tag of list) if (!out.includes(tag)) out.push(tag);
   return out;
-}
-
-/**
- * A decorated skill. `origin` and `declaredBy` are only read to write an error message, so they
- * are made then, not for each of a thousand skills at start-up.
- */
-class DecoratedSkill implements SkillSource {
-  constructor(
-    readonly controller: string,
-    readonly method: string,
-    readonly skill: AgentSkill,
-    readonly extended: boolean,
-    readonly openApi: OpenApiRoute | undefined,
-    private readonly securityFromOpenApi: boolean,
-    readonly agent?: string,
-  ) {}
-
-  get securityDeclaredBy(): string | undefined {
-    return this.securityFromOpenApi
-      ? `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${this.controller}#${this.method}`
-      : undefined;
-  }
-
-  get origin(): string {
-    return `${this.controller}#${this.method}`;
-  }
-
-  get declaredBy(): string {
-    return `@Skill() on ${this.controller}#${this.method}`;
-  }
 }
 
 /**
@@ -109,15 +69,19 @@ export function skillFromDecorator(
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
-  return new DecoratedSkill(
+  const source: SkillSource = {
+    origin: `${controller}#${method}`,
+    declaredBy: `@Skill() on ${controller}#${method}`,
     controller,
-    method,
     skill,
-    options.extended ?? defaults.extended ?? false,
-    openApi,
-    own === undefined && openApi?.securityRequirements !== undefined,
-    options.agent ?? defaults.agent,
-  );
+    extended: options.extended ?? defaults.extended ?? false,
+  };
+  if (openApi) source.openApi = openApi;
+  if (own === undefined && openApi?.securityRequirements !== undefined)
+    source.securityDeclaredBy = `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${controller}#${method}`;
+  const agent = options.agent ?? defaults.agent;
+  if (agent !== undefined) source.agent = agent;
+  return source;
 }
 
 /** Wraps one of the module's static `skills` so errors can name it. */

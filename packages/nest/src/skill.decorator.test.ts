@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MetadataScanner, Reflector } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
-import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
+import { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
 import { AgentSkills, Skill } from './skill.decorator';
 import { skillFromDecorator } from './skill-source';
 import { toSkillId, toSkillName } from './skill-naming';
@@ -71,12 +71,10 @@ describe('@Skill() and @AgentSkills() metadata', () => {
   });
 });
 
-describe('the list of decorated methods', () => {
-  const accessor = new AgentCardMetadataAccessor(new Reflector());
+describe('the decorated methods the accessor finds', () => {
+  const accessor = new AgentCardMetadataAccessor(new Reflector(), new MetadataScanner());
   const names = (prototype: object) => accessor.getSkillMethods(prototype).map((m) => m.name);
-  const recorded = (prototype: object) =>
-    (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as { name: string }[] | undefined)?.map((r) => r.name);
-  /** What the explorer found before the list existed: every method name, then its metadata. */
+  /** Every method name the scanner lists, then its metadata. */
   const scanned = (prototype: object) =>
     new MetadataScanner()
       .getAllMethodNames(prototype)
@@ -121,18 +119,17 @@ describe('the list of decorated methods', () => {
     list() {}
   }
 
-  it('lists the decorated names on the prototype that declares them, each once', () => {
-    expect(SKILL_METHODS_METADATA).toBe('agent-card:skill-methods');
-    expect(recorded(OrdersController.prototype)).toEqual(['createOrder', 'trackOrder', 'cancel', 'getHTTPStatus']);
-    expect(recorded(Child.prototype)).toEqual(['delta']);
-    expect(recorded(Twice.prototype)).toEqual(['both']);
-    expect(Reflect.getOwnMetadata(SKILL_METHODS_METADATA, OrdersController.prototype)[1]).toStrictEqual({
+  it('finds the decorated names, each once, with the options stored on each method', () => {
+    expect(names(OrdersController.prototype)).toEqual(['createOrder', 'trackOrder', 'cancel', 'getHTTPStatus']);
+    expect(names(Child.prototype)[0]).toEqual('delta');
+    expect(names(Twice.prototype)).toEqual(['both']);
+    expect(accessor.getSkillMethods(OrdersController.prototype)[1]).toStrictEqual({
       name: 'trackOrder',
       method: OrdersController.prototype.trackOrder,
       options: Reflect.getMetadata(SKILL_METADATA, OrdersController.prototype.trackOrder),
     });
     expect(Reflect.getMetadata(SKILL_METADATA, Twice.prototype.both)).toStrictEqual({ id: 'outer' });
-    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, NoSkills.prototype)).toBeUndefined();
+    expect(names(NoSkills.prototype)).toEqual([]);
   });
 
   it('does not list static methods, which the explorer never looked at', () => {
@@ -140,8 +137,6 @@ describe('the list of decorated methods', () => {
       @Skill({ description: 's' })
       static make() {}
     }
-    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, WithStatic.prototype)).toBeUndefined();
-    expect(Reflect.getMetadata(SKILL_METHODS_METADATA, WithStatic)).toBeUndefined();
     expect(names(WithStatic.prototype)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { SecurityRequirement } from '@agent-card/core';
-import { AGENT_SKILLS_METADATA, SKILL_METADATA, SKILL_METHODS_METADATA } from './agent-card.constants';
+import { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
 
 /**
  * What {@link Skill} declares about one controller method: one `AgentSkill` of the card.
@@ -80,8 +80,7 @@ export interface AgentSkillsOptions {
  * and publishes it in the Agent Card.
  *
  * Stores one plain object (`SkillOptions`, the string shorthand becomes `{ id }`) under
- * {@link SKILL_METADATA} on the method, and adds the method to the list under
- * {@link SKILL_METHODS_METADATA} on the prototype that declares it; it does nothing else.
+ * {@link SKILL_METADATA} on the method; it does nothing else.
  *
  * @example
  * ```ts
@@ -103,36 +102,7 @@ export function Skill(options?: SkillOptions): MethodDecorator;
 export function Skill(id: string, options?: Omit<SkillOptions, 'id'>): MethodDecorator;
 export function Skill(idOrOptions?: string | SkillOptions, rest?: Omit<SkillOptions, 'id'>): MethodDecorator {
   const metadata: SkillOptions = typeof idOrOptions === 'string' ? { ...rest, id: idOrOptions } : { ...idOrOptions };
-  const store = SetMetadata(SKILL_METADATA, metadata);
-  return (target, key, descriptor) => {
-    store(target, key, descriptor);
-    // Only instance methods are routes the explorer looks at (a static one decorates the class
-    // itself), and Nest only scans string-named methods.
-    if (typeof target === 'object' && typeof key === 'string' && typeof descriptor?.value === 'function') {
-      recordSkillMethod(target, { name: key, method: descriptor.value, options: metadata });
-    }
-    return descriptor;
-  };
-}
-
-/**
- * One decorated method as {@link SKILL_METHODS_METADATA} lists it: its name, the function that
- * was decorated and the options stored on it.
- */
-export interface SkillMethodRecord {
-  readonly name: string;
-  readonly method: Function;
-  readonly options: SkillOptions;
-}
-
-/** Adds a method to the list of `prototype` (its own list; a name decorated again is replaced). */
-function recordSkillMethod(prototype: object, record: SkillMethodRecord): void {
-  const records =
-    (Reflect.getOwnMetadata(SKILL_METHODS_METADATA, prototype) as readonly SkillMethodRecord[] | undefined) ?? [];
-  const index = records.findIndex((r) => r.name === record.name);
-  // A new array each time: a list read earlier never changes under its reader.
-  const next = index === -1 ? [...records, record] : records.map((r, i) => (i === index ? record : r));
-  Reflect.defineMetadata(SKILL_METHODS_METADATA, Object.freeze(next), prototype);
+  return SetMetadata(SKILL_METADATA, metadata);
 }
 
 /**

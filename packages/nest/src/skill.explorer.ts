@@ -1,4 +1,4 @@
-import { Inject, Injectable, type Type } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
 import { skillFromDecorator, type SkillSource } from './skill-source';
@@ -8,12 +8,10 @@ import { skillFromDecorator, type SkillSource } from './skill-source';
  *
  * Order (stable from one start to the next): controllers in module registration order (the order
  * Nest scans the import graph, then each module's `controllers` array), and within a controller
- * its methods in declaration order, own methods before inherited ones.
+ * its methods in the order of `MetadataScanner`, own methods before inherited ones.
  *
  * Metadata is read from the controller class (`wrapper.metatype`), never from an instance, so
- * request-scoped and transient controllers count too and nothing is instantiated. `@Skill()`
- * lists the methods it decorated on the class, so a controller costs one metadata read, not one
- * per method.
+ * request-scoped and transient controllers count too and nothing is instantiated.
  */
 @Injectable()
 export class SkillExplorer {
@@ -29,19 +27,15 @@ export class SkillExplorer {
   explore(openApi = true): SkillSource[] {
     const found: SkillSource[] = [];
     const visited = new Set<Function>();
-    for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype as Type<unknown> | null | undefined;
+    for (const { metatype: controller } of this.discovery.getControllers()) {
       // A controller listed in two modules is still one set of skills.
-      if (typeof controller !== 'function' || visited.has(controller)) continue;
+      if (typeof controller !== 'function' || visited.has(controller) || !controller.prototype) continue;
       visited.add(controller);
-      const prototype = controller.prototype as object | undefined;
-      if (!prototype) continue;
-      const methods = this.accessor.getSkillMethods(prototype);
+      const methods = this.accessor.getSkillMethods(controller.prototype);
       if (methods.length === 0) continue;
-      const defaults = this.accessor.getDefaults(controller);
+      const defaults = this.accessor.getAgentSkills(controller);
       const onClass = openApi ? this.accessor.getOpenApiController(controller) : undefined;
-      for (let i = 0; i < methods.length; i++) {
-        const { name, method, options } = methods[i]!;
+      for (const { name, method, options } of methods) {
         const route = openApi ? this.accessor.getOpenApi(onClass, method) : undefined;
         found.push(skillFromDecorator(controller.name, name, options, defaults, route));
       }

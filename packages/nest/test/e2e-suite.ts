@@ -31,6 +31,32 @@ export interface SuiteDeps {
 
 type App = NestCommon.INestApplication;
 
+const DYNAMIC_KEYS = [
+  'allowedOrigins',
+  'allowedTenants',
+  'trustProxy',
+  'tenant',
+  'cacheKey',
+  'maxVariants',
+  'variantMaxAge',
+  'staleIfError',
+  'maxConcurrentBuilds',
+  'retryAfter',
+];
+
+/** Core's options in the groups of `forRoot`: the dynamic-card options under `dynamic`, as core groups them. */
+function nestOptions(options: AgentCardOptions<any>): AgentCardNest.AgentCardModuleOptions {
+  const grouped: Record<string, unknown> = { ...options };
+  const dynamic: Record<string, unknown> = { ...(grouped.dynamic as object | undefined) };
+  for (const key of DYNAMIC_KEYS) {
+    if (grouped[key] === undefined) continue;
+    dynamic[key] = grouped[key];
+    delete grouped[key];
+  }
+  if (Object.keys(dynamic).length > 0) grouped.dynamic = dynamic;
+  return grouped as AgentCardNest.AgentCardModuleOptions;
+}
+
 export function agentCardE2E(deps: SuiteDeps): void {
   const { common, testing, lib, platforms } = deps;
   const fx = createFixture({ common, lib });
@@ -216,7 +242,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
       name: `Nest ${deps.major} platform-${platform.name}`,
       async start(options: AgentCardOptions<any>) {
         @Module({
-          imports: [AgentCardModule.forRoot(options as AgentCardNest.AgentCardModuleOptions)],
+          imports: [AgentCardModule.forRoot(nestOptions(options))],
           controllers: [RoutesController],
         })
         class ConformanceModule {}
@@ -278,6 +304,50 @@ export function agentCardE2E(deps: SuiteDeps): void {
   });
 
   describe('start-up errors', () => {
+    it('refuses the old, flat spelling of forRoot, listing every key with where it goes now', async () => {
+      const { name, description, version, url, binding } = baseOptions.definition;
+      const flat = { name, description, version, url, binding, tenant: 'acme', guards: [fx.ApiKeyGuard] };
+      @Module({
+        imports: [
+          AgentCardModule.forRoot({
+            ...flat,
+            allowedOrigins: ['https://acme-corp.io'],
+            profile: 'development',
+            logger: { warn: () => {} },
+            retries: 3,
+          } as never),
+        ],
+      })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.code).toBe('ERR_AGENT_CARD_OPTIONS');
+      expect(error.message).toBe(
+        [
+          'AgentCardModule.forRoot(): the options have 9 problems. Fix each one below.',
+          '  - name: a card field at the top level. Move it into definition: { name }.',
+          '  - description: a card field at the top level. Move it into definition: { description }.',
+          '  - version: a card field at the top level. Move it into definition: { version }.',
+          '  - url: a card field at the top level. Move it into definition: { url }.',
+          '  - binding: a card field at the top level. Move it into definition: { binding }.',
+          '  - tenant: a card field at the top level. Move it into definition: { tenant }.',
+          '  - guards: at the top level. Move it into extended: { guards }.',
+          '  - allowedOrigins: a dynamic-card option at the top level. Move it into dynamic: { allowedOrigins }.',
+          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer.',
+        ].join('\n'),
+      );
+    });
+
+    it('refuses a complete card and its fields together', async () => {
+      @Module({
+        imports: [AgentCardModule.forRoot({ ...baseOptions, card: conformanceAgentCard('acme') } as never)],
+      })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toContain(
+        '  - card and definition: both are set. Pass either a complete card in card, or its fields in definition, not both.',
+      );
+    });
+
     it('names both origins of a duplicate id', async () => {
       @Controller('alpha')
       class AlphaController {
@@ -458,7 +528,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(error.message).toContain(
         'AdminController#purge is extended: true but nothing authenticates extended-card requests.',
       );
-      expect(error.message).toContain('Add guards: [YourAuthGuard] or extended: { authenticate }');
+      expect(error.message).toContain('Add extended: { guards: [YourAuthGuard] } or extended: { authenticate }');
     });
   });
 
@@ -478,8 +548,8 @@ export function agentCardE2E(deps: SuiteDeps): void {
             inject: [CONFIG],
             useFactory: (config: { publicUrl: string }) => ({
               ...baseOptions,
-              url: config.publicUrl,
-              guards: [fx.ApiKeyGuard],
+              definition: { ...baseOptions.definition, url: config.publicUrl },
+              extended: { guards: [fx.ApiKeyGuard] },
             }),
           }),
           fx.OrdersModule,
@@ -499,7 +569,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
         imports: [
           AgentCardModule.forRoot({
             ...baseOptions,
-            guards: [fx.ApiKeyGuard],
+            extended: { guards: [fx.ApiKeyGuard] },
             sign: { privateKey, kid: 'nest-key', alg: 'EdDSA' },
           }),
           fx.OrdersModule,
@@ -570,7 +640,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
         }
       }
       const app = await boot(
-        fx.appModule({ guards: [HeaderGuard], extended: { authenticate: () => ({ team: 'ops' }) } }),
+        fx.appModule({ extended: { guards: [HeaderGuard], authenticate: () => ({ team: 'ops' }) } }),
       );
       const service = app.get(AgentCardService);
       expect(await service.authenticate({ headers: { 'x-team': 'ops' } })).toEqual({ team: 'ops' });
@@ -761,7 +831,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
         imports: [
           AgentCardModule.forRoot({
             card: perRequest,
-            allowedOrigins: ['http://127.0.0.1'],
+            dynamic: { allowedOrigins: ['http://127.0.0.1'] },
             profile: 'development',
             logger: { warn: () => {} },
           } as never),

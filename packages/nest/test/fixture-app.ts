@@ -15,7 +15,7 @@ export interface FixtureDeps {
 export const API_KEY = 'k-7f3a9c';
 
 /** The static card fields the fixture app publishes. */
-export const baseOptions = {
+export const baseDefinition = {
   name: 'Acme Orders',
   description: 'Places, tracks and exports orders for Acme products.',
   version: '2.1.0',
@@ -23,6 +23,11 @@ export const baseOptions = {
   binding: 'HTTP+JSON' as const,
   provider: { organization: 'Acme Corp', url: 'https://acme-corp.io' },
   securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header' as const, name: 'x-api-key' } } },
+};
+
+/** The module options of the fixture app, without guards. */
+export const baseOptions = {
+  definition: baseDefinition,
   profile: 'development' as const,
   logger: { warn: () => {} },
 };
@@ -115,7 +120,11 @@ export function createFixture({ common, lib }: FixtureDeps) {
   function appModule(options: Partial<AgentNestOptions> = {}) {
     @Module({
       imports: [
-        AgentCardModule.forRoot({ ...baseOptions, guards: [ApiKeyGuard], ...options } as AgentNestOptions),
+        AgentCardModule.forRoot({
+          ...baseOptions,
+          ...options,
+          extended: { guards: [ApiKeyGuard], ...options.extended },
+        } as AgentNestOptions),
         OrdersModule,
         BillingModule,
       ],

@@ -65,7 +65,13 @@ export function openApiE2E(deps: OpenApiSuiteDeps): void {
 
   const appWith = (controllers: Function[], options: Record<string, unknown> = {}) => {
     @Module({
-      imports: [AgentCardModule.forRoot({ ...baseOptions, securitySchemes, ...options } as never)],
+      imports: [
+        AgentCardModule.forRoot({
+          ...baseOptions,
+          definition: { ...baseOptions.definition, securitySchemes },
+          ...options,
+        } as never),
+      ],
       controllers: controllers as never,
     })
     class AppModule {}

@@ -1,0 +1,189 @@
+import {
+  AgentCardError,
+  createAgentCardResponder,
+  mergeExtendedCard,
+  type AgentCard,
+  type AgentCardOptions,
+  type AgentCardResponder,
+  type AgentSkill,
+  type Principal,
+} from '@agent-card/core';
+import * as messages from './agent-card.messages';
+import { coreOptions, type AgentCardModuleOptions, type CardFunction } from './agent-card.options';
+import {
+  annotateSkillErrors,
+  assembleAgentCard,
+  checkSkills,
+  explainBuildFailure,
+  type AssembleAgentCardInput,
+} from './assemble-agent-card';
+import { extendedContentOf, staticCardOf, type AgentCardBuild, type ExtendedContent } from './extended-card';
+import { skillFromOptions, type SkillSource } from './skill-source';
+
+/** What the module boots from: its options, the decorated skills, and who reads the extended card. */
+export interface BootInput {
+  options: AgentCardModuleOptions;
+  /** Every `@Skill()` the explorer found, in card order. */
+  decorated: readonly SkillSource[];
+  logger: Pick<Console, 'warn'>;
+  /** Guards then `extended.authenticate`; `undefined` when nothing authenticates extended-card requests. */
+  authenticate: ((request: object) => Promise<Principal | undefined>) | undefined;
+}
+
+/** A booted card: the responder, and for a single card the build the run-time changes start from. */
+export interface BootedCard {
+  responder: AgentCardResponder<any>;
+  build?: AgentCardBuild;
+  /** The extended card when it is the same for every principal. */
+  staticExtended?: AgentCard;
+}
+
+/**
+ * Builds and validates the card in the mode the options ask for (several agents, a per-request
+ * card, or one card), after the OpenAPI checks of the decorated skills.
+ */
+export async function bootAgentCard(input: BootInput): Promise<BootedCard> {
+  checkOpenApi(input.decorated, input.options.logger ?? input.logger);
+  if (input.options.agents !== undefined) return { responder: bootSeveralAgents(input) };
+  if (typeof input.options.card === 'function') return { responder: bootPerRequestCard(input, input.options.card) };
+  return bootSingleCard(input);
+}
+
+/** The responder's `extended` option, when something authenticates extended-card requests. */
+function extendedOption(input: BootInput, card: ExtendedContent): Pick<AgentCardOptions<any>, 'extended'> {
+  if (input.authenticate === undefined) return {};
+  const { authenticate: _authenticate, guards: _guards, card: _card, ...rest } = input.options.extended ?? {};
+  return { extended: { ...rest, authenticate: input.authenticate, ...(card === undefined ? {} : { card }) } };
+}
+
+/** One card, from `definition` or a complete `card`, with the static and decorated skills. */
+export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
+  const { options } = input;
+  const base = options.card as AgentCard | undefined;
+  const assemble: AssembleAgentCardInput = {
+    definition: base ?? options.definition ?? ({} as AssembleAgentCardInput['definition']),
+    ...(base ? { card: base } : {}),
+    sources: [...[...(base?.skills ?? []), ...(options.skills ?? [])].map(skillFromOptions), ...input.decorated],
+    canAuthenticate: input.authenticate !== undefined,
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+  };
+  const build = assembleAgentCard(assemble);
+  try {
+    const extended = input.authenticate ? extendedContentOf(build, options.extended?.card) : undefined;
+    const responder = createAgentCardResponder({
+      ...coreOptions(options, input.logger),
+      card: build.card,
+      ...extendedOption(input, extended),
+    });
+    const staticExtended = staticCardOf(extended);
+    return { responder, build, ...(staticExtended ? { staticExtended } : {}) };
+  } catch (error) {
+    // Core rejected the card: the Nest-level checks name the decorator or option to fix.
+    throw explainBuildFailure(assemble) ?? annotateSkillErrors(error, build.sources);
+  }
+}
+
+/** A per-request card: the skills are checked now, each variant by core on first use. */
+export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentCardResponder<any> {
+  const { options } = input;
+  const logger = options.logger ?? input.logger;
+  const { publicSkills, extendedSkills } = checkSkills({
+    sources: [...(options.skills ?? []).map(skillFromOptions), ...input.decorated],
+    logger,
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+  });
+  if (extendedSkills.length > 0 && input.authenticate === undefined)
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);
+  const extended = input.authenticate ? withExtendedSkills(options.extended?.card, extendedSkills) : undefined;
+  return createAgentCardResponder({
+    ...coreOptions(options, input.logger),
+    card: withSkills(card, publicSkills),
+    ...extendedOption(input, extended),
+  });
+}
+
+/**
+ * `forRoot({ agents })`: each decorated skill appended to the card (or, for `extended: true`, the
+ * extended card) of the agent it names. A skill that names no known agent, or none while there is
+ * no `default` agent, fails start-up naming `Controller#method`.
+ */
+export function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
+  const { agents = [], default: defaultId, catalog } = input.options;
+  const ids = new Set(agents.map((a) => a.id));
+  const problems: string[] = [];
+  const byAgent = new Map<string, { public: AgentSkill[]; extended: AgentSkill[] }>();
+  for (const source of input.decorated) {
+    const id = source.agent ?? defaultId;
+    if (id === undefined || !ids.has(id)) {
+      problems.push(messages.unknownAgent(source.declaredBy, id, ids));
+      continue;
+    }
+    const list = byAgent.get(id) ?? { public: [], extended: [] };
+    byAgent.set(id, list);
+    (source.extended ? list.extended : list.public).push(source.skill);
+  }
+  if (problems.length > 0)
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
+  return createAgentCardResponder({
+    ...coreOptions(input.options, input.logger),
+    ...(defaultId === undefined ? {} : { default: defaultId }),
+    ...(catalog === undefined ? {} : { catalog }),
+    agents: agents.map((agent) => {
+      const skills = byAgent.get(agent.id);
+      if (skills === undefined) return agent;
+      const card =
+        typeof agent.card === 'function'
+          ? withSkills(agent.card, skills.public)
+          : mergeExtendedCard(agent.card, skills.public);
+      if (skills.extended.length === 0) return { ...agent, card };
+      if (agent.extended === undefined)
+        throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.agentWithoutExtended(agent.id));
+      const extended = { ...agent.extended, card: withExtendedSkills(agent.extended.card, skills.extended) };
+      return { ...agent, card, extended };
+    }),
+  });
+}
+
+/** Appends the decorated public skills to every variant of a per-request card. */
+function withSkills(card: CardFunction, skills: readonly AgentSkill[]): CardFunction {
+  if (skills.length === 0) return card;
+  const add = (variant: AgentCard): AgentCard => ({ ...variant, skills: [...(variant.skills ?? []), ...skills] });
+  return (ctx) => {
+    const variant = card(ctx);
+    return variant instanceof Promise ? variant.then(add) : add(variant);
+  };
+}
+
+/**
+ * For a per-request card: the extended content core merges over each variant, i.e. the
+ * `extended: true` skills followed by what `extended.card` returns.
+ */
+function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[]): ExtendedContent {
+  if (skills.length === 0) return extra;
+  const combine = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined) => {
+    if (content === undefined) return skills;
+    if (Array.isArray(content)) return [...skills, ...(content as readonly AgentSkill[])];
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.partialExtendedPerRequest);
+  };
+  if (typeof extra === 'function') return async (principal: Principal) => combine(await extra(principal));
+  return combine(extra);
+}
+
+/**
+ * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
+ * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
+ * out: the two decorators contradict each other and either silent choice loses one of them (an
+ * extended skill is fine: hidden from the public document, shown to authenticated callers). A
+ * deprecated operation's skill is still published, with one warning.
+ */
+function checkOpenApi(sources: readonly SkillSource[], logger: Pick<Console, 'warn'>): void {
+  const excluded: string[] = [];
+  for (const source of sources) {
+    const route = source.openApi;
+    if (route === undefined) continue;
+    if (route.excludedBy !== undefined && !source.extended)
+      excluded.push(messages.excludedSkill(source.origin, route.excludedBy));
+    if (route.deprecated) logger.warn(messages.deprecatedSkill(source.origin, source.skill.id));
+  }
+  if (excluded.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.excludedSkills(excluded));
+}
