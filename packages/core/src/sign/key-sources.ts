@@ -10,7 +10,7 @@ import { checkKeySetUrl, DEFAULT_JWKS_TIMEOUT_MS, fetchKeySet } from './jwks';
  */
 
 /** One `allowJkuHosts` entry, parsed once per verification. */
-interface AllowedJku {
+export interface AllowedJku {
   /** How the caller wrote it, for messages. */
   entry: string;
   hostname: string;
@@ -80,7 +80,7 @@ export function admitJku(jku: URL, allowed: readonly AllowedJku[]): AllowedJku |
   return hostEntry;
 }
 
-type KeySource = { name: string; keys: readonly JWK[] } | { name: string; error: string };
+export type KeySource = { name: string; keys: readonly JWK[] } | { name: string; error: string };
 
 /** Fetches key sets for one verification: each URL once, one per allowed entry, one time budget. */
 export function createKeySetFetcher(options: {
