@@ -45,15 +45,35 @@ function fail(what: string, how: string, cause?: unknown): never {
   throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `canonicalizeAgentCard: ${what}. ${how}`, { cause });
 }
 
-/** How deep `value` nests, counted without recursion; stops counting past `limit`. */
+/**
+ * How deep `value` nests, counted without recursion; stops counting past `limit`. Only objects and
+ * arrays are stacked, with their depth alongside, so a card of many scalars allocates nothing.
+ */
 function depthExceeds(value: Json, limit: number): boolean {
-  const stack: [Json, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [Json, number];
-    if (typeof item !== 'object' || item === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const items: object[] = [value];
+  const depths: number[] = [1];
+  while (items.length > 0) {
+    const item = items.pop() as Record<string, Json>;
+    const depth = depths.pop() as number;
     if (depth > limit) return true;
-    const children = Array.isArray(item) ? item : Object.values(item);
-    for (let i = 0; i < children.length; i++) stack.push([children[i], depth + 1]);
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const child = item[i];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key of Object.keys(item)) {
+        const child = item[key];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }

@@ -14,8 +14,8 @@ import { AGENT_CARD_VERIFY_LIMITS, type AgentCardSignatureCheck } from './verify
 
 /**
  * The payload length from which a signature is first checked by node:crypto: below it, what jose
- * copies costs less than the second public-key operation a mismatch then takes (a P-521 check
- * costs about 1 ms).
+ * copies costs less than the second public-key operation a matching signature then takes (a
+ * P-521 check costs about 1 ms).
  */
 const PRECHECK_BYTES = 64 * 1024;
 
@@ -141,16 +141,17 @@ export class SignatureChecker {
     this.#checksLeft -= 1;
     const { flattenedVerify, errors } = this.#jose as typeof Jose;
     const { alg } = entry.read;
-    // A signature that does not match is still given to jose, over an empty payload: jose
-    // refuses a wrong header, key or algorithm before it looks at the payload, and so gives
-    // the same reason it would give over the card, without copying the card again.
+    // A signature that does not match is still given to jose, over an empty payload and with an
+    // empty signature: jose refuses a wrong header, key or algorithm before it looks at either,
+    // and so gives the same reason it would give over the card, without copying the card again;
+    // an empty signature fails without a second public-key operation.
     const mismatch =
       payload.length >= PRECHECK_BYTES &&
       mismatches(alg, candidate.key, entry.signingInput(payload), entry.signatureBytes);
     const jws: Parameters<typeof Jose.flattenedVerify>[0] = {
       payload: mismatch ? '' : payload,
       protected: entry.encoded,
-      signature: entry.signature,
+      signature: mismatch ? '' : entry.signature,
     };
     if (entry.unprotected !== undefined) jws.header = entry.unprotected as Record<string, unknown>;
     try {
