@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { isObject } from '../validate/context';
+import { showValue } from '../util';
 
 /*
  * What an Agent Card signature covers, read from the JSON itself: never through a model that
@@ -196,7 +197,7 @@ export function canonicalizeAgentCard(
 ): string {
   const form = options.form ?? 'pruned';
   if (form !== 'pruned' && form !== 'served-as-is') {
-    fail(`form ${JSON.stringify(form)} is not a canonical form`, 'Use "pruned" or "served-as-is".');
+    fail(`form ${showValue(form)} is not a canonical form`, 'Use "pruned" or "served-as-is".');
   }
   return canonicalForms(card)[form];
 }

@@ -1,4 +1,5 @@
 import { createHash, type KeyObject } from 'node:crypto';
+import { showValue } from '../util';
 
 /** The members RFC 7638 §3.2 hashes, by key type, in lexicographic order. */
 const REQUIRED: Record<string, readonly string[]> = {
@@ -40,7 +41,7 @@ export function publicJwkOf(key: KeyObject): AgentCardJwk {
  */
 export function jwkThumbprint(jwk: AgentCardJwk): string {
   const members = REQUIRED[String(jwk.kty)];
-  if (members === undefined) throw new Error(`no RFC 7638 thumbprint for kty ${JSON.stringify(jwk.kty)}`);
+  if (members === undefined) throw new Error(`no RFC 7638 thumbprint for kty ${showValue(jwk.kty)}`);
   const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name])}`).join(',')}}`;
   return createHash('sha256').update(text).digest('base64url');
 }

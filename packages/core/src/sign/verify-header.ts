@@ -2,6 +2,7 @@ import { type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
 import { AGENT_CARD_CANONICAL_FORMS, type AgentCardCanonicalForm, FORM_HEADER_PARAMETER } from './canonicalize';
 import { decodeBase64url } from './base64url';
 import type { AgentCardSignatureCheck } from './verify-types';
+import { showValue } from '../util';
 
 /** The protected header of a `signatures` entry, or why it cannot be read. */
 export function decodeHeader(entry: unknown): Record<string, unknown> | string {
@@ -62,7 +63,7 @@ export function readSignature(
   const namedForm = header[FORM_HEADER_PARAMETER];
   if (namedForm !== undefined) {
     if (typeof namedForm !== 'string' || !AGENT_CARD_CANONICAL_FORMS.includes(namedForm as AgentCardCanonicalForm)) {
-      return `the protected header's "${FORM_HEADER_PARAMETER}" is ${JSON.stringify(namedForm)}, not a canonical form (${AGENT_CARD_CANONICAL_FORMS.join(', ')})`;
+      return `the protected header's "${FORM_HEADER_PARAMETER}" is ${showValue(namedForm)}, not a canonical form (${AGENT_CARD_CANONICAL_FORMS.join(', ')})`;
     }
     const form = namedForm as AgentCardCanonicalForm;
     if (!forms.includes(form)) {

@@ -4,6 +4,7 @@ import { admitJku, type AllowedJku } from './key-sources';
 import { toPublicKey } from './keys';
 import type { Candidate, ResolvedVerifyOptions } from './verify-options';
 import { AGENT_CARD_VERIFY_LIMITS } from './verify-types';
+import { quoteUntrusted } from '../util';
 
 interface KidCandidates {
   found: Candidate[];
@@ -22,7 +23,7 @@ function jwkCandidates(source: string, jwks: readonly JWK[], kid: string, label:
     named += 1;
     if (named > AGENT_CARD_VERIFY_LIMITS.keysPerKid) continue;
     if (jwk.use !== undefined && jwk.use !== 'sig') {
-      skipped.push(`${label(jwk)} is for "use": "${jwk.use}", not signatures`);
+      skipped.push(`${label(jwk)} is for "use": ${quoteUntrusted(String(jwk.use))}, not signatures`);
       continue;
     }
     if (jwk.kty === 'oct') {
@@ -119,12 +120,12 @@ export class KeyFinder {
     if (named > keysPerKid && !this.#kidsCut.has(kid)) {
       this.#kidsCut.add(kid);
       this.#limits.push(
-        `kid ${JSON.stringify(kid)} names ${named} keys; only the first ${keysPerKid} were tried (at most ${keysPerKid} per kid)`,
+        `kid ${quoteUntrusted(kid)} names ${named} keys; only the first ${keysPerKid} were tried (at most ${keysPerKid} per kid)`,
       );
     }
     candidates.splice(keysPerKid);
     if (candidates.length === 0) {
-      return `unknown kid "${kid}": no trusted key has this kid${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      return `unknown kid ${quoteUntrusted(kid)}: no trusted key has this kid${notes.length ? ` (${notes.join('; ')})` : ''}`;
     }
     return candidates;
   }

@@ -7,6 +7,7 @@ import { checkKeySetUrl } from './jwks';
 import { type AllowedJku, createKeySetFetcher, parseAllowedJkus } from './key-sources';
 import { toPublicKey } from './keys';
 import type { VerifyAgentCardOptions } from './verify-types';
+import { showValue } from '../util';
 
 /** A trusted key a signature may be checked with. */
 export interface Candidate {
@@ -64,7 +65,7 @@ export function resolveVerifyOptions(options: VerifyAgentCardOptions): ResolvedV
   const forms = options.forms ?? AGENT_CARD_CANONICAL_FORMS;
   if (!Array.isArray(forms) || forms.length === 0 || forms.some((f) => !AGENT_CARD_CANONICAL_FORMS.includes(f))) {
     throw optionsError(
-      `forms ${JSON.stringify(forms)} is not a list of canonical forms`,
+      `forms ${showValue(forms)} is not a list of canonical forms`,
       'List "pruned", "served-as-is" or both, or leave it out.',
     );
   }
