@@ -28,10 +28,6 @@ export type AgentCardSigningAlgorithm = (typeof AGENT_CARD_SIGNING_ALGORITHMS)[n
 
 const ALLOWED: ReadonlySet<string> = new Set(AGENT_CARD_SIGNING_ALGORITHMS);
 
-export function isSigningAlgorithm(alg: unknown): alg is AgentCardSigningAlgorithm {
-  return typeof alg === 'string' && ALLOWED.has(alg);
-}
-
 /** Why `alg` is refused, or `undefined` when it is allowed by `allowed`. */
 export function refuseAlgorithm(alg: unknown, allowed: ReadonlySet<string> = ALLOWED): string | undefined {
   if (typeof alg !== 'string' || alg === '') return `alg is missing (${showValue(alg)})`;

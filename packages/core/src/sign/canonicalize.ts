@@ -244,8 +244,3 @@ export function canonicalFormsOf(card: unknown): CanonicalForms {
     },
   };
 }
-
-/** The pruned content as a value, for comparing with what another reading covers. */
-export function prunedContent(card: unknown): Json {
-  return canonicalFormsOf(card).pruned();
-}
