@@ -1,3 +1,5 @@
+import { showValue } from '../util';
+
 /**
  * The JWS algorithms Agent Card signatures may use: asymmetric only. `none` and the HMAC family
  * (`HS256`…) are never accepted, because a card is verified with a key anyone can read, and
@@ -26,13 +28,9 @@ export type AgentCardSigningAlgorithm = (typeof AGENT_CARD_SIGNING_ALGORITHMS)[n
 
 const ALLOWED: ReadonlySet<string> = new Set(AGENT_CARD_SIGNING_ALGORITHMS);
 
-export function isSigningAlgorithm(alg: unknown): alg is AgentCardSigningAlgorithm {
-  return typeof alg === 'string' && ALLOWED.has(alg);
-}
-
 /** Why `alg` is refused, or `undefined` when it is allowed by `allowed`. */
 export function refuseAlgorithm(alg: unknown, allowed: ReadonlySet<string> = ALLOWED): string | undefined {
-  if (typeof alg !== 'string' || alg === '') return `alg is missing (${JSON.stringify(alg)})`;
+  if (typeof alg !== 'string' || alg === '') return `alg is missing (${showValue(alg)})`;
   if (alg.toLowerCase() === 'none') return 'alg "none" means an unsigned card and is never accepted';
   if (/^HS\d+$/i.test(alg)) {
     return `alg "${alg}" is HMAC, a shared-secret algorithm: with a published key anyone could forge it (key/alg confusion)`;

@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { isObject } from '../validate/context';
+import { showValue } from '../util';
 
 /*
  * What an Agent Card signature covers, read from the JSON itself: never through a model that
@@ -45,15 +46,35 @@ function fail(what: string, how: string, cause?: unknown): never {
   throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `canonicalizeAgentCard: ${what}. ${how}`, { cause });
 }
 
-/** How deep `value` nests, counted without recursion; stops counting past `limit`. */
+/**
+ * How deep `value` nests, counted without recursion; stops counting past `limit`. Only objects and
+ * arrays are stacked, with their depth alongside, so a card of many scalars allocates nothing.
+ */
 function depthExceeds(value: Json, limit: number): boolean {
-  const stack: [Json, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [Json, number];
-    if (typeof item !== 'object' || item === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const items: object[] = [value];
+  const depths: number[] = [1];
+  while (items.length > 0) {
+    const item = items.pop() as Record<string, Json>;
+    const depth = depths.pop() as number;
     if (depth > limit) return true;
-    const children = Array.isArray(item) ? item : Object.values(item);
-    for (let i = 0; i < children.length; i++) stack.push([children[i], depth + 1]);
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const child = item[i];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key of Object.keys(item)) {
+        const child = item[key];
+        if (typeof child === 'object' && child !== null) {
+          items.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return false;
 }
@@ -176,7 +197,7 @@ export function canonicalizeAgentCard(
 ): string {
   const form = options.form ?? 'pruned';
   if (form !== 'pruned' && form !== 'served-as-is') {
-    fail(`form ${JSON.stringify(form)} is not a canonical form`, 'Use "pruned" or "served-as-is".');
+    fail(`form ${showValue(form)} is not a canonical form`, 'Use "pruned" or "served-as-is".');
   }
   return canonicalForms(card)[form];
 }
@@ -222,9 +243,4 @@ export function canonicalFormsOf(card: unknown): CanonicalForms {
       return texts[form];
     },
   };
-}
-
-/** The pruned content as a value, for comparing with what another reading covers. */
-export function prunedContent(card: unknown): Json {
-  return canonicalFormsOf(card).pruned();
 }

@@ -1,5 +1,6 @@
 import type { JSONWebKeySet, JWK } from 'jose';
 import { concatBytes } from '../bytes';
+import { quoteUntrusted } from '../util';
 
 /** Default time a JWKS request may take, headers and body together. */
 export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
@@ -18,7 +19,7 @@ export function checkKeySetUrl(value: unknown, allowInsecure: boolean): URL | st
   try {
     url = new URL(String(value));
   } catch {
-    return `is not an absolute URL (${JSON.stringify(String(value))})`;
+    return `is not an absolute URL (${quoteUntrusted(String(value))})`;
   }
   if (url.username || url.password) return `must not carry credentials (${url.origin})`;
   if (url.protocol === 'https:') return url;

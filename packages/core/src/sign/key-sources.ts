@@ -1,6 +1,7 @@
 import type { JWK, JSONWebKeySet } from 'jose';
 import { AgentCardError } from '../errors';
 import { checkKeySetUrl, DEFAULT_JWKS_TIMEOUT_MS, fetchKeySet } from './jwks';
+import { quote } from '../util';
 
 /*
  * Which key sets one verification may fetch. The card names its own `jku`s, so whoever can
@@ -10,7 +11,7 @@ import { checkKeySetUrl, DEFAULT_JWKS_TIMEOUT_MS, fetchKeySet } from './jwks';
  */
 
 /** One `allowJkuHosts` entry, parsed once per verification. */
-interface AllowedJku {
+export interface AllowedJku {
   /** How the caller wrote it, for messages. */
   entry: string;
   hostname: string;
@@ -32,7 +33,7 @@ export function parseAllowedJkus(entries: readonly string[], allowInsecure: bool
     const entry = String(raw).trim();
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) {
       const url = checkKeySetUrl(entry, allowInsecure);
-      if (typeof url === 'string') problems.push(`allowJkuHosts entry ${JSON.stringify(entry)} ${url}`);
+      if (typeof url === 'string') problems.push(`allowJkuHosts entry ${quote(entry)} ${url}`);
       else out.push({ entry, hostname: url.hostname, port: url.port, href: url.href });
       continue;
     }
@@ -50,7 +51,7 @@ export function parseAllowedJkus(entries: readonly string[], allowInsecure: bool
       url.username !== '' ||
       entry.includes('/')
     ) {
-      problems.push(`allowJkuHosts entry ${JSON.stringify(entry)} is not a host, host:port or https URL`);
+      problems.push(`allowJkuHosts entry ${quote(entry)} is not a host, host:port or https URL`);
       continue;
     }
     out.push({ entry, hostname: url.hostname, port: url.port });
@@ -80,7 +81,7 @@ export function admitJku(jku: URL, allowed: readonly AllowedJku[]): AllowedJku |
   return hostEntry;
 }
 
-type KeySource = { name: string; keys: readonly JWK[] } | { name: string; error: string };
+export type KeySource = { name: string; keys: readonly JWK[] } | { name: string; error: string };
 
 /** Fetches key sets for one verification: each URL once, one per allowed entry, one time budget. */
 export function createKeySetFetcher(options: {
@@ -100,7 +101,7 @@ export function createKeySetFetcher(options: {
       if (earlier !== undefined) {
         return Promise.resolve({
           name: url.href,
-          error: `jku ${url.href} was not fetched: allowJkuHosts entry ${JSON.stringify(entry.entry)} already gave ${earlier}, and one verification fetches one key set per entry`,
+          error: `jku ${url.href} was not fetched: allowJkuHosts entry ${quote(entry.entry)} already gave ${earlier}, and one verification fetches one key set per entry`,
         });
       }
       byEntry.set(entry, url.href);

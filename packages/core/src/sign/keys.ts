@@ -22,7 +22,8 @@ function isCryptoKey(value: unknown): value is CryptoKey {
   return typeof CryptoKeyClass === 'function' && value instanceof CryptoKeyClass;
 }
 
-function signError(where: string, what: string, how: string, cause?: unknown): AgentCardError {
+/** A signing or key error: where, what is wrong, how to fix it. */
+export function signError(where: string, what: string, how: string, cause?: unknown): AgentCardError {
   return new AgentCardError(
     'ERR_AGENT_CARD_SIGNATURE',
     `${where}: ${what}. ${how}`,

@@ -329,6 +329,20 @@ export function modelCanonicalForm(card: AgentCard | Omit<AgentCard, 'signatures
 
 const hasOwn = (object: Record<string, Json>, key: string): boolean => Object.hasOwn(object, key);
 
+type Member = readonly [json: string, proto: string | undefined, field: Field];
+const MEMBERS = new WeakMap<Message, readonly Member[]>();
+
+/** A message's fields, or the members of its oneof as message fields; built once per message. */
+function membersOf(message: Message): readonly Member[] {
+  if (message.fields) return message.fields;
+  let members = MEMBERS.get(message);
+  if (members === undefined) {
+    members = (message.oneof ?? []).map(([json, proto, of]) => [json, proto, { kind: 'message', of }] as const);
+    MEMBERS.set(message, members);
+  }
+  return members;
+}
+
 /**
  * Every field the card carries under both its JSON name and its proto name
  * (`defaultInputModes` and `default_input_modes`), as pairs of JSON pointers. A reader may take
@@ -340,35 +354,34 @@ export function dualNamePointers(card: unknown): (readonly [string, string])[] {
   // The path of the value being visited, as keys; a pointer is written only for what is found.
   const path: (string | number)[] = [];
   const pointer = (key: string) => [...path, key].reduce<string>((at, step) => child(at, step), '');
-  const visit = (message: Message, value: Json): void => {
-    if (!isObject(value) || Array.isArray(value)) return;
-    const members: readonly (readonly [string, string | undefined, Field])[] =
-      message.fields ??
-      (message.oneof ?? []).map(([json, proto, of]) => [json, proto, { kind: 'message', of }] as const);
-    for (const [json, proto, field] of members) {
-      if (proto !== undefined && hasOwn(value, json) && hasOwn(value, proto)) {
-        found.push([pointer(json), pointer(proto)]);
-      }
-      for (const key of proto === undefined ? [json] : [json, proto]) {
-        if (!hasOwn(value, key)) continue;
-        const item = value[key];
-        path.push(key);
-        if (field.kind === 'message') visit(field.of(), item);
-        else if (field.kind === 'messages' && Array.isArray(item)) {
-          for (let i = 0; i < item.length; i++) {
-            path.push(i);
-            visit(field.of(), item[i]);
-            path.pop();
-          }
-        } else if (field.kind === 'messageMap' && isObject(item) && !Array.isArray(item)) {
-          for (const name of Object.keys(item)) {
-            path.push(name);
-            visit(field.of(), item[name]);
-            path.pop();
-          }
-        }
+  const visitMember = (field: Field, key: string, item: Json): void => {
+    path.push(key);
+    if (field.kind === 'message') visit(field.of(), item);
+    else if (field.kind === 'messages' && Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        path.push(i);
+        visit(field.of(), item[i]);
         path.pop();
       }
+    } else if (field.kind === 'messageMap' && isObject(item) && !Array.isArray(item)) {
+      for (const name of Object.keys(item)) {
+        path.push(name);
+        visit(field.of(), item[name]);
+        path.pop();
+      }
+    }
+    path.pop();
+  };
+  const visit = (message: Message, value: Json): void => {
+    if (!isObject(value) || Array.isArray(value)) return;
+    for (const [json, proto, field] of membersOf(message)) {
+      const hasJson = hasOwn(value, json);
+      const hasProto = proto !== undefined && hasOwn(value, proto);
+      if (hasJson && hasProto) found.push([pointer(json), pointer(proto)]);
+      // Only the fields that hold messages lead further; a scalar is looked at only for its twin.
+      if (field.kind !== 'message' && field.kind !== 'messages' && field.kind !== 'messageMap') continue;
+      if (hasJson) visitMember(field, json, value[json]);
+      if (hasProto) visitMember(field, proto, value[proto]);
     }
   };
   visit(AgentCardMessage, card);

@@ -6,8 +6,9 @@ import { AGENT_CARD_SIGNING_ALGORITHMS, type AgentCardSigningAlgorithm, refuseAl
 import { encodeBase64url } from './base64url';
 import { type AgentCardCanonicalForm, canonicalForms, FORM_HEADER_PARAMETER } from './canonicalize';
 import { checkKeySetUrl } from './jwks';
-import { type AgentCardPrivateKey, toPrivateKey } from './keys';
+import { type AgentCardPrivateKey, signError, toPrivateKey } from './keys';
 import { type AgentCardPublicJwk, jwkThumbprint, publicJwkOf } from './thumbprint';
+import { quote, showValue } from '../util';
 
 /** Options of {@link signAgentCard}: one signing key. */
 export interface SignAgentCardOptions {
@@ -74,10 +75,6 @@ function deterministicEcdsa(alg: AgentCardSigningAlgorithm, key: KeyObject): ((i
   };
 }
 
-function signError(where: string, what: string, how: string, cause?: unknown): AgentCardError {
-  return new AgentCardError('ERR_AGENT_CARD_SIGNATURE', `${where}: ${what}. ${how}`, cause ? { cause } : {});
-}
-
 /**
  * The distinct canonical forms of a card, pruned first: what its signatures cover. When the two
  * coincide, the one signature covers both and names none.
@@ -111,7 +108,7 @@ function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
   if (options.kid !== undefined && (typeof options.kid !== 'string' || options.kid.trim() === '')) {
     throw signError(
       where,
-      `kid is empty or not a string (${JSON.stringify(options.kid)})`,
+      `kid is empty or not a string (${showValue(options.kid)})`,
       'Pass the key id verifiers will find the public key under, e.g. "card-key-2025", or leave it out to use the key thumbprint.',
     );
   }
@@ -176,7 +173,7 @@ export function prepareSigner(
     const first = seen.get(key.header.kid);
     if (first !== undefined) {
       problems.push(
-        `${where}[${i}]: kid ${JSON.stringify(key.header.kid)} is also the kid of ${where}[${first}]. Give each key its own kid, or leave kid out to use each key's thumbprint.`,
+        `${where}[${i}]: kid ${quote(key.header.kid)} is also the kid of ${where}[${first}]. Give each key its own kid, or leave kid out to use each key's thumbprint.`,
       );
     } else seen.set(key.header.kid, i);
   });

@@ -3,6 +3,7 @@ import type { AgentCardPublicKey } from './keys';
 import { toPublicJwk } from './public-jwk';
 import { type AgentCardSigner, prepareSigner, type SignAgentCardOptions } from './sign';
 import type { AgentCardPublicJwk } from './thumbprint';
+import { quote, showValue } from '../util';
 
 /** Where the key set is served unless `jwksPath` says otherwise. */
 export const DEFAULT_JWKS_PATH = '/.well-known/jwks.json';
@@ -82,7 +83,7 @@ export function resolveSigning(
     (typeof path !== 'string' || !/^\/[\x21-\x7e]*$/.test(path) || path.includes('?') || path.includes('#'))
   ) {
     problems.push(
-      `${where}.jwksPath: must be a path starting with "/" (${JSON.stringify(path)}). Use e.g. "${DEFAULT_JWKS_PATH}", or false to serve no key set.`,
+      `${where}.jwksPath: must be a path starting with "/" (${showValue(path)}). Use e.g. "${DEFAULT_JWKS_PATH}", or false to serve no key set.`,
     );
   }
   const all = [...(signer?.publicJwks ?? []), ...published];
@@ -90,7 +91,7 @@ export function resolveSigning(
   for (const jwk of all) {
     if (seen.has(jwk.kid)) {
       problems.push(
-        `${where}: kid ${JSON.stringify(jwk.kid)} names two keys (signing or published). Give each key its own kid, or leave kid out to use each key's thumbprint.`,
+        `${where}: kid ${quote(jwk.kid)} names two keys (signing or published). Give each key its own kid, or leave kid out to use each key's thumbprint.`,
       );
     }
     seen.add(jwk.kid);

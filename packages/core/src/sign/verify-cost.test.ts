@@ -178,6 +178,23 @@ describe('verifyAgentCard: a large card is read once per form', () => {
     expect(reasons[0]).toMatch(/x-unknown/);
     expect(reasons[1]).toBe(reasons[0]);
   });
+
+  it('makes one public-key check, not two, for a signature that does not match a large card', async () => {
+    const big = largeCard();
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signed = await signAgentCard(big, { privateKey, kid, alg: 'ES256' });
+    const forged = { ...big, signatures: Array.from({ length: 20 }, () => signed.signatures?.at(-1)) } as AgentCard;
+    // What jose hands WebCrypto: after node:crypto's check has failed, no signature to check again.
+    const subtle = vi.spyOn(globalThis.crypto.subtle, 'verify');
+    try {
+      const attack = await verifyAgentCard(forged, { jwks: { keys: strangers(10) } as never });
+      expect(attack.signatures[0]?.reason).toMatch(/does not match the card/);
+      const checkedAgain = subtle.mock.calls.filter(([, , signature]) => (signature as ArrayBufferView).byteLength > 0);
+      expect(checkedAgain).toHaveLength(0);
+    } finally {
+      subtle.mockRestore();
+    }
+  });
 });
 
 describe('verifyAgentCard: a key chosen to be slow', () => {

@@ -186,6 +186,11 @@ describe('verifyAgentCard: refusals', () => {
       /^unknown kid "other": no trusted key has this kid$/,
     ],
     [
+      'a kid chosen to flood the report and move the cursor',
+      () => signRaw({ alg: 'ES256', typ: 'JOSE', kid: `${'x'.repeat(100_000)}\n\u001b[2J` }),
+      /^unknown kid "x{119}…": no trusted key has this kid$/,
+    ],
+    [
       'a missing kid',
       () => signWithHeader({ alg: 'ES256', typ: 'JOSE' }),
       /^the protected header has no "kid", so no trusted key can be chosen$/,
