@@ -155,6 +155,8 @@ export type {
   ValidateAiCatalogOptions,
 } from './catalog';
 export { validateAgentCard } from './validate/validate';
+export { readJsonBytes } from './validate/json-text';
+export { quoteUntrusted } from './util';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';
 export type { MigrationResult, MigrationChange } from './migrate';

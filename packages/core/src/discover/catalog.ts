@@ -8,9 +8,10 @@
  * depth of 4, catalogs referenced by URL one level deep.
  */
 import { A2A_ENTRY_MEDIA_TYPES, AI_CATALOG_MAX_DEPTH, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../catalog/format';
-import { duplicateMemberFindings, validateAiCatalog } from '../catalog/validate';
+import { validateAiCatalog } from '../catalog/validate';
 import type { Severity } from '../findings';
-import { parseBody, parseMediaType, show } from './body';
+import { quoteUntrusted as show } from '../util';
+import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange } from './request';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings } from './target';
 import type {
@@ -432,6 +433,9 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   return { catalog, agents, findings };
 }
 
+/** Decodes a catalog body `parseBody` read as JSON (valid UTF-8); a byte order mark is dropped. */
+const catalogText = new TextDecoder('utf-8', { ignoreBOM: false });
+
 /** Runs queued tasks, at most `limit` at once; tasks may queue more. Never rejects. */
 function drain(queue: Task[], limit: number): Promise<void> {
   return new Promise((resolve) => {
@@ -535,10 +539,10 @@ async function fetchCatalog(
   }
   report.found = true;
   report.document = parsed.value;
-  const result = validateAiCatalog(parsed.value, { profile: settings.profile, baseUrl: got.finalUrl });
-  const duplicates = duplicateMemberFindings(parsed.duplicates);
-  report.valid = result.valid && duplicates.length === 0;
-  for (const f of [...duplicates, ...result.findings]) {
+  // Given the text, the validator also reports the members named twice (catalog-duplicate-member).
+  const result = validateAiCatalog(catalogText.decode(got.body), { profile: settings.profile, baseUrl: got.finalUrl });
+  report.valid = result.valid;
+  for (const f of result.findings) {
     const finding: DiscoveryFinding = { ...f, message: `${got.finalUrl}: ${f.message}`, url: got.finalUrl };
     report.findings.push(finding);
     reportFinding(finding.rule, finding.severity, got.finalUrl, finding.path, finding.message, finding.hint);

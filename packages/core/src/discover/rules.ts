@@ -8,9 +8,9 @@
  * `discovery-paths-consistent`.
  */
 import type { Severity } from '../findings';
-import { LOGIN_PAGE as LOGIN } from '../validate/patterns';
 import type { ParsedBody } from './body';
-import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType, show } from './body';
+import { quoteUntrusted as show } from '../util';
+import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType } from './body';
 import type { Exchange } from './request';
 import type {
   DiscoveryConsistency,
@@ -19,6 +19,9 @@ import type {
   DiscoveryHttpProbe,
   DiscoveryPathReport,
 } from './types';
+
+/** Words of a login page's title or path (rule `discovery-redirect`: a redirect to a login page). */
+export const LOGIN = /log[-_ ]?in|sign[-_ ]?in|signin|auth|sso|saml|oauth|session|account/i;
 
 /** Everything one path's requests produced. */
 export interface PathRun {

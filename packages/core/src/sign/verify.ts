@@ -75,6 +75,14 @@ export interface VerifyAgentCardOptions {
    * @default ['pruned', 'served-as-is']
    */
   forms?: readonly AgentCardCanonicalForm[];
+  /**
+   * Time, counted from the call, after which no further public-key check starts: the signatures
+   * not checked by then fail with a reason that says the time ran out. For a caller with a
+   * deadline of its own (a discovery run); the number of checks is bounded anyway by
+   * {@link AGENT_CARD_VERIFY_LIMITS}.
+   * @default no limit
+   */
+  maxCheckTimeMs?: number;
 }
 
 /** The outcome for one entry of `card.signatures`. */
@@ -397,7 +405,8 @@ async function uncoveredBy(
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` when no key source is given, a key is
  *   secret, unreadable or private-only as CryptoKey, `algorithms` names a refused algorithm,
- *   `forms` names no form, an `allowJkuHosts` entry is malformed, or `jwksUrl` is not https.
+ *   `forms` names no form, an `allowJkuHosts` entry is malformed, `jwksUrl` is not https, or
+ *   `maxCheckTimeMs` is not a number ≥ 0.
  * @example
  * const result = await verifyAgentCard(card, { jwksUrl: 'https://agent.example.com/.well-known/jwks.json' })
  * if (!result.valid) console.error(result.signatures.map((s) => `#${s.index} ${s.kid}: ${s.reason}`))
@@ -407,7 +416,15 @@ export async function verifyAgentCard(
   card: AgentCard,
   options: VerifyAgentCardOptions,
 ): Promise<VerifyAgentCardResult> {
-  return verifyAgentCardRun(card, options, {});
+  const limit = typeof options === 'object' && options !== null ? options.maxCheckTimeMs : undefined;
+  if (limit === undefined) return verifyAgentCardRun(card, options, {});
+  if (typeof limit !== 'number' || !(limit >= 0)) {
+    throw optionsError(
+      `maxCheckTimeMs must be a number of milliseconds ≥ 0 (${String(limit)})`,
+      'Leave it out for no limit.',
+    );
+  }
+  return verifyAgentCardRun(card, options, { deadline: performance.now() + limit });
 }
 
 /** {@link verifyAgentCard}, with no public-key check started after `run.deadline`. */
