@@ -60,31 +60,6 @@ export { AgentCardError, formatFindings } from './errors';
 export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
-export { discoverAgentCard } from './discover';
-export type {
-  DiscoveryAgentReport,
-  DiscoveryAgentSkip,
-  DiscoveryCatalogReport,
-  DiscoveryConditional,
-  DiscoveryConsistency,
-  DiscoveryFailure,
-  DiscoveryFailureKind,
-  DiscoveryFetch,
-  DiscoveryFinding,
-  DiscoveryHead,
-  DiscoveryHeaderName,
-  DiscoveryHeaders,
-  DiscoveryHttpProbe,
-  DiscoveryKeyOptions,
-  DiscoveryOptions,
-  DiscoveryPath,
-  DiscoveryPathReport,
-  DiscoveryPreflight,
-  DiscoveryRedirect,
-  DiscoveryReport,
-  DiscoverySignature,
-  DiscoveryVersioned,
-} from './discover';
 export {
   AGENT_CARD_PATH,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,

@@ -2,13 +2,13 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
-import { type JsonBytesReading, readJsonBytes } from '../validate/json-text';
+import { readJsonBytes } from '@agent-card/core';
 
 /**
  * Outcome of reading a body: what `readJsonBytes` reads (JSON, empty, invalid UTF-8, invalid
  * JSON, too deep), or an HTML page, which SPA fallbacks and login pages send.
  */
-export type ParsedBody = JsonBytesReading | { kind: 'html'; title?: string };
+export type ParsedBody = ReturnType<typeof readJsonBytes> | { kind: 'html'; title?: string };
 
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 

@@ -7,10 +7,15 @@
  * document: entries are walked with an explicit queue, inline nested catalogs to the draft's
  * depth of 4, catalogs referenced by URL one level deep.
  */
-import { A2A_ENTRY_MEDIA_TYPES, AI_CATALOG_MAX_DEPTH, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../catalog/format';
-import { validateAiCatalog } from '../catalog/validate';
-import type { Severity } from '../findings';
-import { quoteUntrusted as show } from '../util';
+import {
+  A2A_ENTRY_MEDIA_TYPES,
+  AI_CATALOG_MAX_DEPTH,
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_PATH,
+  type Severity,
+  quoteUntrusted as show,
+  validateAiCatalog,
+} from '@agent-card/core';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange } from './request';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings } from './target';

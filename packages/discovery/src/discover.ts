@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { AgentCardError } from '../errors';
-import { type Severity, type ValidationProfile, toPointer } from '../findings';
-import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCard } from '../sign/verify';
-import { validateAgentCard } from '../validate/validate';
+import {
+  AGENT_CARD_VERIFY_LIMITS,
+  AgentCardError,
+  type Severity,
+  type ValidationProfile,
+  prunedOnlyNote,
+  toPointer,
+  validateAgentCard,
+  verifyAgentCard,
+} from '@agent-card/core';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
 import { type Exchange, type ExchangeSpec, exchange } from './request';

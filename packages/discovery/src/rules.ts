@@ -7,9 +7,8 @@
  * clients fetch. The legacy path is judged by `discovery-legacy-path` and
  * `discovery-paths-consistent`.
  */
-import type { Severity } from '../findings';
+import { type Severity, quoteUntrusted as show } from '@agent-card/core';
 import type { ParsedBody } from './body';
-import { quoteUntrusted as show } from '../util';
 import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType } from './body';
 import type { Exchange } from './request';
 import type {
