@@ -1,15 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type AgentCard,
-  type AgentCardOptions,
-  type DiscoveryOptions,
-  type DiscoveryReport,
-  createAgentCardResponder,
-  discoverAgentCard,
-  signAgentCard,
-} from '@agent-card/core';
+import { type AgentCard, type AgentCardOptions, createAgentCardResponder, signAgentCard } from '@agent-card/core';
+import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/discovery';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   GOOD_CARD,

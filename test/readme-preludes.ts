@@ -51,8 +51,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import { type AgentCard, type AgentCardFetchHandler, type AgentCardResponder, type AgentCardOptions, type AgentSkill, type Principal, createAgentCardResponder, discoverAgentCard } from '@agent-card/core';
-import type { DiscoveryAgentReport, DiscoveryCatalogReport, DiscoveryFinding, DiscoveryHttpProbe, DiscoveryPathReport, ValidationProfile } from '@agent-card/core';
+import { type AgentCard, type AgentCardFetchHandler, type AgentCardResponder, type AgentCardOptions, type AgentSkill, type Principal, createAgentCardResponder } from '@agent-card/core';
+import type { ValidationProfile } from '@agent-card/core';
 import { agentCard } from '@agent-card/express';
 // An Express app, or one that answers a fetch Request (Hono…), the way the blocks use it.
 declare const app: Express & { fetch(req: globalThis.Request): Promise<globalThis.Response> };
@@ -84,4 +84,9 @@ declare const stderr: NodeJS.WritableStream;
 declare const stdin: NodeJS.ReadableStream;
 `,
   'packages/nest/README.md': nest,
+  'packages/discovery/README.md': `
+import type { AgentCard, ValidationProfile } from '@agent-card/core';
+import { discoverAgentCard } from '@agent-card/discovery';
+import type { DiscoveryAgentReport, DiscoveryCatalogReport, DiscoveryFinding, DiscoveryHttpProbe, DiscoveryPathReport } from '@agent-card/discovery';
+`,
 };

@@ -1,5 +1,5 @@
-// The ```ts and ```js code blocks of the root, core, CLI and Nest READMEs, type-checked under
-// `strict` against the built packages, the way a user who copies one gets them: each block is a
+// The ```ts and ```js code blocks of the root, core, CLI, Nest and discovery READMEs, type-checked
+// under `strict` against the built packages, the way a user who copies one gets them: each block is a
 // module of its own, with the names it takes as given (`app`, `card`, `privateKey`…) declared by
 // its README's prelude below. One `tsc` run for every block; a failure names the README line.
 import { execFile } from 'node:child_process';

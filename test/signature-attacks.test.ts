@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AgentCard, discoverAgentCard, signAgentCard, verifyAgentCard } from '@agent-card/core';
+import { type AgentCard, signAgentCard, verifyAgentCard } from '@agent-card/core';
+import { discoverAgentCard } from '@agent-card/discovery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../packages/cli/dist/cli.mjs', import.meta.url));

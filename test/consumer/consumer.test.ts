@@ -2,7 +2,9 @@
 // with npm (not the workspace) into fresh apps under the temp directory, each app built and started,
 // and the card checked over HTTP. Slow by nature (npm installs from the registry, with one shared
 // cache), so the apps are installed in parallel while the first ones are tested.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +28,7 @@ import { readmeTypeChecks } from './readme-snippets';
 
 const ours = [
   '@agent-card/core',
+  '@agent-card/discovery',
   '@agent-card/express',
   '@agent-card/koa',
   '@agent-card/nest',
@@ -479,6 +482,50 @@ describe.each([
   }, 300_000);
 });
 
+describe('@agent-card/discovery from the tarballs', () => {
+  const card = {
+    name: 'Orders Agent',
+    description: 'Answers questions about Acme orders.',
+    version: '1.0.0',
+    supportedInterfaces: [{ url: 'http://127.0.0.1/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'order-status', name: 'Order status', description: 'Reports where an order is.', tags: ['orders'] }],
+  };
+  const script = (load: string) => `${load}
+discoverAgentCard(process.argv[2], { allowHttp: true, probeHttp: false, profile: 'development', timeoutMs: 5000 }).then(
+  (report) => console.log(JSON.stringify({ status: report.primary.status, name: report.card?.name, requests: report.requests })),
+);
+`;
+
+  it.each([
+    ['discover.mjs', "import { discoverAgentCard } from '@agent-card/discovery';"],
+    ['discover.cjs', "const { discoverAgentCard } = require('@agent-card/discovery');"],
+  ])(
+    '%s checks a host with the packed package and the packed core',
+    async (file, load) => {
+      const server = createServer((req, res) => {
+        if (req.url === '/.well-known/agent-card.json') {
+          res.writeHead(200, { 'content-type': 'application/a2a+json' }).end(JSON.stringify(card));
+        } else res.writeHead(404).end();
+      });
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      try {
+        const dir = await app('types');
+        writeFileSync(join(dir, file), script(load));
+        const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const result = await run(process.execPath, [file, origin], { cwd: dir });
+        expect(result.code, explain(result)).toBe(0);
+        expect(JSON.parse(result.stdout)).toMatchObject({ status: 200, name: 'Orders Agent' });
+      } finally {
+        await new Promise((done) => server.close(done));
+      }
+    },
+    300_000,
+  );
+});
+
 describe('the CLI through npx, from the tarballs', () => {
   const npx = (dir: string, args: string[]) => run('npx', ['--no-install', '@agent-card/cli', ...args], { cwd: dir });
 
@@ -533,6 +580,7 @@ describe('the CLI through npx, from the tarballs', () => {
     const env = { npm_config_cache: npmCache, npm_config_prefer_offline: 'true' };
     try {
       const core = packed!['@agent-card/core']!;
+      const discovery = packed!['@agent-card/discovery']!;
       const cli = packed!['@agent-card/cli']!;
       const init = await run(
         'npx',
@@ -540,6 +588,8 @@ describe('the CLI through npx, from the tarballs', () => {
           '--yes',
           '--package',
           core,
+          '--package',
+          discovery,
           '--package',
           cli,
           'agent-card',
@@ -554,7 +604,7 @@ describe('the CLI through npx, from the tarballs', () => {
       expect(init.code, explain(init)).toBe(0);
       const line = /check it now \(warnings list what is still the template's\): (.+)$/m.exec(init.stdout)?.[1];
       expect(line, explain(init)).toBe(
-        `npx --package ${core} --package ${cli} agent-card validate agent-card.json --profile development`,
+        `npx --package ${core} --package ${discovery} --package ${cli} agent-card validate agent-card.json --profile development`,
       );
       const validate = await run('npx', ['--yes', ...line!.split(' ').slice(1)], { cwd: dir, env });
       expect(validate.code, explain(validate)).toBe(0);

@@ -1,6 +1,6 @@
 // The check --html report's parts, pinned to the exact markup a reader gets: the strip of checks
 // at the top, findings with a fix only where there is one, infos folded.
-import type { DiscoveryFinding, DiscoveryPathReport, DiscoveryReport } from '@agent-card/core';
+import type { DiscoveryFinding, DiscoveryPathReport, DiscoveryReport } from '@agent-card/discovery';
 import { describe, expect, it } from 'vitest';
 import { findingFix, formatHtmlReport, summaryStrip } from './html-report';
 

@@ -4,6 +4,7 @@
  * the checked host and is hostile; all of it goes through core's `html` escaping, links only
  * through `safeHref`, and the page carries the viewer's Content-Security-Policy as a `<meta>`.
  */
+import type { Severity } from '@agent-card/core';
 import type {
   DiscoveryAgentReport,
   DiscoveryCatalogReport,
@@ -12,8 +13,7 @@ import type {
   DiscoveryPathReport,
   DiscoveryReport,
   DiscoverySignature,
-  Severity,
-} from '@agent-card/core';
+} from '@agent-card/discovery';
 import {
   html,
   renderCardSection,

@@ -4,10 +4,10 @@ import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from 
 import { AgentCardError, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
-import { firstInvalidUtf8 } from './discover/body';
 import {
   BYTE_ORDER_MARK,
   duplicateMembers,
+  firstInvalidUtf8,
   jsonSyntaxErrorOffset,
   lineAndColumn,
   stripByteOrderMark,

@@ -60,31 +60,6 @@ export { AgentCardError, formatFindings } from './errors';
 export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
-export { discoverAgentCard } from './discover';
-export type {
-  DiscoveryAgentReport,
-  DiscoveryAgentSkip,
-  DiscoveryCatalogReport,
-  DiscoveryConditional,
-  DiscoveryConsistency,
-  DiscoveryFailure,
-  DiscoveryFailureKind,
-  DiscoveryFetch,
-  DiscoveryFinding,
-  DiscoveryHead,
-  DiscoveryHeaderName,
-  DiscoveryHeaders,
-  DiscoveryHttpProbe,
-  DiscoveryKeyOptions,
-  DiscoveryOptions,
-  DiscoveryPath,
-  DiscoveryPathReport,
-  DiscoveryPreflight,
-  DiscoveryRedirect,
-  DiscoveryReport,
-  DiscoverySignature,
-  DiscoveryVersioned,
-} from './discover';
 export {
   AGENT_CARD_PATH,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,
@@ -155,6 +130,8 @@ export type {
   ValidateAiCatalogOptions,
 } from './catalog';
 export { validateAgentCard } from './validate/validate';
+export { readJsonBytes } from './validate/json-text';
+export { quoteUntrusted } from './util';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';
 export type { MigrationResult, MigrationChange } from './migrate';

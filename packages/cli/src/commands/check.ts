@@ -1,12 +1,11 @@
+import type { AgentCardCanonicalForm, ValidationProfile } from '@agent-card/core';
 import {
-  type AgentCardCanonicalForm,
   type DiscoveryAgentReport,
   type DiscoveryCatalogReport,
   discoverAgentCard,
   type DiscoveryPathReport,
   type DiscoveryReport,
-  type ValidationProfile,
-} from '@agent-card/core';
+} from '@agent-card/discovery';
 import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';

@@ -1,4 +1,4 @@
-import { discoverAgentCard, type DiscoveryReport } from '@agent-card/core';
+import { discoverAgentCard, type DiscoveryReport } from '@agent-card/discovery';
 import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
 import type { CliIO } from '../io';
 import { CliError } from '../io';

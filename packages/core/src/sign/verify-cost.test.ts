@@ -111,6 +111,23 @@ describe('verifyAgentCard: the cost of one verification is bounded', () => {
     expect(result.limits).toBeUndefined();
     expect(counts.imports).toBe(3);
   });
+
+  it('starts no public-key check after maxCheckTimeMs, and says so', async () => {
+    const signatures = await forgedSignatures(3);
+    const jwks = { keys: strangers(1) } as never;
+    counts.checks = 0;
+    const result = await verifyAgentCard({ ...card, signatures } as AgentCard, { jwks, maxCheckTimeMs: 0 });
+    expect(result.valid).toBe(false);
+    expect(counts.checks).toBe(0);
+    expect(result.signatures[0]?.reason).toMatch(/^not checked: the time allowed for this verification ran out/);
+    expect(result.limits).toEqual(['the time allowed for this verification ran out; 3 signatures were not checked']);
+  });
+
+  it.each([-1, Number.NaN, '5'])('refuses maxCheckTimeMs %j at the call', async (value) => {
+    await expect(verifyAgentCard(card, { jwks: { keys: [] }, maxCheckTimeMs: value as number })).rejects.toThrow(
+      /^verifyAgentCard: maxCheckTimeMs must be a number of milliseconds ≥ 0 \(.*\)\. Leave it out for no limit\.$/,
+    );
+  });
 });
 
 /** The card padded with ordinary skills to about 256 KiB. */

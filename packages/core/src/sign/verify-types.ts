@@ -62,6 +62,14 @@ export interface VerifyAgentCardOptions {
    * @default ['pruned', 'served-as-is']
    */
   forms?: readonly AgentCardCanonicalForm[];
+  /**
+   * Time, counted from the call, after which no further public-key check starts: the signatures
+   * not checked by then fail with a reason that says the time ran out. For a caller with a
+   * deadline of its own (a discovery run); the number of checks is bounded anyway by
+   * {@link AGENT_CARD_VERIFY_LIMITS}.
+   * @default no limit
+   */
+  maxCheckTimeMs?: number;
 }
 
 /** The outcome for one entry of `card.signatures`. */

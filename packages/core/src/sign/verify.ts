@@ -3,7 +3,8 @@ import { SignatureChecker } from './verify-check';
 import { formsNeeded, signable } from './verify-content';
 import { readSignature } from './verify-header';
 import { KeyFinder } from './verify-keys';
-import { resolveVerifyOptions } from './verify-options';
+import { optionsError, resolveVerifyOptions } from './verify-options';
+import { showValue } from '../util';
 import {
   AGENT_CARD_VERIFY_LIMITS,
   type AgentCardSignatureCheck,
@@ -58,7 +59,8 @@ export function prunedOnlyNote(result: VerifyAgentCardResult): string | undefine
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` when no key source is given, a key is
  *   secret, unreadable or private-only as CryptoKey, `algorithms` names a refused algorithm,
- *   `forms` names no form, an `allowJkuHosts` entry is malformed, or `jwksUrl` is not https.
+ *   `forms` names no form, an `allowJkuHosts` entry is malformed, `jwksUrl` is not https, or
+ *   `maxCheckTimeMs` is not a number ≥ 0.
  * @example
  * const result = await verifyAgentCard(card, { jwksUrl: 'https://agent.example.com/.well-known/jwks.json' })
  * if (!result.valid) console.error(result.signatures.map((s) => `#${s.index} ${s.kid}: ${s.reason}`))
@@ -68,7 +70,15 @@ export async function verifyAgentCard(
   card: AgentCard,
   options: VerifyAgentCardOptions,
 ): Promise<VerifyAgentCardResult> {
-  return verifyAgentCardRun(card, options, {});
+  const limit = typeof options === 'object' && options !== null ? options.maxCheckTimeMs : undefined;
+  if (limit === undefined) return verifyAgentCardRun(card, options, {});
+  if (typeof limit !== 'number' || !(limit >= 0)) {
+    throw optionsError(
+      `maxCheckTimeMs must be a number of milliseconds ≥ 0 (${showValue(limit)})`,
+      'Leave it out for no limit.',
+    );
+  }
+  return verifyAgentCardRun(card, options, { deadline: performance.now() + limit });
 }
 
 /** {@link verifyAgentCard}, with no public-key check started after `run.deadline`. */

@@ -1,5 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { duplicateMembers, inexactNumbers, numberLoss } from './json-text';
+import {
+  duplicateMembers,
+  firstInvalidUtf8,
+  inexactNumbers,
+  nestingOverflow,
+  numberLoss,
+  readJsonBytes,
+} from './json-text';
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('duplicateMembers', () => {
   it('finds a member named twice, with its path', () => {
@@ -90,5 +100,96 @@ describe('numberLoss and inexactNumbers: numbers a double does not hold exactly'
       { path: ['c"d'], literal: '1e400', loss: expect.stringMatching(/Infinity/) },
     ]);
     expect(inexactNumbers(`[${'1'.repeat(100)}]`)[0]?.literal).toBe(`${'1'.repeat(39)}…`);
+  });
+});
+
+describe('firstInvalidUtf8', () => {
+  it('agrees with the fatal TextDecoder on arbitrary bytes', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (input) => {
+        let valid = true;
+        try {
+          decoder.decode(input);
+        } catch {
+          valid = false;
+        }
+        expect(firstInvalidUtf8(input) === input.byteLength).toBe(valid);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it.each([
+    [[0x61, 0xff, 0x62], 1],
+    [[0xc0, 0x80], 0], // overlong NUL
+    [[0xed, 0xa0, 0x80], 0], // UTF-16 surrogate
+    [[0xf4, 0x90, 0x80, 0x80], 0], // above U+10FFFF
+    [[0x61, 0xe2, 0x82], 1], // truncated sequence
+    [[0xe2, 0x82, 0xac], 3], // €
+  ])('%j → %i', (input, offset) => {
+    expect(firstInvalidUtf8(Uint8Array.from(input))).toBe(offset);
+  });
+});
+
+describe('nestingOverflow', () => {
+  it('counts brackets inside strings as text', () => {
+    expect(nestingOverflow(`{"a":"${'['.repeat(1000)}\\"${'{'.repeat(1000)}"}`, 64)).toBeUndefined();
+  });
+
+  it('gives the offset of the bracket that opens one level too many', () => {
+    expect(nestingOverflow(`${'['.repeat(64)}${']'.repeat(64)}`, 64)).toBeUndefined();
+    expect(nestingOverflow(`{"a":${'['.repeat(70)}`, 64)).toBe(68);
+  });
+});
+
+describe('readJsonBytes', () => {
+  it.each([
+    ['{"a":1}', { kind: 'json', value: { a: 1 }, bom: false, duplicates: [] }],
+    ['\ufeff{"a":1}', { kind: 'json', value: { a: 1 }, bom: true, duplicates: [] }],
+    ['', { kind: 'empty' }],
+    ['\ufeff \n', { kind: 'empty' }],
+    [`${'['.repeat(65)}${']'.repeat(65)}`, { kind: 'too-deep', limit: 64, offset: 64 }],
+  ])('%j', (text, expected) => {
+    expect(readJsonBytes(bytes(text))).toEqual(expected);
+  });
+
+  it("gives each member named twice and each inexact number with the validator's text", () => {
+    const read = readJsonBytes(bytes('{"a":1,"n":9007199254740993,"a":2}'));
+    expect(read).toMatchObject({ kind: 'json', value: { a: 2 } });
+    if (read.kind !== 'json') return;
+    expect(read.duplicates).toEqual([
+      {
+        path: ['a'],
+        message: 'a: named twice in one object; JSON parsers disagree about which value applies.',
+        hint: expect.stringMatching(/^Keep one "a" member\./),
+      },
+    ]);
+    expect(read.inexact).toEqual([
+      {
+        path: ['n'],
+        literal: '9007199254740993',
+        loss: 'is not exactly a double (it reads as 9007199254740992)',
+        message: 'n: the number 9007199254740993 is not exactly a double (it reads as 9007199254740992).',
+        hint: expect.stringMatching(/^Write a number a double holds exactly/),
+      },
+    ]);
+  });
+
+  it('reports the first byte that breaks UTF-8, and invalid JSON with the parser reason', () => {
+    expect(readJsonBytes(Uint8Array.from([0x7b, 0x22, 0xfe, 0x22, 0x7d]))).toEqual({
+      kind: 'invalid-utf8',
+      offset: 2,
+      byte: 0xfe,
+    });
+    expect(readJsonBytes(bytes('{"a":'))).toMatchObject({ kind: 'invalid-json', reason: expect.any(String) });
+  });
+
+  it('never throws, whatever the bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (input) => {
+        expect(['json', 'empty', 'invalid-utf8', 'invalid-json', 'too-deep']).toContain(readJsonBytes(input).kind);
+      }),
+    );
   });
 });

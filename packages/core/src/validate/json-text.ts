@@ -1,11 +1,12 @@
 /**
- * Reading JSON text, shared by the validator (rule 1, `card-json-parse`) and the config loader:
- * one way to treat a byte order mark, one way to say where a syntax error is.
+ * Reading JSON text, shared by the validator (rule 1, `card-json-parse`), the config loader and
+ * {@link readJsonBytes} (what a client reads from a server): one way to treat a byte order mark,
+ * one way to say where a syntax error is.
  *
  * @see packages/core/RULES.md §6.1 (rule 1)
  * @packageDocumentation
  */
-import { describePath, preview } from './shape';
+import { MAX_DEPTH, describePath, preview } from './shape';
 
 /** The finding text for a byte order mark (rule 1, a warning wherever JSON text is read). */
 export const BYTE_ORDER_MARK = {
@@ -372,4 +373,143 @@ export function inexactNumberText(
     message: `${describePath(path)}: the number ${literal} ${loss}.`,
     hint: 'Write a number a double holds exactly (as a double reads it back), or a string when it must stay exact. RFC 8785 canonicalizes and signs the double, while readers that keep exact numbers (Python int, Go json.Number) read the literal: two values, one signature.',
   };
+}
+
+/** Byte offset of the first byte that breaks UTF-8 (RFC 3629), or the length when valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.byteLength) {
+    const b = bytes[i] ?? 0;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return i;
+}
+
+/**
+ * Offset of the `[` or `{` that nests more than `limit` levels deep, or `undefined`. One linear
+ * pass over the text, strings skipped; the text need not be valid JSON.
+ */
+export function nestingOverflow(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}
+
+/** A member named twice in one object, as {@link readJsonBytes} reports it. */
+export interface JsonDuplicateMember {
+  /** The member's path, e.g. `['skills', 1, 'id']`. */
+  path: (string | number)[];
+  /** The text of rule `card-json-duplicate-member`: `where: what.` */
+  message: string;
+  hint: string;
+}
+
+/** A number literal a double does not hold exactly, as {@link readJsonBytes} reports it. */
+export interface JsonInexactNumber {
+  path: (string | number)[];
+  /** The literal as written (cut to 40 characters). */
+  literal: string;
+  /** What a double loses of it. */
+  loss: string;
+  /** The text of rule `card-json-inexact-number`: `where: what.` */
+  message: string;
+  hint: string;
+}
+
+/** What {@link readJsonBytes} found in a body. */
+export type JsonBytesReading =
+  | {
+      kind: 'json';
+      value: unknown;
+      /** Whether the text started with a byte order mark (read past). */
+      bom: boolean;
+      /** Members named twice in one object (at most 8), which readers of the body resolve differently. */
+      duplicates: JsonDuplicateMember[];
+      /** Number literals a double does not hold exactly (at most 8; absent when none), which readers read differently. */
+      inexact?: JsonInexactNumber[];
+    }
+  /** No bytes, or only whitespace (after a byte order mark). */
+  | { kind: 'empty' }
+  /** `offset` is the first byte that breaks UTF-8, `byte` its value. */
+  | { kind: 'invalid-utf8'; offset: number; byte: number }
+  /** More than `limit` objects and arrays nested; `offset` is the character that opens one too many. */
+  | { kind: 'too-deep'; limit: number; offset: number }
+  /** `reason` is the parser's message. */
+  | { kind: 'invalid-json'; reason: string };
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads JSON bytes from an untrusted source (a server's response, an upload) the way
+ * `validateAgentCard` reads them: strict UTF-8 (the offset of the first byte that breaks it), a
+ * byte order mark read past and reported, nesting deeper than the validator's 64 levels refused
+ * before anything is parsed (one linear pass, so a body of a million `[` costs no recursion),
+ * then `JSON.parse`, the members named twice and the numbers a double does not hold exactly,
+ * each with the message and hint of the validator's rule (`card-json-duplicate-member`,
+ * `card-json-inexact-number`). Linear in the body; never throws.
+ *
+ * @example
+ * const read = readJsonBytes(new Uint8Array(await response.arrayBuffer()))
+ * if (read.kind === 'json' && read.duplicates.length === 0) use(read.value)
+ */
+export function readJsonBytes(bytes: Uint8Array): JsonBytesReading {
+  let text: string;
+  try {
+    text = fatalUtf8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    return { kind: 'invalid-utf8', offset, byte: bytes[offset] ?? 0 };
+  }
+  const stripped = stripByteOrderMark(text);
+  text = stripped.text;
+  if (text.trim() === '') return { kind: 'empty' };
+  const tooDeep = nestingOverflow(text, MAX_DEPTH);
+  if (tooDeep !== undefined) return { kind: 'too-deep', limit: MAX_DEPTH, offset: tooDeep };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid-json', reason: error instanceof Error ? error.message : String(error) };
+  }
+  const duplicates = duplicateMembers(text).map((path) => ({ path, ...duplicateMemberText(path) }));
+  const inexact = inexactNumbers(text).map(({ path, literal, loss }) => ({
+    path,
+    literal,
+    loss,
+    ...inexactNumberText(path, literal, loss),
+  }));
+  return { kind: 'json', value, bom: stripped.bom, duplicates, ...(inexact.length > 0 ? { inexact } : {}) };
 }

@@ -94,7 +94,6 @@ const ATTACKS: Record<keyof typeof patterns, Input[]> = {
     run('a://b:c'),
     run('a', 'x://', ':'),
   ],
-  LOGIN_PAGE: [run('log'), run('sign-')],
 };
 
 /** Applies an export the way the rules do: `exec` (or `replace` for a `g` pattern), or a call. */

@@ -1,6 +1,6 @@
 /**
- * Every regular expression the validator and the discovery rules apply to card content, in one
- * place, and the few hand-written scanners that stand in for expressions which would backtrack.
+ * Every regular expression the validator applies to card content, in one place, and the few
+ * hand-written scanners that stand in for expressions which would backtrack.
  *
  * Each value here reads strings from a hostile peer (a served card, a header), so each must run in
  * time linear in its input. `patterns.test.ts` times every export on adversarial inputs of 10,000
@@ -281,8 +281,3 @@ export function findUrlCredentials(text: string): string | undefined {
     if (i - passwordStart >= 3 && text.charCodeAt(i) === CHAR.At) return text.slice(start, i + 1);
   }
 }
-
-// --- discovery ----------------------------------------------------------------------------------
-
-/** A redirect target that looks like a login page (rule 44). */
-export const LOGIN_PAGE = /log[-_ ]?in|sign[-_ ]?in|signin|auth|sso|saml|oauth|session|account/i;

@@ -5,13 +5,13 @@ import {
   type AgentCard,
   AgentCardError,
   defineAgentCard,
-  discoverAgentCard,
   type Finding,
   signAgentCard,
   validateAgentCard,
   verifyAgentCard,
 } from '@agent-card/core';
 import { renderAgentCardPage, VIEWER_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
+import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/discovery';
 import { type ExpressAgentCardOptions, agentCard as expressAgentCard } from '@agent-card/express';
 import { type KoaAgentCardOptions, type KoaContextLike, agentCard as koaAgentCard } from '@agent-card/koa';
 import {
@@ -59,6 +59,7 @@ export const cardModule = AgentCardModule.forRoot(options);
 export const decorator: MethodDecorator = Skill({ description: 'Places an order.', tags: ['orders'] });
 export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCard, verifyAgentCard];
 export const cli = [createProgram, diffAgentCards];
+export const discover: (input: string, options?: DiscoveryOptions) => Promise<DiscoveryReport> = discoverAgentCard;
 export const page: string = renderAgentCardPage(card, { cspMeta: true });
 export const policy: string = VIEWER_CONTENT_SECURITY_POLICY;
 

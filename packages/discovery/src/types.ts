@@ -4,10 +4,14 @@
  * @see packages/core/RULES.md §6.4 (rules 42–56)
  * @packageDocumentation
  */
-import type { AgentCard } from '../model';
-import type { Finding, ValidationProfile } from '../findings';
-import type { CardShape } from '../validate/context';
-import type { VerifyAgentCardOptions, VerifyAgentCardResult } from '../sign/verify';
+import type {
+  AgentCard,
+  CardShape,
+  Finding,
+  ValidationProfile,
+  VerifyAgentCardOptions,
+  VerifyAgentCardResult,
+} from '@agent-card/core';
 
 /** The two well-known paths a discovery run fetches. */
 export type DiscoveryPath = '/.well-known/agent-card.json' | '/.well-known/agent.json';

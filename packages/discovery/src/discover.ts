@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { AgentCardError } from '../errors';
-import { type Severity, type ValidationProfile, toPointer } from '../findings';
-import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCardRun } from '../sign/verify';
-import { duplicateMemberText, inexactNumberText } from '../validate/json-text';
-import { validateAgentCard } from '../validate/validate';
+import {
+  AGENT_CARD_VERIFY_LIMITS,
+  AgentCardError,
+  type Severity,
+  type ValidationProfile,
+  prunedOnlyNote,
+  toPointer,
+  validateAgentCard,
+  verifyAgentCard,
+} from '@agent-card/core';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
 import { type Exchange, type ExchangeSpec, exchange } from './request';
@@ -500,8 +505,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
       'Remove the BOM: RFC 8259 §8.1 forbids it and some parsers reject it.',
     );
   }
-  for (const path of parsed.duplicates) {
-    const { message, hint } = duplicateMemberText(path);
+  for (const { path, message, hint } of parsed.duplicates) {
     report.findings.push({
       rule: 'card-json-duplicate-member',
       severity: 'error',
@@ -510,8 +514,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
       hint,
     });
   }
-  for (const { path, literal, loss } of parsed.inexact ?? []) {
-    const { message, hint } = inexactNumberText(path, literal, loss);
+  for (const { path, message, hint } of parsed.inexact ?? []) {
     report.findings.push({
       rule: 'card-json-inexact-number',
       severity: 'error',
@@ -675,7 +678,7 @@ async function signatureStatus(
     return {
       status: 'failed',
       details: [
-        `not verified: the body names ${duplicates.map((p) => toPointer(p)).join(', ')} twice, so it is not one card a signature could cover`,
+        `not verified: the body names ${duplicates.map((d) => toPointer(d.path)).join(', ')} twice, so it is not one card a signature could cover`,
       ],
     };
   }
@@ -700,11 +703,12 @@ async function signatureStatus(
         ...init,
         signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
       });
-    const result = await verifyAgentCardRun(
-      document as Parameters<typeof verifyAgentCardRun>[0],
-      { ...keys, fetch: fetchKeys, timeoutMs },
-      { deadline: budget.checksEnd },
-    );
+    const result = await verifyAgentCard(document as Parameters<typeof verifyAgentCard>[0], {
+      ...keys,
+      fetch: fetchKeys,
+      timeoutMs,
+      maxCheckTimeMs: Math.max(0, budget.checksEnd - performance.now()),
+    });
     // Signatures past the per-card limit are summed up by `limits`, not listed one by one.
     const listed = result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures);
     const details = listed.map((s) =>

@@ -1,3 +1,5 @@
+// The public surface of @agent-card/discovery: discoverAgentCard and the types of its options
+// and report. It reads cards, catalogs and key sets through @agent-card/core's public API only.
 export type {
   DiscoveryAgentReport,
   DiscoveryAgentSkip,

@@ -2,34 +2,14 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
-import { duplicateMembers, inexactNumbers } from '../validate/json-text';
-import { MAX_DEPTH } from '../validate/shape';
-
-/** Outcome of decoding and parsing a body as a JSON document. */
-export type ParsedBody =
-  | {
-      kind: 'json';
-      value: unknown;
-      bom: boolean;
-      /** Members named twice in one object (their paths), which readers of the body resolve differently. */
-      duplicates: (string | number)[][];
-      /** Number literals a double does not hold exactly, which readers of the body read differently (when any). */
-      inexact?: ReturnType<typeof inexactNumbers>;
-    }
-  | { kind: 'html'; title?: string }
-  | { kind: 'empty' }
-  | { kind: 'invalid-utf8'; offset: number; byte: number }
-  | { kind: 'invalid-json'; reason: string }
-  /** More than `limit` objects and arrays nested; `offset` is the character that opens one too many. */
-  | { kind: 'too-deep'; limit: number; offset: number };
+import { readJsonBytes } from '@agent-card/core';
 
 /**
- * Deepest nesting of objects and arrays a body may have: the validator's limit, so a body it
- * would reject is never parsed into a tree that only recursion could print or compare.
+ * Outcome of reading a body: what `readJsonBytes` reads (JSON, empty, invalid UTF-8, invalid
+ * JSON, too deep), or an HTML page, which SPA fallbacks and login pages send.
  */
-export const MAX_BODY_DEPTH = MAX_DEPTH;
+export type ParsedBody = ReturnType<typeof readJsonBytes> | { kind: 'html'; title?: string };
 
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
 /** Decodes a body as UTF-8 JSON; HTML (what SPA fallbacks and login pages send) is recognised first. */
@@ -39,47 +19,7 @@ export function parseBody(bytes: Uint8Array): ParsedBody {
     const title = htmlTitle(bytes);
     return title === undefined ? { kind: 'html' } : { kind: 'html', title };
   }
-  let text: string;
-  try {
-    text = fatalDecoder.decode(bytes);
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    return { kind: 'invalid-utf8', offset, byte: bytes[offset] ?? 0 };
-  }
-  const bom = text.charCodeAt(0) === 0xfeff;
-  if (bom) text = text.slice(1);
-  if (text.trim() === '') return { kind: 'empty' };
-  const tooDeep = nestingOverflow(text, MAX_BODY_DEPTH);
-  if (tooDeep !== undefined) return { kind: 'too-deep', limit: MAX_BODY_DEPTH, offset: tooDeep };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { kind: 'invalid-json', reason: error instanceof Error ? error.message : String(error) };
-  }
-  const inexact = inexactNumbers(text);
-  return { kind: 'json', value, bom, duplicates: duplicateMembers(text), ...(inexact.length > 0 ? { inexact } : {}) };
-}
-
-/**
- * Offset of the `[` or `{` that nests more than `limit` levels deep, or `undefined`. One linear
- * pass over the text, strings skipped; the text need not be valid JSON.
- */
-export function nestingOverflow(text: string, limit: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > limit) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return undefined;
+  return readJsonBytes(bytes);
 }
 
 /** Whether the body starts, after whitespace and a BOM, with `<` (rule `discovery-html-body`). */
@@ -116,38 +56,6 @@ export function htmlTitle(bytes: Uint8Array): string | undefined {
   const title = raw?.replace(/\s+/g, ' ').trim();
   if (!title) return undefined;
   return title.length > 80 ? `${title.slice(0, 79)}…` : title;
-}
-
-/** Byte offset of the first byte that breaks UTF-8 (RFC 3629), or the length when valid. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.byteLength) {
-    const b = bytes[i] ?? 0;
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return i;
 }
 
 /** A parsed `Content-Type`: lower-case `type/subtype` and parameters. */
@@ -209,11 +117,4 @@ export function headerTokens(value: string | undefined): string[] {
     .split(',')
     .map((t) => t.trim().toLowerCase())
     .filter((t) => t !== '');
-}
-
-/** A short, safe rendering of a header or URL value for messages. */
-export function show(value: string, max = 120): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this masks.
-  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return JSON.stringify(clean.length > max ? `${clean.slice(0, max - 1)}…` : clean);
 }

@@ -2,8 +2,7 @@
  * Turning the user's argument and options into what a discovery run needs, failing early with
  * one clear {@link AgentCardError} when they are wrong.
  */
-import { AgentCardError } from '../errors';
-import type { ValidationProfile } from '../findings';
+import { AgentCardError, type ValidationProfile } from '@agent-card/core';
 import type { DiscoveryFetch, DiscoveryOptions, DiscoveryPath } from './types';
 
 /** The two well-known paths, the current one first. */

@@ -4,7 +4,6 @@
  * becomes a {@link DiscoveryFailure}.
  */
 import type { DiscoveryFailure, DiscoveryFailureKind, DiscoveryFetch, DiscoveryRedirect } from './types';
-import { concatBytes } from '../bytes';
 
 /** What {@link exchange} needs to know about one logical request. */
 export interface ExchangeSpec {
@@ -184,7 +183,7 @@ async function readBody(
     result.truncated = true;
     result.failure = fail(error);
   }
-  result.body = concatBytes(chunks, total);
+  result.body = Buffer.concat(chunks, total);
 }
 
 /** Drops a body we do not need without waiting for it. */

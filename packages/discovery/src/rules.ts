@@ -7,10 +7,9 @@
  * clients fetch. The legacy path is judged by `discovery-legacy-path` and
  * `discovery-paths-consistent`.
  */
-import type { Severity } from '../findings';
-import { LOGIN_PAGE as LOGIN } from '../validate/patterns';
+import { type Severity, quoteUntrusted as show } from '@agent-card/core';
 import type { ParsedBody } from './body';
-import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType, show } from './body';
+import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType } from './body';
 import type { Exchange } from './request';
 import type {
   DiscoveryConsistency,
@@ -19,6 +18,9 @@ import type {
   DiscoveryHttpProbe,
   DiscoveryPathReport,
 } from './types';
+
+/** Words of a login page's title or path (rule `discovery-redirect`: a redirect to a login page). */
+export const LOGIN = /log[-_ ]?in|sign[-_ ]?in|signin|auth|sso|saml|oauth|session|account/i;
 
 /** Everything one path's requests produced. */
 export interface PathRun {
