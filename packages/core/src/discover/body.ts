@@ -2,7 +2,7 @@
  * Reading untrusted response bodies and header values: UTF-8, JSON, HTML sniffing, media types
  * and Cache-Control. Nothing here throws.
  */
-import { duplicateMembers, inexactNumbers } from '../validate/json-text';
+import { duplicateMembers, inexactNumbers } from '../json/text';
 import { MAX_DEPTH } from '../validate/shape';
 
 /** Outcome of decoding and parsing a body as a JSON document. */

@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import { type Severity, type ValidationProfile, toPointer } from '../findings';
 import { AGENT_CARD_VERIFY_LIMITS, prunedOnlyNote, verifyAgentCardRun } from '../sign/verify';
-import { duplicateMemberText, inexactNumberText } from '../validate/json-text';
+import { duplicateMemberText, inexactNumberText } from '../validate/decode';
 import { validateAgentCard } from '../validate/validate';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';

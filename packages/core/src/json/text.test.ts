@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateMembers, inexactNumbers, numberLoss } from './json-text';
+import { duplicateMembers, inexactNumbers, numberLoss } from './text';
 
 describe('duplicateMembers', () => {
   it('finds a member named twice, with its path', () => {

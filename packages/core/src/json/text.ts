@@ -1,22 +1,11 @@
 /**
- * Reading JSON text, shared by the validator (rule 1, `card-json-parse`) and the config loader:
- * one way to treat a byte order mark, one way to say where a syntax error is.
+ * Scanning JSON text: where a syntax error is, where a line and column are, which members are
+ * named twice and which numbers a double does not hold. Used by {@link readJsonText} and, for
+ * values the fast reader leaves to `JSON.parse`, by the validator.
  *
  * @see packages/core/RULES.md §6.1 (rule 1)
  * @packageDocumentation
  */
-import { describePath, preview } from './shape';
-
-/** The finding text for a byte order mark (rule 1, a warning wherever JSON text is read). */
-export const BYTE_ORDER_MARK = {
-  message: 'starts with a byte order mark (U+FEFF).',
-  hint: 'Save the file as UTF-8 without BOM; RFC 8259 §8.1 forbids adding one and some parsers reject it.',
-} as const;
-
-/** `text` without a leading byte order mark, and whether it had one. */
-export function stripByteOrderMark(text: string): { text: string; bom: boolean } {
-  return text.charCodeAt(0) === 0xfeff ? { text: text.slice(1), bom: true } : { text, bom: false };
-}
 
 /** 1-based line and column of a UTF-16 offset. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -36,7 +25,7 @@ function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
-function isDigit(c: number): boolean {
+export function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
@@ -181,7 +170,17 @@ export function jsonSyntaxErrorOffset(text: string): number {
   }
 }
 
-/** A container being scanned by {@link duplicateMembers}. */
+/** A path in a JSON value: member names and array indexes, from the root. */
+export type JsonPath = (string | number)[];
+
+/** A number literal a double does not hold: where, the literal (cut to 40 characters), and what is lost. */
+export interface InexactNumber {
+  path: JsonPath;
+  literal: string;
+  loss: string;
+}
+
+/** A container being scanned by {@link scanMembersAndNumbers}. */
 interface Frame {
   /** The enclosing container, and this container's name or index in it. */
   parent: Frame | undefined;
@@ -195,36 +194,63 @@ interface Frame {
   at: string | number;
 }
 
-/** The path of `name` in `frame`, built only for a finding: O(depth) once, not per container. */
-function pathTo(frame: Frame, name: string): (string | number)[] {
-  const path: (string | number)[] = [name];
+/** The path of `last` in `frame`, built only for a finding: O(depth) once, not per container. */
+function pathTo(frame: Frame, last: string | number): JsonPath {
+  const path: JsonPath = [last];
   for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) path.push(f.key);
   return path.reverse();
 }
 
 /** The value of the JSON string token `text[start, end)`, quotes included. */
-function stringToken(text: string, start: number, end: number): string {
+export function stringToken(text: string, start: number, end: number): string {
   const inner = text.slice(start + 1, end - 1);
   return inner.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : inner;
 }
 
+/** Records a member name in `top`, and its path when the object already had it. */
+function memberName(top: Frame, name: string, duplicates: JsonPath[]): void {
+  if (top.first === undefined) top.first = name;
+  else if (top.first === name || top.names?.has(name) === true) duplicates.push(pathTo(top, name));
+  else {
+    top.names ??= new Set();
+    top.names.add(name);
+  }
+  top.at = name;
+}
+
+/** Records the number literal `literal` at `top` when a double does not hold it. */
+function numberLiteral(top: Frame | undefined, literal: string, inexact: InexactNumber[]): void {
+  const loss = numberLoss(literal);
+  if (loss === undefined) return;
+  const cut = literal.length > 40 ? `${literal.slice(0, 39)}…` : literal;
+  inexact.push({ path: top === undefined ? [] : pathTo(top, top.at), literal: cut, loss });
+}
+
 /**
- * Where valid JSON text names a member twice in one object, in document order, at most `limit`
- * places: the path of the repeated member (`['skills', 0, 'id']`). RFC 8259 §4 only says names
- * SHOULD be unique, and parsers disagree about a repeat: `JSON.parse` keeps the last value, others
- * keep the first or refuse. Two readers of such a card read two different cards, so a signature
- * can cover the one a client does not use. Names compare after unescaping (`"\u0069d"` is `"id"`).
+ * One pass over valid JSON text for what `JSON.parse` hides, in document order:
+ * - `duplicates`: where one object names a member twice, at most `limits.duplicates` places (the
+ *   path of the repeated member, `['skills', 0, 'id']`). RFC 8259 §4 only says names SHOULD be
+ *   unique, and parsers disagree about a repeat: `JSON.parse` keeps the last value, others keep
+ *   the first or refuse. Two readers of such a card read two different cards, so a signature can
+ *   cover the one a client does not use. Names compare after unescaping (`"\u0069d"` is `"id"`).
+ * - `inexact`: number literals that do not survive a double ({@link numberLoss}), at most
+ *   `limits.inexact` of them.
+ *
  * An explicit stack instead of recursion, linear in the text; call it on text `JSON.parse`
  * accepted (on other text it stops early without throwing).
- * @example duplicateMembers('{"url": "https://a.test", "url": "https://b.test"}') // [['url']]
+ * @example scanMembersAndNumbers('{"url": "https://a.test", "url": 1e400}').duplicates // [['url']]
  */
-export function duplicateMembers(text: string, limit = 8): (string | number)[][] {
-  const found: (string | number)[][] = [];
-  const stack: Frame[] = [];
+export function scanMembersAndNumbers(
+  text: string,
+  limits: { duplicates: number; inexact: number },
+): { duplicates: JsonPath[]; inexact: InexactNumber[] } {
+  const duplicates: JsonPath[] = [];
+  const inexact: InexactNumber[] = [];
+  let top: Frame | undefined;
   const n = text.length;
   /** Whether the next string in the innermost object is a member name. */
   let expectName = false;
-  for (let i = 0; i < n && found.length < limit; i++) {
+  for (let i = 0; i < n && (duplicates.length < limits.duplicates || inexact.length < limits.inexact); i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const start = i;
@@ -233,42 +259,51 @@ export function duplicateMembers(text: string, limit = 8): (string | number)[][]
         if (d === 0x5c) i++;
         else if (d === 0x22) break;
       }
-      const top = stack[stack.length - 1];
       if (expectName && top?.object === true) {
         const name = stringToken(text, start, i + 1);
-        if (top.first === undefined) top.first = name;
-        else if (top.first === name || top.names?.has(name) === true) found.push(pathTo(top, name));
-        else {
-          top.names ??= new Set();
-          top.names.add(name);
-        }
-        top.at = name;
+        if (duplicates.length < limits.duplicates) memberName(top, name, duplicates);
+        else top.at = name;
         expectName = false;
       }
     } else if (c === 0x7b || c === 0x5b) {
-      const parent = stack[stack.length - 1];
-      stack.push({ parent, key: parent?.at ?? '', object: c === 0x7b, first: undefined, names: undefined, at: 0 });
+      top = { parent: top, key: top?.at ?? '', object: c === 0x7b, first: undefined, names: undefined, at: 0 };
       expectName = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
+      top = top?.parent;
       expectName = false;
     } else if (c === 0x2c) {
-      const top = stack[stack.length - 1];
       if (top === undefined) break;
       if (!top.object) top.at = (top.at as number) + 1;
       else expectName = true;
+    } else if (c === 0x2d || isDigit(c)) {
+      const start = i;
+      while (i + 1 < n && isNumberPart(text.charCodeAt(i + 1))) i++;
+      if (inexact.length < limits.inexact) numberLiteral(top, text.slice(start, i + 1), inexact);
     }
   }
-  return found;
+  return { duplicates, inexact };
 }
 
-/** The finding text for a member named twice (rule `card-json-duplicate-member`, an error in every profile). */
-export function duplicateMemberText(path: readonly (string | number)[]): { message: string; hint: string } {
-  const name = path[path.length - 1];
-  return {
-    message: `${describePath(path)}: named twice in one object; JSON parsers disagree about which value applies.`,
-    hint: `Keep one ${preview(String(name))} member. Parsers that keep the first value and parsers that keep the last read two different cards, so a signature can cover one while a client reads the other.`,
-  };
+/** A character of a number literal after its first: a digit, `e`, `E`, `.`, `+` or `-`. */
+function isNumberPart(c: number): boolean {
+  return isDigit(c) || c === 0x65 || c === 0x45 || c === 0x2e || c === 0x2b || c === 0x2d;
+}
+
+/**
+ * Where valid JSON text names a member twice in one object, in document order, at most `limit`
+ * places ({@link scanMembersAndNumbers}).
+ * @example duplicateMembers('{"url": "https://a.test", "url": "https://b.test"}') // [['url']]
+ */
+export function duplicateMembers(text: string, limit = 8): JsonPath[] {
+  return scanMembersAndNumbers(text, { duplicates: limit, inexact: 0 }).duplicates;
+}
+
+/**
+ * Number literals of valid JSON text that do not survive a double, in document order, at most
+ * `limit` of them ({@link scanMembersAndNumbers}).
+ */
+export function inexactNumbers(text: string, limit = 8): InexactNumber[] {
+  return scanMembersAndNumbers(text, { duplicates: 0, inexact: limit }).inexact;
 }
 
 /** A decimal value as digits without leading or trailing zeros and the point's place: `0.{digits} × 10^point`. */
@@ -308,68 +343,72 @@ export function numberLoss(literal: string): string | undefined {
 }
 
 /**
- * Number literals of valid JSON text that do not survive a double ({@link numberLoss}), in
- * document order, at most `limit` of them: the path (`['capabilities', 'extensions', 0,
- * 'params', 'max']`), the literal (cut to 40 characters) and what is lost. Linear in the text,
- * an explicit stack; call it on text `JSON.parse` accepted.
+ * Offset of the `[` or `{` that nests more than `limit` levels deep, or `undefined`. One linear
+ * pass over the text, strings skipped; the text need not be valid JSON.
  */
-export function inexactNumbers(
-  text: string,
-  limit = 8,
-): { path: (string | number)[]; literal: string; loss: string }[] {
-  const found: { path: (string | number)[]; literal: string; loss: string }[] = [];
-  /** Per open container: the name or index of the value being read. */
-  const at: (string | number)[] = [];
-  const objects: boolean[] = [];
-  let expectName = false;
-  const n = text.length;
-  for (let i = 0; i < n && found.length < limit; i++) {
+export function nestingOverflow(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const start = i;
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-      if (expectName && objects[objects.length - 1] === true) {
-        at[at.length - 1] = stringToken(text, start, i + 1);
-        expectName = false;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      objects.push(c === 0x7b);
-      at.push(c === 0x7b ? '' : 0);
-      expectName = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
-      objects.pop();
-      at.pop();
-      expectName = false;
-    } else if (c === 0x2c) {
-      const top = at.length - 1;
-      if (top < 0) break;
-      if (objects[top] === false) at[top] = (at[top] as number) + 1;
-      else expectName = true;
-    } else if (c === 0x2d || isDigit(c)) {
-      const start = i;
-      while (i + 1 < n && /[0-9eE.+-]/.test(text[i + 1] as string)) i++;
-      const literal = text.slice(start, i + 1);
-      const loss = numberLoss(literal);
-      if (loss !== undefined) {
-        found.push({ path: [...at], literal: literal.length > 40 ? `${literal.slice(0, 39)}…` : literal, loss });
-      }
-    }
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return found;
+  return undefined;
 }
 
-/** The finding text for such a number (rule `card-json-inexact-number`, an error in every profile). */
-export function inexactNumberText(
-  path: readonly (string | number)[],
-  literal: string,
-  loss: string,
-): { message: string; hint: string } {
-  return {
-    message: `${describePath(path)}: the number ${literal} ${loss}.`,
-    hint: 'Write a number a double holds exactly (as a double reads it back), or a string when it must stay exact. RFC 8785 canonicalizes and signs the double, while readers that keep exact numbers (Python int, Go json.Number) read the literal: two values, one signature.',
-  };
+/** Byte offset of the first byte that breaks UTF-8 (RFC 3629), or the length when valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.byteLength) {
+    const b = bytes[i] ?? 0;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return i;
+}
+
+/** The UTF-8 length of `text` in bytes (a lone surrogate counts 3, as an encoder replaces it). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
 }

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { emptyObject } from '../json/plain';
 import { type CardShape, isObject, type JsonObject, type RuleContext } from './context';
 import { IDENTIFIER, UPPER_CASE_LETTERS } from './patterns';
 
@@ -35,20 +36,6 @@ export function setOwn(obj: JsonObject, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   } else obj[key] = value;
-}
-
-/**
- * The constructor of copied JSON objects. Its prototype is an empty object without a prototype,
- * so, as with `Object.create(null)`, no key reaches `Object.prototype` (`__proto__` is a plain
- * key) and nothing is inherited; unlike `Object.create(null)`, V8 keeps such objects in its fast
- * property layout, which makes every later read (the rules, zod) about twice as fast.
- */
-function JsonNode(this: JsonObject): void {}
-JsonNode.prototype = Object.freeze(Object.create(null) as object);
-
-/** A fresh object that inherits nothing, so no key of untrusted input can reach `Object.prototype`. */
-export function emptyObject(): JsonObject {
-  return new (JsonNode as unknown as new () => JsonObject)();
 }
 
 /**
