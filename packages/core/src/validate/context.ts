@@ -12,6 +12,24 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Objects of at least this many keys keep their key list for the next rule that asks. */
+const SHARED_KEYS = 64;
+const sharedKeys = new WeakMap<object, readonly string[]>();
+
+/**
+ * `Object.keys(obj)`, listed once per large object and shared by every rule that asks: an object
+ * of 40,000 members (unknown fields, a map of schemes) is otherwise listed again by each rule, and
+ * listing an object that large costs more than the checks. Objects of the card tree are never
+ * changed once built, so a list stays true; the list is read-only.
+ */
+export function keysOf(obj: object): readonly string[] {
+  const shared = sharedKeys.get(obj);
+  if (shared !== undefined) return shared;
+  const keys = Object.keys(obj);
+  if (keys.length >= SHARED_KEYS) sharedKeys.set(obj, keys);
+  return keys;
+}
+
 /** What every rule receives besides the card. */
 export interface RuleContext {
   readonly profile: ValidationProfile;

@@ -32,10 +32,7 @@ export function ownString(obj: unknown, key: string): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** Own enumerable keys of an object (including `__proto__` when it is an own key). */
-export function keysOf(obj: JsonObject): string[] {
-  return Object.keys(obj);
-}
+export { keysOf } from '../context';
 
 /**
  * A readable location for messages: `supportedInterfaces[0].url`, `securitySchemes["my scheme"]`.
