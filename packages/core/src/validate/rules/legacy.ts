@@ -6,9 +6,9 @@
  * @packageDocumentation
  */
 import type { Severity } from '../../findings';
-import { migrateWithKinds, type KindedChange } from '../../migrate';
+import { migrateWithKinds, type KindedChange } from '../convert';
 import type { JsonObject, RuleContext } from '../context';
-import { isObject } from '../context';
+import { isObject, keysOf } from '../context';
 import { ARRAY_INDEX, SENTENCE_END } from '../patterns';
 import { LEGACY_CARD_KEYS, describePath, has, json, own, preview } from '../shape';
 
@@ -18,7 +18,7 @@ export function hasLegacyContent(card: JsonObject): boolean {
   const schemes = own(card, 'securitySchemes');
   if (
     isObject(schemes) &&
-    Object.keys(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))
+    keysOf(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))
   ) {
     return true;
   }

@@ -3,9 +3,9 @@
  *
  * @packageDocumentation
  */
-import { toPointer } from './findings';
-import { AgentCardSchema, SECURITY_SCHEME_KINDS, STANDARD_PROTOCOL_BINDINGS } from './model';
-import { isObject, type JsonObject } from './validate/context';
+import { toPointer } from '../findings';
+import { AgentCardSchema, SECURITY_SCHEME_KINDS, STANDARD_PROTOCOL_BINDINGS } from '../model';
+import { isObject, type JsonObject } from './context';
 import {
   LEGACY_CARD_KEYS,
   describePath,
@@ -19,7 +19,7 @@ import {
   snakeCase,
   toJsonTree,
   type ModelSchema,
-} from './validate/shape';
+} from './shape';
 
 /** One edit made by {@link migrateAgentCard}. */
 export interface MigrationChange {
