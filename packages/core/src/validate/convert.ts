@@ -21,7 +21,7 @@ import {
   type ModelSchema,
 } from './shape';
 
-/** One edit made by {@link migrateAgentCard}. */
+/** One edit made by `migrateAgentCard`. */
 export interface MigrationChange {
   /** JSON Pointer of the field in the input card. */
   path: string;
@@ -31,7 +31,7 @@ export interface MigrationChange {
   target?: string;
 }
 
-/** What {@link migrateAgentCard} returns. */
+/** What `migrateAgentCard` returns. */
 export interface MigrationResult {
   /** The card in v1.0 form: v1.0 fields kept, legacy fields converted and removed, keys in model order. */
   card: Record<string, unknown>;
@@ -58,38 +58,7 @@ export interface KindedChange extends MigrationChange {
 /** The v1.0 scheme wrappers a v0.3 `type` maps to. */
 const WRAPPERS = SECURITY_SCHEME_KINDS;
 
-/**
- * Turns a v0.3, ≤0.2 or mixed ("superset") Agent Card into an A2A v1.0 card and lists every
- * change. It never throws and never mutates its input.
- *
- * Conversions:
- * - top-level `url` + `preferredTransport` + `protocolVersion` → `supportedInterfaces[0]`, and
- *   `additionalInterfaces[]` → further `supportedInterfaces` entries (duplicates dropped). The
- *   interface `protocolVersion` keeps the version the card declared, as `Major.Minor`;
- * - `security: [{name: [scopes]}]` (card and skill level) →
- *   `securityRequirements: [{schemes: {name: {list: [scopes]}}}]`;
- * - `securitySchemes` entries with a `type` → the v1.0 wrappers (`in` → `location`); an OAuth
- *   scheme with several flows becomes one scheme per flow (`name`, `name-<flow>`), and the
- *   requirements that used it get one alternative per flow;
- * - `supportsAuthenticatedExtendedCard` → `capabilities.extendedAgentCard`;
- * - `capabilities.stateTransitionHistory` is removed; v0.2 `authentication` becomes HTTP schemes;
- * - snake_case keys of known fields become camelCase.
- *
- * Keys come out in the model's order; unknown keys are kept after them.
- *
- * @example
- * ```ts
- * const { card, changes } = migrateAgentCard(JSON.parse(legacyJson));
- * for (const c of changes) console.log(`${c.path}: ${c.change}`);
- * ```
- * @see https://a2a-protocol.org/latest/whats-new-v1/
- */
-export function migrateAgentCard(value: unknown): MigrationResult {
-  const { card, changes } = migrateWithKinds(value);
-  return { card, changes: changes.map(({ kind: _kind, ...change }) => change) };
-}
-
-/** {@link migrateAgentCard} with the kind of each change (used by the validator's hints). */
+/** `migrateAgentCard` with the kind of each change (used by the validator's hints). */
 export function migrateWithKinds(
   value: unknown,
   copied?: { tree: unknown; problems: readonly { path: (string | number)[]; message: string }[] },
