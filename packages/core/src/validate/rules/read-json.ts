@@ -4,7 +4,7 @@
  * no prototype at all.
  */
 import { isObject, type JsonObject } from '../context';
-import { IDENTIFIER } from '../patterns';
+import { describePath } from '../shape';
 
 /** Path segments as passed to `RuleContext.report`. */
 export type Segments = readonly (string | number)[];
@@ -38,15 +38,6 @@ export { keysOf } from '../context';
  * A readable location for messages: `supportedInterfaces[0].url`, `securitySchemes["my scheme"]`.
  * The empty path reads `card`.
  */
-export function where(path: Segments): string {
-  if (path.length === 0) return 'card';
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
+export const where: (path: Segments) => string = describePath;
 
 export { quote } from '../../util';
