@@ -53,168 +53,184 @@ function shortInteger(literal: string): boolean {
  * @returns the value with its repeated members and inexact numbers, or why it stopped.
  */
 export function parsePlain(text: string, limits: PlainLimits): PlainParse | PlainStop {
-  const n = text.length;
-  const duplicates: JsonPath[] = [];
-  const inexact: InexactNumber[] = [];
+  return new PlainParser(text, limits).run();
+}
+
+/** One parse of one text: the position, the path being read and what was found. */
+class PlainParser {
+  private i = 0;
+  private values = 0;
+  private readonly n: number;
   /** The path of the value being read; each container owns one slot while it is open. */
-  const path: JsonPath = [];
-  let i = 0;
-  let values = 0;
+  private readonly path: JsonPath = [];
+  readonly duplicates: JsonPath[] = [];
+  readonly inexact: InexactNumber[] = [];
 
-  const space = (): void => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
-      i++;
+  constructor(
+    private readonly text: string,
+    private readonly limits: PlainLimits,
+  ) {
+    this.n = text.length;
+  }
+
+  /** The whole text as one value, or why it stopped. */
+  run(): PlainParse | PlainStop {
+    try {
+      const result = this.value(0);
+      this.space();
+      if (this.i !== this.n) return 'syntax';
+      return { value: result, duplicates: this.duplicates, inexact: this.inexact };
+    } catch (error) {
+      if (error instanceof Stop) return error.reason;
+      throw error;
     }
-  };
+  }
 
-  /** A string at `i` (a `"`). */
-  const string = (): string => {
-    const start = i + 1;
-    for (i = start; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) return text.slice(start, i++);
+  private space(): void {
+    while (this.i < this.n) {
+      const c = this.text.charCodeAt(this.i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+      this.i++;
+    }
+  }
+
+  /** A string at the position (a `"`). */
+  private string(): string {
+    const start = this.i + 1;
+    for (this.i = start; this.i < this.n; this.i++) {
+      const c = this.text.charCodeAt(this.i);
+      if (c === 0x22) return this.text.slice(start, this.i++);
       if (c === 0x5c) break;
       if (c < 0x20) throw SYNTAX;
     }
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) return JSON.parse(text.slice(start - 1, ++i)) as string;
+    for (; this.i < this.n; this.i++) {
+      const c = this.text.charCodeAt(this.i);
+      if (c === 0x22) return JSON.parse(this.text.slice(start - 1, ++this.i)) as string;
       if (c === 0x5c) {
-        const next = text.charCodeAt(i + 1);
+        const next = this.text.charCodeAt(this.i + 1);
         if (next === 0x75) {
-          if (!isHex4(text, i + 2)) throw SYNTAX;
-          i += 5;
-        } else if (isEscape(next)) i++;
+          if (!isHex4(this.text, this.i + 2)) throw SYNTAX;
+          this.i += 5;
+        } else if (isEscape(next)) this.i++;
         else throw SYNTAX;
       } else if (c < 0x20) throw SYNTAX;
     }
     throw SYNTAX;
-  };
+  }
 
-  /** A number at `i`: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-  const number = (): number => {
-    const start = i;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    const first = text.charCodeAt(i);
-    if (first === 0x30) i++;
-    else if (first >= 0x31 && first <= 0x39) while (isDigit(text.charCodeAt(++i)));
+  /** A number at the position: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
+  private number(): number {
+    const start = this.i;
+    if (this.text.charCodeAt(this.i) === 0x2d) this.i++;
+    const first = this.text.charCodeAt(this.i);
+    if (first === 0x30) this.i++;
+    else if (first >= 0x31 && first <= 0x39) while (isDigit(this.text.charCodeAt(++this.i)));
     else throw SYNTAX;
     let integer = true;
-    if (text.charCodeAt(i) === 0x2e) {
+    if (this.text.charCodeAt(this.i) === 0x2e) {
       integer = false;
-      if (!isDigit(text.charCodeAt(++i))) throw SYNTAX;
-      while (isDigit(text.charCodeAt(++i)));
+      if (!isDigit(this.text.charCodeAt(++this.i))) throw SYNTAX;
+      while (isDigit(this.text.charCodeAt(++this.i)));
     }
-    const e = text.charCodeAt(i);
+    const e = this.text.charCodeAt(this.i);
     if (e === 0x65 || e === 0x45) {
       integer = false;
-      const sign = text.charCodeAt(++i);
-      if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(text.charCodeAt(i))) throw SYNTAX;
-      while (isDigit(text.charCodeAt(++i)));
+      const sign = this.text.charCodeAt(++this.i);
+      if (sign === 0x2b || sign === 0x2d) this.i++;
+      if (!isDigit(this.text.charCodeAt(this.i))) throw SYNTAX;
+      while (isDigit(this.text.charCodeAt(++this.i)));
     }
-    const literal = text.slice(start, i);
-    if (inexact.length < limits.inexact && !(integer && shortInteger(literal))) {
+    const literal = this.text.slice(start, this.i);
+    if (this.inexact.length < this.limits.inexact && !(integer && shortInteger(literal))) {
       const loss = numberLoss(literal);
       if (loss !== undefined) {
         const cut = literal.length > 40 ? `${literal.slice(0, 39)}…` : literal;
-        inexact.push({ path: path.slice(), literal: cut, loss });
+        this.inexact.push({ path: this.path.slice(), literal: cut, loss });
       }
     }
     const read = Number(literal);
     if (!Number.isFinite(read)) throw LIMIT;
     return read;
-  };
+  }
 
-  const word = (literal: string, value: boolean | null): boolean | null => {
-    if (!text.startsWith(literal, i)) throw SYNTAX;
-    i += literal.length;
+  private word(literal: string, value: boolean | null): boolean | null {
+    if (!this.text.startsWith(literal, this.i)) throw SYNTAX;
+    this.i += literal.length;
     return value;
-  };
+  }
 
-  const value = (depth: number): unknown => {
-    if (++values > limits.values) throw LIMIT;
-    space();
-    switch (text.charCodeAt(i)) {
+  private value(depth: number): unknown {
+    if (++this.values > this.limits.values) throw LIMIT;
+    this.space();
+    switch (this.text.charCodeAt(this.i)) {
       case 0x22:
-        return string();
+        return this.string();
       case 0x7b:
-        return object(depth);
+        return this.object(depth);
       case 0x5b:
-        return array(depth);
+        return this.array(depth);
       case 0x74:
-        return word('true', true);
+        return this.word('true', true);
       case 0x66:
-        return word('false', false);
+        return this.word('false', false);
       case 0x6e:
-        return word('null', null);
+        return this.word('null', null);
       default:
-        return number();
+        return this.number();
     }
-  };
+  }
 
-  const object = (depth: number): JsonObject => {
-    if (depth >= limits.depth) throw LIMIT;
+  private object(depth: number): JsonObject {
+    if (depth >= this.limits.depth) throw LIMIT;
     const out = emptyObject();
-    i++;
-    space();
-    if (text.charCodeAt(i) === 0x7d) {
-      i++;
+    this.i++;
+    this.space();
+    if (this.text.charCodeAt(this.i) === 0x7d) {
+      this.i++;
       return out;
     }
-    const slot = path.length;
+    const slot = this.path.length;
     for (;;) {
-      space();
-      if (text.charCodeAt(i) !== 0x22) throw SYNTAX;
-      const name = string();
-      space();
-      if (text.charCodeAt(i++) !== 0x3a) throw SYNTAX;
-      path[slot] = name;
+      this.space();
+      if (this.text.charCodeAt(this.i) !== 0x22) throw SYNTAX;
+      const name = this.string();
+      this.space();
+      if (this.text.charCodeAt(this.i++) !== 0x3a) throw SYNTAX;
+      this.path[slot] = name;
       // Listed when the name is read, before anything inside its value: document order.
-      if (Object.hasOwn(out, name) && duplicates.length < limits.duplicates) duplicates.push(path.slice());
+      if (Object.hasOwn(out, name) && this.duplicates.length < this.limits.duplicates)
+        this.duplicates.push(this.path.slice());
       // Nothing is inherited, so plain assignment defines an own property, `__proto__` included.
-      out[name] = value(depth + 1);
-      space();
-      const c = text.charCodeAt(i++);
+      out[name] = this.value(depth + 1);
+      this.space();
+      const c = this.text.charCodeAt(this.i++);
       if (c === 0x2c) continue;
       if (c !== 0x7d) throw SYNTAX;
-      path.length = slot;
+      this.path.length = slot;
       return out;
     }
-  };
+  }
 
-  const array = (depth: number): unknown[] => {
-    if (depth >= limits.depth) throw LIMIT;
+  private array(depth: number): unknown[] {
+    if (depth >= this.limits.depth) throw LIMIT;
     const out: unknown[] = [];
-    i++;
-    space();
-    if (text.charCodeAt(i) === 0x5d) {
-      i++;
+    this.i++;
+    this.space();
+    if (this.text.charCodeAt(this.i) === 0x5d) {
+      this.i++;
       return out;
     }
-    const slot = path.length;
+    const slot = this.path.length;
     for (let k = 0; ; k++) {
-      path[slot] = k;
-      out.push(value(depth + 1));
-      space();
-      const c = text.charCodeAt(i++);
+      this.path[slot] = k;
+      out.push(this.value(depth + 1));
+      this.space();
+      const c = this.text.charCodeAt(this.i++);
       if (c === 0x2c) continue;
       if (c !== 0x5d) throw SYNTAX;
-      path.length = slot;
+      this.path.length = slot;
       return out;
     }
-  };
-
-  try {
-    const result = value(0);
-    space();
-    if (i !== n) return 'syntax';
-    return { value: result, duplicates, inexact };
-  } catch (error) {
-    if (error instanceof Stop) return error.reason;
-    throw error;
   }
 }
 
