@@ -38,4 +38,3 @@ export function migrateAgentCard(value: unknown): MigrationResult {
   const { card, changes } = migrateWithKinds(value);
   return { card, changes: changes.map(({ kind: _kind, ...change }) => change) };
 }
-

@@ -51,7 +51,17 @@ describe('readJsonText', () => {
   });
 
   it('refuses text that is not JSON, at the place to look, with JSON.parse message', () => {
-    for (const text of ['{"a": 1,}', '{"a": 01}', '{"a": "\u0001"}', '[1 2]', '', '{"a": tru}', '"\\x"', '{"a" 1}', '[1]x']) {
+    for (const text of [
+      '{"a": 1,}',
+      '{"a": 01}',
+      '{"a": "\u0001"}',
+      '[1 2]',
+      '',
+      '{"a": tru}',
+      '"\\x"',
+      '{"a" 1}',
+      '[1]x',
+    ]) {
       const read = readJsonText(text);
       expect(read.ok, text).toBe(false);
       if (read.ok || read.error !== 'syntax') throw new Error(`expected a syntax error for ${text}`);

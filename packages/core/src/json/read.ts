@@ -147,7 +147,13 @@ export function readJsonText(input: string | Uint8Array | ArrayBuffer, options: 
   return { ok: true, value, plain: false, text, bom, ...scanMembersAndNumbers(text, limits) };
 }
 
-function failure(error: 'syntax' | 'too-deep', reason: string, offset: number, text: string, bom: boolean): JsonTextFailure {
+function failure(
+  error: 'syntax' | 'too-deep',
+  reason: string,
+  offset: number,
+  text: string,
+  bom: boolean,
+): JsonTextFailure {
   return { ok: false, error, reason, offset, ...lineAndColumn(text, offset), text, bom };
 }
 

@@ -202,7 +202,7 @@ function pathTo(frame: Frame, last: string | number): JsonPath {
 }
 
 /** The value of the JSON string token `text[start, end)`, quotes included. */
-export function stringToken(text: string, start: number, end: number): string {
+function stringToken(text: string, start: number, end: number): string {
   const inner = text.slice(start + 1, end - 1);
   return inner.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : inner;
 }

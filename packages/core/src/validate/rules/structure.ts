@@ -316,17 +316,14 @@ function camelCaseOf(known: readonly string[]): ReadonlyMap<string, string> {
 }
 
 /** A v0.3 security scheme entry: a `type` discriminator (reported by the legacy rules). */
-export function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
+function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
   return isObject(entry) && has(entry, 'type');
 }
 
 /** A v0.3 requirement `{name: [scopes]}` inside `securityRequirements` (no `schemes` key). */
 function isLegacyRequirement(entry: unknown): entry is JsonObject {
   return (
-    isObject(entry) &&
-    !has(entry, 'schemes') &&
-    keysOf(entry).length > 0 &&
-    Object.values(entry).every(Array.isArray)
+    isObject(entry) && !has(entry, 'schemes') && keysOf(entry).length > 0 && Object.values(entry).every(Array.isArray)
   );
 }
 
