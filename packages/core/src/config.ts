@@ -4,14 +4,8 @@ import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from 
 import { AgentCardError, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
-import {
-  BYTE_ORDER_MARK,
-  duplicateMembers,
-  firstInvalidUtf8,
-  jsonSyntaxErrorOffset,
-  lineAndColumn,
-  stripByteOrderMark,
-} from './validate/json-text';
+import { readJsonText } from './json/read';
+import { BYTE_ORDER_MARK } from './validate/decode';
 import { describePath } from './validate/shape';
 
 /** The file name {@link loadAgentCardConfig} looks for. */
@@ -202,8 +196,6 @@ function findUp(from: string, name: string): string | undefined {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /** Largest definition or `package.json` read: far more than any card, and a bound on a path gone wrong. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
@@ -268,38 +260,18 @@ function readJson(file: string, { card = false } = {}): { value: unknown; bom: b
       },
     );
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch (cause) {
-    const offset = firstInvalidUtf8(bytes);
-    const byte = (bytes[offset] ?? 0).toString(16).padStart(2, '0');
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_CONFIG',
-      `${file}: not valid UTF-8 (byte 0x${byte} at offset ${offset}). Save the file as UTF-8.`,
-      { cause },
-    );
+  // Any depth: the validator reports a card nested too deep, with the rest of its findings.
+  const read = readJsonText(bytes, {
+    maxDepth: Number.POSITIVE_INFINITY,
+    duplicates: card ? DUPLICATES_LISTED : 0,
+    inexactNumbers: 0,
+  });
+  if (!read.ok) {
+    // The syntax error as `JSON.parse` raised it, for callers that look at the cause.
+    const cause = read.error === 'syntax' ? new SyntaxError(read.reason) : undefined;
+    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', `${file}: ${unreadable(read)}`, cause && { cause });
   }
-  // Editors on some platforms save UTF-8 with a byte order mark; JSON.parse rejects it, so it is
-  // read past and reported as the validator reports it.
-  const stripped = stripByteOrderMark(text);
-  text = stripped.text;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    const offset = jsonSyntaxErrorOffset(text);
-    const { line, column } = lineAndColumn(text, offset);
-    const near = text.slice(offset, offset + 20).split(/\r?\n/)[0] ?? '';
-    const what = offset >= text.length ? 'unexpected end of file' : `unexpected ${JSON.stringify(near)}`;
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_CONFIG',
-      `${file}: invalid JSON at line ${line}, column ${column} (${what}). ` +
-        'Fix the syntax there: JSON has no comments, no trailing commas and only double-quoted strings.',
-      { cause },
-    );
-  }
-  const duplicates = card ? duplicateMembers(text, DUPLICATES_LISTED) : [];
+  const duplicates = read.duplicates;
   if (duplicates.length > 0) {
     const which = duplicates.length === DUPLICATES_LISTED ? `the first ${DUPLICATES_LISTED}` : 'each';
     throw new AgentCardError(
@@ -309,7 +281,21 @@ function readJson(file: string, { card = false } = {}): { value: unknown; bom: b
         `\nKeep one of ${which}.`,
     );
   }
-  return { value, bom: stripped.bom };
+  return { value: read.value, bom: read.bom };
+}
+
+/** Why a file is not JSON, as the error after its name says it. */
+function unreadable(read: Exclude<ReturnType<typeof readJsonText>, { ok: true }>): string {
+  if (read.error === 'utf-8') {
+    return `not valid UTF-8 (byte 0x${read.byte.toString(16).padStart(2, '0')} at offset ${read.offset}). Save the file as UTF-8.`;
+  }
+  if (read.error === 'too-large') return `larger than ${read.limit} bytes.`;
+  const near = read.text.slice(read.offset, read.offset + 20).split(/\r?\n/)[0] ?? '';
+  const what = read.offset >= read.text.length ? 'unexpected end of file' : `unexpected ${JSON.stringify(near)}`;
+  return (
+    `invalid JSON at line ${read.line}, column ${read.column} (${what}). ` +
+    'Fix the syntax there: JSON has no comments, no trailing commas and only double-quoted strings.'
+  );
 }
 
 /**

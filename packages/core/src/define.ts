@@ -13,6 +13,7 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from './model';
+import { deepFreeze } from './util';
 import { recordValidation } from './validate/recorded';
 import { resolveProfile, sortFindingsInKeyOrder, validateAgentCardFindings } from './validate/validate';
 
@@ -406,14 +407,6 @@ function isJsonValue(value: unknown): boolean {
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

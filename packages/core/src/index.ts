@@ -130,8 +130,12 @@ export type {
   ValidateAiCatalogOptions,
 } from './catalog';
 export { validateAgentCard } from './validate/validate';
-export { readJsonBytes } from './validate/json-text';
+export { readJsonBytes } from './validate/json-bytes';
 export { quoteUntrusted } from './util';
+// One reader of untrusted JSON text (bytes or a string): UTF-8, byte order mark, size, syntax,
+// depth, members named twice and inexact numbers, for every place that reads a card, a catalog,
+// a key set, a configuration file or command-line input.
+export { readJsonText } from './json/index';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { migrateAgentCard } from './migrate';
 export type { MigrationResult, MigrationChange } from './migrate';

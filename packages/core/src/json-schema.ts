@@ -1,5 +1,6 @@
 import { isObject } from './validate/context';
 import { z } from 'zod';
+import { deepFreeze } from './util';
 import {
   AgentCapabilitiesSchema,
   AgentCardSchema,
@@ -137,12 +138,4 @@ function isStringType(value: unknown): boolean {
 
 function isEmptyObject(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

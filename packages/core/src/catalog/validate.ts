@@ -1,6 +1,6 @@
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
 import { isObject } from '../validate/context';
-import { duplicateMembers } from '../validate/json-text';
+import { readJsonText } from '../json/read';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import {
@@ -477,21 +477,16 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
   };
   let doc = value;
   if (typeof value === 'string') {
-    try {
-      doc = JSON.parse(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value);
-    } catch (error) {
-      report(
-        w,
-        'catalog-json-parse',
-        'error',
-        [],
-        `is not JSON (${error instanceof Error ? quote(error.message, SHOW_MAX) : 'parse error'})`,
-        'Serve a UTF-8 JSON object.',
-      );
+    // Any depth: inline catalogs past the draft's depth are reported as such.
+    const read = readJsonText(value, { maxDepth: Number.POSITIVE_INFINITY, inexactNumbers: 0 });
+    if (!read.ok) {
+      const reason = read.error === 'syntax' ? quote(read.reason, SHOW_MAX) : 'parse error';
+      report(w, 'catalog-json-parse', 'error', [], `is not JSON (${reason})`, 'Serve a UTF-8 JSON object.');
       return { valid: false, findings: w.findings };
     }
+    doc = read.value;
+    w.findings.push(...duplicateMemberFindings(read.duplicates));
   }
-  if (typeof value === 'string') w.findings.push(...duplicateMemberFindings(duplicateMembers(value)));
   checkCatalog(w, doc, [], 1);
   return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings };
 }

@@ -12,6 +12,24 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Objects of at least this many keys keep their key list for the next rule that asks. */
+const SHARED_KEYS = 64;
+const sharedKeys = new WeakMap<object, readonly string[]>();
+
+/**
+ * `Object.keys(obj)`, listed once per large object and shared by every rule that asks: an object
+ * of 40,000 members (unknown fields, a map of schemes) is otherwise listed again by each rule, and
+ * listing an object that large costs more than the checks. Objects of the card tree are never
+ * changed once built, so a list stays true; the list is read-only.
+ */
+export function keysOf(obj: object): readonly string[] {
+  const shared = sharedKeys.get(obj);
+  if (shared !== undefined) return shared;
+  const keys = Object.keys(obj);
+  if (keys.length >= SHARED_KEYS) sharedKeys.set(obj, keys);
+  return keys;
+}
+
 /** What every rule receives besides the card. */
 export interface RuleContext {
   readonly profile: ValidationProfile;
@@ -53,17 +71,26 @@ export function createRuleContext(
   quietSkills?: ReadonlySet<unknown>,
 ): RuleContext & { findings: Finding[]; closeBounds(): void } {
   const findings: Finding[] = [];
-  const listed = new Map<string, number>();
-  const left = new Map<string, { count: number; severity: Severity }>();
-  const overflows = (rule: string, severity: Severity): boolean => {
-    const count = listed.get(rule) ?? 0;
-    if (count < MAX_FINDINGS_PER_RULE) return false;
-    const out = left.get(rule);
-    if (out === undefined) left.set(rule, { count: 1, severity });
-    else {
-      out.count++;
-      if (SEVERITY_RANK[severity] < SEVERITY_RANK[out.severity]) out.severity = severity;
+  // One tally per rule (a single map look-up per report: a card of many small mistakes asks
+  // hundreds of thousands of times), and the rules that hit the bound in the order they did.
+  const tallies = new Map<string, Tally>();
+  const bounded: { rule: string; tally: Tally }[] = [];
+  const tallyOf = (rule: string): Tally => {
+    let tally = tallies.get(rule);
+    if (tally === undefined) {
+      tally = { listed: 0, left: 0, severity: 'info' };
+      tallies.set(rule, tally);
     }
+    return tally;
+  };
+  const overflows = (rule: string, severity: Severity): boolean => {
+    const tally = tallyOf(rule);
+    if (tally.listed < MAX_FINDINGS_PER_RULE) return false;
+    if (tally.left === 0) {
+      bounded.push({ rule, tally });
+      tally.severity = severity;
+    } else if (SEVERITY_RANK[severity] < SEVERITY_RANK[tally.severity]) tally.severity = severity;
+    tally.left++;
     return true;
   };
   return {
@@ -74,24 +101,32 @@ export function createRuleContext(
     overflows,
     report(rule, severity, path, message, hint) {
       if (overflows(rule, severity)) return;
-      listed.set(rule, (listed.get(rule) ?? 0) + 1);
+      tallyOf(rule).listed++;
       findings.push({ rule, severity, path: toPointer(path), message, hint });
     },
     closeBounds() {
       // One finding per rule that hit the bound, as severe as the worst one left out, so the
       // verdict stays that of the whole list.
-      for (const [rule, out] of left) {
+      for (const { rule, tally } of bounded) {
         findings.push({
           rule,
-          severity: out.severity,
+          severity: tally.severity,
           path: '',
-          message: `card: ${rule} stopped reporting after ${MAX_FINDINGS_PER_RULE} findings; ${thousands(out.count)} more were not listed.`,
+          message: `card: ${rule} stopped reporting after ${MAX_FINDINGS_PER_RULE} findings; ${thousands(tally.left)} more were not listed.`,
           hint: 'Fix the findings listed above and validate again to see the rest.',
         });
+        tally.left = 0;
       }
-      left.clear();
+      bounded.length = 0;
     },
   };
+}
+
+/** Findings of one rule: listed, and left out past the bound with the worst severity among them. */
+interface Tally {
+  listed: number;
+  left: number;
+  severity: Severity;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

@@ -32,7 +32,7 @@ const EMITTED = [
 /** Rule ids written in the sources of every package that makes findings. */
 function writtenIds(): Map<string, string> {
   const ids = new Map<string, string>();
-  for (const pkg of ['core', 'nest', 'cli', 'express', 'koa']) {
+  for (const pkg of ['core', 'discovery', 'nest', 'cli', 'express', 'koa']) {
     for (const file of sources(join(root, 'packages', pkg, 'src'))) {
       const text = readFileSync(file, 'utf8');
       for (const pattern of EMITTED) {

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { emptyObject } from '../json/plain';
 import { type CardShape, isObject, type JsonObject, type RuleContext } from './context';
 import { IDENTIFIER, UPPER_CASE_LETTERS } from './patterns';
 
@@ -35,20 +36,6 @@ export function setOwn(obj: JsonObject, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   } else obj[key] = value;
-}
-
-/**
- * The constructor of copied JSON objects. Its prototype is an empty object without a prototype,
- * so, as with `Object.create(null)`, no key reaches `Object.prototype` (`__proto__` is a plain
- * key) and nothing is inherited; unlike `Object.create(null)`, V8 keeps such objects in its fast
- * property layout, which makes every later read (the rules, zod) about twice as fast.
- */
-function JsonNode(this: JsonObject): void {}
-JsonNode.prototype = Object.freeze(Object.create(null) as object);
-
-/** A fresh object that inherits nothing, so no key of untrusted input can reach `Object.prototype`. */
-export function emptyObject(): JsonObject {
-  return new (JsonNode as unknown as new () => JsonObject)();
 }
 
 /**
@@ -188,35 +175,38 @@ function isAncestor(ancestors: readonly (object | undefined)[], obj: object, dep
   return false;
 }
 
-/**
- * Copies an untrusted value into plain JSON made of objects that inherit nothing, arrays, strings,
- * finite numbers, booleans and null, the way `JSON.stringify` would see it. Never throws:
- * cycles, over-deep nesting, throwing getters or proxies, `bigint`, `NaN` and the like become
- * `null` plus a {@link TreeProblem}; `undefined`, functions and symbols are left out as JSON does.
- * `nodes` counts the values read (at least the number of values in `tree`).
- */
-export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[]; nodes: number } {
-  const problems: TreeProblem[] = [];
-  // The objects on the way down, one per level: at most MAX_DEPTH of them, so a scan finds a
-  // cycle without giving every copied object an identity hash, as a set would.
-  const ancestors: (object | undefined)[] = [];
-  // One path, grown and shrunk as the copy descends; a problem takes a snapshot of it. An
-  // exception thrown below aborts the whole copy, so an unbalanced path is never read again.
-  const path: (string | number)[] = [];
-  let nodes = 0;
-  let budgetReported = false;
-  const omit = Symbol('omit');
+/** Marks a value JSON leaves out (`undefined`, a function, a symbol). */
+const OMIT = Symbol('omit');
 
-  const copy = (input: unknown, depth: number): unknown => {
-    nodes += 1;
-    if (nodes > MAX_NODES) {
-      if (!budgetReported) {
-        budgetReported = true;
-        problems.push({
-          path: path.slice(),
-          message: `${describePath(path)}: the value has more than ${MAX_NODES} nested values (shared references?).`,
-          hint: 'Pass a plain JSON card; a card has at most a few thousand values.',
-        });
+/**
+ * One copy of one value (see {@link toJsonTree}): the problems met, the values read, and where
+ * the copy is. The objects on the way down are kept one per level (at most MAX_DEPTH of them),
+ * so a scan finds a cycle without giving every copied object an identity hash, as a set would.
+ * The path is grown and shrunk as the copy descends, and a problem takes a snapshot of it; an
+ * exception thrown below aborts the whole copy, so an unbalanced path is never read again.
+ */
+class TreeCopy {
+  readonly problems: TreeProblem[] = [];
+  nodes = 0;
+  private budgetReported = false;
+  private readonly ancestors: (object | undefined)[] = [];
+  private readonly path: (string | number)[] = [];
+
+  private problem(path: (string | number)[], what: string, hint: string): void {
+    this.problems.push({ path, message: `${describePath(path)}: ${what}`, hint });
+  }
+
+  copy(input: unknown, depth: number): unknown {
+    const path = this.path;
+    this.nodes += 1;
+    if (this.nodes > MAX_NODES) {
+      if (!this.budgetReported) {
+        this.budgetReported = true;
+        this.problem(
+          path.slice(),
+          `the value has more than ${MAX_NODES} nested values (shared references?).`,
+          'Pass a plain JSON card; a card has at most a few thousand values.',
+        );
       }
       return null;
     }
@@ -226,148 +216,157 @@ export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProbl
         return input;
       case 'number':
         if (Number.isFinite(input)) return input;
-        problems.push({
-          path: path.slice(),
-          message: `${describePath(path)}: not representable in JSON (${String(input)}).`,
-          hint: 'Use a finite number, or a string.',
-        });
+        this.problem(
+          path.slice(),
+          `not representable in JSON (${String(input)}).`,
+          'Use a finite number, or a string.',
+        );
         return null;
       case 'bigint':
-        problems.push({
-          path: path.slice(),
-          message: `${describePath(path)}: not representable in JSON (bigint ${String(input)}).`,
-          hint: 'Use a number or a string.',
-        });
+        this.problem(path.slice(), `not representable in JSON (bigint ${String(input)}).`, 'Use a number or a string.');
         return null;
       case 'undefined':
       case 'function':
       case 'symbol':
-        return omit;
+        return OMIT;
       default:
         break;
     }
     if (input === null) return null;
     const obj = input as object;
-    if (isAncestor(ancestors, obj, depth)) {
-      problems.push({
-        path: path.slice(),
-        message: `${describePath(path)}: circular reference (the value contains itself).`,
-        hint: 'Pass a tree: JSON cannot represent cycles.',
-      });
+    if (isAncestor(this.ancestors, obj, depth)) {
+      this.problem(
+        path.slice(),
+        'circular reference (the value contains itself).',
+        'Pass a tree: JSON cannot represent cycles.',
+      );
       return null;
     }
     if (depth >= MAX_DEPTH) {
-      problems.push({
-        path: path.slice(),
-        message: `${describePath(path)}: nested deeper than ${MAX_DEPTH} levels.`,
-        hint: `Flatten the value; an Agent Card needs fewer than ${MAX_DEPTH} levels.`,
-      });
+      this.problem(
+        path.slice(),
+        `nested deeper than ${MAX_DEPTH} levels.`,
+        `Flatten the value; an Agent Card needs fewer than ${MAX_DEPTH} levels.`,
+      );
       return null;
     }
-    ancestors[depth] = obj;
+    this.ancestors[depth] = obj;
     try {
-      if (Array.isArray(obj)) {
-        const length = obj.length;
-        // Sized up front (a list copied item by item would grow its storage several times); cut
-        // back below if the value budget runs out part-way.
-        const sized = typeof length === 'number' && Number.isInteger(length) && length > 0 && length <= PRESIZE_LIMIT;
-        const out: unknown[] = sized ? new Array<unknown>(length) : [];
-        let i = 0;
-        for (; i < length && nodes <= MAX_NODES; i++) {
-          let raw: unknown;
-          try {
-            raw = obj[i];
-          } catch (error) {
-            problems.push({
-              path: [...path, i],
-              message: `${describePath([...path, i])}: reading the value threw (${errorText(error)}).`,
-              hint: 'Pass plain JSON data.',
-            });
-            raw = null;
-          }
-          // A string, boolean, finite number or null within the budget is copied as `copy`
-          // would, without the call.
-          if (isPlainScalar(raw) && nodes < MAX_NODES) {
-            nodes += 1;
-            out[i] = raw;
-            continue;
-          }
-          path.push(i);
-          const item = copy(raw, depth + 1);
-          path.pop();
-          out[i] = item === omit ? null : item;
-        }
-        if (i < length) out.length = i;
-        return out;
-      }
-      const toJSON = readProperty(obj, 'toJSON');
-      if (typeof toJSON === 'function' && !(obj instanceof Uint8Array)) {
-        let converted: unknown;
-        try {
-          converted = (toJSON as (key: string) => unknown).call(obj, '');
-        } catch (error) {
-          problems.push({
-            path: path.slice(),
-            message: `${describePath(path)}: toJSON() threw (${errorText(error)}).`,
-            hint: 'Pass plain JSON data.',
-          });
-          return null;
-        }
-        if (converted !== obj) return copy(converted, depth + 1);
-      }
-      // Nothing is inherited, so plain assignment defines an own property for every key,
-      // `__proto__` included, without reaching `Object.prototype`.
-      const out = emptyObject();
-      let keys: string[];
+      return Array.isArray(obj) ? this.array(obj, depth) : this.object(obj, depth);
+    } finally {
+      this.ancestors[depth] = undefined;
+    }
+  }
+
+  private array(obj: unknown[], depth: number): unknown[] {
+    const path = this.path;
+    const length = obj.length;
+    // Sized up front (a list copied item by item would grow its storage several times); cut
+    // back below if the value budget runs out part-way.
+    const sized = typeof length === 'number' && Number.isInteger(length) && length > 0 && length <= PRESIZE_LIMIT;
+    const out: unknown[] = sized ? new Array<unknown>(length) : [];
+    let i = 0;
+    for (; i < length && this.nodes <= MAX_NODES; i++) {
+      let raw: unknown;
       try {
-        keys = Object.keys(obj);
+        raw = obj[i];
       } catch (error) {
-        problems.push({
-          path: path.slice(),
-          message: `${describePath(path)}: its keys cannot be listed (${errorText(error)}).`,
-          hint: 'Pass plain JSON data, not a proxy.',
-        });
+        this.problem([...path, i], `reading the value threw (${errorText(error)}).`, 'Pass plain JSON data.');
+        raw = null;
+      }
+      // A string, boolean, finite number or null within the budget is copied as `copy`
+      // would, without the call.
+      if (isPlainScalar(raw) && this.nodes < MAX_NODES) {
+        this.nodes += 1;
+        out[i] = raw;
+        continue;
+      }
+      path.push(i);
+      const item = this.copy(raw, depth + 1);
+      path.pop();
+      out[i] = item === OMIT ? null : item;
+    }
+    if (i < length) out.length = i;
+    return out;
+  }
+
+  private object(obj: object, depth: number): unknown {
+    const path = this.path;
+    const toJSON = readProperty(obj, 'toJSON');
+    if (typeof toJSON === 'function' && !(obj instanceof Uint8Array)) {
+      let converted: unknown;
+      try {
+        converted = (toJSON as (key: string) => unknown).call(obj, '');
+      } catch (error) {
+        this.problem(path.slice(), `toJSON() threw (${errorText(error)}).`, 'Pass plain JSON data.');
         return null;
       }
-      for (let k = 0; k < keys.length; k++) {
-        if (nodes > MAX_NODES) break;
-        const key = keys[k]!;
-        let raw: unknown;
-        try {
-          raw = (obj as Record<string, unknown>)[key];
-        } catch (error) {
-          problems.push({
-            path: [...path, key],
-            message: `${describePath([...path, key])}: reading the value threw (${errorText(error)}).`,
-            hint: 'Pass plain JSON data: replace the getter by its value.',
-          });
-          continue;
-        }
-        if (isPlainScalar(raw) && nodes < MAX_NODES) {
-          nodes += 1;
-          out[key] = raw;
-          continue;
-        }
-        path.push(key);
-        const item = copy(raw, depth + 1);
-        path.pop();
-        if (item !== omit) out[key] = item;
-      }
-      return out;
-    } finally {
-      ancestors[depth] = undefined;
+      if (converted !== obj) return this.copy(converted, depth + 1);
     }
-  };
+    // Nothing is inherited, so plain assignment defines an own property for every key,
+    // `__proto__` included, without reaching `Object.prototype`.
+    const out = emptyObject();
+    let keys: string[];
+    try {
+      keys = Object.keys(obj);
+    } catch (error) {
+      this.problem(
+        path.slice(),
+        `its keys cannot be listed (${errorText(error)}).`,
+        'Pass plain JSON data, not a proxy.',
+      );
+      return null;
+    }
+    for (let k = 0; k < keys.length; k++) {
+      if (this.nodes > MAX_NODES) break;
+      const key = keys[k]!;
+      let raw: unknown;
+      try {
+        raw = (obj as Record<string, unknown>)[key];
+      } catch (error) {
+        this.problem(
+          [...path, key],
+          `reading the value threw (${errorText(error)}).`,
+          'Pass plain JSON data: replace the getter by its value.',
+        );
+        continue;
+      }
+      if (isPlainScalar(raw) && this.nodes < MAX_NODES) {
+        this.nodes += 1;
+        out[key] = raw;
+        continue;
+      }
+      path.push(key);
+      const item = this.copy(raw, depth + 1);
+      path.pop();
+      if (item !== OMIT) out[key] = item;
+    }
+    return out;
+  }
+}
 
+/**
+ * Copies an untrusted value into plain JSON made of objects that inherit nothing, arrays, strings,
+ * finite numbers, booleans and null, the way `JSON.stringify` would see it. Never throws:
+ * cycles, over-deep nesting, throwing getters or proxies, `bigint`, `NaN` and the like become
+ * `null` plus a {@link TreeProblem}; `undefined`, functions and symbols are left out as JSON does.
+ * `nodes` counts the values read (at least the number of values in `tree`).
+ */
+export function toJsonTree(value: unknown): { tree: unknown; problems: TreeProblem[]; nodes: number } {
+  const copy = new TreeCopy();
   let tree: unknown;
   try {
-    tree = copy(value, 0);
+    tree = copy.copy(value, 0);
   } catch (error) {
     // Only reachable through exotic host objects; the caller reports it like any other problem.
-    problems.push({ path: [], message: `card: cannot be read (${errorText(error)}).`, hint: 'Pass plain JSON data.' });
+    copy.problems.push({
+      path: [],
+      message: `card: cannot be read (${errorText(error)}).`,
+      hint: 'Pass plain JSON data.',
+    });
     tree = null;
   }
-  return { tree: tree === omit ? undefined : tree, problems, nodes };
+  return { tree: tree === OMIT ? undefined : tree, problems: copy.problems, nodes: copy.nodes };
 }
 
 function readProperty(obj: object, key: string): unknown {

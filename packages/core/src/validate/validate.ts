@@ -9,6 +9,7 @@ import { AgentCardSchema, type AgentCard, type AgentSkill } from '../model';
 import {
   createRuleContext,
   isObject,
+  keysOf,
   type CardShape,
   type JsonObject,
   type RuleCheck,
@@ -21,18 +22,10 @@ import { replaceSdkShapeFindings } from './rules/sdk-shape';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
 import { checkTemplateContent } from './rules/template-content';
-import {
-  BYTE_ORDER_MARK,
-  duplicateMembers,
-  inexactNumbers,
-  inexactNumberText,
-  duplicateMemberText,
-  jsonSyntaxErrorOffset,
-  lineAndColumn,
-  stripByteOrderMark,
-} from './json-text';
+import { decode } from './decode';
 import { ARRAY_INDEX, BAD_POINTER_ESCAPE } from './patterns';
-import { checkShape, detectCardShape, emptyObject, errorText, preview, toJsonTree, typeName } from './shape';
+import { emptyObject } from '../json/plain';
+import { checkShape, detectCardShape, errorText, preview, toJsonTree, typeName } from './shape';
 
 export type { CardShape } from './context';
 
@@ -89,65 +82,6 @@ export function resolveProfile(requested: unknown): ValidationProfile {
   return requested === 'development' || requested === 'production' || requested === 'strict'
     ? requested
     : defaultProfile();
-}
-
-type Decoded = { ok: true; value: unknown } | { ok: false };
-
-/** Rule 1: bytes and text are JSON; a BOM is a warning. */
-function decode(input: unknown, ctx: RuleContext): Decoded {
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input);
-    } catch {
-      ctx.report(
-        'card-json-parse',
-        'error',
-        [],
-        'card: not valid UTF-8.',
-        'Save and serve the card as UTF-8 (spec §14.1: UTF-8 MUST be used).',
-      );
-      return { ok: false };
-    }
-  } else return { ok: true, value: input };
-
-  const stripped = stripByteOrderMark(text);
-  if (stripped.bom) {
-    ctx.report('card-json-parse', 'warning', [], `card: ${BYTE_ORDER_MARK.message}`, BYTE_ORDER_MARK.hint);
-    text = stripped.text;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const reason = errorText(error);
-    const { line, column } = lineAndColumn(text, jsonSyntaxErrorOffset(text));
-    const where = ` at line ${line}, column ${column}`;
-    const trimmed = text.trimStart();
-    const html = trimmed.startsWith('<');
-    ctx.report(
-      'card-json-parse',
-      'error',
-      [],
-      `card: not valid JSON${where} (${reason}).`,
-      html
-        ? 'The body is HTML, not JSON: serve the card file itself (check for a login page or an SPA fallback).'
-        : trimmed === ''
-          ? 'The body is empty: serve the card JSON.'
-          : `Fix the JSON syntax${where}; JSON allows no comments, trailing commas or single quotes.`,
-    );
-    return { ok: false };
-  }
-  for (const path of duplicateMembers(text)) {
-    const { message, hint } = duplicateMemberText(path);
-    ctx.report('card-json-duplicate-member', 'error', path, message, hint);
-  }
-  for (const { path, literal, loss } of inexactNumbers(text)) {
-    const { message, hint } = inexactNumberText(path, literal, loss);
-    ctx.report('card-json-inexact-number', 'error', path, message, hint);
-  }
-  return { ok: true, value };
 }
 
 /** Runs a rule module, turning an exception into a finding instead of a crash. */
@@ -231,7 +165,7 @@ function keyIndexOf(node: JsonObject, key: string, cache: KeyIndex, keyOrder?: K
   if (!Object.hasOwn(node, key)) return -1;
   let entry = cache.objects.get(node);
   if (!entry) {
-    const keys = keyOrder?.(node) ?? Object.keys(node);
+    const keys = keyOrder?.(node) ?? keysOf(node);
     // A message has a few keys; only a big map (many schemes, say) is worth an index.
     if (keys.length <= 16) return keys.indexOf(key);
     entry = { keys, wanted: new Set() };
@@ -368,7 +302,8 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
       return finish(intake.findings, undefined, shape, undefined, typed);
     }
 
-    const copied = toJsonTree(decoded.value);
+    // Text comes parsed into the plain tree already; any other value is copied into one.
+    const copied = decoded.plain ? { tree: decoded.value, problems: [] } : toJsonTree(decoded.value);
     tree = copied.tree;
     if (!isObject(tree)) {
       intake.report(

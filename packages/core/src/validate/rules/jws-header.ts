@@ -2,8 +2,7 @@
  * Decoding of JWS protected headers (base64url JSON), shared by the signature rules and the
  * publishing rules so that a signature's header is decoded once per validation.
  */
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+import { readJsonText } from '../../json/read';
 
 // One entry: both rule modules ask for the same header one after the other.
 let lastText: string | undefined;
@@ -22,7 +21,8 @@ export function decodeJwsHeader(b64url: string): unknown {
     const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    value = JSON.parse(utf8.decode(bytes));
+    const read = readJsonText(bytes, { maxDepth: Number.POSITIVE_INFINITY, duplicates: 0, inexactNumbers: 0 });
+    value = read.ok ? read.value : undefined;
   } catch {
     value = undefined;
   }

@@ -6,20 +6,17 @@
  * @packageDocumentation
  */
 import type { Severity } from '../../findings';
-import { migrateWithKinds, type KindedChange } from '../../migrate';
+import { migrateWithKinds, type KindedChange } from '../convert';
 import type { JsonObject, RuleContext } from '../context';
-import { isObject } from '../context';
+import { isObject, keysOf } from '../context';
 import { ARRAY_INDEX, SENTENCE_END } from '../patterns';
 import { LEGACY_CARD_KEYS, describePath, has, json, own, preview } from '../shape';
 
 /** Whether a card holds anything the migration converts (cheap pre-check for v1.0 cards). */
-export function hasLegacyContent(card: JsonObject): boolean {
+function hasLegacyContent(card: JsonObject): boolean {
   if (LEGACY_CARD_KEYS.some((k) => has(card, k))) return true;
   const schemes = own(card, 'securitySchemes');
-  if (
-    isObject(schemes) &&
-    Object.keys(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))
-  ) {
+  if (isObject(schemes) && keysOf(schemes).some((n) => isObject(schemes[n]) && has(schemes[n] as JsonObject, 'type'))) {
     return true;
   }
   const skills = own(card, 'skills');

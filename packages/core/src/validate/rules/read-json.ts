@@ -4,7 +4,7 @@
  * no prototype at all.
  */
 import { isObject, type JsonObject } from '../context';
-import { IDENTIFIER } from '../patterns';
+import { describePath } from '../shape';
 
 /** Path segments as passed to `RuleContext.report`. */
 export type Segments = readonly (string | number)[];
@@ -32,24 +32,12 @@ export function ownString(obj: unknown, key: string): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** Own enumerable keys of an object (including `__proto__` when it is an own key). */
-export function keysOf(obj: JsonObject): string[] {
-  return Object.keys(obj);
-}
+export { keysOf } from '../context';
 
 /**
  * A readable location for messages: `supportedInterfaces[0].url`, `securitySchemes["my scheme"]`.
  * The empty path reads `card`.
  */
-export function where(path: Segments): string {
-  if (path.length === 0) return 'card';
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
+export const where: (path: Segments) => string = describePath;
 
 export { quote } from '../../util';

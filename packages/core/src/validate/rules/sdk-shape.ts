@@ -11,7 +11,7 @@
 import type { Finding } from '../../findings';
 import { toPointer } from '../../findings';
 import type { JsonObject, RuleContext } from '../context';
-import { own, ownObject, where } from './read-json';
+import { keysOf, own, ownObject, where } from './read-json';
 
 /** The generic findings the specific one stands for, on an SDK-shaped scheme. */
 const REPLACED = new Set(['security-scheme-shape', 'unknown-field']);
@@ -29,7 +29,7 @@ export function replaceSdkShapeFindings(
   const schemes = ownObject(card, 'securitySchemes');
   if (schemes === undefined) return;
   const shaped = new Set<string>();
-  for (const name of Object.keys(schemes)) {
+  for (const name of keysOf(schemes)) {
     const kind = own(ownObject(ownObject(schemes, name), 'scheme'), '$case');
     if (typeof kind !== 'string') continue;
     const at = toPointer(['securitySchemes', name]);

@@ -27,7 +27,7 @@ import {
   UPPER_CASE_LETTER,
   WHITESPACE,
 } from '../patterns';
-import { where, type Segments } from './read-json';
+import { keysOf, where, type Segments } from './read-json';
 
 const MAX_DEPTH = 64;
 const MAX_NODES = 100_000;
@@ -232,7 +232,7 @@ export function checkSecrets(card: JsonObject, ctx: RuleContext): void {
     // The JWS parts are random base64url by design; they are checked by the signature rules.
     const inSignature = path.length === 2 && path[0] === 'signatures';
     const obj = value as JsonObject;
-    for (const childKey of Object.keys(obj)) {
+    for (const childKey of keysOf(obj)) {
       if (inSignature && (childKey === 'protected' || childKey === 'signature')) continue;
       path.push(childKey);
       const more = visit(obj[childKey], childKey);

@@ -33,7 +33,7 @@ import {
   SecuritySchemeSchema,
   StringListSchema,
 } from '../../model';
-import { type CardShape, isObject, type JsonObject, type RuleContext } from '../context';
+import { type CardShape, isObject, type JsonObject, keysOf, type RuleContext } from '../context';
 import { ABSOLUTE_URI, BASE64URL, VOWEL_START } from '../patterns';
 import { closest } from '../../nearest';
 import { decodeJwsHeader } from './jws-header';
@@ -316,17 +316,14 @@ function camelCaseOf(known: readonly string[]): ReadonlyMap<string, string> {
 }
 
 /** A v0.3 security scheme entry: a `type` discriminator (reported by the legacy rules). */
-export function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
+function isLegacySchemeEntry(entry: unknown): entry is JsonObject {
   return isObject(entry) && has(entry, 'type');
 }
 
 /** A v0.3 requirement `{name: [scopes]}` inside `securityRequirements` (no `schemes` key). */
 function isLegacyRequirement(entry: unknown): entry is JsonObject {
   return (
-    isObject(entry) &&
-    !has(entry, 'schemes') &&
-    Object.keys(entry).length > 0 &&
-    Object.values(entry).every(Array.isArray)
+    isObject(entry) && !has(entry, 'schemes') && keysOf(entry).length > 0 && Object.values(entry).every(Array.isArray)
   );
 }
 
@@ -497,7 +494,7 @@ class StructureWalker {
       if (!item) return;
       const itemOwner = info.itemOwner ?? owner;
       const record = value as JsonObject;
-      for (const k of Object.keys(record)) {
+      for (const k of keysOf(record)) {
         path.push(k);
         this.value(record[k], item, itemOwner, undefined, undefined);
         path.pop();
@@ -523,7 +520,7 @@ class StructureWalker {
     if (schema === SCHEME) this.schemeOneOf(obj, path);
     if (schema === FLOWS) this.flowsOneOf(obj, path);
 
-    for (const key of Object.keys(obj)) {
+    for (const key of keysOf(obj)) {
       const value = obj[key];
       const field = fields.get(key);
       if (field) {
@@ -560,8 +557,8 @@ class StructureWalker {
     if (schema === CARD) return CARD_SKIPPED;
     if (schema === SKILL) return SKILL_SKIPPED;
     if (schema === SCHEME && isLegacySchemeEntry(obj)) {
-      const wrappers = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
-      return wrappers.length === 0 ? 'all' : new Set(Object.keys(obj).filter((k) => !WRAPPERS.includes(k)));
+      const wrappers = keysOf(obj).filter((k) => WRAPPERS.includes(k));
+      return wrappers.length === 0 ? 'all' : new Set(keysOf(obj).filter((k) => !WRAPPERS.includes(k)));
     }
     return NOTHING_SKIPPED;
   }
@@ -674,7 +671,7 @@ class StructureWalker {
   /** Rule 14: a v0.3 requirement `{name: [scopes]}` inside `securityRequirements`. */
   private legacyRequirement(obj: JsonObject, path: Path): void {
     const schemes: JsonObject = {};
-    for (const name of Object.keys(obj)) {
+    for (const name of keysOf(obj)) {
       const list = obj[name];
       Object.defineProperty(schemes, name, { value: { list }, enumerable: true, writable: true, configurable: true });
     }
@@ -705,8 +702,8 @@ class StructureWalker {
 
   /** Rule 12: exactly one wrapper. */
   private schemeOneOf(obj: JsonObject, path: Path): void {
-    if (isLegacySchemeEntry(obj) && !Object.keys(obj).some((k) => WRAPPERS.includes(k))) return;
-    const present = Object.keys(obj).filter((k) => WRAPPERS.includes(k));
+    if (isLegacySchemeEntry(obj) && !keysOf(obj).some((k) => WRAPPERS.includes(k))) return;
+    const present = keysOf(obj).filter((k) => WRAPPERS.includes(k));
     if (present.length === 1) return;
     if (this.ctx.overflows('security-scheme-shape', 'error')) return;
     const where = describePath(path);
@@ -747,7 +744,7 @@ class StructureWalker {
 
   /** Rule 13: exactly one flow; deprecated flows warn. */
   private flowsOneOf(obj: JsonObject, path: Path): void {
-    const present = Object.keys(obj).filter((k) => FLOW_KEYS.includes(k));
+    const present = keysOf(obj).filter((k) => FLOW_KEYS.includes(k));
     const where = describePath(path);
     if (present.length === 0) {
       this.ctx.report(

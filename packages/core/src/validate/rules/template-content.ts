@@ -9,7 +9,7 @@
  * its distinct words with the template's (so a lightly edited sentence still counts); a skill
  * also counts when its `id` and `name` are the template's.
  */
-import { isObject, type JsonObject, type RuleCheck, type RuleContext } from '../context';
+import { isObject, type JsonObject, keysOf, type RuleCheck, type RuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint } from '../templates';
 import { parseAbsoluteUrl, redactUrl } from '../urls';
 import { own, ownArray, ownObject, quote, where, type Segments } from './read-json';
@@ -174,7 +174,7 @@ function templateUrls(card: JsonObject, fingerprint: TemplateFingerprint): [Segm
   const parents: number[] = [];
   const segments: (string | number)[] = [];
   const stack: [node: unknown, parent: number, segment: string | number][] = [];
-  const keys = Object.keys(card);
+  const keys = keysOf(card);
   for (let k = keys.length - 1; k >= 0; k--) if (keys[k] !== 'skills') stack.push([card[keys[k]!], -1, keys[k]!]);
   while (stack.length > 0 && parents.length < MAX_NODES) {
     const [node, parent, segment] = stack.pop()!;
@@ -189,7 +189,7 @@ function templateUrls(card: JsonObject, fingerprint: TemplateFingerprint): [Segm
     } else if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], at, i]);
     } else if (isObject(node)) {
-      const names = Object.keys(node);
+      const names = keysOf(node);
       for (let i = names.length - 1; i >= 0; i--) stack.push([node[names[i]!], at, names[i]!]);
     }
   }

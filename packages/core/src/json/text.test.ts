@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  duplicateMembers,
-  firstInvalidUtf8,
-  inexactNumbers,
-  nestingOverflow,
-  numberLoss,
-  readJsonBytes,
-} from './json-text';
+import { duplicateMembers, firstInvalidUtf8, inexactNumbers, nestingOverflow, numberLoss } from './text';
+import { readJsonBytes } from '../validate/json-bytes';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
