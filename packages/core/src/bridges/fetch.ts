@@ -1,5 +1,7 @@
-import { createAgentCardResponder } from './responder';
-import type { AgentCardOptions, AgentCardRequestHeaders } from './types';
+import { createAgentCardResponder } from '../http';
+import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder, AgentCardResponse } from '../http';
+import { isPromiseLike } from '../util';
+import { normalizeBasePath, stripBasePath } from './node';
 
 /** Settings of the fetch handler itself (not of the card). */
 export interface AgentCardFetchHandlerSettings {
@@ -34,6 +36,34 @@ export type AgentCardFetchHandler = (
   request: Request,
   connection?: AgentCardFetchConnection,
 ) => Promise<Response | undefined>;
+
+/**
+ * Settings of {@link createAgentCardFetchBridge}: where a host keeps what `Request` does not
+ * carry, read from the `raw` value handed over with each request (Hono's `Context`). Each is
+ * optional and called once per request.
+ */
+export interface AgentCardFetchBridgeSettings<Raw> extends AgentCardFetchHandlerSettings {
+  /** The peer's address (see {@link AgentCardFetchConnection.remoteAddress}). */
+  remoteAddress?: (raw: Raw) => string | undefined;
+  /** The request target as the client sent it (see {@link AgentCardFetchConnection.target}). */
+  target?: (raw: Raw) => string | undefined;
+  /**
+   * The request headers as a plain record with lower-case names and a `host`, where the host has
+   * one already (Node's `incoming.headers`); `undefined` builds it from `Request.headers`.
+   */
+  headers?: (raw: Raw) => AgentCardRequestHeaders | undefined;
+}
+
+/**
+ * What {@link createAgentCardFetchBridge} returns: answers `request` with a `Response`, or returns
+ * what `next()` returns when the request is not for the card. `raw` is what `authenticate` and a
+ * dynamic card receive.
+ */
+export type AgentCardFetchBridge<Raw> = <T>(
+  request: Request,
+  raw: Raw,
+  next: () => T | Promise<T>,
+) => Promise<Response | T>;
 
 /** Path + query of an absolute URL, without building a URL object. */
 function pathOf(url: string): string {
@@ -71,6 +101,89 @@ function hostOf(url: string): string | undefined {
   return authority.slice(authority.lastIndexOf('@') + 1) || undefined;
 }
 
+/** A web `Headers` as the plain lower-case record core reads, with `host` from the URL if absent. */
+function headersOf(request: Request): AgentCardRequestHeaders {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // Some hosts keep the authority only in the URL; the origin of a dynamic card needs it.
+  if (headers.host === undefined) {
+    const host = hostOf(request.url);
+    if (host !== undefined) headers.host = host;
+  }
+  return headers;
+}
+
+function toResponse(response: AgentCardResponse, method: string): Response {
+  // The body is the card's prebuilt bytes; HEAD, 204 and 304 carry none.
+  const body = method === 'HEAD' || response.body === undefined ? null : (response.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** One request through `respond`: `undefined` when it is not for the card (outside `base` or unanswered). */
+function answer<Raw>(
+  responder: Pick<AgentCardResponder<Raw>, 'respond'>,
+  base: string,
+  request: Request,
+  raw: Raw,
+  target: string | undefined,
+  remoteAddress: string | undefined,
+  headers: AgentCardRequestHeaders | undefined,
+): Response | undefined | Promise<Response | undefined> {
+  const url = request.url;
+  const path = stripBasePath(targetOf(url, target), base);
+  if (path === undefined) return undefined;
+  const method = request.method;
+  // Own data properties only: core may copy the request (`{ ...request, path }`) to route it to
+  // one agent's card, which would drop getters.
+  const result = responder.respond({
+    method,
+    path,
+    headers: headers ?? headersOf(request),
+    raw,
+    encrypted: url.startsWith('https:'),
+    remoteAddress,
+  });
+  if (result === undefined) return undefined;
+  if (!isPromiseLike(result)) return toResponse(result, method);
+  return result.then((response) => (response === undefined ? undefined : toResponse(response, method)));
+}
+
+/**
+ * The fetch bridge over a responder of your own, for frameworks built on the web `Request`
+ * (Hono): `raw`, what `authenticate` and a dynamic card receive, is the framework's own request
+ * (Hono's `Context`), and the settings read the connection from it. A static card is answered
+ * without waiting on the responder (one resolved promise, no extra tick in between).
+ *
+ * @example
+ * const bridge = createAgentCardFetchBridge(createAgentCardResponder<Context>({ card }), {
+ *   remoteAddress: (c) => getConnInfo(c).remote.address,
+ * })
+ * app.use((c, next) => bridge(c.req.raw, c, next))
+ */
+export function createAgentCardFetchBridge<Raw>(
+  responder: Pick<AgentCardResponder<Raw>, 'respond'>,
+  settings: AgentCardFetchBridgeSettings<Raw> = {},
+): AgentCardFetchBridge<Raw> {
+  const base = normalizeBasePath(settings.basePath);
+  const { remoteAddress, target, headers } = settings;
+  return <T>(request: Request, raw: Raw, next: () => T | Promise<T>): Promise<Response | T> => {
+    const out = answer(
+      responder,
+      base,
+      request,
+      raw,
+      target?.(raw),
+      remoteAddress?.(raw),
+      headers === undefined ? undefined : headers(raw),
+    );
+    if (out === undefined) return Promise.resolve(next());
+    if (out instanceof Response) return Promise.resolve(out);
+    return out.then((response) => (response === undefined ? next() : response));
+  };
+}
+
 /**
  * The responder as a `fetch`-style handler, for web-standard hosts (Hono, Bun, Deno, Next.js
  * route handlers, Cloudflare Workers). Same options, same answers as every adapter; `raw` (what
@@ -79,6 +192,9 @@ function hostOf(url: string): string | undefined {
  * Paths are compared as the path of `request.url`, which the runtime has already normalised (the
  * handler cannot see `/a/../b` or `%2e%2e` as sent); pass `connection.target` where the host keeps
  * the raw request target, and those fall through as on every adapter.
+ *
+ * The handler carries its responder as `responder`, for `getExtendedAgentCard` and
+ * `agentResponderOf`.
  *
  * @example
  * const cardHandler = createAgentCardFetchHandler({ card })
@@ -90,41 +206,10 @@ function hostOf(url: string): string | undefined {
 export function createAgentCardFetchHandler(
   options?: AgentCardOptions<Request>,
   settings: AgentCardFetchHandlerSettings = {},
-): AgentCardFetchHandler {
+): AgentCardFetchHandler & { readonly responder: AgentCardResponder<Request> } {
   const responder = createAgentCardResponder<Request>(options);
-  let base = settings.basePath ?? '';
-  if (base.endsWith('/')) base = base.slice(0, -1);
-  return async (request, connection) => {
-    let path = targetOf(request.url, connection?.target);
-    if (base !== '') {
-      if (
-        !path.startsWith(base) ||
-        (path.length > base.length && path[base.length] !== '/' && path[base.length] !== '?')
-      )
-        return undefined;
-      path = path.slice(base.length) || '/';
-    }
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    // Some hosts keep the authority only in the URL; the origin of a dynamic card needs it.
-    if (headers.host === undefined) {
-      const host = hostOf(request.url);
-      if (host !== undefined) headers.host = host;
-    }
-    const res = await responder.respond({
-      method: request.method,
-      path,
-      headers: headers as AgentCardRequestHeaders,
-      raw: request,
-      encrypted: request.url.startsWith('https:'),
-      remoteAddress: connection?.remoteAddress,
-    });
-    if (res === undefined) return undefined;
-    return new Response(request.method === 'HEAD' ? null : (res.body ?? null), {
-      status: res.status,
-      headers: res.headers,
-    });
-  };
+  const base = normalizeBasePath(settings.basePath);
+  const handler: AgentCardFetchHandler = async (request, connection) =>
+    answer(responder, base, request, request, connection?.target, connection?.remoteAddress, undefined);
+  return Object.assign(handler, { responder });
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createAgentCardFetchHandler } from '../http/fetch';
+import { createAgentCardFetchHandler } from '../bridges/fetch';
 import { createAgentCardResponder } from '../http/responder';
 import { runAgentCardConformanceSuite } from './conformance';
 
