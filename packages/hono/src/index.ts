@@ -134,7 +134,9 @@ export function agentCard<E extends Env = Env>(
     headers: nodeHeaders,
   });
   const middleware: MiddlewareHandler<E> = function agentCardMiddleware(c, next) {
-    return bridge(c.req.raw, c, next);
+    // A static card's `Response` comes back as it is, not in a promise: Hono awaits what a
+    // middleware returns, and as the only handler of a path sends a `Response` at once.
+    return bridge(c.req.raw, c, next) as Promise<Response | undefined>;
   };
   return Object.assign(middleware, { update: responder.update, responder });
 }

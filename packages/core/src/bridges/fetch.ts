@@ -57,13 +57,14 @@ export interface AgentCardFetchBridgeSettings<Raw> extends AgentCardFetchHandler
 /**
  * What {@link createAgentCardFetchBridge} returns: answers `request` with a `Response`, or returns
  * what `next()` returns when the request is not for the card. `raw` is what `authenticate` and a
- * dynamic card receive.
+ * dynamic card receive. The `Response` of a static card comes back as it is, not in a promise
+ * (as a Hono handler may return it); only an answer the responder returns as a promise is one.
  */
 export type AgentCardFetchBridge<Raw> = <T>(
   request: Request,
   raw: Raw,
-  next: () => T | Promise<T>,
-) => Promise<Response | T>;
+  next: () => T,
+) => Response | T | Promise<Response | Awaited<T>>;
 
 /** Path + query of an absolute URL, without building a URL object. */
 function pathOf(url: string): string {
@@ -153,8 +154,9 @@ function answer<Raw>(
 /**
  * The fetch bridge over a responder of your own, for frameworks built on the web `Request`
  * (Hono): `raw`, what `authenticate` and a dynamic card receive, is the framework's own request
- * (Hono's `Context`), and the settings read the connection from it. A static card is answered
- * without waiting on the responder (one resolved promise, no extra tick in between).
+ * (Hono's `Context`), and the settings read the connection from it. A static card is answered in
+ * the same tick: its `Response` is returned as it is, with no promise, as Hono's own handlers
+ * return theirs; a request that is not for the card returns what `next()` returns.
  *
  * @example
  * const bridge = createAgentCardFetchBridge(createAgentCardResponder<Context>({ card }), {
@@ -168,7 +170,7 @@ export function createAgentCardFetchBridge<Raw>(
 ): AgentCardFetchBridge<Raw> {
   const base = normalizeBasePath(settings.basePath);
   const { remoteAddress, target, headers } = settings;
-  return <T>(request: Request, raw: Raw, next: () => T | Promise<T>): Promise<Response | T> => {
+  return <T>(request: Request, raw: Raw, next: () => T): Response | T | Promise<Response | Awaited<T>> => {
     const out = answer(
       responder,
       base,
@@ -178,9 +180,10 @@ export function createAgentCardFetchBridge<Raw>(
       remoteAddress?.(raw),
       headers === undefined ? undefined : headers(raw),
     );
-    if (out === undefined) return Promise.resolve(next());
-    if (out instanceof Response) return Promise.resolve(out);
-    return out.then((response) => (response === undefined ? next() : response));
+    if (out === undefined) return next();
+    if (out instanceof Response) return out;
+    // `then` waits for a promise `next()` returns: the type says so.
+    return out.then((response) => (response === undefined ? (next() as Awaited<T>) : response));
   };
 }
 
