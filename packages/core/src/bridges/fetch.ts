@@ -162,7 +162,7 @@ function answer<Raw>(
  * const bridge = createAgentCardFetchBridge(createAgentCardResponder<Context>({ card }), {
  *   remoteAddress: (c) => getConnInfo(c).remote.address,
  * })
- * app.use((c, next) => bridge(c.req.raw, c, next))
+ * app.use(async (c, next) => bridge(c.req.raw, c, next))
  */
 export function createAgentCardFetchBridge<Raw>(
   responder: Pick<AgentCardResponder<Raw>, 'respond'>,
