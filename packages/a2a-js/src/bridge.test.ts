@@ -85,7 +85,7 @@ describe('extendedCardProvider', () => {
   };
 
   it('returns the extended card, in the SDK shape, to a caller authenticate accepts', async () => {
-    const extended = await extendedCardProvider(options)(contextWith({ 'x-api-key': 'k-1' }));
+    const extended = await extendedCardProvider(createAgentCardResponder(options))(contextWith({ 'x-api-key': 'k-1' }));
     expect(extended.skills.map((skill) => skill.id)).toEqual(['order-status', 'refund']);
     expect(extended.securitySchemes.apiKey?.scheme?.$case).toBe('apiKeySecurityScheme');
   });
@@ -95,7 +95,7 @@ describe('extendedCardProvider', () => {
     ['a wrong key', contextWith({ 'x-api-key': 'k-1x' })],
     ['a context builder that records no headers', new ServerCallContext()],
   ])('refuses %s with the JSON-RPC unauthenticated error', async (_name, context) => {
-    await expect(extendedCardProvider(options)(context)).rejects.toMatchObject({
+    await expect(extendedCardProvider(createAgentCardResponder(options))(context)).rejects.toMatchObject({
       name: 'JsonRpcTransportError',
       envelopeCode: -32000,
       message: 'Authentication is required to read the extended agent card.',
@@ -105,7 +105,11 @@ describe('extendedCardProvider', () => {
   it('hands authenticate what settings.request builds from the call context', async () => {
     const seen: unknown[] = [];
     const provider = extendedCardProvider<{ tenant: string | undefined }>(
-      { card, ...quiet, extended: { authenticate: (req) => (seen.push(req), 'ok'), card: [refund] } },
+      createAgentCardResponder({
+        card,
+        ...quiet,
+        extended: { authenticate: (req: { tenant: string | undefined }) => (seen.push(req), 'ok'), card: [refund] },
+      }),
       { request: (context) => ({ tenant: context.tenant }) },
     );
     await provider(new ServerCallContext({ tenant: 'acme' }));
@@ -114,20 +118,22 @@ describe('extendedCardProvider', () => {
 
   it('refuses, without calling authenticate, when the card does not declare the extended card', async () => {
     let calls = 0;
-    const provider = extendedCardProvider({
-      card: { ...card, capabilities: {} },
-      ...quiet,
-      extended: { authenticate: () => (calls++, 'ok'), card: [refund] },
-    });
+    const provider = extendedCardProvider(
+      createAgentCardResponder({
+        card: { ...card, capabilities: {} },
+        ...quiet,
+        extended: { authenticate: () => (calls++, 'ok'), card: [refund] },
+      }),
+    );
     await expect(provider(contextWith({ 'x-api-key': 'k-1' }))).rejects.toMatchObject({ envelopeCode: -32004 });
     expect(calls).toBe(0);
   });
 
   it("follows the middleware's update(): JSON-RPC callers get the card the REST route serves", async () => {
-    // The options object the README shares between the middleware and the provider.
+    // The middleware the README hands to the provider, which reads its responder.
     const shared: AgentCardOptions<{ headers: Record<string, unknown> }> = { ...options };
     const middleware = agentCard(shared);
-    const provider = extendedCardProvider(shared);
+    const provider = extendedCardProvider(middleware.responder);
     const audit = { id: 'audit', name: 'Audit', description: 'Audits an order.', tags: ['orders'] };
     middleware.update({ ...card, name: 'Orders Agent v2' }, { extendedCard: [refund, audit] });
     const extended = await provider(contextWith({ 'x-api-key': 'k-1' }));

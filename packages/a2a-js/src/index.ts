@@ -104,9 +104,9 @@ function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
 /**
  * The `extendedAgentCardProvider` argument of `@a2a-js/sdk`'s `DefaultRequestHandler`, answered by
  * the same responder as the middleware's REST `GET …/extendedAgentCard`: the same
- * `authenticate` decision, the same merged and validated extended card. Pass the responder the
- * middleware uses or the options object it was built with (then the middleware's own responder
- * answers, so a card changed with the middleware's `update()` is the one JSON-RPC callers get).
+ * `authenticate` decision, the same merged and validated extended card. Pass the middleware (any
+ * `@agent-card/*` adapter's, which carries its responder as `responder`) or a responder: a card
+ * changed with the middleware's `update()` is then the one JSON-RPC callers get.
  *
  * A refusal reaches the JSON-RPC caller as the error object `getExtendedAgentCard` returns, with
  * its code and message (`-32000` unauthenticated, `-32603` unavailable); the SDK answers it with
@@ -117,22 +117,25 @@ function headersOf(context: ServerCallContext): AgentCardRequestHeaders {
  * @example
  * ```ts
  * const options = { card, extended: { authenticate: (req) => users.byKey(req.headers['x-api-key']), card: [refund] } };
- * app.use(agentCard(options));
+ * const cards = agentCard(options);
+ * app.use(cards);
  * const handler = new DefaultRequestHandler(toA2aJsCard(card), new InMemoryTaskStore(), executor,
- *   undefined, undefined, undefined, extendedCardProvider(options));
+ *   undefined, undefined, undefined, extendedCardProvider(cards));
  * app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
  * ```
  * @see https://a2a-protocol.org/latest/specification/#3111-get-extended-agent-card
  */
 export function extendedCardProvider<Req = A2aJsExtendedCardRequest>(
-  source: AgentCardResponder<Req> | AgentCardOptions<Req>,
+  source: AgentCardResponder<Req> | { readonly responder: AgentCardResponder<Req> },
   settings: ExtendedCardProviderSettings<Req> = {},
 ): A2aJsExtendedCardProvider {
   const toRequest = settings.request;
+  // The responder itself, or the one an adapter's middleware carries.
+  const responder = (source as { responder?: AgentCardResponder<Req> }).responder ?? source;
   return async (context) => {
     const headers = headersOf(context);
     const raw = (toRequest ? toRequest(context) : { headers, user: context.user, context }) as Req;
-    const result = await getExtendedAgentCard<Req>(source, { headers, raw });
+    const result = await getExtendedAgentCard<Req>(responder as AgentCardResponder<Req>, { headers, raw });
     if (result.error !== undefined) {
       // Behind extendedCardChallenge, an unauthenticated caller gets 401 and WWW-Authenticate.
       const refusal = result.status === 401 ? refusals.getStore() : undefined;

@@ -89,8 +89,8 @@ const executor: AgentExecutor = {
 
 type BridgeOptions = AgentCardOptions<{ headers: Record<string, string | string[] | undefined> }>;
 
-/** The SDK's request handler for `card`, its extended card from the middleware's `options`. */
-const sdkHandler = (card: AgentCard, options: BridgeOptions) =>
+/** The SDK's request handler for `card`, its extended card from the middleware's responder. */
+const sdkHandler = (card: AgentCard, source: Parameters<typeof extendedCardProvider>[0]) =>
   new DefaultRequestHandler(
     toA2aJsCard(card),
     new InMemoryTaskStore(),
@@ -98,7 +98,7 @@ const sdkHandler = (card: AgentCard, options: BridgeOptions) =>
     undefined,
     undefined,
     undefined,
-    extendedCardProvider(options),
+    extendedCardProvider(source),
   );
 
 const fetchWith =
@@ -162,8 +162,9 @@ describe('@a2a-js/sdk server and client with agent-card in front', () => {
         card: [refund],
       },
     };
-    app.use(agentCard(options));
-    const requestHandler = sdkHandler(card, options);
+    const middleware = agentCard(options);
+    app.use(middleware);
+    const requestHandler = sdkHandler(card, middleware.responder);
     app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
     app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   });
@@ -286,8 +287,9 @@ describe('@a2a-js/sdk client verifying the signed extended card', () => {
         card: [refund],
       },
     };
-    app.use(agentCard(options));
-    const requestHandler = sdkHandler(card, options);
+    const middleware = agentCard(options);
+    app.use(middleware);
+    const requestHandler = sdkHandler(card, middleware.responder);
     app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -368,8 +370,9 @@ describe('extendedCardChallenge: HTTP 401 with WWW-Authenticate for a refused JS
         card: [refund],
       },
     };
-    app.use(agentCard(options));
-    const requestHandler = sdkHandler(card, options);
+    const middleware = agentCard(options);
+    app.use(middleware);
+    const requestHandler = sdkHandler(card, middleware.responder);
     app.use(
       '/a2a/jsonrpc',
       extendedCardChallenge(),

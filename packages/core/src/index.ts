@@ -72,7 +72,6 @@ export {
   agentResponderOf,
   buildWwwAuthenticate,
   computeEtag,
-  createAgentCardFetchHandler,
   createAgentCardResponder,
   getExtendedAgentCard,
   ifNoneMatchMatches,
@@ -85,9 +84,6 @@ export type {
   A2AErrorInfo,
   A2AErrorKind,
   AgentCardContext,
-  AgentCardFetchConnection,
-  AgentCardFetchHandler,
-  AgentCardFetchHandlerSettings,
   AgentCardOptions,
   AgentCardRequest,
   AgentCardRequestHeaders,
@@ -107,6 +103,19 @@ export type {
   RestErrorBody,
   TrustProxySetting,
 } from './http';
+export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
+export type {
+  AgentCardFetchBridge,
+  AgentCardFetchBridgeSettings,
+  AgentCardFetchConnection,
+  AgentCardFetchHandler,
+  AgentCardFetchHandlerSettings,
+  AgentCardNodeHandler,
+  AgentCardNodeHandlerSettings,
+  AgentCardNodeRequest,
+  AgentCardNodeResponder,
+  AgentCardNodeResponse,
+} from './bridges';
 export {
   A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
   A2A_ENTRY_MEDIA_TYPES,

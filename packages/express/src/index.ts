@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core';
 
 /**
  * The options of {@link agentCard}: core's `AgentCardOptions` with the request Express hands to
@@ -23,14 +23,15 @@ export type AgentCardNextFunction = (error?: unknown) => void;
  * The middleware {@link agentCard} returns. Its parameters are the Node types Express extends,
  * so it fits `app.use`, `router.use` and `app.use('/base', …)` in Express 4 and 5 without
  * `@types/express` being a dependency of your types. It carries `update(card)`, core's
- * `responder.update`: the card it serves changes at run time, validated as at start-up.
+ * `responder.update`: the card it serves changes at run time, validated as at start-up; and
+ * `responder`, what `getExtendedAgentCard` and `agentResponderOf` of `@agent-card/core` read.
  */
 export type AgentCardMiddleware<Req extends IncomingMessage = IncomingMessage> = ((
   req: Req,
   res: ServerResponse,
   next: AgentCardNextFunction,
 ) => void) &
-  Pick<AgentCardResponder<Req>, 'update'>;
+  Pick<AgentCardResponder<Req>, 'update'> & { readonly responder: AgentCardResponder<Req> };
 
 /**
  * Serves the A2A Agent Card from an Express 4 or 5 app: `/.well-known/agent-card.json`, the
@@ -73,31 +74,8 @@ export function agentCard<Req extends IncomingMessage = IncomingMessage>(
   options?: ExpressAgentCardOptions<Req>,
 ): AgentCardMiddleware<Req> {
   const responder = createAgentCardResponder<Req>(options);
-
-  const middleware = function agentCardMiddleware(req: Req, res: ServerResponse, next: AgentCardNextFunction) {
-    const result = responder.respond({
-      method: req.method as string,
-      // Express rewrites `req.url` to be relative to the mount path; that is what core matches.
-      path: req.url as string,
-      headers: req.headers,
-      raw: req,
-      encrypted: (req.socket as { encrypted?: boolean } | null)?.encrypted === true,
-      remoteAddress: req.socket?.remoteAddress,
-    });
-    if (result === undefined) return next();
-    if (isResponse(result)) return send(res, result);
-    result.then((response) => (response === undefined ? next() : send(res, response))).catch(next);
-  };
-  return Object.assign(middleware, { update: responder.update });
-}
-
-function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
-  return typeof (value as { then?: unknown }).then !== 'function';
-}
-
-// `writeHead` + `end` instead of `res.set`/`res.send`: the headers object is final (ETag,
-// Content-Length and Content-Type included), so Express must not recompute or add any.
-function send(res: ServerResponse, response: AgentCardResponse): void {
-  res.writeHead(response.status, response.headers as Record<string, string>);
-  res.end(response.body);
+  // Express rewrites `req.url` to be relative to the mount path; that is what core matches. The
+  // response goes out with `writeHead` + `end`: its headers are final, Express adds none.
+  const middleware = createAgentCardNodeHandler<Req, ServerResponse, void>(responder);
+  return Object.assign(middleware, { update: responder.update, responder });
 }

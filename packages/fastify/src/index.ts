@@ -1,4 +1,4 @@
-import { AgentCardError, createAgentCardResponder } from '@agent-card/core';
+import { AgentCardError, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
 import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
@@ -42,9 +42,12 @@ export type AgentCardPluginOptions = FastifyAgentCardOptions & {
 /**
  * What `app.agentCard` holds: `update(card)`, core's `responder.update`. The new card is
  * validated as at start-up, then swapped in at once; an invalid card throws `AgentCardError` and
- * the served card stays as it was.
+ * the served card stays as it was. And `responder`, what `getExtendedAgentCard` and
+ * `agentResponderOf` of `@agent-card/core` read: `getExtendedAgentCard(app.agentCard, request)`.
  */
-export type AgentCardDecorator = Pick<AgentCardResponder<FastifyRequest>, 'update'>;
+export type AgentCardDecorator = Pick<AgentCardResponder<FastifyRequest>, 'update'> & {
+  readonly responder: AgentCardResponder<FastifyRequest>;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,39 +70,11 @@ function cardOptions(options: AgentCardPluginOptions): AgentCardOptions<FastifyR
   return out as AgentCardOptions<FastifyRequest>;
 }
 
-/**
- * The mount prefix as the request URL starts with it: the scope the plugin is registered in plus
- * `register(…, { prefix })`, without a trailing slash.
- */
-function mountPrefix(scope: string, prefix: string | undefined): string {
-  let base = `${scope}${prefix ?? ''}`;
-  while (base.endsWith('/')) base = base.slice(0, -1);
-  return base;
-}
-
-/**
- * The request path relative to the mount prefix, or `undefined` when the request is outside it
- * (as a request outside an Express mount path never reaches the middleware).
- */
-function relativePath(url: string, base: string): string | undefined {
-  if (base === '') return url;
-  if (!url.startsWith(base)) return undefined;
-  if (url.length === base.length) return '/';
-  const next = url.charCodeAt(base.length);
-  // `/` or `?` after the prefix; `/apiary` is not under `/api`.
-  if (next === 47) return url.slice(base.length);
-  if (next === 63) return `/${url.slice(base.length)}`;
-  return undefined;
-}
-
-function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
-  return typeof (value as { then?: unknown }).then !== 'function';
-}
-
 // `reply.send` keeps the app's `onSend`/`onResponse` hooks and logging; the headers object is
 // final (ETag, Content-Length and Content-Type included) and Fastify keeps it as given.
-function send(reply: FastifyReply, response: AgentCardResponse): void {
+function send(reply: FastifyReply, response: AgentCardResponse): undefined {
   reply.code(response.status).headers(response.headers).send(toBuffer(response.body));
+  return undefined;
 }
 
 // Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). Core's bodies
@@ -135,7 +110,7 @@ function decorate(
       `options.decorator: the instance already has a decorator named ${decorator} (is the plugin registered twice on it?). Give each registration its own name, e.g. register(agentCard, { decorator: 'billingCard', … }), or pass decorator: false.`,
     );
   }
-  const value: AgentCardDecorator = Object.freeze({ update: responder.update });
+  const value: AgentCardDecorator = Object.freeze({ update: responder.update, responder });
   fastify.decorate(decorator, value);
 }
 
@@ -153,28 +128,18 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
     done(error as Error);
     return;
   }
-  const base = mountPrefix(fastify.prefix, options?.prefix);
-
+  // Fastify's `request.url` carries the mount prefix: the scope the plugin is registered in plus
+  // `register(…, { prefix })`. `request` is what `authenticate` and a dynamic card receive; the
+  // socket's peer is read, not `request.ip` (which follows Fastify's own trustProxy).
+  const handle = createAgentCardNodeHandler<FastifyRequest, FastifyReply, undefined>(responder, {
+    basePath: `${fastify.prefix}${options?.prefix ?? ''}`,
+    write: send,
+  });
   fastify.addHook(
     'onRequest',
     function agentCardHook(request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) {
-      const path = relativePath(request.url, base);
-      if (path === undefined) return next();
-      // Own data properties only: core may copy the request (`{ ...request, path }`) to route it
-      // to one agent's card, which would drop getters.
-      const socket = request.raw.socket as { encrypted?: boolean; remoteAddress?: string } | null;
-      const result = responder.respond({
-        method: request.method,
-        path,
-        headers: request.headers,
-        raw: request,
-        encrypted: socket?.encrypted === true,
-        // The socket's peer, not `request.ip` (which follows Fastify's own trustProxy).
-        remoteAddress: socket?.remoteAddress,
-      });
-      if (result === undefined) return next();
-      if (isResponse(result)) return send(reply, result);
-      result.then((response) => (response === undefined ? next() : send(reply, response)), next);
+      // Nothing returned: Fastify would take a promise for an async hook's and call `next` twice.
+      handle(request, reply, next as (error?: unknown) => undefined);
     },
   );
   done();

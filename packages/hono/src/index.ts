@@ -1,9 +1,8 @@
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardFetchBridge, createAgentCardResponder } from '@agent-card/core';
 import type {
   AgentCardOptions as CoreAgentCardOptions,
   AgentCardRequestHeaders,
   AgentCardResponder,
-  AgentCardResponse,
 } from '@agent-card/core';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
@@ -37,18 +36,11 @@ export interface AgentCardMiddlewareSettings<E extends Env = Env> {
 /**
  * The middleware {@link agentCard} returns: a Hono `MiddlewareHandler` that carries
  * `update(card)`, core's `responder.update`, so the card it serves changes at run time,
- * validated as at start-up.
+ * validated as at start-up; and `responder`, what `getExtendedAgentCard` and `agentResponderOf`
+ * of `@agent-card/core` read.
  */
 export type AgentCardMiddleware<E extends Env = Env> = MiddlewareHandler<E> &
-  Pick<AgentCardResponder<Context<E>>, 'update'>;
-
-/** The handler with the responder's `update` on it (the handler itself is left as it is). */
-function withUpdate<E extends Env>(
-  responder: AgentCardResponder<Context<E>>,
-  handler: MiddlewareHandler<E>,
-): AgentCardMiddleware<E> {
-  return Object.assign(handler, { update: responder.update });
-}
+  Pick<AgentCardResponder<Context<E>>, 'update'> & { readonly responder: AgentCardResponder<Context<E>> };
 
 /** The part of Node's `IncomingMessage` that `@hono/node-server` puts in `c.env.incoming`. */
 interface NodeIncoming {
@@ -67,91 +59,26 @@ function nodeServerAddress(c: { env: unknown }): string | undefined {
   return nodeIncoming(c)?.socket?.remoteAddress;
 }
 
-/** Path and query of an absolute URL, as sent (no decoding, no URL object). */
-function pathOf(url: string): string {
-  const scheme = url.indexOf('://');
-  const slash = scheme === -1 ? url.indexOf('/') : url.indexOf('/', scheme + 3);
-  if (slash === -1) return '/';
-  const hash = url.indexOf('#', slash);
-  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+/**
+ * The request target as the client sent it: on `@hono/node-server`, Node's `incoming.url`. The
+ * WHATWG `Request.url` Hono hands on is already normalised (dot segments resolved, `%2e` read as
+ * `.`), so `/agents/support/../billing/…` would reach billing there; the raw target falls
+ * through, as on every other host. Core's fetch bridge uses it only while it names this
+ * `Request` (not one the app rewrote).
+ */
+function nodeTarget(c: { env: unknown }): string | undefined {
+  return nodeIncoming(c)?.url;
 }
 
 /**
- * The request target to match: on `@hono/node-server`, Node's `incoming.url`, the target as the
- * client sent it. The WHATWG `Request.url` Hono hands on is already normalised (dot segments
- * resolved, `%2e` read as `.`, the fragment and an absolute form's authority taken apart), so
- * `/agents/support/../billing/…` would reach billing there; the raw target falls through, as on
- * every other host. The raw target counts only while it names this `Request`: one the app
- * rewrote (a new `Request` handed to a sub-app with the same `env`) is matched by its own URL.
+ * On `@hono/node-server`, Node's own `incoming.headers`, already the plain lower-case record core
+ * reads: reading `request.headers` there would build a web `Headers` from the raw headers on
+ * every request, which the server otherwise avoids. HTTP/2 carries the authority as
+ * `:authority`; without `host` the bridge builds the record from the `Request`, adding it.
  */
-function targetOf(c: { env: unknown }, url: string): string {
-  const target = nodeIncoming(c)?.url;
-  if (typeof target === 'string' && target !== '') {
-    const scheme = url.indexOf('://');
-    const start = url.indexOf('/', scheme === -1 ? 0 : scheme + 3);
-    // As sent: the URL is the origin plus the target, unchanged (the common case, no parsing).
-    if (start !== -1 && url.length - start === target.length && url.endsWith(target)) return target;
-    try {
-      if (new URL(target, url).href === url) return target;
-    } catch {
-      // Not a target of this URL: the app rewrote the request.
-    }
-  }
-  return pathOf(url);
-}
-
-/** The path relative to `base`, or `undefined` outside it (`/apiary` is not under `/api`). */
-function relativePath(path: string, base: string): string | undefined {
-  if (base === '') return path;
-  if (!path.startsWith(base)) return undefined;
-  if (path.length === base.length) return '/';
-  const next = path.charCodeAt(base.length);
-  if (next === 47) return path.slice(base.length);
-  if (next === 63) return `/${path.slice(base.length)}`;
-  return undefined;
-}
-
-/**
- * The request headers as the plain lower-case record core reads. On `@hono/node-server` that is
- * Node's own `incoming.headers`, already such a record: reading `request.headers` there would
- * build a web `Headers` from the raw headers on every request, which the server otherwise avoids.
- */
-function headersOf(c: { env: unknown }, request: Request): AgentCardRequestHeaders {
+function nodeHeaders(c: { env: unknown }): AgentCardRequestHeaders | undefined {
   const own = nodeIncoming(c)?.headers;
-  // HTTP/2 carries the authority as `:authority`; the copy below adds `host` for it.
-  if (own !== undefined && typeof own === 'object' && own.host !== undefined) return own;
-  return webHeadersOf(request);
-}
-
-/** A web `Headers` as the plain lower-case record core reads. */
-function webHeadersOf(request: Request): AgentCardRequestHeaders {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  // Some runtimes keep the authority only in the URL; the origin of a dynamic card needs it.
-  if (headers.host === undefined) {
-    const url = request.url;
-    const scheme = url.indexOf('://');
-    if (scheme !== -1) {
-      const rest = url.slice(scheme + 3);
-      const end = rest.search(/[/?#]/);
-      const authority = end === -1 ? rest : rest.slice(0, end);
-      const host = authority.slice(authority.lastIndexOf('@') + 1);
-      if (host !== '') headers.host = host;
-    }
-  }
-  return headers;
-}
-
-function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
-  return typeof (value as { then?: unknown }).then !== 'function';
-}
-
-function toResponse(response: AgentCardResponse, method: string): Response {
-  // The body is the card's prebuilt bytes; HEAD, 204 and 304 carry none.
-  const body = method === 'HEAD' || response.body === undefined ? null : (response.body as Uint8Array<ArrayBuffer>);
-  return new Response(body, { status: response.status, headers: response.headers });
+  return own !== undefined && typeof own === 'object' && own.host !== undefined ? own : undefined;
 }
 
 /**
@@ -200,30 +127,16 @@ export function agentCard<E extends Env = Env>(
   settings: AgentCardMiddlewareSettings<E> = {},
 ): AgentCardMiddleware<E> {
   const responder = createAgentCardResponder<Context<E>>(options);
-  let base = settings.basePath ?? '';
-  while (base.endsWith('/')) base = base.slice(0, -1);
-  const address = settings.remoteAddress ?? nodeServerAddress;
-
-  return withUpdate(responder, function agentCardMiddleware(c, next) {
-    const request = c.req.raw;
-    const url = request.url;
-    const path = relativePath(targetOf(c, url), base);
-    if (path === undefined) return next();
-    // Own data properties only: core may copy the request (`{ ...request, path }`) to route it
-    // to one agent's card, which would drop getters.
-    const result = responder.respond({
-      method: request.method,
-      path,
-      headers: headersOf(c, request),
-      raw: c,
-      encrypted: url.startsWith('https:'),
-      remoteAddress: address(c),
-    });
-    if (result === undefined) return next();
-    if (isResponse(result)) return Promise.resolve(toResponse(result, request.method));
-    return result.then(async (response) => {
-      if (response === undefined) return next();
-      return toResponse(response, request.method);
-    });
+  const bridge = createAgentCardFetchBridge<Context<E>>(responder, {
+    basePath: settings.basePath,
+    remoteAddress: settings.remoteAddress ?? nodeServerAddress,
+    target: nodeTarget,
+    headers: nodeHeaders,
   });
+  const middleware: MiddlewareHandler<E> = function agentCardMiddleware(c, next) {
+    // A static card's `Response` comes back as it is, not in a promise: Hono awaits what a
+    // middleware returns, and as the only handler of a path sends a `Response` at once.
+    return bridge(c.req.raw, c, next) as Promise<Response | undefined>;
+  };
+  return Object.assign(middleware, { update: responder.update, responder });
 }

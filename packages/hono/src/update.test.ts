@@ -29,7 +29,7 @@ runAgentCardUpdateSuite({
   },
 });
 
-describe('one agent of the middleware, through agentResponderOf(options, id)', () => {
+describe('one agent of the middleware, through agentResponderOf(middleware.responder, id)', () => {
   const billing = conformanceAgentCard('billing');
   const support = conformanceAgentCard('support');
   const quiet = { warn() {} };
@@ -44,24 +44,25 @@ describe('one agent of the middleware, through agentResponderOf(options, id)', (
       catalog: { host: { displayName: 'Acme' } },
     };
     const hono = new Hono();
-    hono.use(agentCard(options));
-    return { hono, options };
+    const middleware = agentCard(options);
+    hono.use(middleware);
+    return { hono, middleware };
   }
 
   it("refuses another agent's interface URL with the start-up error, and serves what it served", async () => {
-    const { hono, options } = app();
+    const { hono, middleware } = app();
     const before = await (await hono.request('/agents/billing/.well-known/agent-card.json')).text();
     const taken = support.supportedInterfaces[0]!.url;
     const moved = { ...billing, supportedInterfaces: [{ ...billing.supportedInterfaces[0]!, url: taken }] };
-    expect(() => agentResponderOf(options, 'billing')!.update(moved)).toThrow(
+    expect(() => agentResponderOf(middleware.responder, 'billing')!.update(moved)).toThrow(
       `its interface URL is also agent "billing"'s (${JSON.stringify(taken)})`,
     );
     expect(await (await hono.request('/agents/billing/.well-known/agent-card.json')).text()).toBe(before);
   });
 
   it('serves an accepted card at its path and in the AI catalog', async () => {
-    const { hono, options } = app();
-    agentResponderOf(options, 'billing')!.update({ ...billing, name: 'Billing v2', version: '2.0.0' });
+    const { hono, middleware } = app();
+    agentResponderOf(middleware.responder, 'billing')!.update({ ...billing, name: 'Billing v2', version: '2.0.0' });
     const card = (await (await hono.request('/agents/billing/.well-known/agent-card.json')).json()) as AgentCard;
     expect(card.name).toBe('Billing v2');
     const catalog = (await (await hono.request('/.well-known/ai-catalog.json')).json()) as {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
 import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 
 /**
@@ -25,6 +25,8 @@ export interface KoaContextLike {
   headers: IncomingHttpHeaders;
   /** Node's request. */
   req: IncomingMessage;
+  /** Node's socket (`ctx.req.socket`): whether the connection is TLS, and the peer's address. */
+  socket?: IncomingMessage['socket'];
   /** Response status. */
   status: number;
   /** Response body. */
@@ -42,13 +44,14 @@ export type AgentCardNext = () => Promise<unknown>;
  * The middleware {@link agentCard} returns; fits `app.use` in Koa 2 and 3. It returns nothing
  * when it answered synchronously (Koa's `compose` accepts that), otherwise a promise. It carries
  * `update(card)`, core's `responder.update`: the card it serves changes at run time, validated as
- * at start-up.
+ * at start-up; and `responder`, what `getExtendedAgentCard` and `agentResponderOf` of
+ * `@agent-card/core` read.
  */
 export type AgentCardMiddleware<Ctx extends KoaContextLike = KoaContextLike> = ((
   ctx: Ctx,
   next: AgentCardNext,
 ) => Promise<unknown> | undefined) &
-  Pick<AgentCardResponder<Ctx>, 'update'>;
+  Pick<AgentCardResponder<Ctx>, 'update'> & { readonly responder: AgentCardResponder<Ctx> };
 
 /**
  * Serves the A2A Agent Card from a Koa 2 or 3 app: `/.well-known/agent-card.json`, the legacy
@@ -90,26 +93,14 @@ export function agentCard<Ctx extends KoaContextLike = KoaContextLike>(
   options?: KoaAgentCardOptions<Ctx>,
 ): AgentCardMiddleware<Ctx> {
   const responder = createAgentCardResponder<Ctx>(options);
-
+  // `ctx` is the request core reads (`ctx.url` is relative to a `koa-mount` prefix) and what it
+  // writes to; a failure of an asynchronous answer rejects the returned promise, as Koa expects.
+  const handler = createAgentCardNodeHandler<Ctx, Ctx, unknown>(responder, { write, errors: 'return' });
   const middleware = function agentCardMiddleware(ctx: Ctx, next: AgentCardNext) {
-    const result = responder.respond({
-      method: ctx.method,
-      path: ctx.url,
-      headers: ctx.headers,
-      raw: ctx,
-      encrypted: (ctx.req.socket as { encrypted?: boolean } | null)?.encrypted === true,
-      remoteAddress: ctx.req.socket?.remoteAddress,
-    });
-    if (result === undefined) return next();
     // A static card answers synchronously: no promise, no extra tick.
-    if (isResponse(result)) return write(ctx, result);
-    return result.then((response) => (response === undefined ? next() : write(ctx, response)));
+    return handler(ctx, ctx, next) as Promise<unknown> | undefined;
   };
-  return Object.assign(middleware, { update: responder.update });
-}
-
-function isResponse(value: AgentCardResponse | Promise<AgentCardResponse | undefined>): value is AgentCardResponse {
-  return typeof (value as { then?: unknown }).then !== 'function';
+  return Object.assign(middleware, { update: responder.update, responder });
 }
 
 function write(ctx: KoaContextLike, response: AgentCardResponse): undefined {

@@ -1,6 +1,4 @@
 export { createAgentCardResponder, getExtendedAgentCard } from './responder';
-export { createAgentCardFetchHandler } from './fetch';
-export type { AgentCardFetchConnection, AgentCardFetchHandler, AgentCardFetchHandlerSettings } from './fetch';
 export type { TrustProxySetting } from './trust';
 export { agentResponderOf } from './agents';
 export type { AgentOptions, AiCatalogServeOptions } from './agents';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createAgentCardFetchHandler } from '../http/fetch';
+import { createAgentCardFetchHandler } from '../bridges/fetch';
 import { createAgentCardResponder } from '../http/responder';
 import { runAgentCardConformanceSuite } from './conformance';
 import { listenOnLoopback } from './loopback';

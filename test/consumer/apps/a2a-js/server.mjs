@@ -37,6 +37,7 @@ const executor = {
   },
   async cancelTask() {},
 };
+const cards = agentCard(options);
 const requestHandler = new DefaultRequestHandler(
   toA2aJsCard(card),
   new InMemoryTaskStore(),
@@ -44,12 +45,12 @@ const requestHandler = new DefaultRequestHandler(
   undefined,
   undefined,
   undefined,
-  extendedCardProvider(options),
+  extendedCardProvider(cards),
 );
 
 const { version } = createRequire(import.meta.url)('./node_modules/@a2a-js/sdk/package.json');
 const app = express();
-app.use(agentCard(options));
+app.use(cards);
 app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 app.get('/api/ping', (_req, res) => res.json({ framework: 'a2a-js', version, module: 'module' }));

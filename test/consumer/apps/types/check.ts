@@ -4,6 +4,7 @@ import { createProgram, diffAgentCards } from '@agent-card/cli';
 import {
   type AgentCard,
   AgentCardError,
+  createAgentCardResponder,
   defineAgentCard,
   type Finding,
   signAgentCard,
@@ -100,7 +101,10 @@ const providerSettings: ExtendedCardProviderSettings<A2aJsExtendedCardRequest> =
   request: (context) => ({ headers: {}, user: context.user, context }),
 };
 export const provider: A2aJsExtendedCardProvider = extendedCardProvider(
-  { card, extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] } },
+  createAgentCardResponder({
+    card,
+    extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] },
+  }),
   providerSettings,
 );
 
@@ -125,12 +129,13 @@ const sharedA2a = {
   card,
   extended: { authenticate: (req) => req.headers['x-api-key'] },
 } satisfies A2aJsAgentCardOptions;
+const a2aMiddleware = expressAgentCard(sharedA2a);
 export const shared = [
   express().use(expressAgentCard(sharedExpress)),
   koaAgentCard(sharedKoa),
   fastify().register(fastifyAgentCard, sharedFastify),
   new Hono<AppEnv>().use(honoAgentCard<AppEnv>(sharedHono)),
   AgentCardModule.forRoot(sharedNest),
-  express().use(expressAgentCard(sharedA2a)),
-  extendedCardProvider(sharedA2a),
+  express().use(a2aMiddleware),
+  extendedCardProvider(a2aMiddleware),
 ];

@@ -1,0 +1,16 @@
+export { createAgentCardNodeHandler } from './node';
+export type {
+  AgentCardNodeHandler,
+  AgentCardNodeHandlerSettings,
+  AgentCardNodeRequest,
+  AgentCardNodeResponder,
+  AgentCardNodeResponse,
+} from './node';
+export { createAgentCardFetchBridge, createAgentCardFetchHandler } from './fetch';
+export type {
+  AgentCardFetchBridge,
+  AgentCardFetchBridgeSettings,
+  AgentCardFetchConnection,
+  AgentCardFetchHandler,
+  AgentCardFetchHandlerSettings,
+} from './fetch';
