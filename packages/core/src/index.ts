@@ -121,6 +121,7 @@ export type {
   AgentCardUpdate,
   AgentOptions,
   AiCatalogServeOptions,
+  DynamicCardOptions,
   ExtendedAgentCardOptions,
   ExtendedCardRequest,
   GetExtendedAgentCardResult,

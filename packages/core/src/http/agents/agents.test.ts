@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AI_CATALOG_MEDIA_TYPE } from '../catalog/format';
-import { validateAiCatalog } from '../catalog/validate';
-import { AgentCardError } from '../errors';
-import type { AgentCard } from '../model';
-import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../testing/cards';
-import { agentResponderOf } from './agents';
-import { createAgentCardResponder, getExtendedAgentCard } from './responder';
-import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+import { AI_CATALOG_MEDIA_TYPE } from '../../catalog/format';
+import { validateAiCatalog } from '../../catalog/validate';
+import { AgentCardError } from '../../errors';
+import type { AgentCard } from '../../model';
+import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../../testing/cards';
+import { agentResponderOf } from './responder';
+import { getExtendedAgentCard } from '../extended/get';
+import { createAgentCardResponder } from '../responder';
+import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from '../types';
 
 const quiet = { warn: () => {} };
 const billing = conformanceAgentCard('billing');
@@ -200,6 +201,18 @@ describe('extended cards of several agents', () => {
     expect(refused.error?.code).toBe(-32000);
     expect(agentResponderOf(r, 'nobody')).toBeUndefined();
   });
+
+  it('agentResponderOf finds the agent through what carries the responder; an options object is a TypeError', () => {
+    const r = twoAgents();
+    const middleware = Object.assign(() => {}, { responder: r });
+    expect(agentResponderOf(middleware, 'billing')).toBe(agentResponderOf(r, 'billing'));
+    const options = { logger: quiet, agents: [{ id: 'billing', path: '/agents/billing', card: billing }] };
+    createAgentCardResponder(options);
+    expect(() => agentResponderOf(options as never, 'billing')).toThrow(TypeError);
+    expect(() => agentResponderOf(options as never, 'billing')).toThrow(
+      "agentResponderOf: expected the responder, or an adapter's middleware, plugin or handler (it carries its responder as `responder`) (got an options object). Pass what createAgentCardResponder(options) or the adapter returned; options objects are not looked up.",
+    );
+  });
 });
 
 describe('the AI catalog', () => {
@@ -297,7 +310,7 @@ describe('the AI catalog', () => {
     const r = createAgentCardResponder({
       logger: quiet,
       // Inherited by the dynamic agent only (a static card rejects it).
-      allowedOrigins: ['http://eu.acme.example', 'http://us.acme.example'],
+      dynamic: { allowedOrigins: ['http://eu.acme.example', 'http://us.acme.example'] },
       agents: [
         { id: 'billing', path: '/agents/billing', card: billing },
         {
@@ -347,7 +360,7 @@ describe('the AI catalog', () => {
         {
           id: 'broken',
           path: '/agents/broken',
-          cacheKey: () => 'one',
+          dynamic: { cacheKey: () => 'one' },
           card: () => {
             throw new Error('secret database password in stack');
           },

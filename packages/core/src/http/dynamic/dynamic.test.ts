@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentCard } from '../model';
-import { CONFORMANCE_CARD } from '../testing/cards';
-import { createAgentCardResponder } from './responder';
-import type { AgentCardContext, AgentCardOptions, AgentCardResponse } from './types';
+import type { AgentCard } from '../../model';
+import { CONFORMANCE_CARD } from '../../testing/cards';
+import { createAgentCardResponder } from '../responder';
+import type { AgentCardContext, AgentCardOptions, AgentCardResponse } from '../types';
 
 const quiet = { warn: () => {} };
 /** These tests are about variants, not the allow-list: every origin may have one. */
@@ -24,8 +24,8 @@ function dynamic(options: Partial<AgentCardOptions> & { card?: AgentCardOptions[
     card: provider,
     logger: quiet,
     onError: () => {},
-    allowedOrigins: anyOrigin,
     ...options,
+    dynamic: { allowedOrigins: anyOrigin, ...options.dynamic },
   });
   const get = (headers: Record<string, string>, extra: { encrypted?: boolean; path?: string } = {}) =>
     Promise.resolve(
@@ -60,7 +60,11 @@ describe('dynamic cards', () => {
       await gate;
       return cardFor(ctx.origin);
     });
-    const responder = createAgentCardResponder({ card: provider, logger: quiet, allowedOrigins: anyOrigin });
+    const responder = createAgentCardResponder({
+      card: provider,
+      logger: quiet,
+      dynamic: { allowedOrigins: anyOrigin },
+    });
     const all = Array.from({ length: 20 }, () =>
       responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'x.example.org' } }),
     );
@@ -77,14 +81,14 @@ describe('dynamic cards', () => {
       'x-forwarded-host': 'evil.example, public.example.org',
     };
     expect(body(await dynamic().get(headers)).supportedInterfaces[0].url).toBe('http://internal:8080/a2a/rest');
-    expect(body(await dynamic({ trustProxy: true }).get(headers)).supportedInterfaces[0].url).toBe(
+    expect(body(await dynamic({ dynamic: { trustProxy: true } }).get(headers)).supportedInterfaces[0].url).toBe(
       'https://public.example.org/a2a/rest',
     );
   });
 
   it('reads the Forwarded element (RFC 7239) the trusted proxy appended, before X-Forwarded-*', async () => {
     const url = async (headers: Record<string, string>, trustProxy = true) =>
-      body(await dynamic({ trustProxy }).get(headers)).supportedInterfaces[0].url;
+      body(await dynamic({ dynamic: { trustProxy } }).get(headers)).supportedInterfaces[0].url;
     const proxied = {
       host: 'internal:8080',
       forwarded: 'for=10.0.0.1;proto=http;host=evil.example, for=192.0.2.60;proto=https;host=public.example.org',
@@ -118,7 +122,10 @@ describe('dynamic cards', () => {
   });
 
   it('answers 400 when a trusted Forwarded host is not a host name', async () => {
-    const res = await dynamic({ trustProxy: true }).get({ host: 'internal', forwarded: 'host="evil/path"' });
+    const res = await dynamic({ dynamic: { trustProxy: true } }).get({
+      host: 'internal',
+      forwarded: 'host="evil/path"',
+    });
     expect(res?.status).toBe(400);
   });
 
@@ -144,9 +151,11 @@ describe('dynamic cards', () => {
     const responder = createAgentCardResponder({
       card: provider,
       logger: quiet,
-      allowedOrigins: anyOrigin,
-      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
-      allowedTenants: ['acme', 'globex'],
+      dynamic: {
+        allowedOrigins: anyOrigin,
+        tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+        allowedTenants: ['acme', 'globex'],
+      },
     });
     const get = async (tenant: string) =>
       body(
@@ -163,7 +172,7 @@ describe('dynamic cards', () => {
   });
 
   it('maxVariants bounds the cache (least recently used is rebuilt)', async () => {
-    const { get, provider } = dynamic({ maxVariants: 2 });
+    const { get, provider } = dynamic({ dynamic: { maxVariants: 2 } });
     for (const host of [
       'a.example.org',
       'b.example.org',
@@ -184,8 +193,7 @@ describe('dynamic cards', () => {
       card: () => Promise.reject(boom),
       logger: quiet,
       onError,
-      allowedOrigins: anyOrigin,
-      retryAfter: 7,
+      dynamic: { allowedOrigins: anyOrigin, retryAfter: 7 },
     });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
     expect(res?.status).toBe(503);
@@ -202,9 +210,11 @@ describe('dynamic cards', () => {
     });
     const { get } = dynamic({
       card: provider,
-      maxConcurrentBuilds: 2,
-      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
-      allowedTenants: () => true,
+      dynamic: {
+        maxConcurrentBuilds: 2,
+        tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+        allowedTenants: () => true,
+      },
     });
     for (const tenant of ['x0', 'x1', 'x2', 'x0'])
       expect((await get({ host: 'a.example.org', 'x-tenant': tenant }))?.status).toBe(503);
@@ -218,7 +228,7 @@ describe('dynamic cards', () => {
       card: async () => Promise.reject(new Error('down')),
       logger: quiet,
       onError,
-      allowedOrigins: anyOrigin,
+      dynamic: { allowedOrigins: anyOrigin },
     });
     const all = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -235,7 +245,7 @@ describe('dynamic cards', () => {
       card: () => ({ ...CONFORMANCE_CARD, skills: [] }),
       logger: quiet,
       onError,
-      allowedOrigins: anyOrigin,
+      dynamic: { allowedOrigins: anyOrigin },
     });
     const res = await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } });
     expect(res?.status).toBe(503);
@@ -252,9 +262,7 @@ describe('dynamic cards', () => {
       },
       logger: quiet,
       onError,
-      allowedOrigins: anyOrigin,
-      staleIfError: true,
-      variantMaxAge: 0.001,
+      dynamic: { allowedOrigins: anyOrigin, staleIfError: true, variantMaxAge: 0.001 },
     });
     const get = () =>
       Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
@@ -277,8 +285,7 @@ describe('dynamic cards', () => {
       },
       logger: quiet,
       onError: () => {},
-      allowedOrigins: anyOrigin,
-      variantMaxAge: 0.001,
+      dynamic: { allowedOrigins: anyOrigin, variantMaxAge: 0.001 },
     });
     const get = () =>
       Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: 'a.example.org' } }));
@@ -300,15 +307,15 @@ describe('dynamic cards', () => {
   });
 
   it('dynamic-only options on a static card fail at start-up', () => {
-    expect(() => createAgentCardResponder({ card: CONFORMANCE_CARD, staleIfError: true, logger: quiet })).toThrow(
-      /options.staleIfError/,
-    );
+    expect(() =>
+      createAgentCardResponder({ card: CONFORMANCE_CARD, dynamic: { staleIfError: true }, logger: quiet }),
+    ).toThrow(/options\.dynamic\.staleIfError/);
   });
 });
 
 describe('dynamic cards under attack', () => {
   it('50,000 distinct Host headers never reach the provider and never evict the real variant', async () => {
-    const { get, provider } = dynamic({ allowedOrigins: ['https://agent.example.org'], maxVariants: 2 });
+    const { get, provider } = dynamic({ dynamic: { allowedOrigins: ['https://agent.example.org'], maxVariants: 2 } });
     const real = await get({ host: 'agent.example.org' }, { encrypted: true });
     expect(real?.status).toBe(200);
     for (let i = 0; i < 50_000; i++) {
@@ -324,10 +331,12 @@ describe('dynamic cards under attack', () => {
     const onError = vi.fn();
     const warn = vi.fn();
     const { get } = dynamic({
-      allowedOrigins: undefined,
-      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
-      allowedTenants: ['acme'],
-      cacheKey: (ctx) => ctx.tenant ?? 'default',
+      dynamic: {
+        allowedOrigins: undefined,
+        tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+        allowedTenants: ['acme'],
+        cacheKey: (ctx) => ctx.tenant ?? 'default',
+      },
       onError,
       logger: { warn },
     });
@@ -347,20 +356,23 @@ describe('dynamic cards under attack', () => {
 
   it('a cacheKey built from ctx.origin needs allowedOrigins too; with it, card and cacheKey read the origin', async () => {
     const onError = vi.fn();
-    const byOrigin = { cacheKey: (ctx: AgentCardContext) => ctx.origin, onError };
-    const open = dynamic({ ...byOrigin, allowedOrigins: undefined });
+    const byOrigin = { dynamic: { cacheKey: (ctx: AgentCardContext) => ctx.origin }, onError };
+    const open = dynamic({ ...byOrigin, dynamic: { ...byOrigin.dynamic, allowedOrigins: undefined } });
     expect((await open.get({ host: 'evil.example' }))?.status).toBe(503);
     expect(open.provider).not.toHaveBeenCalled();
     expect((onError.mock.calls[0]![0] as Error).message).toMatch(
       /^cacheKey: ctx\.origin is not available with cacheKey and no allowedOrigins, /,
     );
-    const listed = dynamic({ ...byOrigin, allowedOrigins: ['https://agent.example.org'] });
+    const listed = dynamic({
+      ...byOrigin,
+      dynamic: { ...byOrigin.dynamic, allowedOrigins: ['https://agent.example.org'] },
+    });
     const res = await listed.get({ host: 'agent.example.org' }, { encrypted: true });
     expect(body(res).supportedInterfaces[0].url).toBe('https://agent.example.org/a2a/rest');
   });
 
   it('a client that breaks the Forwarded header its proxy appends to never gets its X-Forwarded-Host served', async () => {
-    const { get, provider } = dynamic({ trustProxy: true });
+    const { get, provider } = dynamic({ dynamic: { trustProxy: true } });
     for (const forwarded of ['for="', `for=1.2.3.4;host=${'x'.repeat(5000)}.example`]) {
       const res = await get({
         host: 'internal.example:8080',
@@ -377,9 +389,11 @@ describe('dynamic cards under attack', () => {
     const provider = vi.fn((ctx: AgentCardContext) => ({ ...cardFor(ctx.origin), name: `Agent for ${ctx.tenant}` }));
     const { get } = dynamic({
       card: provider,
-      maxVariants: 10,
-      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
-      allowedTenants: ['acme', 'globex'],
+      dynamic: {
+        maxVariants: 10,
+        tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+        allowedTenants: ['acme', 'globex'],
+      },
     });
     const real = await get({ host: 'agent.example.org', 'x-tenant': 'acme' });
     expect(body(real).name).toBe('Agent for acme');
@@ -402,10 +416,12 @@ describe('dynamic cards under attack', () => {
     const onError = vi.fn();
     const { get, provider } = dynamic({
       onError,
-      tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
-      allowedTenants: (tenant) => {
-        if (tenant === 'boom') throw new Error('tenant store down');
-        return (tenant === 'acme' || (tenant === 'truthy' && 1)) as boolean;
+      dynamic: {
+        tenant: (req) => (typeof req.headers['x-tenant'] === 'string' ? req.headers['x-tenant'] : undefined),
+        allowedTenants: (tenant) => {
+          if (tenant === 'boom') throw new Error('tenant store down');
+          return (tenant === 'acme' || (tenant === 'truthy' && 1)) as boolean;
+        },
       },
     });
     const status = async (tenant: string) => (await get({ host: 'agent.example.org', 'x-tenant': tenant }))?.status;
@@ -418,7 +434,7 @@ describe('dynamic cards under attack', () => {
 
   it('allowedOrigins: an origin entry is exact, a host entry takes either scheme, default ports match', async () => {
     const { get } = dynamic({
-      allowedOrigins: ['https://a.example.org:443', 'b.example.org:8080', 'c.example.org:80'],
+      dynamic: { allowedOrigins: ['https://a.example.org:443', 'b.example.org:8080', 'c.example.org:80'] },
     });
     const status = async (host: string, encrypted: boolean) => (await get({ host }, { encrypted }))?.status;
     expect(await status('a.example.org', true)).toBe(200);
@@ -440,9 +456,7 @@ describe('dynamic cards under attack', () => {
     const responder = createAgentCardResponder({
       card: provider,
       logger: quiet,
-      allowedOrigins: anyOrigin,
-      maxConcurrentBuilds: 4,
-      retryAfter: 3,
+      dynamic: { allowedOrigins: anyOrigin, maxConcurrentBuilds: 4, retryAfter: 3 },
     });
     const all = Array.from({ length: 500 }, (_, i) =>
       responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: `t${i}.example.org` } }),
@@ -468,10 +482,7 @@ describe('dynamic cards under attack', () => {
         return cardFor(ctx.origin);
       },
       logger: quiet,
-      allowedOrigins: anyOrigin,
-      maxConcurrentBuilds: 1,
-      staleIfError: true,
-      variantMaxAge: 0.001,
+      dynamic: { allowedOrigins: anyOrigin, maxConcurrentBuilds: 1, staleIfError: true, variantMaxAge: 0.001 },
     });
     const get = (host: string) =>
       Promise.resolve(responder.respond({ method: 'GET', path: CARD_PATH, headers: { host } }));
@@ -490,9 +501,11 @@ describe('dynamic cards under attack', () => {
     const vary = async (options: Partial<AgentCardOptions>) =>
       (await dynamic(options).get({ host: 'a.example.org' }))?.headers.vary;
     expect(await vary({})).toBe('Host');
-    expect(await vary({ trustProxy: true })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
-    expect(await vary({ trustProxy: 2 })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For');
-    expect(await vary({ trustProxy: ['loopback'], cors: ['https://app.example.org'] })).toBe(
+    expect(await vary({ dynamic: { trustProxy: true } })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
+    expect(await vary({ dynamic: { trustProxy: 2 } })).toBe(
+      'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For',
+    );
+    expect(await vary({ dynamic: { trustProxy: ['loopback'] }, cors: ['https://app.example.org'] })).toBe(
       'Origin, Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For',
     );
   });
@@ -503,8 +516,7 @@ describe('dynamic cards under attack', () => {
       createAgentCardResponder({
         card: () => CONFORMANCE_CARD,
         logger: quiet,
-        trustProxy: ['10.0.0.0/8', 'proxy.internal'],
-        maxConcurrentBuilds: 0,
+        dynamic: { trustProxy: ['10.0.0.0/8', 'proxy.internal'], maxConcurrentBuilds: 0 },
         extended: { authenticate: () => undefined },
       });
     } catch (e) {
@@ -512,25 +524,52 @@ describe('dynamic cards under attack', () => {
     }
     expect((error as { code?: string }).code).toBe('ERR_AGENT_CARD_OPTIONS');
     expect((error as Error).message.split('\n').slice(1)).toEqual([
-      `  - options.trustProxy: "proxy.internal" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal (["10.0.0.0/8","proxy.internal"]). Use true (the peer is the proxy), a hop count such as 2, addresses or CIDR ranges such as ['loopback', '10.0.0.0/8'], or (address, hop) => boolean.`,
-      '  - options.maxConcurrentBuilds: must be a positive integer (0). Use e.g. 10.',
-      `  - options.allowedOrigins: is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation ("not set"). List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.`,
+      `  - options.dynamic.trustProxy: "proxy.internal" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal (["10.0.0.0/8","proxy.internal"]). Use true (the peer is the proxy), a hop count such as 2, addresses or CIDR ranges such as ['loopback', '10.0.0.0/8'], or (address, hop) => boolean.`,
+      '  - options.dynamic.maxConcurrentBuilds: must be a positive integer (0). Use e.g. 10.',
+      `  - options.dynamic.allowedOrigins: is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation ("not set"). List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.`,
       `  - options.extended.path: is required with a card function, the REST path of a variant is not known before it is built ("not set"). Set it to the path of your HTTP+JSON interface plus /extendedAgentCard, e.g. '/a2a/extendedAgentCard' (a list for several), or false to answer only through getExtendedAgentCard().`,
+    ]);
+  });
+
+  it('the dynamic-card options written at the top level fail at start-up, showing where they go now', () => {
+    let error: unknown;
+    try {
+      createAgentCardResponder({
+        card: () => CONFORMANCE_CARD,
+        logger: quiet,
+        allowedOrigins: ['https://agent.example.org'],
+        maxVariants: 0,
+        cahceControl: 'no-store',
+      } as unknown as AgentCardOptions);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).toBe('ERR_AGENT_CARD_OPTIONS');
+    expect((error as Error).message.split('\n').slice(1)).toEqual([
+      '  - options.cahceControl: unknown option. Did you mean "cacheControl"?',
+      '  - options.allowedOrigins: moved into dynamic (["https://agent.example.org"]). Write dynamic: { allowedOrigins: … } instead, next to the other dynamic-card options.',
+      '  - options.maxVariants: moved into dynamic (0). Write dynamic: { maxVariants: … } instead, next to the other dynamic-card options.',
+      `  - options.dynamic.allowedOrigins: is required with a card function keyed by origin, otherwise every new Host header costs a call to card and a validation ("not set"). List the origins that serve the card, e.g. ['https://agent.example.com'], pass (origin) => boolean, or set cacheKey.`,
     ]);
   });
 
   it('a tenant function without allowedTenants fails at start-up; so do a bad list and allowedTenants alone', () => {
     const tenant = (req: { headers: Record<string, unknown> }) => String(req.headers['x-tenant']);
     const startUp = (options: Partial<AgentCardOptions>) => () =>
-      createAgentCardResponder({ card: () => CONFORMANCE_CARD, logger: quiet, allowedOrigins: anyOrigin, ...options });
-    expect(startUp({ tenant })).toThrow(
-      `options.allowedTenants: is required with tenant, otherwise every tenant value a client sends costs a call to card and a validation, and evicts cached variants ("not set"). List the tenants, e.g. ['acme', 'globex'], or pass (tenant) => boolean that checks them.`,
+      createAgentCardResponder({
+        card: () => CONFORMANCE_CARD,
+        logger: quiet,
+        ...options,
+        dynamic: { allowedOrigins: anyOrigin, ...options.dynamic },
+      });
+    expect(startUp({ dynamic: { tenant } })).toThrow(
+      `options.dynamic.allowedTenants: is required with tenant, otherwise every tenant value a client sends costs a call to card and a validation, and evicts cached variants ("not set"). List the tenants, e.g. ['acme', 'globex'], or pass (tenant) => boolean that checks them.`,
     );
-    expect(startUp({ tenant, allowedTenants: ['acme', '', 7] as never })).toThrow(
-      `options.allowedTenants: must be a non-empty list of non-empty strings, or a function (["",7]). Use e.g. ['acme', 'globex'], or (tenant) => boolean.`,
+    expect(startUp({ dynamic: { tenant, allowedTenants: ['acme', '', 7] as never } })).toThrow(
+      `options.dynamic.allowedTenants: must be a non-empty list of non-empty strings, or a function (["",7]). Use e.g. ['acme', 'globex'], or (tenant) => boolean.`,
     );
-    expect(startUp({ allowedTenants: ['acme'] })).toThrow(
-      `options.allowedTenants: only applies with tenant ("set"). Add tenant: (request) => string | undefined, or remove allowedTenants.`,
+    expect(startUp({ dynamic: { allowedTenants: ['acme'] } })).toThrow(
+      `options.dynamic.allowedTenants: only applies with tenant ("set"). Add tenant: (request) => string | undefined, or remove allowedTenants.`,
     );
   });
 
@@ -543,7 +582,11 @@ describe('dynamic cards under attack', () => {
     ['a.example.org', 'must be a non-empty list of origins or hosts, or a function ("a.example.org")'],
   ])('allowedOrigins %j is refused', (allowedOrigins, message) => {
     expect(() =>
-      createAgentCardResponder({ card: () => CONFORMANCE_CARD, logger: quiet, allowedOrigins } as AgentCardOptions),
-    ).toThrow(`options.allowedOrigins: ${message}.`);
+      createAgentCardResponder({
+        card: () => CONFORMANCE_CARD,
+        logger: quiet,
+        dynamic: { allowedOrigins },
+      } as AgentCardOptions),
+    ).toThrow(`options.dynamic.allowedOrigins: ${message}.`);
   });
 });

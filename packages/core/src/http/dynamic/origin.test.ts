@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestOrigin } from './origin';
 import { resolveTrustProxy, type TrustProxySetting } from './trust';
-import type { AgentCardRequestHeaders } from './types';
+import type { AgentCardRequestHeaders } from '../types';
 
 const PROXY = '10.0.0.1';
 const CLIENT = '203.0.113.7';

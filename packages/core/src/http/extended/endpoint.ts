@@ -1,32 +1,33 @@
-import { AgentCardError } from '../errors';
-import type { Finding } from '../findings';
-import type { AgentCard, AgentSkill } from '../model';
-import { validateVariant } from './card-validation';
+import { AgentCardError } from '../../errors';
+import type { Finding } from '../../findings';
+import type { AgentCard, AgentSkill } from '../../model';
+import { deepFreeze } from '../../util';
+import { validateVariant } from '../kernel/card-validation';
+import { type CorsVariants, selectCors } from '../kernel/cors';
 import {
   answerError,
-  prepareDocument,
-  prepareErrorResponses,
-  selectCors,
-  type CorsVariants,
   type ErrorResponseSet,
   type PreparedDocument,
-} from './documents';
-import { signedVariant } from './encode';
-import { ifNoneMatchMatches } from './etag';
-import { LruCache } from './lru';
-import type { ResolvedAgentCardOptions } from './options';
-import { extendedPathsOf } from './paths';
+  prepareDocument,
+  prepareErrorResponses,
+} from '../kernel/documents';
+import { signedVariant } from '../kernel/encode';
+import { ifNoneMatchMatches } from '../kernel/etag';
+import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import { LruCache } from '../kernel/lru';
+import type { CardSettings } from '../kernel/options';
+import { extendedPathsOf } from '../kernel/paths';
 import {
+  type A2AErrorKind,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,
   EXTENDED_CARD_UNAVAILABLE,
   toJsonRpcError,
   toRestErrorBody,
   UNAUTHENTICATED,
   UNSUPPORTED_OPERATION,
-  type A2AErrorKind,
-  type JsonRpcErrorObject,
-} from './protocol-errors';
-import type { AgentCardRequest, AgentCardResponse } from './types';
+} from '../kernel/protocol-errors';
+import type { ResolvedExtendedOptions } from './options';
+import type { ExtendedCardContent, ExtendedCardRequest, GetExtendedAgentCardResult } from './types';
 import { buildWwwAuthenticate, credentialHeaders } from './www-authenticate';
 
 /** Media type of the REST binding (spec §11.1, §14.1). */
@@ -34,24 +35,14 @@ const REST_CONTENT_TYPE = 'application/a2a+json';
 /** The extended card depends on who asks: never store it in a shared cache (spec §13.3). */
 const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
-/** The request fields the extended card needs (no method or path). */
-export type ExtendedCardRequest<Req = unknown> = Pick<
-  AgentCardRequest<Req>,
-  'headers' | 'raw' | 'encrypted' | 'remoteAddress'
->;
-
-/**
- * What {@link getExtendedAgentCard} returns: the card, or a JSON-RPC error object with the HTTP
- * status and headers a JSON-RPC-over-HTTP handler should use (401 carries `WWW-Authenticate`).
- */
-export type GetExtendedAgentCardResult =
-  | { readonly card: AgentCard; readonly error?: undefined }
-  | {
-      readonly card?: undefined;
-      readonly error: JsonRpcErrorObject;
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string>>;
-    };
+/** What the extended card of a variant is built with. */
+export interface ExtendedSettings {
+  readonly card: Pick<CardSettings, 'profile' | 'cors' | 'signer' | 'onError'>;
+  /** `undefined` without the `extended` option. */
+  readonly extended: ResolvedExtendedOptions<any> | undefined;
+  /** `Retry-After` seconds of a 503. */
+  readonly retryAfter: number;
+}
 
 /** The extended card of one public card variant. */
 export interface ExtendedEndpoint {
@@ -63,7 +54,7 @@ export interface ExtendedEndpoint {
   resolve(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
 }
 
-type Content = Partial<AgentCard> | readonly AgentSkill[];
+type Content = ExtendedCardContent;
 
 /**
  * Merges what `extended.card` returned over the public card: a skill list is appended (a skill
@@ -77,14 +68,6 @@ export function mergeExtendedCard(publicCard: AgentCard, content: Content | unde
     return { ...publicCard, skills: [...publicCard.skills.filter((s) => !ids.has(s.id)), ...extra] };
   }
   return { ...publicCard, ...(content as Partial<AgentCard>) };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 interface PreparedExtended {
@@ -118,10 +101,11 @@ function errorResult(kind: A2AErrorKind, headers: Record<string, string> = {}): 
  */
 export function createExtendedEndpoint(
   card: AgentCard,
-  options: ResolvedAgentCardOptions<any>,
+  settings: ExtendedSettings,
   warn: (findings: Finding[]) => void,
 ): ExtendedEndpoint {
-  const ext = options.extended;
+  const ext = settings.extended;
+  const options = settings.card;
   const declared = card.capabilities.extendedAgentCard === true;
   const explicit = ext?.path;
   const paths: readonly string[] =
@@ -151,9 +135,9 @@ export function createExtendedEndpoint(
   const unauthorized = fixedError(UNAUTHENTICATED, { 'www-authenticate': wwwAuthenticate });
   const unauthorizedResult = errorResult(UNAUTHENTICATED, { 'www-authenticate': wwwAuthenticate });
   const unavailable: CorsVariants<ErrorResponseSet> = fixedError(EXTENDED_CARD_UNAVAILABLE, {
-    'retry-after': String(options.retryAfter),
+    'retry-after': String(settings.retryAfter),
   });
-  const unavailableResult = errorResult(EXTENDED_CARD_UNAVAILABLE, { 'retry-after': String(options.retryAfter) });
+  const unavailableResult = errorResult(EXTENDED_CARD_UNAVAILABLE, { 'retry-after': String(settings.retryAfter) });
   const docSettings = {
     contentType: REST_CONTENT_TYPE,
     cacheControl: PRIVATE_CACHE_CONTROL,

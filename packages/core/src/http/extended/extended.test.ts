@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentCard } from '../model';
-import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from '../testing/cards';
-import { createAgentCardResponder, getExtendedAgentCard } from './responder';
-import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from './types';
+import type { AgentCard } from '../../model';
+import {
+  CONFORMANCE_CARD,
+  CONFORMANCE_EXTENDED_PATH,
+  CONFORMANCE_TOKEN,
+  EXTENDED_ONLY_SKILL,
+} from '../../testing/cards';
+import { getExtendedAgentCard } from './get';
+import { createAgentCardResponder } from '../responder';
+import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from '../types';
 
 const quiet = { warn: () => {} };
 type Raw = { headers: Record<string, string | undefined> };
@@ -161,7 +167,7 @@ describe('REST GetExtendedAgentCard', () => {
     const options = {
       dynamic: {
         card: dynamic,
-        cacheKey: () => 'one',
+        dynamic: { cacheKey: () => 'one' },
         extended: {
           authenticate,
           card: [EXTENDED_ONLY_SKILL],
@@ -254,14 +260,38 @@ describe('getExtendedAgentCard (JSON-RPC)', () => {
     expect(result.error && result.headers['www-authenticate']).toMatch(/^Bearer realm=/);
   });
 
-  it('accepts the options object instead of a responder', async () => {
+  it("accepts what carries the responder as `responder` (an adapter's middleware, plugin or handler)", async () => {
     const options: AgentCardOptions = {
       card: CONFORMANCE_CARD,
       logger: quiet,
       extended: { authenticate, card: [EXTENDED_ONLY_SKILL] },
     };
-    const result = await getExtendedAgentCard(options, { headers: {}, raw: { headers: authorized } });
+    const middleware = Object.assign(() => {}, { responder: createAgentCardResponder(options) });
+    const result = await getExtendedAgentCard(middleware, { headers: {}, raw: { headers: authorized } });
     expect(result.card?.skills).toHaveLength(2);
+  });
+
+  it('an options object is a TypeError that says what to pass, and nothing is built from it', () => {
+    const options = {
+      card: CONFORMANCE_CARD,
+      logger: quiet,
+      extended: { authenticate, card: [EXTENDED_ONLY_SKILL] },
+    };
+    const call = () => getExtendedAgentCard(options as never, { headers: {}, raw: { headers: authorized } });
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(
+      "getExtendedAgentCard: expected the responder, or an adapter's middleware, plugin or handler (it carries its responder as `responder`) (got an options object). Pass what createAgentCardResponder(options) or the adapter returned; options objects are not looked up.",
+    );
+  });
+
+  it('a multi-agent responder is a TypeError that points to agentResponderOf', () => {
+    const responder = createAgentCardResponder({
+      logger: quiet,
+      agents: [{ id: 'one', path: '/one', card: CONFORMANCE_CARD }],
+    });
+    expect(() => getExtendedAgentCard(responder, { headers: {} })).toThrow(
+      /^getExtendedAgentCard: the responder serves several agents \(agents\), each with its own extended card\. Pass agentResponderOf\(responder, id\)/,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AgentCard, SecurityRequirement } from '../model';
+import type { AgentCard, SecurityRequirement } from '../../model';
 
 /** Makes a value safe inside an RFC 9110 quoted-string (and inside a Node header value). */
 export function quoteParam(value: string): string {

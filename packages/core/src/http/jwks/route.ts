@@ -1,7 +1,11 @@
-import type { ResolvedSigning } from '../sign/signing-options';
-import { type CorsSetting, type PreparedDocument, prepareDocument } from './documents';
-import { encodeJson } from './encode';
-import { comparablePath } from './paths';
+// The signing keys' JWK Set at `/.well-known/jwks.json` (or `sign.jwksPath`), in front of the
+// card, when `sign` publishes one.
+import type { ResolvedSigning } from '../../sign/signing-options';
+import type { CorsSetting } from '../kernel/cors';
+import { answerDocument, type PreparedDocument, prepareDocument } from '../kernel/documents';
+import { encodeJson } from '../kernel/encode';
+import { comparablePath } from '../kernel/paths';
+import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
 
 /** The media type of a JWK Set (RFC 7517 §8.5). */
 export const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
@@ -27,4 +31,22 @@ export function prepareJwksRoute(
     // The exact path first; a query string or a trailing slash still matches, like the card.
     matches: (requested) => requested === path || (requested.startsWith(path) && comparablePath(requested) === path),
   };
+}
+
+/** Serves the signing keys' JWK Set in front of `responder`, when `sign` publishes one. */
+export function withJwksRoute<Req>(
+  responder: AgentCardResponder<Req>,
+  signing: ResolvedSigning | undefined,
+  settings: { cacheControl: string | false; cors: CorsSetting },
+): AgentCardResponder<Req> {
+  const jwks = prepareJwksRoute(signing, settings);
+  if (jwks === undefined) return responder;
+  const inner = responder.respond;
+  return sealResponder(
+    {
+      respond: (request) => (jwks.matches(request.path) ? answerDocument(jwks.document, request) : inner(request)),
+      update: responder.update,
+    },
+    internalsOf(responder)!,
+  );
 }

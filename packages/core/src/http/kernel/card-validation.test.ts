@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { defineAgentCard, defineAgentCardWithFindings, type AgentCardDefinition } from '../define';
-import * as validation from '../validate/validate';
+import { defineAgentCard, defineAgentCardWithFindings, type AgentCardDefinition } from '../../define';
+import * as validation from '../../validate/validate';
 import { checkCard } from './card-validation';
-import { createAgentCardResponder } from './responder';
+import { createAgentCardResponder } from '../responder';
 
 // Counts the validator runs while keeping the real validator.
-vi.mock('../validate/validate', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../validate/validate')>();
+vi.mock('../../validate/validate', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../validate/validate')>();
   return { ...actual, validateAgentCardFindings: vi.fn(actual.validateAgentCardFindings) };
 });
 const validations = vi.mocked(validation.validateAgentCardFindings);

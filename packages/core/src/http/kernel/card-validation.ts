@@ -1,9 +1,8 @@
-import { AgentCardError, formatFindings } from '../errors';
-import type { Finding, ValidationProfile } from '../findings';
-import type { ResolvedAgentCardOptions } from './options';
-import type { AgentCard } from '../model';
-import { recordedFindings } from '../validate/recorded';
-import { validateAgentCardFindings, type validateAgentCard } from '../validate/validate';
+import { AgentCardError, formatFindings } from '../../errors';
+import type { Finding, ValidationProfile } from '../../findings';
+import type { AgentCard } from '../../model';
+import { recordedFindings } from '../../validate/recorded';
+import { validateAgentCardFindings, type validateAgentCard } from '../../validate/validate';
 
 /** What {@link checkCard} reports. */
 export interface CardCheck {
@@ -46,7 +45,7 @@ export function checkCard(value: unknown, profile: ValidationProfile): CardCheck
  */
 export function validateVariant(
   card: unknown,
-  options: ResolvedAgentCardOptions<any>,
+  options: { readonly profile: ValidationProfile },
   warn: (findings: Finding[]) => void,
   where = 'card',
 ): AgentCard {

@@ -1,48 +1,15 @@
-import type { AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from './types';
+import {
+  ALLOWED_METHODS,
+  BASE_ALLOW_HEADERS,
+  buildCorsVariants,
+  type CorsSetting,
+  type CorsVariants,
+  PREFLIGHT_MAX_AGE,
+  selectCors,
+} from './cors';
+import type { AgentCardRequest, AgentCardResponse } from './exchange';
 import { computeEtag, ifNoneMatchMatches } from './etag';
 import { encodeJson } from './encode';
-
-/** Normalised CORS setting. */
-export type CorsSetting =
-  | { readonly mode: 'any' }
-  | { readonly mode: 'off' }
-  | { readonly mode: 'list'; readonly origins: readonly string[] };
-
-/** `Access-Control-Allow-Methods` and `Allow` of every card resource. */
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
-/** How long browsers may cache a preflight answer (Chromium caps it at 2 hours). */
-const PREFLIGHT_MAX_AGE = '7200';
-/** Request headers a browser may send to a card resource. */
-const BASE_ALLOW_HEADERS = ['Accept', 'If-None-Match', 'A2A-Version', 'A2A-Extensions'];
-
-/**
- * A value prepared once per CORS outcome: `any` when the request's `Origin` is not in the list
- * (or CORS is `*`/off), `byOrigin` for each listed origin. Selecting one is a Map lookup.
- */
-export interface CorsVariants<T> {
-  readonly any: T;
-  readonly byOrigin?: ReadonlyMap<string, T>;
-}
-
-/** Picks the value prepared for this request's `Origin`. */
-export function selectCors<T>(variants: CorsVariants<T>, headers: AgentCardRequestHeaders): T {
-  const byOrigin = variants.byOrigin;
-  if (byOrigin === undefined) return variants.any;
-  const origin = headers.origin;
-  return (typeof origin === 'string' && byOrigin.get(origin)) || variants.any;
-}
-
-/** Builds a value for each CORS outcome; `cors` holds the CORS headers to add. */
-export function buildCorsVariants<T>(
-  setting: CorsSetting,
-  build: (cors: Record<string, string>) => T,
-): CorsVariants<T> {
-  if (setting.mode === 'off') return { any: build({}) };
-  if (setting.mode === 'any') return { any: build({ 'access-control-allow-origin': '*' }) };
-  const byOrigin = new Map<string, T>();
-  for (const origin of setting.origins) byOrigin.set(origin, build({ 'access-control-allow-origin': origin }));
-  return { any: build({}), byOrigin };
-}
 
 function freeze(status: number, headers: Record<string, string>, body?: Uint8Array): AgentCardResponse {
   Object.freeze(headers);

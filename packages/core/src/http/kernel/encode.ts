@@ -1,6 +1,6 @@
-import { concatBytes } from '../bytes';
-import type { AgentCard } from '../model';
-import type { AgentCardSigner } from '../sign/sign';
+import { concatBytes } from '../../bytes';
+import type { AgentCard } from '../../model';
+import type { AgentCardSigner } from '../../sign/sign';
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CONFORMANCE_CARD } from '../testing/cards';
-import { createAgentCardResponder } from './responder';
-import type { AgentCardContext } from './types';
+import { CONFORMANCE_CARD } from '../../testing/cards';
+import { createAgentCardResponder } from '../responder';
+import type { AgentCardContext } from '../types';
 import { createWarner, WARNING_WINDOW_MS, WARNINGS_PER_WINDOW } from './warnings';
 
 const CARD_PATH = '/.well-known/agent-card.json';
@@ -20,8 +20,7 @@ describe('warnings', () => {
       card: cardFor,
       logger: { warn },
       profile: 'development',
-      allowedOrigins: () => true,
-      maxVariants: 10,
+      dynamic: { allowedOrigins: () => true, maxVariants: 10 },
     });
     for (let i = 0; i < 2000; i++) {
       await responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: `h${i}.example.org` } });

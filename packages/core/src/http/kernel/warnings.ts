@@ -1,5 +1,5 @@
-import { formatFindings } from '../errors';
-import type { Finding } from '../findings';
+import { formatFindings } from '../../errors';
+import type { Finding } from '../../findings';
 
 /** Distinct rule + location pairs remembered; beyond it, new ones are counted, not logged. */
 export const MAX_REMEMBERED_WARNINGS = 1000;

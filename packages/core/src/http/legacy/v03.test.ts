@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AgentCard } from '../model';
-import { toLegacyV03Card } from './legacy-v03';
+import type { AgentCard } from '../../model';
+import { toLegacyV03Card } from './v03';
 
 const sample = JSON.parse(
   readFileSync(
     fileURLToPath(
-      new URL('../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json', import.meta.url),
+      new URL(
+        '../../../../../test/fixtures/spec/examples/spec-8.5-sample-agent-card.main-16ba5269.json',
+        import.meta.url,
+      ),
     ),
     'utf8',
   ),

@@ -1,4 +1,4 @@
-import type { AgentCard, AgentInterface, OAuthFlows, SecurityRequirement, SecurityScheme } from '../model';
+import type { AgentCard, AgentInterface, OAuthFlows, SecurityRequirement, SecurityScheme } from '../../model';
 
 /** v0.3 `security` entry: scheme name → scopes (OpenAPI Security Requirement Object). */
 export type LegacyV03SecurityRequirement = Record<string, string[]>;

@@ -1,44 +1,17 @@
-import { AgentCardError } from '../errors';
-import { showValue, unknownOption } from '../nearest';
-import { renderAgentCardPage } from '../view/card';
-import { renderAiCatalogPage } from '../view/catalog';
-import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
-import { answerDocument, type PreparedDocument, prepareDocument } from './documents';
-import { LruCache } from './lru';
-import { WELL_KNOWN_PREFIX } from './paths';
-import type { AgentCardRequest, AgentCardResponder, AgentCardResponse } from './types';
+// Serves the viewer's pages behind every other route: built from the responder's own public
+// answers, once per set of document ETags, then static bytes like the card's.
+import { VIEWER_CONTENT_SECURITY_POLICY } from '../../view/document';
+import { isPromiseLike, showValue } from '../../util';
+import { answerDocument, type PreparedDocument, prepareDocument } from '../kernel/documents';
+import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import { LruCache } from '../kernel/lru';
+import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import { throwProblems } from '../kernel/problems';
+import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
+import { cardPage, type ViewerPage } from './pages';
 
-/**
- * Where a card's page is served unless `viewer.path` says otherwise: next to the card, under
- * `/.well-known/`, so the app's own routes still leave the responder after its one prefix check,
- * and a page links its card with the relative reference `agent-card.json` (which survives a mount
- * path). An agent of a multi-agent host has its page at `{agent path}/.well-known/agent-card.html`.
- */
-export const VIEWER_PATH = '/.well-known/agent-card.html';
-
-/** Where a multi-agent host's page (every agent, from the AI Catalog) is served by default. */
-export const CATALOG_VIEWER_PATH = '/.well-known/ai-catalog.html';
-
-/** The `viewer` option: `true` for the default paths, or where to serve the pages. */
-export interface AgentCardViewerOptions {
-  /**
-   * The card's page. For a multi-agent host, each agent's page is at `{agent path}{path}` and the
-   * default agent's at `path`.
-   * @default '/.well-known/agent-card.html'
-   */
-  path?: string;
-  /**
-   * The host's page listing every agent of the AI Catalog (multi-agent hosts only).
-   * @default '/.well-known/ai-catalog.html'
-   */
-  catalogPath?: string;
-}
-
-/** The `viewer` option after validation. */
-export interface ResolvedViewerOptions {
-  readonly path: string;
-  readonly catalogPath: string;
-}
+const show = showValue;
 
 /** The media type of a page. */
 const HTML = 'text/html; charset=utf-8';
@@ -50,133 +23,11 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
 });
-/** A page path: `/`-separated non-empty segments of RFC 3986 path characters, no dot segments. */
-const PAGE_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
-const VIEWER_KEYS = new Set(['path', 'catalogPath']);
-
-const show = showValue;
-
-/**
- * Checks the `viewer` option; problems are added to `problems` (`where: what (value). Fix.`).
- * `undefined` and `false` mean no viewer.
- */
-export function resolveViewerOption(value: unknown, problems: string[]): ResolvedViewerOptions | undefined {
-  if (value === undefined || value === false) return undefined;
-  if (value === true) return { path: VIEWER_PATH, catalogPath: CATALOG_VIEWER_PATH };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push(
-      `options.viewer: must be true, false or { path } (${show(value)}). Use viewer: true to serve the page at ${VIEWER_PATH}.`,
-    );
-    return undefined;
-  }
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!VIEWER_KEYS.has(key))
-      problems.push(unknownOption(`options.viewer.${key}`, key, VIEWER_KEYS, 'the viewer option'));
-  }
-  const path = (key: 'path' | 'catalogPath', fallback: string): string => {
-    const given = v[key];
-    if (given === undefined) return fallback;
-    if (typeof given === 'string' && PAGE_PATH.test(given)) return given;
-    problems.push(
-      `options.viewer.${key}: must be a path of non-empty segments starting with '/', without query, fragment, trailing slash or dot segment (${show(given)}). Use e.g. '${fallback}'.`,
-    );
-    return fallback;
-  };
-  const resolved = { path: path('path', VIEWER_PATH), catalogPath: path('catalogPath', CATALOG_VIEWER_PATH) };
-  if (v.path !== undefined && v.catalogPath !== undefined && resolved.path === resolved.catalogPath)
-    problems.push(
-      `options.viewer.catalogPath: is the same as viewer.path (${show(resolved.path)}). Give the host's page its own path.`,
-    );
-  return resolved;
-}
-
-/**
- * The reference from the page at `from` to the document at `to`, relative so that it still
- * resolves when the middleware is mounted under a base path. Always starts with `./` or `../`
- * (a first segment with a colon would otherwise read as a scheme).
- */
-export function relativeReference(from: string, to: string): string {
-  const dir = from.split('/').slice(1, -1);
-  const target = to.split('/').slice(1);
-  let common = 0;
-  while (common < dir.length && common < target.length - 1 && dir[common] === target[common]) common++;
-  const up = dir.length - common;
-  const rest = target.slice(common).join('/');
-  return up === 0 ? `./${rest}` : `${'../'.repeat(up)}${rest}`;
-}
-
-/** One page: where it is served, the documents it is made of, and how. */
-export interface ViewerPage {
-  /** The page's path (relative to the mount point). */
-  readonly path: string;
-  /** Paths the responder serves whose bodies make the page (JSON documents). */
-  readonly documents: readonly string[];
-  /** The HTML, from the parsed documents (in the order of `documents`). */
-  render(documents: readonly unknown[]): string;
-}
-
-/** A card's page made of the card served at `cardPath`. */
-export function cardPage(path: string, cardPath: string): ViewerPage {
-  return {
-    path,
-    documents: [cardPath],
-    render: ([card]) => renderAgentCardPage(card, { jsonHref: relativeReference(path, cardPath) }),
-  };
-}
-
-/** An agent of a multi-agent host, as the host's page links it. */
-export interface ViewerAgent {
-  readonly path: string;
-  readonly cardPath: string;
-  readonly pagePath: string;
-}
-
-/**
- * The host's page: the AI Catalog served at `catalogPath` and each agent's card, linked to each
- * agent's page. An entry is matched to the agent whose path its URL ends with (the longest).
- */
-export function catalogPage(path: string, catalogPath: string, agents: readonly ViewerAgent[]): ViewerPage {
-  const byLength = [...agents].sort((a, b) => b.cardPath.length - a.cardPath.length);
-  return {
-    path,
-    documents: [catalogPath, ...agents.map((a) => a.cardPath)],
-    render([catalog, ...cards]) {
-      const cardsByUrl = new Map<string, unknown>();
-      const pageHrefs = new Map<string, string>();
-      const entries = (catalog as { entries?: unknown }).entries;
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        const { url, identifier } = entry as { url?: unknown; identifier?: unknown };
-        if (typeof url !== 'string') continue;
-        let pathname: string;
-        try {
-          pathname = new URL(url).pathname;
-        } catch {
-          continue;
-        }
-        const agent = byLength.find((a) => pathname.endsWith(a.cardPath));
-        if (agent === undefined) continue;
-        cardsByUrl.set(url, cards[agents.indexOf(agent)]);
-        if (typeof identifier === 'string') pageHrefs.set(identifier, relativeReference(path, agent.pagePath));
-      }
-      return renderAiCatalogPage(catalog, {
-        cards: cardsByUrl,
-        pageHrefs,
-        jsonHref: relativeReference(path, catalogPath),
-      });
-    },
-  };
-}
-
 /** Settings of {@link withViewer}. */
 export interface ViewerSettings {
   cacheControl: string | false;
   /** Most pages kept per path (dynamic cards: one per card variant). */
   maxVariants: number;
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 /** Pages for one path, cached by the ETags of the documents they were made of. */
@@ -222,7 +73,7 @@ function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['resp
     // The page is made of the public documents only: no credentials, no conditional header.
     const { authorization: _a, cookie: _c, 'if-none-match': _i, ...headers } = request.headers;
     const answers = page.documents.map((path) => inner({ ...request, method: 'GET', path, headers }));
-    if (!answers.some(isPromise)) return finish(request, answers as (AgentCardResponse | undefined)[]);
+    if (!answers.some(isPromiseLike)) return finish(request, answers as (AgentCardResponse | undefined)[]);
     return Promise.all(answers).then((settled) => finish(request, settled));
   };
 }
@@ -266,8 +117,7 @@ export function withViewer<Req>(
       );
     else byPath.set(page.path, pageBuilder(page, inner, settings));
   }
-  if (problems.length > 0)
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid agent card options:\n  - ${problems.join('\n  - ')}`);
+  throwProblems(problems);
 
   // The app's own routes are turned away by one prefix test when every page is under
   // /.well-known/ (the default paths), or one substring test for agents' pages; only a page path
@@ -286,14 +136,26 @@ export function withViewer<Req>(
   // Static pages are built now, so the first visitor gets prebuilt bytes like the card's.
   for (const page of pages) {
     const built = pageFor(page.path)!({ method: 'GET', path: page.path, headers: {} });
-    if (isPromise(built)) built.catch(() => {});
+    if (isPromiseLike(built)) built.catch(() => {});
   }
-  return Object.freeze({
+  const wrapped: AgentCardResponder<Req> = {
     respond(request: AgentCardRequest<Req>) {
       const answer = inner(request);
       if (answer === undefined) return pageFor(request.path)?.(request);
-      return isPromise(answer) ? answer.then((found) => found ?? pageFor(request.path)?.(request)) : answer;
+      return isPromiseLike(answer) ? answer.then((found) => found ?? pageFor(request.path)?.(request)) : answer;
     },
     update: responder.update,
-  });
+  };
+  const internals = internalsOf(responder);
+  return internals === undefined ? Object.freeze(wrapped) : sealResponder(wrapped, internals);
+}
+
+/** Serves the card's page behind every other route, when `viewer` is set. */
+export function withCardViewer<Req>(
+  responder: AgentCardResponder<Req>,
+  viewer: ResolvedViewerOptions | undefined,
+  settings: ViewerSettings,
+): AgentCardResponder<Req> {
+  if (viewer === undefined) return responder;
+  return withViewer(responder, [cardPage(viewer.path, AGENT_CARD_PATH)], settings);
 }

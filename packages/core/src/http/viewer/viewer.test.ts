@@ -1,13 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { AgentCardError } from '../errors';
-import type { AgentCard } from '../model';
-import { CONFORMANCE_CARD, conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../testing/cards';
-import { VIEWER_CONTENT_SECURITY_POLICY } from '../view/document';
-import { computeEtag } from './etag';
-import { createAgentCardResponder } from './responder';
-import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from './types';
-import { relativeReference } from './viewer';
+import { AgentCardError } from '../../errors';
+import type { AgentCard } from '../../model';
+import { CONFORMANCE_CARD, conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../../testing/cards';
+import { VIEWER_CONTENT_SECURITY_POLICY } from '../../view/document';
+import { computeEtag } from '../kernel/etag';
+import { createAgentCardResponder } from '../responder';
+import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from '../types';
+import { relativeReference } from './pages';
 
 const quiet = { warn: () => {} };
 const PAGE = '/.well-known/agent-card.html';
@@ -185,8 +185,7 @@ describe('viewer: a card function', () => {
       card,
       logger: quiet,
       viewer: true,
-      allowedOrigins: ['https://a.example', 'https://b.example'],
-      trustProxy: true,
+      dynamic: { allowedOrigins: ['https://a.example', 'https://b.example'], trustProxy: true },
     });
     const get = async (host: string, path = PAGE) =>
       (await r.respond({
