@@ -1,7 +1,7 @@
 import type { AgentCard, SecurityRequirement } from '../../model';
 
 /** Makes a value safe inside an RFC 9110 quoted-string (and inside a Node header value). */
-export function quoteParam(value: string): string {
+function quoteParam(value: string): string {
   const safe = value.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`);
   return `"${safe}"`;
 }

@@ -8,13 +8,13 @@ import { comparablePath } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
 
 /** The media type of a JWK Set (RFC 7517 §8.5). */
-export const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
+const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
 
 /**
  * The JWK Set of the signing keys and the published ones, prepared once like a card: the bytes,
  * a strong ETag, and every answer (200, HEAD, 304, 204, 405) for every CORS outcome.
  */
-export function prepareJwksRoute(
+function prepareJwksRoute(
   signing: ResolvedSigning | undefined,
   settings: { cacheControl: string | false; cors: CorsSetting },
 ): { path: string; document: PreparedDocument; matches(path: string): boolean } | undefined {

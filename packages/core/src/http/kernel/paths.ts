@@ -22,11 +22,6 @@ export function comparablePath(path: string): string {
   return p;
 }
 
-/** Whether `path` could be a REST extended-card path (cheap pre-filter before building a variant). */
-export function endsWithExtendedSuffix(path: string): boolean {
-  return path.endsWith(EXTENDED_AGENT_CARD_SUFFIX);
-}
-
 /**
  * The REST extended card paths of a card: for each `HTTP+JSON` interface, the path of its URL
  * plus `/extendedAgentCard` and, when the interface names a `tenant`, also
