@@ -11,7 +11,8 @@
 //   agents/    several agents, their router and the AI Catalog             options: agents, default, catalog
 //
 // Every resolver adds its problems to one list, thrown once with every problem in it. A new
-// feature is one folder, one member of AgentCardOptions (types.ts) and one line below.
+// feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
+// of createAgentCardResponder: its resolver, then where it is served.
 import { loadAgentCardConfig } from '../config';
 import { AgentCardError } from '../errors';
 import type { ValidationProfile } from '../findings';
