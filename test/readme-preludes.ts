@@ -71,7 +71,7 @@ declare const buildCard: (origin: string, tenant: string | undefined) => Promise
 declare const authenticate: (req: Request) => Principal | undefined;
 declare const verifyBearer: (authorization: string | undefined) => { isPartner: boolean } | undefined;
 declare const log: { error(error: unknown): void };
-declare const responderOrOptions: AgentCardResponder | AgentCardOptions;
+declare const responder: AgentCardResponder;
 declare const req: Request;
 declare const res: Response;
 declare const id: string | number;

@@ -92,6 +92,7 @@ export type {
   AgentCardUpdate,
   AgentOptions,
   AiCatalogServeOptions,
+  DynamicCardOptions,
   ExtendedAgentCardOptions,
   ExtendedCardRequest,
   GetExtendedAgentCardResult,

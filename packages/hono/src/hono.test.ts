@@ -99,7 +99,7 @@ describe('Hono middleware', () => {
     app.use(
       agentCard({
         ...quiet,
-        allowedOrigins: ['https://agents.example.net', 'http://a.test:8080'],
+        dynamic: { allowedOrigins: ['https://agents.example.net', 'http://a.test:8080'] },
         card: (ctx) => ({
           ...card,
           capabilities: {},
@@ -122,8 +122,10 @@ describe('Hono middleware', () => {
         agentCard(
           {
             ...quiet,
-            trustProxy: ['10.0.0.1'],
-            allowedOrigins: ['https://public.example.net', 'http://internal.test'],
+            dynamic: {
+              trustProxy: ['10.0.0.1'],
+              allowedOrigins: ['https://public.example.net', 'http://internal.test'],
+            },
             card: (ctx) => ({
               ...card,
               capabilities: {},

@@ -41,14 +41,13 @@ export const SERVING_KEYS = [
   'viewer',
 ] as const;
 
-type DynamicKey = (typeof DYNAMIC_KEYS)[number];
 type ServingKey = (typeof SERVING_KEYS)[number];
 
 // Fails to compile when core gains a responder option these lists lack, which would otherwise be
 // refused as an unknown option.
 const everyCoreOption: Exclude<
   keyof AgentCardOptions<any>,
-  ServingKey | DynamicKey | 'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic'
+  ServingKey | 'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic'
 > extends never
   ? true
   : never = true;
@@ -65,7 +64,7 @@ export type CardFunction = (ctx: AgentCardContext<any>) => AgentCard | Promise<A
  * (`allowedOrigins`, `allowedTenants`, `trustProxy`, `tenant`, `cacheKey`, `maxVariants`,
  * `variantMaxAge`, `staleIfError`, `maxConcurrentBuilds`, `retryAfter`).
  */
-export type AgentCardModuleDynamicOptions = Pick<AgentCardOptions<any>, DynamicKey>;
+export type AgentCardModuleDynamicOptions = NonNullable<AgentCardOptions<any>['dynamic']>;
 
 /**
  * `forRoot({ extended })`: core's extended-card settings, plus the Nest `guards` that protect
@@ -226,10 +225,6 @@ export function coreOptions(options: AgentCardModuleOptions, fallbackLogger: Pic
   const core: AgentCardOptions<any> = { logger: options.logger ?? fallbackLogger };
   const set = core as Record<string, unknown>;
   for (const key of SERVING_KEYS) if (options[key] !== undefined) set[key] = options[key];
-  // Core of this version takes the dynamic-card options at its top level; once it groups them
-  // under `dynamic` this spreads into `core.dynamic` instead (the check below stops compiling).
-  const coreGroupsDynamic: 'dynamic' extends keyof AgentCardOptions<any> ? true : false = false;
-  void coreGroupsDynamic;
-  for (const key of DYNAMIC_KEYS) if (options.dynamic?.[key] !== undefined) set[key] = options.dynamic[key];
+  if (options.dynamic !== undefined) core.dynamic = options.dynamic;
   return core;
 }

@@ -47,7 +47,7 @@ describe('createAgentCardFetchHandler', () => {
         ...CONFORMANCE_CARD,
         supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       }),
-      allowedOrigins: ['https://tenant.example.org'],
+      dynamic: { allowedOrigins: ['https://tenant.example.org'] },
       logger: quiet,
     });
     const res = await dyn(new Request('https://tenant.example.org/.well-known/agent-card.json'));

@@ -1,14 +1,13 @@
-export { createAgentCardResponder, getExtendedAgentCard } from './responder';
-export type { TrustProxySetting } from './trust';
-export { agentResponderOf } from './agents';
-export type { AgentOptions, AiCatalogServeOptions } from './agents';
-export { toLegacyV03Card, LEGACY_PROTOCOL_VERSION } from './legacy-v03';
-export type { LegacyV03AgentCard, LegacyV03SecurityScheme, LegacyV03SecurityRequirement } from './legacy-v03';
-export { mergeExtendedCard } from './extended';
-export type { ExtendedCardRequest, GetExtendedAgentCardResult } from './extended';
-export { computeEtag, ifNoneMatchMatches } from './etag';
-export { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, EXTENDED_AGENT_CARD_SUFFIX } from './paths';
-export { buildWwwAuthenticate } from './www-authenticate';
+export { createAgentCardResponder } from './responder';
+export { getExtendedAgentCard } from './extended/get';
+export type { TrustProxySetting } from './dynamic/trust';
+export { agentResponderOf } from './agents/responder';
+export { toLegacyV03Card, LEGACY_PROTOCOL_VERSION } from './legacy/v03';
+export type { LegacyV03AgentCard, LegacyV03SecurityScheme, LegacyV03SecurityRequirement } from './legacy/v03';
+export { mergeExtendedCard } from './extended/endpoint';
+export { computeEtag, ifNoneMatchMatches } from './kernel/etag';
+export { AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, EXTENDED_AGENT_CARD_SUFFIX } from './kernel/paths';
+export { buildWwwAuthenticate } from './extended/www-authenticate';
 export {
   UNSUPPORTED_OPERATION,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,
@@ -16,8 +15,8 @@ export {
   EXTENDED_CARD_UNAVAILABLE,
   toJsonRpcError,
   toRestErrorBody,
-} from './protocol-errors';
-export type { A2AErrorInfo, A2AErrorKind, JsonRpcErrorObject, RestErrorBody } from './protocol-errors';
+} from './kernel/protocol-errors';
+export type { A2AErrorInfo, A2AErrorKind, JsonRpcErrorObject, RestErrorBody } from './kernel/protocol-errors';
 export type {
   AgentCardRequest,
   AgentCardRequestHeaders,
@@ -26,6 +25,11 @@ export type {
   AgentCardOptions,
   AgentCardResponder,
   AgentCardUpdate,
+  AgentOptions,
+  AiCatalogServeOptions,
+  DynamicCardOptions,
   ExtendedAgentCardOptions,
+  ExtendedCardRequest,
+  GetExtendedAgentCardResult,
   Principal,
 } from './types';

@@ -232,7 +232,7 @@ describe('start-up', () => {
       card: CONFORMANCE_CARD,
       cors: ['https://ok.example', 'not an origin/'],
       cacheControl: 'x\r\ny',
-      maxVariants: 0,
+      dynamic: { maxVariants: 0 },
       legacy: 'v0.2',
       cahceControl: 'typo',
       extended: { card: [] },
@@ -249,7 +249,7 @@ describe('start-up', () => {
     for (const where of [
       'options.cors',
       'options.cacheControl',
-      'options.maxVariants',
+      'options.dynamic.maxVariants',
       'options.legacy',
       'options.cahceControl',
       'options.extended.authenticate',

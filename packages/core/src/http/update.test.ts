@@ -175,7 +175,7 @@ describe('responder.update(card)', () => {
     const responder = createAgentCardResponder({
       card: () => CONFORMANCE_CARD,
       logger: quiet,
-      allowedOrigins: ['https://agent.conformance.dev'],
+      dynamic: { allowedOrigins: ['https://agent.conformance.dev'] },
     } as never);
     expect(() => responder.update(CONFORMANCE_CARD)).toThrow(
       'update: the card is a function, built per request. Change what the card function returns instead (variantMaxAge rebuilds cached variants).',

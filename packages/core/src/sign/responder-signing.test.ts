@@ -114,9 +114,11 @@ describe('responder option sign', () => {
     const provider = vi.fn((ctx: { tenant?: string }) => ({ ...card, name: `Recipe Agent (${ctx.tenant})` }));
     const responder = createAgentCardResponder({
       card: provider,
-      tenant: (request) => String(request.headers['x-tenant'] ?? 'default'),
-      allowedTenants: ['a', 'b', 'default'],
-      cacheKey: (ctx) => ctx.tenant ?? 'default',
+      dynamic: {
+        tenant: (request) => String(request.headers['x-tenant'] ?? 'default'),
+        allowedTenants: ['a', 'b', 'default'],
+        cacheKey: (ctx) => ctx.tenant ?? 'default',
+      },
       logger: quiet,
       sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
     });
@@ -138,7 +140,7 @@ describe('responder option sign', () => {
         ...card,
         supportedInterfaces: [{ url: `${ctx.origin}/a2a/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       }),
-      cacheKey: () => 'one',
+      dynamic: { cacheKey: () => 'one' },
       onError,
       logger: quiet,
       sign: { privateKey: ec.privateKey, kid: 'card-1', alg: 'ES256' },
@@ -159,7 +161,7 @@ describe('responder option sign', () => {
     ],
     [
       'a card function with trustProxy',
-      { card: () => card, cacheKey: () => 'k', trustProxy: true },
+      { card: () => card, dynamic: { cacheKey: () => 'k', trustProxy: true } },
       /options\.sign: cannot sign a card function with trustProxy: true, its URLs could come from Forwarded or X-Forwarded-\* headers \(true\)\. Set trustProxy to false/,
     ],
     [
@@ -192,7 +194,7 @@ describe('responder option sign', () => {
     const served = body(
       await respond({
         card,
-        trustProxy: true,
+        dynamic: { trustProxy: true },
         logger: quiet,
         sign: { privateKey: ed.privateKey, kid: 'k', alg: 'EdDSA' },
       }),

@@ -27,14 +27,14 @@ export const conformanceOrigins = (origin: string) =>
 
 /** The options of a card function (dynamic cards), as the fixtures set them. */
 export type DynamicCardOptions = Pick<
-  AgentCardOptions<any>,
+  NonNullable<AgentCardOptions<any>['dynamic']>,
   'allowedOrigins' | 'trustProxy' | 'maxConcurrentBuilds' | 'retryAfter' | 'staleIfError' | 'variantMaxAge'
 >;
 
 /**
- * Spreads the dynamic-card options into a fixture's options: the one place the suite spells
+ * Puts the dynamic-card options into a fixture's options: the one place the suite spells
  * where they go in `AgentCardOptions`.
  */
 export function dynamicOptions(options: DynamicCardOptions): Partial<AgentCardOptions<any>> {
-  return options;
+  return { dynamic: options };
 }

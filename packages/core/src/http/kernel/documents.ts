@@ -1,0 +1,194 @@
+import {
+  ALLOWED_METHODS,
+  BASE_ALLOW_HEADERS,
+  buildCorsVariants,
+  type CorsSetting,
+  type CorsVariants,
+  PREFLIGHT_MAX_AGE,
+  selectCors,
+} from './cors';
+import type { AgentCardRequest, AgentCardResponse } from './exchange';
+import { computeEtag, ifNoneMatchMatches } from './etag';
+import { encodeJson } from './encode';
+
+function freeze(status: number, headers: Record<string, string>, body?: Uint8Array): AgentCardResponse {
+  Object.freeze(headers);
+  return Object.freeze(body === undefined ? { status, headers } : { status, headers, body });
+}
+
+function joinVary(setting: CorsSetting, vary: readonly string[]): string | undefined {
+  const all = setting.mode === 'list' ? ['Origin', ...vary] : [...vary];
+  return all.length > 0 ? all.join(', ') : undefined;
+}
+
+/** The answers for one resource and one CORS outcome, all built before the first request. */
+export interface ResponseSet {
+  /** 200 with the body. */
+  readonly ok: AgentCardResponse;
+  /** 200 without the body (HEAD). */
+  readonly head: AgentCardResponse;
+  /** 304 for a matching `If-None-Match`. */
+  readonly notModified: AgentCardResponse;
+  /** 204 for OPTIONS (CORS preflight or plain OPTIONS). */
+  readonly preflight: AgentCardResponse;
+  /** 405 for any other method. */
+  readonly methodNotAllowed: AgentCardResponse;
+}
+
+/** A served document: its bytes, its ETag and every answer about it. */
+export interface PreparedDocument {
+  readonly bytes: Uint8Array;
+  readonly etag: string;
+  readonly responses: CorsVariants<ResponseSet>;
+}
+
+/** How a document's headers are made. */
+export interface DocumentHeaderSettings {
+  contentType: string;
+  cacheControl: string | false;
+  cors: CorsSetting;
+  /** A `Link` header (the legacy alias points to the canonical path). */
+  link?: string;
+  /** Extra `Vary` members besides `Origin` (e.g. `Authorization` for the extended card). */
+  vary?: readonly string[];
+  /** Extra request headers a preflight may allow (e.g. an API-key header). */
+  allowHeaders?: readonly string[];
+  /** More headers of the 200 and HEAD answers (a page's `Content-Security-Policy`). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+const METHOD_NOT_ALLOWED_BODY = encodeJson({
+  error: { code: 405, status: 'METHOD_NOT_ALLOWED', message: 'Method not allowed. Use GET, HEAD or OPTIONS.' },
+});
+
+/** 405 answers for every CORS outcome (shared by documents and error resources). */
+function methodNotAllowed(cors: Record<string, string>, vary: string | undefined): AgentCardResponse {
+  const headers: Record<string, string> = {
+    allow: ALLOWED_METHODS,
+    'content-type': 'application/json',
+    'content-length': String(METHOD_NOT_ALLOWED_BODY.byteLength),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...cors,
+  };
+  if (vary) headers.vary = vary;
+  return freeze(405, headers, METHOD_NOT_ALLOWED_BODY);
+}
+
+function preflight(
+  cors: Record<string, string>,
+  vary: string | undefined,
+  allowHeaders: readonly string[],
+): AgentCardResponse {
+  const headers: Record<string, string> = { allow: ALLOWED_METHODS, ...cors };
+  if (cors['access-control-allow-origin'] !== undefined) {
+    headers['access-control-allow-methods'] = ALLOWED_METHODS;
+    headers['access-control-allow-headers'] = [...BASE_ALLOW_HEADERS, ...allowHeaders].join(', ');
+    headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;
+  }
+  if (vary) headers.vary = vary;
+  return freeze(204, headers);
+}
+
+/**
+ * Serialises nothing and hashes once: takes the exact bytes of a document and prepares its ETag
+ * and every response object (200, HEAD, 304, 204, 405) for every CORS outcome. The per-request
+ * path only picks one of them. `etag` is passed when the same bytes were already hashed (the
+ * byte-identical legacy alias).
+ */
+export function prepareDocument(
+  bytes: Uint8Array,
+  settings: DocumentHeaderSettings,
+  etag = computeEtag(bytes),
+): PreparedDocument {
+  const vary = joinVary(settings.cors, settings.vary ?? []);
+  const allowHeaders = settings.allowHeaders ?? [];
+  const responses = buildCorsVariants(settings.cors, (cors): ResponseSet => {
+    const common: Record<string, string> = { etag };
+    if (settings.cacheControl !== false) common['cache-control'] = settings.cacheControl;
+    if (vary) common.vary = vary;
+    if (settings.link) common.link = settings.link;
+    Object.assign(common, cors);
+    const full: Record<string, string> = {
+      'content-type': settings.contentType,
+      'content-length': String(bytes.byteLength),
+      'x-content-type-options': 'nosniff',
+      ...settings.headers,
+      ...common,
+    };
+    return Object.freeze({
+      ok: freeze(200, { ...full }, bytes),
+      head: freeze(200, { ...full }),
+      // RFC 9110 §15.4.5: a 304 repeats the ETag, Cache-Control and Vary a 200 would carry.
+      notModified: freeze(304, { ...common }),
+      preflight: preflight(cors, vary, allowHeaders),
+      methodNotAllowed: methodNotAllowed(cors, vary),
+    });
+  });
+  return { bytes, etag, responses };
+}
+
+/** A fixed error resource (400, 401, 503…): the same answer for GET/HEAD, plus 204 and 405. */
+export interface ErrorResponseSet {
+  readonly get: AgentCardResponse;
+  readonly head: AgentCardResponse;
+  readonly preflight: AgentCardResponse;
+  readonly methodNotAllowed: AgentCardResponse;
+}
+
+/** Settings of {@link prepareErrorResponses}. */
+export interface ErrorResponseSettings {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  cors: CorsSetting;
+  headers?: Record<string, string>;
+  vary?: readonly string[];
+  allowHeaders?: readonly string[];
+}
+
+/** Prepares a fixed JSON error answer for every CORS outcome. */
+export function prepareErrorResponses(settings: ErrorResponseSettings): CorsVariants<ErrorResponseSet> {
+  const bytes = encodeJson(settings.body);
+  const vary = joinVary(settings.cors, settings.vary ?? []);
+  return buildCorsVariants(settings.cors, (cors): ErrorResponseSet => {
+    const headers: Record<string, string> = {
+      'content-type': settings.contentType ?? 'application/json',
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...settings.headers,
+      ...cors,
+    };
+    if (vary) headers.vary = vary;
+    return Object.freeze({
+      get: freeze(settings.status, { ...headers }, bytes),
+      head: freeze(settings.status, { ...headers }),
+      preflight: preflight(cors, vary, settings.allowHeaders ?? []),
+      methodNotAllowed: methodNotAllowed(cors, vary),
+    });
+  });
+}
+
+/** Answers a request to an error resource by method. */
+export function answerError(set: ErrorResponseSet, method: string): AgentCardResponse {
+  if (method === 'GET') return set.get;
+  if (method === 'HEAD') return set.head;
+  if (method === 'OPTIONS') return set.preflight;
+  return set.methodNotAllowed;
+}
+
+/** Answers a GET/HEAD/OPTIONS/other request for a prepared document. */
+export function answerDocument(
+  doc: PreparedDocument,
+  request: Pick<AgentCardRequest<unknown>, 'method' | 'headers'>,
+): AgentCardResponse {
+  const set = selectCors(doc.responses, request.headers);
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') {
+    const inm = request.headers['if-none-match'];
+    if (inm !== undefined && ifNoneMatchMatches(inm, doc.etag)) return set.notModified;
+    return method === 'GET' ? set.ok : set.head;
+  }
+  return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
+}
