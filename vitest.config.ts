@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -14,7 +14,10 @@ const UNIT = 'packages/*/src/**/*.test.ts';
 const MOCKS = /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/;
 const root = fileURLToPath(new URL('.', import.meta.url));
 const unitFiles = readdirSync(join(root, 'packages')).flatMap((pkg) =>
-  readdirSync(join(root, 'packages', pkg, 'src'), { recursive: true, encoding: 'utf8' })
+  (existsSync(join(root, 'packages', pkg, 'src'))
+    ? readdirSync(join(root, 'packages', pkg, 'src'), { recursive: true, encoding: 'utf8' })
+    : []
+  )
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `packages/${pkg}/src/${file}`),
 );
