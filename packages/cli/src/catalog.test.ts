@@ -5,16 +5,13 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, loopbackServers, root } from '../test/run-cli';
 
 const servers = loopbackServers();
 const listen = servers.listen;
 const closers: (() => Promise<void>)[] = [];
 
-beforeAll(() => {
-  requireBuiltCli();
-});
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
   await servers.close();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
-import { cards, cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
+import { cards, cli, cliBinary, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
 
@@ -29,7 +29,7 @@ describe('agent-card --help', () => {
   );
 
   it('an unknown command is a usage error (exit 2) without a stack trace', async () => {
-    const run = await cli(['bogus']);
+    const run = await cliBinary(['bogus']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown command 'bogus'");
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -39,7 +39,7 @@ describe('agent-card --help', () => {
 describe('agent-card validate', () => {
   it('accepts a valid card (exit 0) with no colour when piped', async () => {
     // The example cards are init's templates: valid in development, with the template warnings.
-    const run = await cli(['validate', join(cards, 'support.json'), '--profile', 'development']);
+    const run = await cliBinary(['validate', join(cards, 'support.json'), '--profile', 'development']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Larkspur Telecom Support Agent 3.4.1 (v1.0)');
     expect(run.stdout).toContain('✔ valid: 0 errors, 11 warnings');
@@ -47,12 +47,12 @@ describe('agent-card validate', () => {
   });
 
   it('colours the report when FORCE_COLOR is set', async () => {
-    const run = await cli(['validate', join(cards, 'support.json')], { env: { FORCE_COLOR: '1' } });
+    const run = await cliBinary(['validate', join(cards, 'support.json')], { env: { FORCE_COLOR: '1' } });
     expect(run.stdout).toMatch(ANSI);
   });
 
   it('exits 1 and names the rule for a broken card', async () => {
-    const run = await cli(['validate', join(cards, 'broken/skill-tags-required.json')]);
+    const run = await cliBinary(['validate', join(cards, 'broken/skill-tags-required.json')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('skill-tags-required');
     expect(run.stdout).toContain('/skills/0/tags');
@@ -61,7 +61,7 @@ describe('agent-card validate', () => {
 
   it('reads stdin with - and prints JSON with --json', async () => {
     const input = readFileSync(join(cards, 'booking.json'), 'utf8');
-    const run = await cli(['validate', '-', '--json', '--profile', 'development'], { input });
+    const run = await cliBinary(['validate', '-', '--json', '--profile', 'development'], { input });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ file: 'stdin', profile: 'development', valid: true, shape: 'v1.0' });
@@ -339,7 +339,7 @@ describe('agent-card check', () => {
   afterAll(() => servers.close());
 
   it('reports a well-served card and exits 0', async () => {
-    const run = await cli(['check', good, '--allow-http', '--profile', 'development']);
+    const run = await cliBinary(['check', good, '--allow-http', '--profile', 'development']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('/.well-known/agent-card.json  200  application/a2a+json');

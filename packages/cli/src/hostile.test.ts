@@ -1,7 +1,7 @@
 // The CLI against what a hostile host or a crafted file sends (issue 11, items 1, 2, 6 and 8):
 // terminal escapes in every field a command prints, invalid UTF-8, 5,000-level nesting and a
-// server that trickles a large card. Each case runs the real binary and asserts what the user
-// sees: the exit code, the finding, and that no raw control character reaches the terminal.
+// server that trickles a large card. Each case runs the program as the binary runs it and asserts
+// what the user sees: the exit code, the finding, and that no raw control character reaches the terminal.
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAgentCard } from '@agent-card/core';
-import { cards, cli, loopbackServers, requireBuiltCli, type Run } from '../test/run-cli';
+import { cards, cli, loopbackServers, type Run } from '../test/run-cli';
 
 /** C0 (newline aside), DEL, C1 and the bidi controls: none may reach the terminal raw. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -56,7 +56,6 @@ let deepServer = '';
 let deepNameServer = '';
 
 beforeAll(async () => {
-  requireBuiltCli();
   const body = JSON.stringify(hostileCard());
   hostileServer = await listen((_req, res) => {
     // Latin-1 header bytes arrive as C1 characters: a header is as hostile as a body.

@@ -1,6 +1,7 @@
 // The commands that read a URL given as input, over real TLS: a local https server with a
 // certificate made for the run, trusted by the CLI only through NODE_EXTRA_CA_CERTS, so the tests
-// also show that a certificate the machine does not trust is refused rather than skipped.
+// also show that a certificate the machine does not trust is refused rather than skipped. Node
+// reads NODE_EXTRA_CA_CERTS when it starts, so these run the built binary.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAgentCard } from '@agent-card/core';
-import { cards, cli, requireBuiltCli } from '../test/run-cli';
+import { cards, cliBinary, requireBuiltCli } from '../test/run-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-https-'));
 
@@ -22,7 +23,7 @@ const requested: string[] = [];
 
 /** Runs the CLI in `dir`, trusting the run's certificate unless `trust` is false. */
 const runIn = (args: string[], options: { cwd?: string; trust?: boolean } = {}) =>
-  cli(args, { cwd: options.cwd ?? dir, env: options.trust === false ? {} : { NODE_EXTRA_CA_CERTS: caFile } });
+  cliBinary(args, { cwd: options.cwd ?? dir, env: options.trust === false ? {} : { NODE_EXTRA_CA_CERTS: caFile } });
 
 beforeAll(async () => {
   requireBuiltCli();

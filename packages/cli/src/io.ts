@@ -1,9 +1,10 @@
+import { WriteStream } from 'node:tty';
 import { styleText } from 'node:util';
 
 /** Where the CLI reads and writes; injectable so the commands can be driven in-process. */
 export interface CliIO {
-  stdout: { write(chunk: string): unknown; isTTY?: boolean };
-  stderr: { write(chunk: string): unknown; isTTY?: boolean };
+  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
@@ -74,14 +75,23 @@ export interface Painter {
   paint(style: Style, text: string): string;
 }
 
+/**
+ * Whether a terminal shows colours in this environment, by Node's own rule (`FORCE_COLOR`,
+ * `NO_COLOR`, `TERM=dumb`…), read from `env` rather than from the process.
+ */
+export function colourTerminal(env: CliIO['env']): boolean {
+  return WriteStream.prototype.getColorDepth.call(undefined, env as NodeJS.ProcessEnv) > 2;
+}
+
 export function createPainter(io: CliIO): Painter {
   const force = io.env.FORCE_COLOR;
   const enabled =
     force !== undefined && force !== ''
-      ? force !== '0' && force !== 'false'
-      : !io.env.NO_COLOR && io.stdout.isTTY === true;
+      ? colourTerminal(io.env)
+      : !io.env.NO_COLOR && io.stdout.isTTY === true && colourTerminal(io.env);
   return {
     enabled,
-    paint: (style, text) => (enabled ? styleText(style, text) : text),
+    // Decided here from `io`, not again by styleText from the process's own stdout and environment.
+    paint: (style, text) => (enabled ? styleText(style, text, { validateStream: false }) : text),
   };
 }

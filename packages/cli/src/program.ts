@@ -1,7 +1,7 @@
 import pkg from '../package.json' with { type: 'json' };
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CliIO } from './io';
-import { CliError, createPainter } from './io';
+import { CliError, colourTerminal, createPainter } from './io';
 import { CardInputError } from './read';
 import { formatFindings } from './report';
 import { guardStream, visible } from './terminal';
@@ -31,10 +31,6 @@ function positiveInt(value: string): number {
 const example = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /**
- * Builds the `agent-card` program. Each action stores its exit code in `result.code`.
- */
-
-/**
  * `--form`: the one canonical form a signature may cover. `served-as-is` refuses signatures over
  * the pruned form, which leaves members at their default value uncovered.
  */
@@ -44,6 +40,9 @@ const FORM_OPTION = () =>
     'accept only signatures over this canonical form (default: both); served-as-is refuses the pruned form, which leaves default-valued members uncovered',
   ).choices(AGENT_CARD_CANONICAL_FORMS);
 
+/**
+ * Builds the `agent-card` program. Each action stores its exit code in `result.code`.
+ */
 export function createProgram(io: CliIO, result: { code: number }): Command {
   const program = new Command('agent-card')
     .description('Check, validate, sign and verify A2A Agent Cards.')
@@ -53,12 +52,25 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // What commander would read from the process, read from `io`: the same rules, injectable.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      getOutHasColors: () => commanderColour(io.env, io.stdout),
+      getErrHasColors: () => commanderColour(io.env, io.stderr),
     })
     .addHelpText(
       'after',
       example('agent-card check acme.io', 'agent-card validate agent-card.json', 'agent-card init --template support'),
     );
 
+  addReadingCommands(program, io, result);
+  addWritingCommands(program, io, result);
+  addSigningCommands(program, io, result);
+  return program;
+}
+
+/** `check`, `validate` and `view`: commands that read a card, a catalog or a host and report. */
+function addReadingCommands(program: Command, io: CliIO, result: { code: number }): void {
   program
     .command('check')
     .description('Fetch both well-known paths of a deployed agent and report what clients will see.')
@@ -144,7 +156,10 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .action(async (source: string, options) => {
       result.code = await viewCommand(io, source, options);
     });
+}
 
+/** `migrate`, `diff` and `init`: commands that compare cards or write new ones. */
+function addWritingCommands(program: Command, io: CliIO, result: { code: number }): void {
   program
     .command('migrate')
     .description('Turn a v0.3 or mixed card into a v1.0 card, listing every change.')
@@ -222,7 +237,10 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
       }
       result.code = options.catalog ? await initCatalogCommand(io, options) : await initCommand(io, options);
     });
+}
 
+/** `sign`, `verify` and `keys`: signatures and the keys that make and check them. */
+function addSigningCommands(program: Command, io: CliIO, result: { code: number }): void {
   program
     .command('sign')
     .description('Sign a card (JWS over its RFC 8785 canonical form) and print or write the signed card.')
@@ -299,8 +317,16 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .action(async (files: string[], options) => {
       result.code = await keysJwksCommand(io, files, options);
     });
+}
 
-  return program;
+/**
+ * Commander's colour rule for its own output (its `useColor`, then the stream's terminal), read
+ * from the injected environment and streams instead of the process's.
+ */
+function commanderColour(env: CliIO['env'], stream: CliIO['stdout']): boolean {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return stream.isTTY === true && colourTerminal(env);
 }
 
 /**

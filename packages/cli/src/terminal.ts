@@ -65,13 +65,17 @@ export function guardOutput(text: string): string {
 }
 
 /** A writable that passes every chunk through {@link guardOutput}; `unguarded` is the stream itself. */
-export function guardStream<T extends { write(chunk: string): unknown; isTTY?: boolean }>(
+export function guardStream<T extends { write(chunk: string): unknown; isTTY?: boolean; columns?: number }>(
   stream: T,
-): { write(chunk: string): unknown; isTTY?: boolean; readonly unguarded: T } {
-  const guarded: { write(chunk: string): unknown; isTTY?: boolean; readonly unguarded: T } = {
-    write: (chunk: string) => stream.write(guardOutput(String(chunk))),
-    unguarded: stream,
-  };
+): { write(chunk: string): unknown; isTTY?: boolean; readonly columns?: number; readonly unguarded: T } {
+  const guarded: { write(chunk: string): unknown; isTTY?: boolean; readonly columns?: number; readonly unguarded: T } =
+    {
+      write: (chunk: string) => stream.write(guardOutput(String(chunk))),
+      get columns() {
+        return stream.columns;
+      },
+      unguarded: stream,
+    };
   if (stream.isTTY !== undefined) guarded.isTTY = stream.isTTY;
   return guarded;
 }

@@ -6,9 +6,9 @@ import { createServer, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { VIEWER_META_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
-import { cards, cli, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
+import { cards, cli, loopbackServers, root } from '../test/run-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-view-'));
 const servers = loopbackServers();
@@ -32,9 +32,6 @@ async function multiAgent(): Promise<string> {
   return started.url;
 }
 
-beforeAll(() => {
-  requireBuiltCli();
-});
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
   await servers.close();
