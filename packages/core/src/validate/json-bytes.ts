@@ -51,8 +51,6 @@ export type JsonBytesReading =
   /** `reason` is the parser's message. */
   | { kind: 'invalid-json'; reason: string };
 
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * Reads JSON bytes from an untrusted source (a server's response, an upload) the way
  * `validateAgentCard` reads them: strict UTF-8 (the offset of the first byte that breaks it), a
