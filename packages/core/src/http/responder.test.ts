@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { CONFORMANCE_CARD } from '../testing/cards';
-import { computeEtag } from './etag';
+import { computeEtag } from './kernel/etag';
 import { createAgentCardResponder } from './responder';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponse } from './types';
 

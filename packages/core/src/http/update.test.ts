@@ -9,7 +9,7 @@ import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { verifyAgentCard } from '../sign/verify';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from '../testing/cards';
-import { computeEtag } from './etag';
+import { computeEtag } from './kernel/etag';
 import { createAgentCardResponder } from './responder';
 import type { AgentCardRequest, AgentCardResponse } from './types';
 

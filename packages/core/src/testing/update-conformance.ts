@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentCardError } from '../errors';
-import { computeEtag } from '../http/etag';
+import { computeEtag } from '../http/kernel/etag';
 import type { AgentCardOptions, AgentCardUpdate } from '../http/types';
 import type { AgentCard } from '../model';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from './cards';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { computeEtag } from '../../http/etag';
+import { computeEtag } from '../../http/kernel/etag';
 import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../cards';
 import { readRequestHeader } from '../request-header';
 import { type ConformanceCase, type ConformanceFeature, type ConformanceGroup, check } from '../runner';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { computeEtag } from '../../http/etag';
+import { computeEtag } from '../../http/kernel/etag';
 import { CONFORMANCE_CARD } from '../cards';
 import { type ConformanceFeature, check } from '../runner';
 import { CARD_BYTES, CARD_ETAG, CARD_PATH, LEGACY_PATH } from './shared';

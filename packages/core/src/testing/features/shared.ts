@@ -1,4 +1,4 @@
-import { computeEtag } from '../../http/etag';
+import { computeEtag } from '../../http/kernel/etag';
 import type { AgentCardContext, AgentCardOptions } from '../../http/types';
 import type { AgentCard } from '../../model';
 import { CONFORMANCE_CARD, CONFORMANCE_TOKEN } from '../cards';

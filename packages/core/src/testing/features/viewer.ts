@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { computeEtag } from '../../http/etag';
+import { computeEtag } from '../../http/kernel/etag';
 import { VIEWER_CONTENT_SECURITY_POLICY } from '../../view/document';
 import { CONFORMANCE_CARD, CONFORMANCE_TOKEN, EXTENDED_ONLY_SKILL } from '../cards';
 import { type ConformanceFeature, check } from '../runner';
