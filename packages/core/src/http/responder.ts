@@ -117,12 +117,7 @@ function checkKeys(o: Record<string, unknown>, problems: string[]): void {
   for (const key of Object.keys(o)) {
     if (!OPTION_KEYS.has(key) && !(DYNAMIC_KEYS as readonly string[]).includes(key))
       problems.push(
-        unknownOption(
-          `options.${key}`,
-          key,
-          OPTION_KEYS,
-          'AgentCardOptions and the options table in docs/serving.md of @agent-card/core',
-        ),
+        unknownOption(`options.${key}`, key, OPTION_KEYS, "AgentCardOptions and @agent-card/core's docs/serving.md"),
       );
   }
   reportMovedOptions(o, problems);
