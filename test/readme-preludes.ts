@@ -1,6 +1,7 @@
 // What the code blocks of each README take as given, for their strict type-check
-// (test/readme-types.test.ts): imports and `declare` statements, one per line or block. A block
-// that imports or declares a name itself gets its own, not the prelude's.
+// (test/readme-types.test.ts; core's pages in packages/core/docs/ take core's): imports and
+// `declare` statements, one per line or block. A block that imports or declares a name itself gets
+// its own, not the prelude's.
 
 const nest = `
 import { Controller, Get, Inject, Injectable, Module, Post, UseGuards, type CanActivate, type LoggerService } from '@nestjs/common';
@@ -76,6 +77,8 @@ declare const req: Request;
 declare const res: Response;
 declare const id: string | number;
 declare const cardHandler: AgentCardFetchHandler;
+declare const bytes: Uint8Array;
+declare const use: (value: unknown) => void;
 declare const Bun: { serve(options: { fetch(req: globalThis.Request, server: { requestIP(req: globalThis.Request): { address: string } | null }): Promise<globalThis.Response> | globalThis.Response }): unknown };
 `,
   'packages/cli/README.md': `

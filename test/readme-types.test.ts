@@ -1,7 +1,8 @@
-// The ```ts and ```js code blocks of the root, core, CLI, Nest and discovery READMEs, type-checked
-// under `strict` against the built packages, the way a user who copies one gets them: each block is a
-// module of its own, with the names it takes as given (`app`, `card`, `privateKey`…) declared by
-// its README's prelude below. One `tsc` run for every block; a failure names the README line.
+// The ```ts and ```js code blocks of the root, core, CLI, Nest and discovery READMEs and of core's
+// pages in packages/core/docs/, type-checked under `strict` against the built packages, the way a
+// user who copies one gets them: each block is a module of its own, with the names it takes as given
+// (`app`, `card`, `privateKey`…) declared by its README's prelude below (core's pages take core's).
+// One `tsc` run for every block; a failure names the README or page and its line.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -96,7 +97,14 @@ function givenFor(code: string, prelude: string): string[] {
  */
 function writeBlocks(readme: string, prelude: string): Block[] {
   const text = readFileSync(join(repoRoot, readme), 'utf8');
-  const stem = readme === 'README.md' ? 'root' : readme.split('/')[1]!;
+  // `root`, `core`, `core-docs-serving`…: one name per file, so that no two blocks share a file name.
+  const stem =
+    readme === 'README.md'
+      ? 'root'
+      : readme
+          .replace(/^packages\//, '')
+          .replace(/(\/README)?\.md$/, '')
+          .replaceAll('/', '-');
   const blocks: Block[] = [];
   for (const match of text.matchAll(/^```(ts|js)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)) {
     const line = text.slice(0, match.index).split('\n').length;
@@ -107,6 +115,15 @@ function writeBlocks(readme: string, prelude: string): Block[] {
     blocks.push({ readme, line, file });
   }
   return blocks;
+}
+
+/** Core's documentation pages (packages/core/docs/*.md), each checked with core's README prelude. */
+function corePages(): [string, string][] {
+  const prelude = readmePreludes['packages/core/README.md']!;
+  return readdirSync(join(repoRoot, 'packages/core/docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => [`packages/core/docs/${name}`, prelude]);
 }
 
 let passed = false;
@@ -124,7 +141,9 @@ it('the README code blocks type-check under strict against the built packages', 
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  const blocks = Object.entries(readmePreludes).flatMap(([readme, prelude]) => writeBlocks(readme, prelude));
+  const blocks = [...Object.entries(readmePreludes), ...corePages()].flatMap(([readme, prelude]) =>
+    writeBlocks(readme, prelude),
+  );
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -161,6 +180,9 @@ it('the README code blocks type-check under strict against the built packages', 
       return block ? `${block.readme}:${block.line + Number(found![2])}: ${found![3]}` : line;
     });
   expect(blocks.length).toBeGreaterThan(30);
+  // Core's pages with code are among those checked: a page left out would let its examples rot.
+  const checked = new Set(blocks.map((block) => block.readme));
+  for (const page of ['rules', 'serving', 'signing']) expect(checked).toContain(`packages/core/docs/${page}.md`);
   expect(errors).toEqual([]);
   passed = true;
 }, 120_000);

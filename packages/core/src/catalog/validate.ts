@@ -459,7 +459,7 @@ function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): v
 /**
  * Validates an AI Catalog document (the parsed JSON, or its text). Never throws; every problem
  * is a finding `{ rule, severity, path, message, hint }` with a `catalog-*` rule id (see the
- * rule catalogue in the core README). Inline nested catalogs are checked to the draft's
+ * catalog rules in core's docs/serving.md). Inline nested catalogs are checked to the draft's
  * recommended depth of 4; at most `maxEntries` entries are read in all.
  *
  * @example

@@ -43,7 +43,7 @@ const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'v
  * static card is validated, serialised and hashed here, once; `respond` then only compares the
  * path, reads the method and `If-None-Match`, and returns a prebuilt, frozen response.
  *
- * Answers (see the HTTP behaviour table in the README):
+ * Answers (see the HTTP behaviour table in docs/serving.md):
  * `GET|HEAD /.well-known/agent-card.json` → 200 (304 on a matching `If-None-Match`),
  * `OPTIONS` → 204, other methods → 405; `/.well-known/agent.json` → the same bytes and ETag plus
  * `Link: rel="canonical"` (or the v0.3 superset card with `legacy: 'v0.3'`); the REST extended
@@ -117,12 +117,7 @@ function checkKeys(o: Record<string, unknown>, problems: string[]): void {
   for (const key of Object.keys(o)) {
     if (!OPTION_KEYS.has(key) && !(DYNAMIC_KEYS as readonly string[]).includes(key))
       problems.push(
-        unknownOption(
-          `options.${key}`,
-          key,
-          OPTION_KEYS,
-          'AgentCardOptions and the options table of the @agent-card/core README',
-        ),
+        unknownOption(`options.${key}`, key, OPTION_KEYS, "AgentCardOptions and @agent-card/core's docs/serving.md"),
       );
   }
   reportMovedOptions(o, problems);

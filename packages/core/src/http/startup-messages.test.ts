@@ -32,7 +32,7 @@ describe('start-up errors stay short', () => {
   it('an option like none of them points to where they are listed instead of listing them', () => {
     const message = startupError({ card, frobnicate: true }).message;
     expect(message).toMatch(
-      /^Invalid agent card options:\n {2}- options\.frobnicate: unknown option\. Remove it or fix the spelling \(the \d+ options are listed in AgentCardOptions and the options table of the @agent-card\/core README\)\.$/,
+      /^Invalid agent card options:\n {2}- options\.frobnicate: unknown option\. Remove it or fix the spelling \(the \d+ options are listed in AgentCardOptions and @agent-card\/core's docs\/serving\.md\)\.$/,
     );
     expect(message.length).toBeLessThan(200);
   });

@@ -10,7 +10,7 @@ import { runConformanceFeatures } from './runner';
 import type { AgentCardConformanceOptions } from './server';
 
 /**
- * Runs the shared HTTP conformance suite (the behaviour table of the README) against an adapter,
+ * Runs the shared HTTP conformance suite (the behaviour table of docs/serving.md) against an adapter,
  * over real sockets with `fetch`. Every adapter must pass it unchanged; it needs vitest.
  *
  * Each feature is a table of cases in `features/`; the runner starts one host per fixture the

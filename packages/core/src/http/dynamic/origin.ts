@@ -142,7 +142,7 @@ function proxyView(request: AgentCardRequest<unknown>, trust: ProxyTrust): Reado
  *
  * Proxy headers are read only when `trust` trusts the peer (otherwise anyone could make the card
  * advertise their URLs), and then only the element the outermost trusted proxy added; see
- * `trustProxy` in the README for exactly what each setting trusts.
+ * `trustProxy` in docs/serving.md for exactly what each setting trusts.
  */
 export function requestOrigin(request: AgentCardRequest<unknown>, trust: ProxyTrust | undefined): string | undefined {
   let proto: string | undefined;
