@@ -73,7 +73,7 @@ export class AgentCardModule extends AgentCardConfigurableModule implements Nest
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
     if (this.options.serve === false || !adapter) return;
-    serveAgentCard(adapter, (request, response) => this.service.respond(request, response));
+    serveAgentCard(adapter, this.service);
   }
 
   /** A guard class from the container when it is a provider, else built here with its dependencies. */
