@@ -25,7 +25,10 @@ interface FastifyReply {
 // `reply.send` keeps the app's `onSend` hooks; Fastify sends a Buffer as it is (a plain
 // Uint8Array would be serialised as JSON).
 function send(reply: FastifyReply, { status, headers, body }: AgentCardResponse): void {
-  reply.code(status).headers(headers).send(body && Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  reply
+    .code(status)
+    .headers(headers)
+    .send(body && Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
 /**
@@ -36,7 +39,9 @@ export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCard
   const type = adapter.getType?.();
   if (type === 'express') {
     // No response handed to the service: guards find it as `req.res`, which Express sets.
-    const handle = createAgentCardNodeHandler<AgentCardNodeRequest>({ respond: (request) => service.respond(request, undefined) });
+    const handle = createAgentCardNodeHandler<AgentCardNodeRequest>({
+      respond: (request) => service.respond(request, undefined),
+    });
     adapter.getInstance<{ use(handler: typeof handle): unknown }>().use(handle);
   } else if (type === 'fastify') {
     const handle = createAgentCardNodeHandler<AgentCardNodeRequest, FastifyReply, void>(service, { write: send });

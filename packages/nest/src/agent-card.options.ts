@@ -12,7 +12,17 @@ import {
 } from '@agent-card/core';
 
 /** The core responder options `forRoot` takes at the top level, as core does. */
-const SERVING_KEYS = ['profile', 'contentType', 'cacheControl', 'cors', 'legacy', 'onError', 'logger', 'sign', 'viewer'] as const;
+const SERVING_KEYS = [
+  'profile',
+  'contentType',
+  'cacheControl',
+  'cors',
+  'legacy',
+  'onError',
+  'logger',
+  'sign',
+  'viewer',
+] as const;
 type ServingKey = (typeof SERVING_KEYS)[number];
 
 // Fails to compile when core gains a responder option this list lacks (it would be refused as unknown).

@@ -39,7 +39,8 @@ interface Check<T> {
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
 const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
 /** ` (skill "id")` for a message, when the skill has a string id. */
-const label = (skill: AgentSkill): string => (typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '');
+const label = (skill: AgentSkill): string =>
+  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
 
 function run<T>(checks: readonly Check<T>[], subject: T, prefix: string, findings: Finding[]): void {
   for (const { rule, path, fails, message, hint } of checks) {
