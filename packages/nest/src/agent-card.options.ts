@@ -11,28 +11,24 @@ import {
   type Principal,
 } from '@agent-card/core';
 
-/** The core responder options `forRoot` takes at the top level, as core does. */
-const SERVING_KEYS = [
-  'profile',
-  'contentType',
-  'cacheControl',
-  'cors',
-  'legacy',
-  'onError',
-  'logger',
-  'sign',
-  'viewer',
-] as const;
-type ServingKey = (typeof SERVING_KEYS)[number];
-
-// Fails to compile when core gains a responder option this list lacks (it would be refused as unknown).
-const everyCoreOption: Exclude<
+/** Core's serving options, which `forRoot` takes at the top level, as core does. */
+type ServingKey = Exclude<
   keyof AgentCardOptions<any>,
-  ServingKey | 'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic'
-> extends never
-  ? true
-  : never = true;
-void everyCoreOption;
+  'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic'
+>;
+// A record, not a list: it fails to compile when core gains an option (else refused as unknown).
+const SERVING: Record<ServingKey, true> = {
+  profile: true,
+  contentType: true,
+  cacheControl: true,
+  cors: true,
+  legacy: true,
+  onError: true,
+  logger: true,
+  sign: true,
+  viewer: true,
+};
+const SERVING_KEYS = Object.keys(SERVING) as ServingKey[];
 
 /** A Nest guard, as a class (resolved through the container) or an instance. */
 export type AgentCardGuard = Type<CanActivate> | CanActivate;
