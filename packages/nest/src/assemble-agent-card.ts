@@ -24,10 +24,7 @@ export interface AssembleAgentCardInput {
   profile?: ValidationProfile;
 }
 
-/**
- * One Nest-level check: a finding at `/skills/N/<field>` (or `path`) when `fails`, whose message
- * names the decorator or option to fix, which core cannot know.
- */
+/** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
 interface Check<T> {
   rule: string;
   path: string;
@@ -74,12 +71,8 @@ const SKILL_CHECKS: readonly Check<SkillSource>[] = [
   },
 ];
 
-/** The first extended skill, and whether anything authenticates extended-card requests. */
-interface ExtendedSubject {
-  first: SkillSource | undefined;
-  declared: boolean | undefined;
-  canAuthenticate: boolean;
-}
+/** The first extended skill, the declared `extendedAgentCard`, and whether anything authenticates. */
+type ExtendedSubject = { first: SkillSource | undefined; declared: boolean | undefined; canAuthenticate: boolean };
 
 const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
   {
