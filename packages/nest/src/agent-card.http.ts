@@ -15,15 +15,13 @@ export interface AgentCardHttpAdapter {
   getInstance<T = unknown>(): T;
 }
 
-type Next = (error?: unknown) => void;
 interface FastifyReply {
   code(status: number): FastifyReply;
   headers(headers: Readonly<Record<string, string>>): FastifyReply;
   send(payload?: unknown): FastifyReply;
 }
 
-// `reply.send` keeps the app's `onSend` hooks; Fastify sends a Buffer as it is (a plain
-// Uint8Array would be serialised as JSON).
+// `reply.send` keeps the app's `onSend` hooks; a Buffer is sent as is (a Uint8Array as JSON).
 function send(reply: FastifyReply, { status, headers, body }: AgentCardResponse): void {
   reply
     .code(status)
@@ -45,7 +43,7 @@ export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCard
     adapter.getInstance<{ use(handler: typeof handle): unknown }>().use(handle);
   } else if (type === 'fastify') {
     const handle = createAgentCardNodeHandler<AgentCardNodeRequest, FastifyReply, void>(service, { write: send });
-    type Hook = (request: AgentCardNodeRequest, reply: FastifyReply, done: Next) => void;
+    type Hook = (request: AgentCardNodeRequest, reply: FastifyReply, done: (error?: unknown) => void) => void;
     // The hook returns nothing (a promise would make it an async hook) and, having answered,
     // does not call `done`, so routing never runs.
     adapter
