@@ -20,25 +20,17 @@ export class AgentCardMetadataAccessor {
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
   ) {}
 
-  /** The `@Skill()` options of a method, if it has any. */
-  getSkill(method: Function): SkillOptions | undefined {
-    return this.reflector.get<SkillOptions | undefined>(SKILL_METADATA, method);
-  }
-
   /** The `@AgentSkills()` defaults of a controller class, if it has any. */
   getAgentSkills(controller: Function): AgentSkillsOptions | undefined {
     return this.reflector.get<AgentSkillsOptions | undefined>(AGENT_SKILLS_METADATA, controller);
   }
 
-  /**
-   * The `@Skill()` methods of a prototype, in the order of `MetadataScanner.getAllMethodNames`:
-   * own methods before inherited ones, an override hiding the method it replaces, accessors left out.
-   */
+  /** The `@Skill()` methods of a prototype, in the order of `MetadataScanner.getAllMethodNames`. */
   getSkillMethods(prototype: object): SkillMethodOptions[] {
     const found: SkillMethodOptions[] = [];
     for (const name of this.scanner.getAllMethodNames(prototype)) {
       const method = (prototype as Record<string, Function>)[name]!;
-      const options = this.getSkill(method);
+      const options = this.reflector.get<SkillOptions | undefined>(SKILL_METADATA, method);
       if (options) found.push({ name, method, options });
     }
     return found;

@@ -38,10 +38,7 @@ export interface BootedCard {
   staticExtended?: AgentCard;
 }
 
-/**
- * Builds and validates the card in the mode the options ask for (several agents, a per-request
- * card, or one card), after the OpenAPI checks of the decorated skills.
- */
+/** Builds and validates the card in the mode the options ask for, after the OpenAPI checks. */
 export async function bootAgentCard(input: BootInput): Promise<BootedCard> {
   checkOpenApi(input.decorated, input.options.logger ?? input.logger);
   if (input.options.agents !== undefined) return { responder: bootSeveralAgents(input) };
@@ -102,11 +99,7 @@ export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentC
   });
 }
 
-/**
- * `forRoot({ agents })`: each decorated skill appended to the card (or, for `extended: true`, the
- * extended card) of the agent it names. A skill that names no known agent, or none while there is
- * no `default` agent, fails start-up naming `Controller#method`.
- */
+/** `forRoot({ agents })`: each decorated skill goes to the (extended) card of the agent it names. */
 export function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
   const { agents = [], default: defaultId, catalog } = input.options;
   const ids = new Set(agents.map((a) => a.id));
@@ -154,10 +147,7 @@ function withSkills(card: CardFunction, skills: readonly AgentSkill[]): CardFunc
   };
 }
 
-/**
- * For a per-request card: the extended content core merges over each variant, i.e. the
- * `extended: true` skills followed by what `extended.card` returns.
- */
+/** For a per-request card: the extended skills, then what `extended.card` returns. */
 function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[]): ExtendedContent {
   if (skills.length === 0) return extra;
   const combine = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined) => {
@@ -170,11 +160,8 @@ function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[
 }
 
 /**
- * What the OpenAPI metadata of the skills' routes asks for. A public skill on a route
- * `@ApiExcludeEndpoint()` / `@ApiExcludeController()` hides is a start-up error rather than left
- * out: the two decorators contradict each other and either silent choice loses one of them (an
- * extended skill is fine: hidden from the public document, shown to authenticated callers). A
- * deprecated operation's skill is still published, with one warning.
+ * A public skill on a route the OpenAPI document hides is a start-up error (the two decorators
+ * contradict each other); a deprecated operation's skill is published with one warning.
  */
 function checkOpenApi(sources: readonly SkillSource[], logger: Pick<Console, 'warn'>): void {
   const excluded: string[] = [];

@@ -1,6 +1,12 @@
-// The only file that knows HTTP: a Node request in, the responder's prebuilt response out, on
-// Express (a middleware) or Fastify (an `onRequest` hook). Every HTTP decision is core's.
-import { AgentCardError, type AgentCardRequest, type AgentCardResponse } from '@agent-card/core';
+// The only file that knows HTTP: core's Node bridge on the adapter's instance, as an Express
+// middleware or a Fastify `onRequest` hook. Every HTTP decision is core's.
+import {
+  AgentCardError,
+  createAgentCardNodeHandler,
+  type AgentCardNodeRequest,
+  type AgentCardNodeResponder,
+  type AgentCardResponse,
+} from '@agent-card/core';
 import * as messages from './agent-card.messages';
 
 /** What this module needs from Nest's `AbstractHttpAdapter`. */
@@ -9,99 +15,40 @@ export interface AgentCardHttpAdapter {
   getInstance<T = unknown>(): T;
 }
 
-/** Answers one request (`undefined`: not for the card); `response` is what guards see. */
-export type RespondFn = (
-  request: AgentCardRequest<any>,
-  response?: unknown,
-) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
-
-type Headers = Record<string, string | string[] | undefined>;
-type Next = (error?: unknown) => void;
-interface NodeRequest {
-  method?: string;
-  url?: string;
-  headers: Headers;
-  socket?: { encrypted?: boolean; remoteAddress?: string };
-}
-interface NodeResponse {
-  writeHead(status: number, headers: Readonly<Record<string, string>>): unknown;
-  end(body?: Uint8Array): unknown;
-}
-interface FastifyRequest {
-  method: string;
-  url: string;
-  headers: Headers;
-  raw: NodeRequest;
-}
 interface FastifyReply {
   code(status: number): FastifyReply;
   headers(headers: Readonly<Record<string, string>>): FastifyReply;
   send(payload?: unknown): FastifyReply;
 }
 
-/** The core request of a Node request; `raw` is what guards and `authenticate` receive. */
-const toRequest = (node: NodeRequest, method: string, url: string, headers: Headers, raw: object) => ({
-  method,
-  path: url,
-  headers,
-  raw,
-  encrypted: node.socket?.encrypted === true,
-  remoteAddress: node.socket?.remoteAddress,
-});
-
-/**
- * Runs `respond` and hands its answer to `send`, or calls `next` when the request is not for the
- * card (or with the error it threw), synchronously when the answer is ready.
- */
-function answer(run: () => ReturnType<RespondFn>, send: (response: AgentCardResponse) => void, next: Next): void {
-  let result: ReturnType<RespondFn>;
-  try {
-    result = run();
-  } catch (error) {
-    next(error);
-    return;
-  }
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-    (result as Promise<AgentCardResponse | undefined>).then((response) => (response ? send(response) : next()), next);
-  else if (result) send(result as AgentCardResponse);
-  else next();
+// `reply.send` keeps the app's `onSend` hooks; a Buffer is sent as is (a Uint8Array as JSON).
+function send(reply: FastifyReply, { status, headers, body }: AgentCardResponse): void {
+  reply
+    .code(status)
+    .headers(headers)
+    .send(body && Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
 /**
- * Puts the card in front of the application on the underlying server: an Express middleware
- * (`app.use`) or a Fastify `onRequest` hook. Both are registered on the adapter's instance, so
- * they ignore Nest's global prefix and run before Nest's 404 handler; requests that are not for
- * the card pass straight on.
+ * Puts the card in front of the application: registered on the adapter's instance, it ignores
+ * Nest's global prefix and runs before Nest's 404 handler; other requests pass straight on.
  */
-export function serveAgentCard(adapter: AgentCardHttpAdapter, respond: RespondFn): void {
+export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCardNodeResponder<any, unknown>): void {
   const type = adapter.getType?.();
   if (type === 'express') {
-    const express = adapter.getInstance<{
-      use(handler: (req: NodeRequest, res: NodeResponse, next: Next) => void): unknown;
-    }>();
-    express.use((req, res, next) => {
-      // No response argument: guards find it as `req.res`, which Express sets on every request.
-      const request = toRequest(req, req.method ?? 'GET', req.url ?? '/', req.headers, req);
-      const send = (r: AgentCardResponse) => {
-        res.writeHead(r.status, r.headers);
-        res.end(r.body);
-      };
-      answer(() => respond(request), send, next);
+    // No response handed to the service: guards find it as `req.res`, which Express sets.
+    const handle = createAgentCardNodeHandler<AgentCardNodeRequest>({
+      respond: (request) => service.respond(request, undefined),
     });
+    adapter.getInstance<{ use(handler: typeof handle): unknown }>().use(handle);
   } else if (type === 'fastify') {
-    type Hook = (request: FastifyRequest, reply: FastifyReply, done: Next) => void;
+    const handle = createAgentCardNodeHandler<AgentCardNodeRequest, FastifyReply, void>(service, { write: send });
+    type Hook = (request: AgentCardNodeRequest, reply: FastifyReply, done: (error?: unknown) => void) => void;
+    // The hook returns nothing (a promise would make it an async hook) and, having answered,
+    // does not call `done`, so routing never runs.
     adapter
       .getInstance<{ addHook(name: 'onRequest', hook: Hook): unknown }>()
-      .addHook('onRequest', (req, reply, done) => {
-        const request = toRequest(req.raw, req.method, req.url, req.headers, req);
-        // Answering from a hook: send and do not call `done`, so routing never runs.
-        const send = (r: AgentCardResponse) =>
-          reply
-            .code(r.status)
-            .headers(r.headers)
-            .send(r.body === undefined ? undefined : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
-        answer(() => respond(request, reply), send, done);
-      });
+      .addHook('onRequest', (request, reply, done) => void handle(request, reply, done));
   } else {
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.unsupportedAdapter(type));
   }

@@ -7,7 +7,6 @@
 export const excludedSkill = (origin: string, excludedBy: string): string =>
   `${origin}: @Skill() publishes the route in the public agent card, but ${excludedBy} hides it from the OpenAPI document. Remove one of the two, or add extended: true to the @Skill() to publish it only in the extended card.`;
 
-/** The heading of the error that lists every {@link excludedSkill}. */
 export const excludedSkills = (lines: readonly string[]): string =>
   `AgentCardModule: ${lines.length === 1 ? '1 public skill is' : `${lines.length} public skills are`} on routes hidden from the OpenAPI document. Fix each one below.\n${lines.map((line) => `  - ${line}`).join('\n')}`;
 
@@ -15,7 +14,6 @@ export const excludedSkills = (lines: readonly string[]): string =>
 export const deprecatedSkill = (origin: string, id: unknown): string =>
   `AgentCardModule: ${origin}: the skill ${JSON.stringify(id)} is on an operation marked deprecated (@ApiOperation({ deprecated: true })); the card still lists it, and agents cannot tell. Remove @Skill() when agents should stop choosing it.`;
 
-/** An `extended: true` skill with nothing to authenticate extended-card requests. */
 export const extendedWithoutAuthentication =
   'AgentCardModule: some skills are extended: true but nothing authenticates extended-card requests. Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().';
 
@@ -29,15 +27,12 @@ export const unknownAgent = (declaredBy: string, id: string | undefined, ids: Re
 export const agentWithoutExtended = (id: string): string =>
   `AgentCardModule: agent "${id}" has extended: true skills but no extended option. Add extended: { authenticate } to that agent.`;
 
-/** `addSkill` with an id the card already has. */
 export const skillExists = (id: string): string =>
   `AgentCardService.addSkill: the card already has a skill with the id ${JSON.stringify(id)}; the served card is unchanged. Remove it first with removeSkill(${JSON.stringify(id)}), or give the new skill another id.`;
 
-/** `removeSkill` with an id no skill has. */
 export const noSuchSkill = (id: string, skills: readonly { id: unknown }[]): string =>
   `AgentCardService.removeSkill: no skill has the id ${JSON.stringify(id)}. Use one of: ${skills.map((s) => JSON.stringify(s.id)).join(', ')}.`;
 
-/** The heading of a run-time change core refused. */
 export const changeRefused = (operation: string, count: number, lines: string): string =>
   `AgentCardService.${operation}: the card after this change has ${count === 1 ? '1 error' : `${count} errors`}, so the served card is unchanged. Fix each one below.\n${lines}`;
 
@@ -45,7 +40,6 @@ export const changeRefused = (operation: string, count: number, lines: string): 
 export const partialExtendedPerRequest =
   'AgentCardModule: extended.card returned a partial card while card is a function and some skills are extended: true. Return a list of extra skills from extended.card instead.';
 
-/** A request reached the service before `onModuleInit`. */
 export const notInitialisedForRequest =
   'AgentCardModule: a request arrived before the module initialised. Call app.init() or app.listen() before serving requests.';
 
@@ -57,14 +51,11 @@ export const noSingleCard =
 export const severalAgents =
   'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.';
 
-/** The card was asked for before `onModuleInit`. */
 export const notBuiltYet =
   'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.';
 
-/** The HTTP adapter is neither Express nor Fastify. */
 export const unsupportedAdapter = (type: unknown): string =>
   `AgentCardModule: the HTTP adapter (${JSON.stringify(type)}) is not supported. Use @nestjs/platform-express or @nestjs/platform-fastify, or set serve: false and answer requests with AgentCardService.respond().`;
 
-/** `buildAgentCard` on a module without `AgentCardModule`. */
 export const noAgentCardModule =
   'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().';

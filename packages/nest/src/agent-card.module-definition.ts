@@ -1,11 +1,7 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { AgentCardModuleOptions } from './agent-card.options';
 
-/**
- * `forRoot` / `forRootAsync` of {@link AgentCardModule}, with the `isGlobal` extra.
- * `forRootAsync` accepts `useFactory` + `inject`, `useClass` or `useExisting` (a class with
- * `createAgentCardOptions()`).
- */
+/** `forRoot` / `forRootAsync` of `AgentCardModule`, with `isGlobal`; a `useClass` has `createAgentCardOptions()`. */
 export const {
   ConfigurableModuleClass: AgentCardConfigurableModule,
   MODULE_OPTIONS_TOKEN: AGENT_CARD_MODULE_OPTIONS,

@@ -9,32 +9,9 @@ import { AgentCardService } from './agent-card.service';
 import { SkillExplorer } from './skill.explorer';
 
 /**
- * Publishes the application's A2A Agent Card at `/.well-known/agent-card.json` (plus the legacy
- * alias and, when configured, the extended card), built from the module options and every
- * `@Skill()` on the application's controllers.
- *
- * The card is built and validated while the application initialises, so an invalid card stops
- * the start-up with an `AgentCardError`. It is served by a handler registered directly on the
- * HTTP adapter (Express or Fastify), outside any global prefix.
- *
- * @example
- * ```ts
- * @Module({
- *   imports: [
- *     AgentCardModule.forRoot({
- *       definition: {
- *         name: 'Acme Orders',
- *         description: 'Places and tracks orders for Acme products.',
- *         version: '1.4.0',
- *         url: 'https://orders.acme-corp.io/a2a/v1',
- *         binding: 'JSONRPC',
- *       },
- *     }),
- *     OrdersModule,
- *   ],
- * })
- * export class AppModule {}
- * ```
+ * Publishes the application's A2A Agent Card, built and validated while the application
+ * initialises from the module options and every `@Skill()`, and served on the HTTP adapter
+ * outside any global prefix. Options: `forRoot` / `forRootAsync` (README: "Options").
  * @see A2A spec §8.2 (well-known URI)
  */
 @Module({
@@ -66,14 +43,11 @@ export class AgentCardModule extends AgentCardConfigurableModule implements Nest
     service.start(await bootAgentCard({ options, decorated, logger: new Logger('AgentCardModule'), authenticate }));
   }
 
-  /**
-   * Nest calls `configure` only for HTTP applications, before it registers controller routes
-   * and long before its 404 handler: the card handler goes first on the adapter's instance.
-   */
+  /** Called only for HTTP applications, before the controller routes: the card handler goes first. */
   configure(_consumer: MiddlewareConsumer): void {
     const adapter = this.adapterHost.httpAdapter;
     if (this.options.serve === false || !adapter) return;
-    serveAgentCard(adapter, (request, response) => this.service.respond(request, response));
+    serveAgentCard(adapter, this.service);
   }
 
   /** A guard class from the container when it is a provider, else built here with its dependencies. */

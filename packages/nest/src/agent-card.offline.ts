@@ -6,15 +6,9 @@ import { AgentCardService } from './agent-card.service';
 
 /** Options of {@link buildAgentCard}. */
 export interface BuildAgentCardOptions {
-  /**
-   * The principal the extended card is built for (what `extended.card(principal)` receives).
-   * @default true
-   */
+  /** The principal the extended card is built for. @default true */
   principal?: Principal;
-  /**
-   * Nest's logger while the module initialises (`NestFactory.createApplicationContext`).
-   * @default false
-   */
+  /** Nest's logger while the module initialises. @default false */
   logger?: LoggerService | LogLevel[] | false;
 }
 
@@ -22,10 +16,7 @@ export interface BuildAgentCardOptions {
 export interface BuiltAgentCard {
   /** The public card, as `AgentCardService.getCard()` returns it. */
   card: AgentCard;
-  /**
-   * The exact bytes `GET /.well-known/agent-card.json` would serve, as UTF-8 text (signed when
-   * the module signs): what a build step writes to `agent-card.json`.
-   */
+  /** The exact bytes `GET /.well-known/agent-card.json` would serve, as text (signed when the module signs). */
   json: string;
   /** The extended card for `principal`, when the card declares `capabilities.extendedAgentCard`. */
   extendedCard?: AgentCard;
@@ -35,24 +26,11 @@ const isContext = (value: unknown): value is INestApplicationContext =>
   typeof (value as { get?: unknown }).get === 'function' && typeof (value as { init?: unknown }).init === 'function';
 
 /**
- * Builds the application's Agent Card without an HTTP server: initialises `module` as a Nest
- * application context (providers are created and `onModuleInit` hooks run; nothing listens),
- * reads the card the {@link AgentCardModule} built, and closes the context. The card is
- * validated exactly as at start-up, so an invalid card rejects with the same `AgentCardError`.
- *
- * Pass an application context you made yourself (e.g. a `TestingModule` with providers
- * overridden) to build from it instead; it is initialised but not closed.
- *
- * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (and the module's other start-up errors);
- *   `ERR_AGENT_CARD_CONFIG` when the module has no `AgentCardModule` or the card is per request.
+ * Builds the application's Agent Card without an HTTP server, validated exactly as at start-up:
+ * initialises `module` as an application context and closes it (a context you pass is
+ * initialised, not closed). README: "The card without a server".
  * @example
  * ```ts
- * // scripts/agent-card.mjs: a build step that writes the card, and fails the build on an invalid one
- * import 'reflect-metadata';
- * import { writeFile } from 'node:fs/promises';
- * import { buildAgentCard } from '@agent-card/nest';
- * import { AppModule } from '../dist/app.module.js';
- *
  * const { json } = await buildAgentCard(AppModule);
  * await writeFile('agent-card.json', json);
  * ```

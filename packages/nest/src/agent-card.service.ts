@@ -21,23 +21,8 @@ import { extendedCardOf, extendedContentOf, staticCardOf, type AgentCardBuild } 
 import { createHttpExecutionContext, runGuards } from './guard-context';
 
 /**
- * The card of the application at run time: built at start-up by {@link AgentCardModule} from
- * the module options and every `@Skill()`, read and changed here. Inject it to answer JSON-RPC
- * `GetExtendedAgentCard` yourself, or to serve the card from a handler the module does not know.
- *
- * @example
- * ```ts
- * @Injectable()
- * export class RpcHandler {
- *   constructor(@Inject(AgentCardService) private readonly cards: AgentCardService) {}
- *   async getExtendedAgentCard(req: Request) {
- *     const principal = await this.cards.authenticate(req);
- *     if (!principal) throw new UnauthorizedException();
- *     return this.cards.getExtendedCard(principal);
- *   }
- * }
- * ```
- * @see A2A spec §3.1.11 (GetExtendedAgentCard)
+ * The card of the application at run time, built at start-up by `AgentCardModule`: read it,
+ * change it, or answer requests the module does not serve (README: "AgentCardService").
  */
 @Injectable()
 export class AgentCardService {
@@ -48,32 +33,24 @@ export class AgentCardService {
 
   constructor(@Inject(AGENT_CARD_MODULE_OPTIONS) private readonly options: AgentCardModuleOptions) {}
 
-  /** Whether anything authenticates extended-card requests (guards or `extended.authenticate`). */
+  /** Whether guards or `extended.authenticate` authenticate extended-card requests. */
   get canAuthenticate(): boolean {
     return this.guards.length > 0 || typeof this.options.extended?.authenticate === 'function';
   }
 
-  /** Takes the resolved guards; called by the module before it boots the card. */
+  /** Called by the module: the resolved guards, then the booted card. */
   useGuards(guards: readonly CanActivate[]): void {
     this.guards = guards;
   }
 
-  /** Takes the booted card; called by the module once the card is built and validated. */
   start(booted: BootedCard): void {
     this.booted = booted;
   }
 
   /**
-   * Adds a skill to the served card (appended to the public skills, or with `extended: true` to
-   * the extended card's). The new card is validated like at start-up, signed, serialised and
-   * hashed once, then swapped in: every request gets the old bytes or the new ones, each with its
-   * own ETag. Returns the new public card.
-   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (the served card is unchanged), e.g. for an id
-   *   the card already has; `ERR_AGENT_CARD_CONFIG` before `app.init()` or with a per-request card.
-   * @example
-   * ```ts
-   * cards.addSkill({ id: 'returns', name: 'Returns', description: 'Starts a return.', tags: ['orders'] });
-   * ```
+   * Adds a skill (with `extended: true`, to the extended card), validated and swapped in whole
+   * like at start-up; returns the new public card.
+   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (the served card is unchanged).
    */
   addSkill(skill: AgentSkill, options: { extended?: boolean } = {}): AgentCard {
     const { card, extendedSkills } = this.built();
@@ -88,12 +65,7 @@ export class AgentCardService {
     return this.change('addSkill', card, [...extendedSkills, added]);
   }
 
-  /**
-   * Removes the skill with this id from the served card (public or extended), swapped in like
-   * {@link addSkill}. Returns the new public card.
-   * @throws AgentCardError `ERR_AGENT_CARD_OPTIONS` when no skill has the id;
-   *   `ERR_AGENT_CARD_INVALID` when the card would be invalid (e.g. no public skill left).
-   */
+  /** Removes the skill with this id (public or extended) like {@link addSkill}; returns the new public card. */
   removeSkill(id: string): AgentCard {
     const { card, extendedSkills } = this.built();
     const skills = card.skills.filter((s) => s.id !== id);
@@ -104,12 +76,7 @@ export class AgentCardService {
     return this.change('removeSkill', { ...card, skills }, extended);
   }
 
-  /**
-   * Serves `card` (a complete public card, in its own key order) instead of the current one, and
-   * `extendedSkills` (default: the current ones) in the extended card; swapped in like
-   * {@link addSkill}. Returns the new public card.
-   * @throws AgentCardError `ERR_AGENT_CARD_INVALID` (the served card is unchanged).
-   */
+  /** Serves a complete public card (and `extendedSkills`) instead, like {@link addSkill}; returns it. */
   replaceCard(card: AgentCard, options: { extendedSkills?: readonly AgentSkill[] } = {}): AgentCard {
     const { extendedSkills } = this.built();
     return this.change('replaceCard', structuredClone(card), structuredClone(options.extendedSkills ?? extendedSkills));
@@ -136,23 +103,13 @@ export class AgentCardService {
     return build.card;
   }
 
-  /**
-   * The public card, frozen. Available once the module has initialised. With the `sign` option
-   * the served card also carries the signature the responder computed at start-up; this is the
-   * card it signed.
-   */
+  /** The public card, frozen, once the module has initialised (with `sign`: the card that was signed). */
   getCard(): AgentCard {
-    // Frozen on first use rather than at start-up, where a thousand skills would pay for it on
-    // every boot; a changed card is frozen when it is swapped in.
+    // Frozen on first use, not on every boot; a changed card is frozen when it is swapped in.
     return deepFreeze(this.built().card);
   }
 
-  /**
-   * The extended card for a principal: the public card plus every `extended: true` skill, with
-   * what `extended.card` returns merged over it by core's `mergeExtendedCard` (a skill list is
-   * appended, a skill with an existing id replaces it; a partial card replaces the top-level
-   * fields it sets).
-   */
+  /** The extended card for a principal: the public card, the extended skills, then `extended.card` merged. */
   async getExtendedCard(principal: Principal): Promise<AgentCard> {
     const build = this.built();
     if (this.booted?.staticExtended) return this.booted.staticExtended;
@@ -161,27 +118,15 @@ export class AgentCardService {
   }
 
   /**
-   * Answers a JSON-RPC `GetExtendedAgentCard` call made over HTTP: authenticates the request
-   * (guards, then `extended.authenticate`) and returns the card, or the spec's JSON-RPC error with
-   * the HTTP status and headers to send (401 carries `WWW-Authenticate`).
-   * @example
-   * ```ts
-   * const result = await cards.getExtendedAgentCard({ headers: req.headers, raw: req });
-   * if (result.error) res.status(result.status).set(result.headers).json({ jsonrpc: '2.0', id, error: result.error });
-   * else res.json({ jsonrpc: '2.0', id, result: result.card });
-   * ```
-   * @see A2A spec §3.1.11, §9 (JSON-RPC binding)
+   * Answers a JSON-RPC `GetExtendedAgentCard` call: the card for an authenticated request, else the
+   * spec's error with the HTTP status and headers to send (core's `getExtendedAgentCard`).
    */
   getExtendedAgentCard(request: ExtendedCardRequest<any>, response?: unknown): Promise<GetExtendedAgentCardResult> {
     this.remember(request.raw, response);
     return getExtendedAgentCard(this.ready().responder, request);
   }
 
-  /**
-   * Decides whether a request may read the extended card: every guard must pass, then
-   * `extended.authenticate` (when set) returns the principal; without it the principal is
-   * `request.user ?? true`. Resolves to `undefined` when the caller is not authenticated.
-   */
+  /** The principal of a request once every guard and `extended.authenticate` pass, else `undefined`. */
   async authenticate(request: object, response?: unknown): Promise<Principal | undefined> {
     if (this.guards.length > 0) {
       const handler = AgentCardService.prototype.getExtendedCard;
@@ -197,11 +142,7 @@ export class AgentCardService {
   readonly authenticateRequest = (request: object): Promise<Principal | undefined> =>
     this.authenticate(request, this.responses.get(request) ?? (request as { res?: unknown }).res);
 
-  /**
-   * Answers one request through the core responder; `undefined` means "not for the card".
-   * The HTTP adapters of this module call it; `response` is what guards see as the response
-   * (by default `request.raw.res`, which Express provides).
-   */
+  /** Answers one request through core (`undefined`: not for the card); guards see `response` (default `raw.res`). */
   respond(
     request: AgentCardRequest<any>,
     response?: unknown,

@@ -15,11 +15,7 @@ import type { SkillSource } from './skill-source';
 export interface AssembleAgentCardInput {
   /** Every card field except `skills`. */
   definition: Omit<AgentCardDefinition, 'skills'>;
-  /**
-   * A complete card to serve as given (its `skills` are already in `sources`): it is not rebuilt
-   * by `defineAgentCard`, so its bytes keep the caller's key order; core validates it when the
-   * responder is created (see {@link annotateSkillErrors}).
-   */
+  /** A complete card to serve as given (its `skills` are already in `sources`). */
   card?: AgentCard;
   /** Static skills first, then decorated ones, in the order they are published. */
   sources: readonly SkillSource[];
@@ -28,29 +24,83 @@ export interface AssembleAgentCardInput {
   profile?: ValidationProfile;
 }
 
+/** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
+interface Check<T> {
+  rule: string;
+  path: string;
+  fails: (subject: T) => boolean;
+  message: (subject: T) => string;
+  hint: (subject: T) => string;
+}
+
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
-const error = (rule: string, path: string, message: string, hint: string): Finding => ({
-  rule,
-  severity: 'error',
-  path,
-  message,
-  hint,
-});
 const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
+/** ` (skill "id")` for a message, when the skill has a string id. */
+const label = (skill: AgentSkill): string =>
+  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
+
+function run<T>(checks: readonly Check<T>[], subject: T, prefix: string, findings: Finding[]): void {
+  for (const { rule, path, fails, message, hint } of checks) {
+    if (fails(subject))
+      findings.push({ rule, severity: 'error', path: prefix + path, message: message(subject), hint: hint(subject) });
+  }
+}
+
+const SKILL_CHECKS: readonly Check<SkillSource>[] = [
+  {
+    rule: 'skill-required-fields',
+    path: '/id',
+    fails: (s) => isBlank(s.skill.id),
+    message: (s) => `${s.origin}: the skill id is not a non-blank string (${show(s.skill.id)}).`,
+    hint: (s) => `Give ${s.declaredBy} an id such as 'create-order'.`,
+  },
+  {
+    rule: 'skill-required-fields',
+    path: '/description',
+    fails: (s) => isBlank(s.skill.description),
+    message: (s) => `${s.origin}: the skill has no description${label(s.skill)}.`,
+    hint: (s) => `Add description: 'What the skill does' to ${s.declaredBy}.`,
+  },
+  {
+    rule: 'skill-tags-required',
+    path: '/tags',
+    fails: (s) => !Array.isArray(s.skill.tags) || s.skill.tags.length === 0,
+    message: (s) => `${s.origin}: the skill has no tags${label(s.skill)}.`,
+    hint: (s) =>
+      `Add tags: ['keyword'] to ${s.controller ? `${s.declaredBy}, or to @AgentSkills() on ${s.controller}` : s.declaredBy}.`,
+  },
+];
+
+/** The first extended skill, the declared `extendedAgentCard`, and whether anything authenticates. */
+type ExtendedSubject = { first: SkillSource | undefined; declared: boolean | undefined; canAuthenticate: boolean };
+
+const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
+  {
+    rule: 'extended-card-disabled',
+    path: '/capabilities/extendedAgentCard',
+    fails: (e) => e.first !== undefined && e.declared === false,
+    message: (e) =>
+      `AgentCardModule: ${e.first!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
+    hint: () =>
+      'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
+  },
+  {
+    rule: 'extended-card-authentication',
+    path: '/capabilities/extendedAgentCard',
+    fails: (e) => e.first !== undefined && !e.canAuthenticate,
+    message: (e) =>
+      `AgentCardModule: ${e.first!.origin} is extended: true but nothing authenticates extended-card requests.`,
+    hint: () => 'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
+  },
+];
 
 /**
- * Builds the public card and the extended skills from the collected skills. Core validates the
- * complete card once, when the responder is created; a card it rejects is explained by
- * {@link explainBuildFailure}.
- *
- * The Nest-level checks of every skill (blank id or description, no tags, a duplicate id) run
- * only when something failed: core reports each of those problems as an error too, in every
- * profile, so a card core accepts has none of them. Throws one `AgentCardError`
- * (`ERR_AGENT_CARD_INVALID`) that lists every problem, each naming the `Controller#method` (or
- * option) that declared it and the decorator to fix.
+ * Builds the public card and the extended skills from the collected skills; core validates the
+ * complete card once, when the responder is created (a rejection is explained by
+ * {@link explainBuildFailure}). The Nest-level checks run only when something failed: core
+ * reports each of those problems too. Throws one `ERR_AGENT_CARD_INVALID` listing every problem.
  */
 export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild & { sources: readonly SkillSource[] } {
-  const { definition } = input;
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
   if (extendedProblems.length > 0) throw explainBuildFailure(input)!;
@@ -67,10 +117,9 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
     return { card, extendedSkills, sources: ordered };
   }
 
-  // defineAgentCard shapes the card-level fields (shorthand, defaults, key order) and reports
-  // their problems; it sees at most one skill, so a card with a thousand skills is not validated
-  // twice. The complete card is validated once, by the core responder.
-  const shaped = attempt({ ...definition, capabilities, skills: publicSkills.slice(0, 1) }, input.profile);
+  // defineAgentCard shapes the card-level fields and reports their problems; it sees at most one
+  // skill, so a card with a thousand skills is not validated twice.
+  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input.profile);
   if (!shaped.card) {
     const explained = explainBuildFailure(input);
     if (explained) throw explained;
@@ -86,56 +135,31 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
 }
 
 /**
- * The error to report for a card that could not be built or that core rejected, when the
- * Nest-level checks find a problem: those findings name the decorator to fix, and core's
- * findings about the rest of the card join them. `undefined` when they find nothing; the caller
- * then reports core's own error with {@link annotateSkillErrors}.
+ * The error for a card that could not be built or that core rejected when the Nest-level checks
+ * find a problem (core's findings about the rest of the card join them); else `undefined`.
  */
 export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardError | undefined {
   const { ordered, publicCount } = publicFirst(input.sources);
   const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
   const own = [...checkSources(ordered), ...extendedProblems];
   if (!own.some((f) => f.severity === 'error')) return undefined;
-  // Report everything at once: core's findings about the whole card join the Nest-level ones.
   const full = input.card
     ? { findings: [] }
     : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
-/**
- * The card's capabilities (`extendedAgentCard: true` added when extended skills or an
- * authenticator need it), and the problems of that combination.
- */
+/** The card's capabilities (`extendedAgentCard: true` added when needed), and the problems of that combination. */
 function extendedCardChecks(
   input: AssembleAgentCardInput,
   ordered: readonly SkillSource[],
   publicCount: number,
 ): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
   const findings: Finding[] = [];
-  const hasExtendedSkills = ordered.length > publicCount;
-  const extendedWanted = hasExtendedSkills || input.canAuthenticate;
   const declared = input.definition.capabilities?.extendedAgentCard;
-  if (hasExtendedSkills && declared === false) {
-    findings.push(
-      error(
-        'extended-card-disabled',
-        '/capabilities/extendedAgentCard',
-        `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
-        'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
-      ),
-    );
-  }
-  if (hasExtendedSkills && !input.canAuthenticate) {
-    findings.push(
-      error(
-        'extended-card-authentication',
-        '/capabilities/extendedAgentCard',
-        `AgentCardModule: ${ordered[publicCount]!.origin} is extended: true but nothing authenticates extended-card requests.`,
-        'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
-      ),
-    );
-  }
+  const first = ordered[publicCount];
+  run(EXTENDED_CHECKS, { first, declared, canAuthenticate: input.canAuthenticate }, '', findings);
+  const extendedWanted = first !== undefined || input.canAuthenticate;
   const capabilities = {
     ...input.definition.capabilities,
     ...(extendedWanted && declared === undefined ? { extendedAgentCard: true } : {}),
@@ -143,14 +167,10 @@ function extendedCardChecks(
   return { capabilities, findings };
 }
 
-/**
- * Rewrites a core `ERR_AGENT_CARD_INVALID` (thrown when the responder validates the card) so that
- * each finding about `/skills/N` names the `Controller#method` or option that declared skill N.
- */
+/** Rewrites core's `ERR_AGENT_CARD_INVALID` so each finding about `/skills/N` names who declared skill N. */
 export function annotateSkillErrors(error: unknown, ordered: readonly SkillSource[]): unknown {
   if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') return error;
-  const findings = error.findings.map((f) => annotate(f, ordered));
-  return invalid(findings);
+  return invalid(error.findings.map((f) => annotate(f, ordered)));
 }
 
 /** Input of {@link checkSkills}. */
@@ -161,26 +181,16 @@ export interface CheckSkillsInput {
 }
 
 /**
- * For a per-request card: checks the collected skills at start-up (the card itself is validated
- * per variant by core) and splits them into public and extended ones. As in
- * {@link assembleAgentCard}, the Nest-level checks run only when core finds an error in a skill.
+ * For a per-request card: checks the skills at start-up (core validates each variant) and splits
+ * them into public and extended ones; the Nest-level checks run only when core finds an error.
  */
 export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
   const { ordered, publicCount: split } = publicFirst(input.sources);
   const probed: Finding[] = [];
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
-    const probe = attempt(
-      {
-        name: 'Skills',
-        description: 'Skills',
-        version: '1',
-        url: 'https://agent.invalid/a2a',
-        binding: 'JSONRPC',
-        skills: ordered.map((s) => s.skill),
-      },
-      input.profile,
-    );
+    const card = { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a' };
+    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, input.profile);
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
@@ -199,13 +209,8 @@ function publicFirst(sources: readonly SkillSource[]): { ordered: readonly Skill
   return { ordered: [...publicSources, ...sources.filter((s) => s.extended)], publicCount: publicSources.length };
 }
 
-/** The skills of `sources[from..to)`. */
 const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): AgentSkill[] =>
   sources.slice(from, to).map((source) => source.skill);
-
-/** ` (skill "id")` for a message, when the skill has a string id. */
-const skillLabel = (skill: AgentSkill): string =>
-  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
 
 function attempt(
   definition: AgentCardDefinition,
@@ -219,61 +224,27 @@ function attempt(
   }
 }
 
-/** The Nest-level checks: they name the decorator to fix, which core cannot know. */
+/** The Nest-level checks of every skill, then the duplicate ids. */
 function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, SkillSource>();
   ordered.forEach((source, index) => {
-    // origin and declaredBy are read only for a message: most skills have none.
-    const { skill } = source;
-    if (isBlank(skill.id)) {
-      findings.push(
-        error(
-          'skill-required-fields',
-          `/skills/${index}/id`,
-          `${source.origin}: the skill id is not a non-blank string (${show(skill.id)}).`,
-          `Give ${source.declaredBy} an id such as 'create-order'.`,
-        ),
-      );
+    run(SKILL_CHECKS, source, `/skills/${index}`, findings);
+    const { id } = source.skill;
+    if (typeof id !== 'string') return;
+    const first = seen.get(id);
+    if (!first) {
+      seen.set(id, source);
+      return;
     }
-    if (isBlank(skill.description)) {
-      findings.push(
-        error(
-          'skill-required-fields',
-          `/skills/${index}/description`,
-          `${source.origin}: the skill has no description${skillLabel(skill)}.`,
-          `Add description: 'What the skill does' to ${source.declaredBy}.`,
-        ),
-      );
-    }
-    if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
-      const where = source.controller
-        ? `${source.declaredBy}, or to @AgentSkills() on ${source.controller}`
-        : source.declaredBy;
-      findings.push(
-        error(
-          'skill-tags-required',
-          `/skills/${index}/tags`,
-          `${source.origin}: the skill has no tags${skillLabel(skill)}.`,
-          `Add tags: ['keyword'] to ${where}.`,
-        ),
-      );
-    }
-    if (typeof skill.id === 'string') {
-      const first = seen.get(skill.id);
-      if (first) {
-        findings.push(
-          error(
-            'skill-id-unique',
-            `/skills/${index}/id`,
-            `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${source.origin}.`,
-            `Give one of them another id, e.g. ${source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`}.`,
-          ),
-        );
-      } else {
-        seen.set(skill.id, source);
-      }
-    }
+    const fix = source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`;
+    findings.push({
+      rule: 'skill-id-unique',
+      severity: 'error',
+      path: `/skills/${index}/id`,
+      message: `Duplicate skill id ${JSON.stringify(id)}: declared by ${first.origin} and by ${source.origin}.`,
+      hint: `Give one of them another id, e.g. ${fix}.`,
+    });
   });
   return findings;
 }
@@ -294,10 +265,8 @@ function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   const match = /^\/skills\/(\d+)(?:\/|$)/.exec(finding.path);
   const source = match ? ordered[Number(match[1])] : undefined;
   if (!source) return finding;
-  const declaredBy =
-    source.securityDeclaredBy !== undefined && /^\/skills\/\d+\/securityRequirements(?:\/|$)/.test(finding.path)
-      ? source.securityDeclaredBy
-      : source.declaredBy;
+  const security = /^\/skills\/\d+\/securityRequirements(?:\/|$)/.test(finding.path);
+  const declaredBy = security ? (source.securityDeclaredBy ?? source.declaredBy) : source.declaredBy;
   return {
     ...finding,
     message: `${source.origin}: ${finding.message}`,
@@ -305,7 +274,7 @@ function annotate(finding: Finding, ordered: readonly SkillSource[]): Finding {
   };
 }
 
-/** One `ERR_AGENT_CARD_INVALID` whose message lists the errors among `findings`; its findings put those errors first. */
+/** One `ERR_AGENT_CARD_INVALID` listing the errors among `findings`; its findings put those errors first. */
 function invalid(findings: readonly Finding[]): AgentCardError {
   const errors = findings.filter((f) => f.severity === 'error');
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;

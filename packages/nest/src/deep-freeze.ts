@@ -1,7 +1,4 @@
-/**
- * Freezes a card and everything it holds. Core has the same helper but keeps it internal, and this
- * package uses core's public entry only.
- */
+/** Freezes a card and everything it holds (core's copy is internal; this package uses core's public entry only). */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

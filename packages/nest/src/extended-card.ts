@@ -18,11 +18,7 @@ export function extendedCardOf(
   return mergeExtendedCard(extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card, extra);
 }
 
-/**
- * The whole extended card of `build`, for core to serve: handing core the whole card keeps one
- * merge rule for the REST endpoint and `getExtendedCard()`; a static one is validated and hashed
- * once. A function of the principal when `extra` (`extended.card`) is one.
- */
+/** The whole extended card of `build` for core to serve (one merge rule), per principal when `extra` is a function. */
 export function extendedContentOf(build: AgentCardBuild, extra: ExtendedContent): ExtendedContent {
   if (typeof extra === 'function') return async (principal) => extendedCardOf(build, await extra(principal));
   return extendedCardOf(build, extra);

@@ -1,11 +1,7 @@
 import type { CanActivate, ExecutionContext, Type } from '@nestjs/common';
 import { HttpException } from '@nestjs/common';
 
-/**
- * The smallest `ExecutionContext` a guard needs for an HTTP request: `switchToHttp()` gives the
- * request and response, `getType()` is `'http'`. `getClass()` / `getHandler()` point at the
- * given class and method so `Reflector` look-ups in guards return `undefined` instead of failing.
- */
+/** The smallest HTTP `ExecutionContext` a guard needs; `getClass()` / `getHandler()` give `owner` and `handler`. */
 export function createHttpExecutionContext(
   request: unknown,
   response: unknown,
@@ -52,10 +48,7 @@ function settle(value: unknown): Promise<unknown> {
   });
 }
 
-/**
- * Runs every guard in order and tells whether all passed. A guard that throws an
- * `HttpException` (401, 403, …) counts as "not passed"; any other error propagates.
- */
+/** Whether every guard passes, in order; an `HttpException` counts as "not passed", other errors propagate. */
 export async function runGuards(guards: readonly CanActivate[], context: ExecutionContext): Promise<boolean> {
   for (const guard of guards) {
     try {

@@ -2,20 +2,16 @@ import type { SecurityRequirement } from '@agent-card/core';
 import { OPENAPI_METADATA as keys } from './agent-card.constants';
 
 /**
- * What the `@nestjs/swagger` decorators of one route say, in the terms of a skill: read by the
- * accessor from the metadata keys of {@link OPENAPI_METADATA}, so `@nestjs/swagger` is never
- * imported. Every value is optional; `@Skill()` and `@AgentSkills()` values win over all of them.
+ * What the `@nestjs/swagger` decorators of one route say, in the terms of a skill (read from
+ * their metadata keys: `@nestjs/swagger` is never imported). `@Skill()` values win over them.
  */
 export interface OpenApiRoute {
-  /** `@ApiOperation({ summary })`, when not blank. */
+  /** `@ApiOperation({ summary, description })`, when not blank. */
   summary?: string;
-  /** `@ApiOperation({ description })`, when not blank. */
   description?: string;
-  /** `@ApiOperation({ deprecated: true })`. */
   deprecated: boolean;
-  /** `@ApiTags()` of the controller, then of the method, each once (as in the OpenAPI operation). */
+  /** `@ApiTags()` / `@ApiSecurity()` and its shorthands: the controller's, then the method's. */
   tags?: readonly string[];
-  /** `@ApiSecurity()` / `@ApiBearerAuth()` / `@ApiOAuth2()` of the controller, then of the method. */
   securityRequirements?: readonly SecurityRequirement[];
   /** The decorator that hides the route from the OpenAPI document, if one does. */
   excludedBy?: '@ApiExcludeEndpoint()' | '@ApiExcludeController()';
@@ -38,10 +34,8 @@ function tagsOf(...lists: unknown[]): string[] | undefined {
 }
 
 /**
- * OpenAPI security requirement objects (`{ name: scopes }`, alternatives in a list) as A2A
- * `SecurityRequirement`s (`{ schemes: { name: { list: scopes } } }`). Scopes that are not a list
- * are passed on for validation to report against the method.
- * @see A2A spec §4.5.1 `SecurityRequirement`
+ * OpenAPI security requirements (`{ name: scopes }`) as A2A ones (`{ schemes: { name: { list:
+ * scopes } } }`); scopes that are not a list are passed on for validation to report.
  */
 function securityOf(list: unknown): SecurityRequirement[] | undefined {
   if (!Array.isArray(list)) return undefined;
@@ -54,8 +48,7 @@ function securityOf(list: unknown): SecurityRequirement[] | undefined {
       const scopes = (entry as Record<string, unknown>)[name];
       const value = { list: Array.isArray(scopes) ? scopes.slice() : (scopes as string[]) };
       // Defined, not assigned: a scheme named "__proto__" stays a scheme (for validation to
-      // report) instead of replacing the prototype of the requirement. Any other name is a
-      // plain assignment, which costs far less for every route of a large app.
+      // report) instead of replacing the prototype; any other name is a cheaper assignment.
       if (name === '__proto__')
         Object.defineProperty(schemes, name, { value, enumerable: true, writable: true, configurable: true });
       else schemes[name] = value;
@@ -66,27 +59,17 @@ function securityOf(list: unknown): SecurityRequirement[] | undefined {
 }
 
 /**
- * What the `@nestjs/swagger` decorators of a controller class say, read and converted once per
- * controller rather than once per route: a controller of many routes then costs three look-ups,
- * not three per route.
+ * What the `@nestjs/swagger` decorators of a controller class say, read once per controller
+ * rather than once per route. The requirements are frozen: every route's skill shares them.
  */
 export interface OpenApiController {
   /** `@ApiExcludeController()`'s value, as stored. */
   readonly excluded: unknown;
-  /**
-   * The class's security requirements as A2A ones, first in every route's (the usual
-   * `@ApiBearerAuth()` on the class). Each skill gets its own copy of the list
-   * (`skillFromDecorator`); the requirements in it are frozen, so the skills can share them.
-   */
   readonly requirements: readonly SecurityRequirement[] | undefined;
-  /** The class's tag names, each once, first in every route's (copied for each skill too). */
   readonly tagNames: readonly string[] | undefined;
 }
 
-/**
- * Freezes the requirements the routes of a controller share (each skill copies the list itself);
- * scopes that are not a list are the metadata's own value, passed on for validation, and left alone.
- */
+/** Freezes the requirements the routes of a controller share; scopes that are not a list are left alone. */
 function shareable(list: SecurityRequirement[] | undefined): readonly SecurityRequirement[] | undefined {
   for (const requirement of list ?? []) {
     for (const entry of Object.values(requirement.schemes ?? {})) {
@@ -106,20 +89,9 @@ export function readOpenApiController(read: MetadataReader, controller: Function
   return { excluded, requirements: shareable(securityOf(security)), tagNames: tagsOf(tags) };
 }
 
-/** The class's requirements, then those the method's own `@ApiSecurity()` adds. */
-function withMethodSecurity(
-  onClass: readonly SecurityRequirement[] | undefined,
-  onMethod: unknown,
-): readonly SecurityRequirement[] | undefined {
-  const own = securityOf(onMethod);
-  if (own === undefined) return onClass;
-  return onClass === undefined ? own : [...onClass, ...own];
-}
-
 /**
- * The OpenAPI view of `controller#method`, or `undefined` when neither carries a swagger
- * decorator (the usual case without `@nestjs/swagger`: a few look-ups, nothing allocated).
- * `controller` is the class, or what {@link readOpenApiController} read from it.
+ * The OpenAPI view of `controller#method` (`controller`: the class, or what
+ * {@link readOpenApiController} read from it), or `undefined` when neither carries a swagger decorator.
  */
 export function readOpenApiRoute(
   read: MetadataReader,
@@ -131,20 +103,16 @@ export function readOpenApiRoute(
   const methodTags = read(keys.tags, method);
   const methodSecurity = read(keys.security, method);
   const endpoint = read(keys.excludeEndpoint, method) as { disable?: unknown } | undefined;
-  if (
-    onClass === undefined &&
-    operation === undefined &&
-    methodTags === undefined &&
-    methodSecurity === undefined &&
-    endpoint === undefined
-  ) {
-    return undefined;
-  }
+  // Without swagger decorators (the usual case): a few look-ups, nothing allocated.
+  const none = onClass === undefined && operation === undefined && methodTags === undefined;
+  if (none && methodSecurity === undefined && endpoint === undefined) return undefined;
   const route: OpenApiRoute = { deprecated: operation?.deprecated === true };
   const summary = text(operation?.summary);
   const description = text(operation?.description);
   const tags = methodTags === undefined ? onClass?.tagNames : tagsOf(onClass?.tagNames, methodTags);
-  const securityRequirements = withMethodSecurity(onClass?.requirements, methodSecurity);
+  const own = securityOf(methodSecurity);
+  const onClassSecurity = onClass?.requirements;
+  const securityRequirements = own && onClassSecurity ? [...onClassSecurity, ...own] : (own ?? onClassSecurity);
   if (summary !== undefined) route.summary = summary;
   if (description !== undefined) route.description = description;
   if (tags !== undefined) route.tags = tags;

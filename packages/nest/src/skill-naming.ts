@@ -24,19 +24,11 @@ function isSeparator(c: number): boolean {
 }
 
 /**
- * The default skill id of a method: its name in kebab-case (`createOrder` → `create-order`,
- * `getHTTPStatus` → `get-http-status`, `list_invoices` → `list-invoices`).
- *
- * A word starts at an upper-case letter after a lower-case letter or a digit, and at the last
- * letter of an upper-case run that a lower-case letter follows; runs of `-`, `_`, `.` and white
- * space become one `-`, none at either end. One pass, linear in the length of the name: the
- * expressions this replaces (`/([A-Z]+)([A-Z][a-z])/g` and friends) retried a long upper-case run
- * from each of its letters.
+ * The default skill id of a method: its name in kebab-case (`getHTTPStatus` → `get-http-status`,
+ * `list_invoices` → `list-invoices`), in one pass, linear in the length of the name.
  */
 export function toSkillId(methodName: string): string {
-  // The id is the name with separators dropped or turned into one `-` and a `-` added at word
-  // starts: at most twice as long. Written into one buffer, so a name of many short words does
-  // not become a list of many short strings.
+  // At most twice as long as the name; one buffer, not a list of many short strings.
   const out = new Uint16Array(methodName.length * 2);
   let length = 0;
   let dash = false;
@@ -64,10 +56,7 @@ export function toSkillId(methodName: string): string {
 
 const PLAIN_ID = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
 
-/**
- * The default skill name of an id: separators become spaces and the first letter is upper case
- * (`create-order` → `Create order`).
- */
+/** The default skill name of an id: `create-order` → `Create order`. */
 export function toSkillName(id: string): string {
   // Most ids are already kebab-case: one replacement, no regular expression rewrite.
   if (PLAIN_ID.test(id)) return id.charAt(0).toUpperCase() + id.slice(1).replaceAll('-', ' ');

@@ -5,29 +5,20 @@ import { toSkillId, toSkillName } from './skill-naming';
 
 /** One skill and where it was declared, as the explorer found it. */
 export interface SkillSource {
-  /** `Controller#method`, or `AgentCardModule skills[i]` for a static skill. */
+  /** `Controller#method`, or `AgentCardModule skills[i]`; `declaredBy`: the decorator or option to fix. */
   origin: string;
-  /** The decorator to name in error messages, or the option path for a static skill. */
   declaredBy: string;
-  /** The controller's name, when the skill comes from a decorator. */
   controller?: string;
-  /** The skill with defaults applied; may be incomplete until checked. */
+  /** With defaults applied; may be incomplete until checked. */
   skill: AgentSkill;
-  /** Only in the extended card. */
   extended: boolean;
-  /** What `@nestjs/swagger` said about the route, when it said anything. */
   openApi?: OpenApiRoute;
-  /** The decorator to name for a problem with the skill's `securityRequirements`, when not `declaredBy`. */
+  /** The decorator to name for a problem with `securityRequirements`, when not `declaredBy`. */
   securityDeclaredBy?: string;
-  /** With `forRoot({ agents })`: the agent whose card lists the skill. */
   agent?: string;
 }
 
-/**
- * A fresh copy of a list, so the card never shares an array with decorator metadata. Anything
- * else given where a list belongs (say a string, from JavaScript) is passed on as it is, for
- * validation to report against the method, instead of being spread into characters.
- */
+/** A copy of a list, so the card shares no array with metadata; a non-list is passed on for validation. */
 function copy<T>(list: readonly T[] | undefined): T[] | undefined {
   if (list == null) return undefined;
   return Array.isArray(list) ? list.slice() : (list as unknown as T[]);
@@ -41,12 +32,9 @@ function mergeTags(a: readonly string[] | undefined, b: readonly string[] | unde
 }
 
 /**
- * Applies `@AgentSkills()` defaults, the route's OpenAPI metadata and the id/name defaults to one
- * `@Skill()`. Method values win, then the controller's, then OpenAPI's: `name` from the
- * operation's `summary`, `description` from its `description` (else its `summary`), tags from
- * `@ApiTags()` when `@Skill()` gives none (merged with the controller's `@AgentSkills()` tags, which
- * come first, duplicates removed), `securityRequirements` from `@ApiSecurity()` and its
- * shorthands when neither `@Skill()` nor `@AgentSkills()` sets them.
+ * One `@Skill()` with its defaults applied: the method's values win, then the controller's
+ * `@AgentSkills()`, then the route's OpenAPI metadata (README: "Reusing what `@nestjs/swagger`
+ * already says"), then the id and name derived from the method name.
  */
 export function skillFromDecorator(
   controller: string,

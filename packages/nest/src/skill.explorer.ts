@@ -4,14 +4,8 @@ import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
 import { skillFromDecorator, type SkillSource } from './skill-source';
 
 /**
- * Finds every `@Skill()` on the application's controllers.
- *
- * Order (stable from one start to the next): controllers in module registration order (the order
- * Nest scans the import graph, then each module's `controllers` array), and within a controller
- * its methods in the order of `MetadataScanner`, own methods before inherited ones.
- *
- * Metadata is read from the controller class (`wrapper.metatype`), never from an instance, so
- * request-scoped and transient controllers count too and nothing is instantiated.
+ * Finds every `@Skill()` on the application's controllers, in module registration order, then
+ * `MetadataScanner`'s; read from the class, so request-scoped controllers count and none is created.
  */
 @Injectable()
 export class SkillExplorer {
@@ -20,10 +14,7 @@ export class SkillExplorer {
     @Inject(AgentCardMetadataAccessor) private readonly accessor: AgentCardMetadataAccessor,
   ) {}
 
-  /**
-   * Every decorated method, with `@AgentSkills()` defaults applied and, unless `openApi` is
-   * `false`, the route's `@nestjs/swagger` metadata as further defaults.
-   */
+  /** Every decorated method, with its defaults (and unless `openApi` is `false`, the route's swagger metadata). */
   explore(openApi = true): SkillSource[] {
     const found: SkillSource[] = [];
     const visited = new Set<Function>();
