@@ -27,14 +27,15 @@ const options = {
   viewer: true,
   extended: { authenticate: (req) => (req.headers['x-api-key'] === 'partner-key' ? 'partner' : undefined), card: [refund] },
 };
+const cards = agentCard(options);
 const executor = { async execute(_context, bus) { bus.finished(); }, async cancelTask() {} };
 const requestHandler = new DefaultRequestHandler(
-  toA2aJsCard(card), new InMemoryTaskStore(), executor, undefined, undefined, undefined, extendedCardProvider(options),
+  toA2aJsCard(card), new InMemoryTaskStore(), executor, undefined, undefined, undefined, extendedCardProvider(cards),
 );
 
 const { version } = require(`${__dirname}/node_modules/@a2a-js/sdk/package.json`);
 const app = express();
-app.use(agentCard(options));
+app.use(cards);
 app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
 app.get('/api/ping', (_req, res) => res.json({ framework: 'a2a-js', version, module: 'commonjs' }));

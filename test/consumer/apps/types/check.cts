@@ -4,6 +4,7 @@ import { createProgram, diffAgentCards } from '@agent-card/cli';
 import {
   type AgentCard,
   AgentCardError,
+  createAgentCardResponder,
   defineAgentCard,
   type Finding,
   signAgentCard,
@@ -54,7 +55,9 @@ const findings: readonly Finding[] = validateAgentCard(card).findings;
 express().use(expressAgentCard({ card }));
 // Koa's own types are left out (see the consumer suite); the middleware fits any Koa context.
 export const koa: (ctx: KoaContextLike, next: () => Promise<unknown>) => unknown = koaAgentCard({ card });
-const options: AgentCardModuleOptions = { name: 'Acme Shop', description: 'Places orders.', version: '1.0.0' };
+const options: AgentCardModuleOptions = {
+  definition: { name: 'Acme Shop', description: 'Places orders.', version: '1.0.0' },
+};
 export const cardModule = AgentCardModule.forRoot(options);
 export const decorator: MethodDecorator = Skill({ description: 'Places an order.', tags: ['orders'] });
 export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCard, verifyAgentCard];
@@ -100,7 +103,10 @@ const providerSettings: ExtendedCardProviderSettings<A2aJsExtendedCardRequest> =
   request: (context) => ({ headers: {}, user: context.user, context }),
 };
 export const provider: A2aJsExtendedCardProvider = extendedCardProvider(
-  { card, extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] } },
+  createAgentCardResponder({
+    card,
+    extended: { authenticate: (req: A2aJsExtendedCardRequest) => req.headers['x-api-key'] },
+  }),
   providerSettings,
 );
 
@@ -117,7 +123,7 @@ const sharedFastify = {
 } satisfies FastifyCardOptions;
 const sharedHono = { card, extended: { authenticate: (c) => c.get('partner') } } satisfies HonoCardOptions<AppEnv>;
 const sharedNest = {
-  name: 'Acme Shop',
+  definition: { name: 'Acme Shop' },
   extended: { authenticate: (req) => req.headers },
 } satisfies NestAgentCardOptions;
 // One object for the Express middleware and the SDK's JSON-RPC provider.
@@ -125,12 +131,13 @@ const sharedA2a = {
   card,
   extended: { authenticate: (req) => req.headers['x-api-key'] },
 } satisfies A2aJsAgentCardOptions;
+const a2aMiddleware = expressAgentCard(sharedA2a);
 export const shared = [
   express().use(expressAgentCard(sharedExpress)),
   koaAgentCard(sharedKoa),
   fastify().register(fastifyAgentCard, sharedFastify),
   new Hono<AppEnv>().use(honoAgentCard<AppEnv>(sharedHono)),
   AgentCardModule.forRoot(sharedNest),
-  express().use(expressAgentCard(sharedA2a)),
-  extendedCardProvider(sharedA2a),
+  express().use(a2aMiddleware),
+  extendedCardProvider(a2aMiddleware),
 ];

@@ -55,7 +55,9 @@ const findings: readonly Finding[] = validateAgentCard(card).findings;
 express().use(expressAgentCard({ card }));
 // Koa's own types are left out (see the consumer suite); the middleware fits any Koa context.
 export const koa: (ctx: KoaContextLike, next: () => Promise<unknown>) => unknown = koaAgentCard({ card });
-const options: AgentCardModuleOptions = { name: 'Acme Shop', description: 'Places orders.', version: '1.0.0' };
+const options: AgentCardModuleOptions = {
+  definition: { name: 'Acme Shop', description: 'Places orders.', version: '1.0.0' },
+};
 export const cardModule = AgentCardModule.forRoot(options);
 export const decorator: MethodDecorator = Skill({ description: 'Places an order.', tags: ['orders'] });
 export const checks = [findings, AgentCardError, discoverAgentCard, signAgentCard, verifyAgentCard];
@@ -121,7 +123,7 @@ const sharedFastify = {
 } satisfies FastifyCardOptions;
 const sharedHono = { card, extended: { authenticate: (c) => c.get('partner') } } satisfies HonoCardOptions<AppEnv>;
 const sharedNest = {
-  name: 'Acme Shop',
+  definition: { name: 'Acme Shop' },
   extended: { authenticate: (req) => req.headers },
 } satisfies NestAgentCardOptions;
 // One object for the Express middleware and the SDK's JSON-RPC provider.

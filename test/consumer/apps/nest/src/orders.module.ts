@@ -30,11 +30,13 @@ export class OrdersController {
 @Module({
   imports: [
     AgentCardModule.forRoot({
-      name: 'Acme Shop',
-      description: 'Places and tracks orders for Acme products.',
-      version: '1.0.0',
-      url: 'https://shop.acme-corp.io/a2a',
-      binding: 'HTTP+JSON',
+      definition: {
+        name: 'Acme Shop',
+        description: 'Places and tracks orders for Acme products.',
+        version: '1.0.0',
+        url: 'https://shop.acme-corp.io/a2a',
+        binding: 'HTTP+JSON',
+      },
     }),
   ],
   controllers: [OrdersController],
