@@ -72,6 +72,8 @@ declare const buildCard: (origin: string, tenant: string | undefined) => Promise
 declare const authenticate: (req: Request) => Principal | undefined;
 declare const verifyBearer: (authorization: string | undefined) => { isPartner: boolean } | undefined;
 declare const log: { error(error: unknown): void };
+declare const bytes: Uint8Array;
+declare const use: (value: unknown) => void;
 declare const responder: AgentCardResponder;
 declare const req: Request;
 declare const res: Response;

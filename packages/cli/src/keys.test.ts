@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,34 @@ describe('agent-card keys generate', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('card-key.pem: already exists. Pass --force to overwrite it');
     expect(readFileSync(join(dir, 'card-key.pem'), 'utf8')).toBe('precious');
+  });
+});
+
+describe('key files are read as every other JSON file', () => {
+  it('a JWK nested deeper than 64 levels is refused before it reaches the signer (exit 2)', async () => {
+    const dir = tmp();
+    const jwk = JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }));
+    writeFileSync(join(dir, 'key.jwk'), `${jwk.slice(0, -1)},"note":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    const run = await cli(['sign', join(cards, 'support.json'), '--key', 'key.jwk', '--kid', 'k', '--alg', 'ES256'], {
+      cwd: dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('key.jwk: not a PEM key or a JWK.');
+  });
+
+  it('a key file that is not UTF-8 is a one-line error (exit 2), from a file and from stdin', async () => {
+    const dir = tmp();
+    const bytes = Buffer.concat([Buffer.from('-----BEGIN PRIVATE KEY-----\n'), Buffer.from([0xff])]);
+    writeFileSync(join(dir, 'key.pem'), bytes);
+    for (const [key, where] of [
+      ['key.pem', 'key.pem'],
+      ['-', 'stdin'],
+    ] as const) {
+      const run = await cli(['keys', 'jwks', key], { cwd: dir, input: bytes });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${where}: not valid UTF-8. Save it as UTF-8.`);
+    }
   });
 });
 

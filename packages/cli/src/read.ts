@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, open, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Finding, validateAgentCard, validateAiCatalog } from '@agent-card/core';
+import { type Finding, readJsonText, validateAgentCard, validateAiCatalog } from '@agent-card/core';
 import type { CliIO } from './io';
 import { CliError } from './io';
 import { visible } from './terminal';
@@ -79,15 +79,42 @@ export async function readBytes(io: CliIO, file: string): Promise<Uint8Array> {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * Deepest nesting the CLI reads from a file or URL: the validator's limit (64 levels), so every
+ * command refuses what `validate` reports as `card-json-parse`, and nothing deeper ever reaches a
+ * recursive step (JSON printing, canonical JSON, the diff).
+ */
+export const MAX_JSON_DEPTH = 64;
 
-/** Decodes UTF-8 strictly: a lossy decode would turn a broken file into a different, "valid" one. */
-function decode(bytes: Uint8Array, file: string): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new CliError(`${where(file)}: not valid UTF-8. Save it as UTF-8.`);
+/** How the CLI reads JSON: core's reader, to the validator's depth; repeated members are the validator's concern. */
+const JSON_READING = { maxBytes: MAX_FILE_BYTES, maxDepth: MAX_JSON_DEPTH, duplicates: 0, inexactNumbers: 0 };
+
+/** Why core's reader refused a file. */
+type JsonTextFailure = Extract<ReturnType<typeof readJsonText>, { ok: false }>;
+
+/** The one-line error for JSON text from `file` that cannot be read. */
+function unreadable(failure: JsonTextFailure, file: string): CliError {
+  switch (failure.error) {
+    case 'too-large':
+      return tooLarge(file);
+    case 'utf-8':
+      // A lossy decode would turn a broken file into a different, "valid" one.
+      return new CliError(`${where(file)}: not valid UTF-8. Save it as UTF-8.`);
+    case 'too-deep':
+      return new CliError(`${where(file)}: nested deeper than ${MAX_JSON_DEPTH} levels. Pass a plain JSON file.`);
+    case 'syntax':
+      return new CliError(`${where(file)}: not valid JSON (${visible(failure.reason)}).`);
   }
+}
+
+/**
+ * Reads JSON from `file` (its bytes, or text already decoded); invalid UTF-8, invalid JSON and
+ * nesting past {@link MAX_JSON_DEPTH} are one-line errors.
+ */
+export function parseJson(input: Uint8Array | string, file: string): unknown {
+  const read = readJsonText(input, JSON_READING);
+  if (!read.ok) throw unreadable(read, file);
+  return read.value;
 }
 
 /**
@@ -96,20 +123,17 @@ function decode(bytes: Uint8Array, file: string): string {
  * validator reports invalid UTF-8 or JSON with the byte offset.
  */
 export function catalogText(bytes: Uint8Array, name: string, forced: boolean): string | undefined {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
+  // Any depth: a deep catalog is still a catalog, and its validator says what is wrong with it.
+  const read = readJsonText(bytes, { maxDepth: Number.POSITIVE_INFINITY, duplicates: 0, inexactNumbers: 0 });
+  if (!read.ok && (read.error === 'utf-8' || read.error === 'too-large')) {
     if (forced) throw new CliError(`${name}: not valid UTF-8. Save the catalog as UTF-8.`);
     return undefined;
   }
+  // The text as decoded, byte order mark included: the catalog's validator reads it again.
+  const text = read.bom ? `\uFEFF${read.text}` : read.text;
   if (forced) return text;
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return undefined;
-  }
+  if (!read.ok) return undefined;
+  const value = read.value;
   return typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
@@ -119,49 +143,19 @@ export function catalogText(bytes: Uint8Array, name: string, forced: boolean): s
     : undefined;
 }
 
-/** Reads a file (or stdin for `-`) as UTF-8 text (key files). */
-export async function readText(io: CliIO, file: string): Promise<string> {
-  return decode(await readBytes(io, file), file);
-}
-
 /**
- * Deepest nesting the CLI reads from a file or URL: the validator's limit (64 levels), so every
- * command refuses what `validate` reports as `card-json-parse`, and nothing deeper ever reaches a
- * recursive step (JSON printing, canonical JSON, the diff).
+ * Reads a file (or stdin for `-`) that is JSON or text (a key: a JWK or PEM): what core's reader
+ * found, with the decoded text when it is not JSON. Bytes that are not UTF-8 are a one-line error.
  */
-export const MAX_JSON_DEPTH = 64;
-
-/** Whether a parsed JSON value nests more than `limit` objects and arrays, without recursion. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [item, depth] = next;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
-/** Parses JSON text read from `file`; invalid JSON and nesting past {@link MAX_JSON_DEPTH} are one-line errors. */
-export function parseJsonText(text: string, file: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    throw new CliError(`${where(file)}: not valid JSON (${visible((error as Error).message)}).`);
-  }
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-    throw new CliError(`${where(file)}: nested deeper than ${MAX_JSON_DEPTH} levels. Pass a plain JSON file.`);
-  }
-  return value;
+export async function readJsonOrText(io: CliIO, file: string) {
+  const read = readJsonText(await readBytes(io, file), JSON_READING);
+  if (!read.ok && (read.error === 'utf-8' || read.error === 'too-large')) throw unreadable(read, file);
+  return read;
 }
 
 /** Reads and parses a JSON file that is not a card (a JWK Set); problems are one-line errors. */
 export async function readJson(io: CliIO, file: string): Promise<unknown> {
-  return parseJsonText(await readText(io, file), file);
+  return parseJson(await readBytes(io, file), file);
 }
 
 /** A card input that is not JSON: the validator's findings say why (exit 1). */
@@ -225,7 +219,7 @@ export interface ReadCardOptions {
 export function catalogFromText(text: string, source: string): unknown {
   const duplicated = validateAiCatalog(text).findings.filter((f) => f.rule === 'catalog-duplicate-member');
   if (duplicated.length > 0) throw new CardInputError(source, duplicated, 'AI Catalog');
-  return parseJsonText(text, source);
+  return parseJson(text, source);
 }
 
 /** The card in `bytes` read from `source`, held to the rules of {@link readCard}. */
@@ -234,7 +228,7 @@ export function cardFromBytes(bytes: Uint8Array, source: string): Record<string,
     (f) => f.severity === 'error' && UNREADABLE.has(f.rule),
   );
   if (unreadable.length > 0) throw new CardInputError(source, unreadable);
-  return parseJsonText(decode(bytes, source), source) as Record<string, unknown>;
+  return parseJson(bytes, source) as Record<string, unknown>;
 }
 
 /**

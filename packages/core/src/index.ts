@@ -57,32 +57,21 @@ export type {
   ValidationProfile,
 } from './findings';
 export { AgentCardError, formatFindings } from './errors';
-export type { AgentCardErrorCode, AgentCardErrorOptions } from './errors';
+export type { AgentCardErrorCode } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
 export {
   AGENT_CARD_PATH,
   EXTENDED_AGENT_CARD_NOT_CONFIGURED,
-  EXTENDED_AGENT_CARD_SUFFIX,
-  EXTENDED_CARD_UNAVAILABLE,
-  LEGACY_AGENT_CARD_PATH,
-  LEGACY_PROTOCOL_VERSION,
   UNAUTHENTICATED,
   UNSUPPORTED_OPERATION,
   agentResponderOf,
-  buildWwwAuthenticate,
   computeEtag,
   createAgentCardResponder,
   getExtendedAgentCard,
-  ifNoneMatchMatches,
   mergeExtendedCard,
-  toJsonRpcError,
-  toLegacyV03Card,
-  toRestErrorBody,
 } from './http';
 export type {
-  A2AErrorInfo,
-  A2AErrorKind,
   AgentCardContext,
   AgentCardOptions,
   AgentCardRequest,
@@ -96,13 +85,7 @@ export type {
   ExtendedAgentCardOptions,
   ExtendedCardRequest,
   GetExtendedAgentCardResult,
-  JsonRpcErrorObject,
-  LegacyV03AgentCard,
-  LegacyV03SecurityRequirement,
-  LegacyV03SecurityScheme,
   Principal,
-  RestErrorBody,
-  TrustProxySetting,
 } from './http';
 export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
 export type {
@@ -118,10 +101,8 @@ export type {
   AgentCardNodeResponse,
 } from './bridges';
 export {
-  A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
   A2A_ENTRY_MEDIA_TYPES,
   AI_CATALOG_DRAFT,
-  AI_CATALOG_LINK_REL,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
@@ -152,12 +133,10 @@ export type { MigrationResult, MigrationChange } from './migrate';
 export { defineAgentCard, defineAgentCardWithFindings } from './define';
 export type {
   AgentCardDefinition,
-  AgentInterfaceDefinition,
-  AgentCardLogger,
   DefineAgentCardOptions,
   DefinedAgentCard,
 } from './define';
-export { loadAgentCardConfig, readAgentCardConfig, AGENT_CARD_CONFIG_FILE } from './config';
+export { loadAgentCardConfig, readAgentCardConfig } from './config';
 export type { LoadAgentCardConfigOptions, AgentCardConfig } from './config';
 export {
   AGENT_CARD_CANONICAL_FORMS,

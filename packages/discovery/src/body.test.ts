@@ -69,6 +69,9 @@ describe('header parsing', () => {
     ['application/json', { essence: 'application/json' }],
     ['Application/A2A+JSON; Charset="UTF-8"', { essence: 'application/a2a+json', charset: 'utf-8' }],
     ['text/plain;charset=iso-8859-1', { essence: 'text/plain', charset: 'iso-8859-1' }],
+    // A quoted parameter value is one value: the charset inside it is not the body's.
+    ['application/json; profile="a;charset=latin1"', { essence: 'application/json' }],
+    ['application/json; charset="utf\\-8"', { essence: 'application/json', charset: 'utf-8' }],
     ['json', undefined],
     [undefined, undefined],
   ])('media type %j', (value, expected) => {

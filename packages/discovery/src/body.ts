@@ -3,6 +3,7 @@
  * and Cache-Control. Nothing here throws.
  */
 import { readJsonBytes } from '@agent-card/core';
+import { parse as parseContentType } from 'content-type';
 
 /**
  * Outcome of reading a body: what `readJsonBytes` reads (JSON, empty, invalid UTF-8, invalid
@@ -64,25 +65,19 @@ export interface MediaType {
   charset?: string;
 }
 
-/** Parses a `Content-Type` value; `undefined` when it is missing or malformed. */
+/** `type/subtype` as RFC 9110 §8.3.1 spells it: two tokens. */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * Parses a `Content-Type` value with `content-type` (quoted parameters, escapes, optional
+ * whitespace); `undefined` when it is missing or its type is not `type/subtype`.
+ */
 export function parseMediaType(value: string | undefined): MediaType | undefined {
   if (value === undefined) return undefined;
-  const [essence = '', ...params] = value.split(';');
-  const type = essence.trim().toLowerCase();
-  if (!/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+$/.test(type)) return undefined;
-  const out: MediaType = { essence: type };
-  for (const param of params) {
-    const eq = param.indexOf('=');
-    if (eq < 0) continue;
-    if (param.slice(0, eq).trim().toLowerCase() === 'charset') {
-      out.charset = param
-        .slice(eq + 1)
-        .trim()
-        .replace(/^"|"$/g, '')
-        .toLowerCase();
-    }
-  }
-  return out;
+  const { type, parameters } = parseContentType(value);
+  if (!MEDIA_TYPE.test(type)) return undefined;
+  const charset = parameters.charset;
+  return charset === undefined ? { essence: type } : { essence: type, charset: charset.toLowerCase() };
 }
 
 /** Whether a media type is JSON: `application/json`, `application/a2a+json` or any `+json`. */

@@ -1,16 +1,15 @@
 import type { CliIO } from '../io';
 import { CliError } from '../io';
-import { readText } from '../read';
+import { readJsonOrText } from '../read';
 
 /** A key file's content: a PEM string, or a parsed JWK. */
 export type KeyMaterial = string | Record<string, unknown>;
 
 /** Reads a PEM or JWK (JSON) key file. */
 export async function readKeyFile(io: CliIO, file: string): Promise<KeyMaterial> {
-  const text = (await readText(io, file)).trim();
-  if (text.startsWith('-----BEGIN')) return text;
-  try {
-    const jwk: unknown = JSON.parse(text);
+  const read = await readJsonOrText(io, file);
+  if (read.ok) {
+    const jwk = read.value;
     if (
       typeof jwk === 'object' &&
       jwk !== null &&
@@ -19,8 +18,9 @@ export async function readKeyFile(io: CliIO, file: string): Promise<KeyMaterial>
     ) {
       return jwk as Record<string, unknown>;
     }
-  } catch {
-    // Reported below with one message for both cases.
+  } else {
+    const text = read.text.trim();
+    if (text.startsWith('-----BEGIN')) return text;
   }
   throw new CliError(
     `${file}: not a PEM key or a JWK. Pass a PEM file (BEGIN PRIVATE KEY / PUBLIC KEY) or a JWK JSON file.`,

@@ -1,6 +1,7 @@
 import {
   AGENT_CARD_SIGNING_ALGORITHMS,
   AgentCardError,
+  readJsonText,
   signAgentCard,
   validateAgentCard,
   type AgentCard,
@@ -58,9 +59,12 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   if (options.output) {
     await writeText(io, options.output, text, { force: options.force ?? false });
     const signatures = (signed.signatures ?? []).slice(result.card.signatures?.length ?? 0);
-    const kids = [
-      ...new Set(signatures.map((s) => JSON.parse(Buffer.from(s.protected, 'base64url').toString()).kid as string)),
-    ];
+    // The key ids the new protected headers name (a thumbprint when neither --kid nor the JWK gave one).
+    const kidOf = (signature: { protected: string }) => {
+      const header = readJsonText(Buffer.from(signature.protected, 'base64url'));
+      return header.ok ? (header.value as { kid?: string }).kid : undefined;
+    };
+    const kids = [...new Set(signatures.map(kidOf))];
     io.stderr.write(
       `Signed with ${visible(alg)} (kid "${visible(kids.join('", "'))}"), ${signatures.length} signature${signatures.length === 1 ? '' : 's'} (one per canonical form); wrote ${visible(options.output)}.\n`,
     );

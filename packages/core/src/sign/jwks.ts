@@ -1,5 +1,6 @@
 import type { JSONWebKeySet, JWK } from 'jose';
 import { concatBytes } from '../bytes';
+import { type JsonTextFailure, readJsonText } from '../json/read';
 import { quoteUntrusted } from '../util';
 
 /** Default time a JWKS request may take, headers and body together. */
@@ -48,6 +49,14 @@ function isKeySet(value: unknown): value is JSONWebKeySet {
   );
 }
 
+/** Why untrusted bytes (a key set, a protected header) are not JSON: the parser's message, or the byte that is not UTF-8. */
+export function notJsonReason(read: JsonTextFailure): string {
+  if (read.error === 'utf-8')
+    return `byte 0x${read.byte.toString(16).padStart(2, '0')} at offset ${read.offset} is not UTF-8`;
+  if (read.error === 'too-large') return `larger than ${read.limit} bytes`;
+  return read.reason;
+}
+
 /**
  * Fetches a JWKS. Redirects are not followed (a redirect could leave https), the whole exchange
  * is bounded by `timeoutMs` even when a custom `fetch` ignores the abort signal, and the body is
@@ -82,14 +91,11 @@ export async function fetchKeySet(url: URL, options: FetchKeySetOptions = {}): P
       throw new Error(`JWKS ${url.href} is larger than ${maxBytes} bytes (${declared})`);
     }
     const bytes = await readCapped(response, maxBytes, url);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch (error) {
-      throw new Error(`JWKS ${url.href} is not JSON (${(error as Error).message})`);
-    }
-    if (!isKeySet(parsed)) throw new Error(`JWKS ${url.href} has no "keys" array of JWK objects`);
-    return parsed;
+    // Key sets are read as every other untrusted JSON: strict UTF-8, at most 64 levels deep.
+    const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
+    if (!read.ok) throw new Error(`JWKS ${url.href} is not JSON (${notJsonReason(read)})`);
+    if (!isKeySet(read.value)) throw new Error(`JWKS ${url.href} has no "keys" array of JWK objects`);
+    return read.value;
   })();
   // A rejection after the race is settled must not surface as an unhandled rejection.
   exchange.catch(() => undefined);

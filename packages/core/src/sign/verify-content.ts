@@ -119,6 +119,7 @@ export async function uncoveredBy(
   verify: (payload: string) => Promise<boolean>,
 ): Promise<{ reason: string; uncovered: string[] } | undefined> {
   if (model === undefined || !(await verify(model.payload))) return undefined;
+  // `model.text` is canonical JSON that modelCanonicalForm wrote, not input: JSON.parse reads it back.
   const uncovered = uncoveredPointers(content.pruned(), JSON.parse(model.text));
   return {
     reason: `the signature does not cover ${uncovered.length > 0 ? uncovered.join(', ') : 'some members'}: it matches the card only as the v1.0 model reads it, without ${uncovered.length === 1 ? 'that member' : 'those members'} (outside the model, a snake_case twin, or a second member of a oneof), so ${uncovered.length === 1 ? 'it was' : 'they were'} added after signing or left out by the signer, and a reader could use content nobody signed`,

@@ -1,6 +1,8 @@
 import { type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
 import { AGENT_CARD_CANONICAL_FORMS, type AgentCardCanonicalForm, FORM_HEADER_PARAMETER } from './canonicalize';
 import { decodeBase64url } from './base64url';
+import { readJsonText } from '../json/read';
+import { notJsonReason } from './jwks';
 import type { AgentCardSignatureCheck } from './verify-types';
 import { showValue } from '../util';
 
@@ -12,12 +14,13 @@ export function decodeHeader(entry: unknown): Record<string, unknown> | string {
   if (typeof signature !== 'string' || signature === '') return '"signature" is missing or not a string';
   if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return '"protected" is not base64url (RFC 7515 §2)';
   if (!/^[A-Za-z0-9_-]+$/.test(signature)) return '"signature" is not base64url (RFC 7515 §2)';
-  let header: unknown;
-  try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64url(encoded)));
-  } catch (error) {
-    return `"protected" does not decode to JSON (${(error as Error).message})`;
+  // As JSON.parse reads it (a repeated member keeps its last value, RFC 7515 §4), strict UTF-8 and
+  // at most 64 levels deep.
+  const read = readJsonText(decodeBase64url(encoded), { duplicates: 0, inexactNumbers: 0 });
+  if (!read.ok) {
+    return `"protected" does not decode to JSON (${notJsonReason(read)})`;
   }
+  const header = read.value;
   if (typeof header !== 'object' || header === null || Array.isArray(header))
     return '"protected" does not decode to a JSON object';
   return header as Record<string, unknown>;

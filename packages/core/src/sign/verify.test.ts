@@ -231,6 +231,14 @@ describe('verifyAgentCard: refusals', () => {
       /^malformed signature: "protected" does not decode to JSON/,
     ],
     [
+      'a header nested deeper than 64 levels',
+      () => ({
+        protected: b64(`{"alg":"ES256","typ":"JOSE","kid":"k","x":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+        signature: 'AA',
+      }),
+      /^malformed signature: "protected" does not decode to JSON \(nested deeper than 64 levels\)$/,
+    ],
+    [
       'a header that is not an object',
       () => ({ protected: b64('["ES256"]'), signature: 'AA' }),
       /^malformed signature: "protected" does not decode to a JSON object$/,
@@ -442,6 +450,10 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
       else if (req.url === '/redirect') res.writeHead(302, { location: '/jwks.json' }).end();
       else if (req.url === '/html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>');
       else if (req.url === '/empty') res.writeHead(200).end('{"keys":"none"}');
+      else if (req.url === '/deep')
+        res.writeHead(200).end(`${jwks.slice(0, -1)},"x":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+      else if (req.url === '/latin1')
+        res.writeHead(200).end(Buffer.from(`${jwks.slice(0, -1)},"x":"\u00e9"}`, 'latin1'));
       else if (req.url === '/huge') {
         res.writeHead(200, { 'content-type': 'application/json' });
         const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -479,6 +491,8 @@ describe('verifyAgentCard: JWKS URLs and jku', () => {
     ['/redirect', /redirects \(302\); configure the final URL/],
     ['/html', /is not JSON/],
     ['/empty', /has no "keys" array of JWK objects/],
+    ['/deep', /is not JSON \(nested deeper than 64 levels\)/],
+    ['/latin1', /is not JSON \(byte 0xe9 at offset \d+ is not UTF-8\)/],
     ['/missing', /answered HTTP 404/],
     ['/huge', /is larger than 262144 bytes/],
   ])('reports a JWKS at %s that cannot be used', async (path, reason) => {

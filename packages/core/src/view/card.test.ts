@@ -285,6 +285,12 @@ describe('readSignatureHeader', () => {
     ['not JSON', { protected: encodeBase64url('nope'), signature: 'x' }, {}],
     ['a JSON array', { protected: encodeBase64url('[1]'), signature: 'x' }, {}],
     [
+      // A key id the verifier cannot read is not shown as one (a lossy decode showed "k\uFFFD").
+      'a header that is not UTF-8',
+      { protected: encodeBase64url(Uint8Array.from([...Buffer.from('{"kid":"k'), 0xff, ...Buffer.from('"}')])) },
+      {},
+    ],
+    [
       'a kid in the unprotected header',
       { protected: encodeBase64url('{"alg":"ES256"}'), header: { kid: 'k' } },
       { alg: 'ES256', kid: 'k' },

@@ -1,4 +1,4 @@
-import { decodeBase64url } from '../sign/base64url';
+import { decodeJwsHeader } from '../validate/rules/jws-header';
 import { html, neutraliseJsonText, type SafeHtml, safeHref } from './escape';
 import { renderHtmlDocument } from './document';
 import { asRecord, entries, flag, list, member, strings, text } from './read';
@@ -227,11 +227,8 @@ export function readSignatureHeader(signature: unknown): ViewerSignature {
   const encoded = text(signature, 'protected');
   const header: Record<string, unknown> = {};
   if (encoded !== undefined && encoded.length <= 8192 && /^[A-Za-z0-9_-]+$/.test(encoded)) {
-    try {
-      Object.assign(header, asRecord(JSON.parse(new TextDecoder().decode(decodeBase64url(encoded)))));
-    } catch {
-      // Not a JWS header: the page says it could not read one.
-    }
+    // Read as the validator reads it; not a JWS header (not UTF-8 JSON): the page says it could not read one.
+    Object.assign(header, asRecord(decodeJwsHeader(encoded)));
   }
   const unprotected = member(signature, 'header');
   const pick = (key: string) => text(header, key) ?? text(unprotected, key);
