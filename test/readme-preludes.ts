@@ -79,8 +79,6 @@ declare const req: Request;
 declare const res: Response;
 declare const id: string | number;
 declare const cardHandler: AgentCardFetchHandler;
-declare const bytes: Uint8Array;
-declare const use: (value: unknown) => void;
 declare const Bun: { serve(options: { fetch(req: globalThis.Request, server: { requestIP(req: globalThis.Request): { address: string } | null }): Promise<globalThis.Response> | globalThis.Response }): unknown };
 `,
   'packages/cli/README.md': `
