@@ -58,7 +58,7 @@ export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
   const { options } = input;
   const base = options.card as AgentCard | undefined;
   const assemble: AssembleAgentCardInput = {
-    definition: base ?? options.definition ?? ({} as AssembleAgentCardInput['definition']),
+    definition: base ?? ((options.definition ?? {}) as AssembleAgentCardInput['definition']),
     ...(base ? { card: base } : {}),
     sources: [...[...(base?.skills ?? []), ...(options.skills ?? [])].map(skillFromOptions), ...input.decorated],
     canAuthenticate: input.authenticate !== undefined,

@@ -58,8 +58,8 @@ export interface AgentCardModuleExtendedOptions<P extends Principal = Principal>
  * README's "Options" section describes each one.
  */
 export interface AgentCardModuleOptions extends Pick<AgentCardOptions<any>, ServingKey> {
-  /** The card's fields as `defineAgentCard` takes them, without `skills`. */
-  definition?: Omit<AgentCardDefinition, 'skills'>;
+  /** The card's fields as `defineAgentCard` takes them, without `skills`; missing ones are reported at start-up. */
+  definition?: Partial<Omit<AgentCardDefinition, 'skills'>>;
   /** A complete card served as given, or a function of the request context for a per-request card. */
   card?: AgentCard | CardFunction;
   /** Skills no controller method implements; listed before the decorated ones. */
