@@ -31,32 +31,6 @@ export interface SuiteDeps {
 
 type App = NestCommon.INestApplication;
 
-const DYNAMIC_KEYS = [
-  'allowedOrigins',
-  'allowedTenants',
-  'trustProxy',
-  'tenant',
-  'cacheKey',
-  'maxVariants',
-  'variantMaxAge',
-  'staleIfError',
-  'maxConcurrentBuilds',
-  'retryAfter',
-];
-
-/** Core's options in the groups of `forRoot`: the dynamic-card options under `dynamic`, as core groups them. */
-function nestOptions(options: AgentCardOptions<any>): AgentCardNest.AgentCardModuleOptions {
-  const grouped: Record<string, unknown> = { ...options };
-  const dynamic: Record<string, unknown> = { ...(grouped.dynamic as object | undefined) };
-  for (const key of DYNAMIC_KEYS) {
-    if (grouped[key] === undefined) continue;
-    dynamic[key] = grouped[key];
-    delete grouped[key];
-  }
-  if (Object.keys(dynamic).length > 0) grouped.dynamic = dynamic;
-  return grouped as AgentCardNest.AgentCardModuleOptions;
-}
-
 export function agentCardE2E(deps: SuiteDeps): void {
   const { common, testing, lib, platforms } = deps;
   const fx = createFixture({ common, lib });
@@ -242,7 +216,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
       name: `Nest ${deps.major} platform-${platform.name}`,
       async start(options: AgentCardOptions<any>) {
         @Module({
-          imports: [AgentCardModule.forRoot(nestOptions(options))],
+          imports: [AgentCardModule.forRoot(options as AgentCardNest.AgentCardModuleOptions)],
           controllers: [RoutesController],
         })
         class ConformanceModule {}
