@@ -7,7 +7,8 @@ import { formatFindings } from './report';
 import { guardStream, visible } from './terminal';
 import { validateCommand } from './commands/validate';
 import { migrateCommand } from './commands/migrate';
-import { diffCommand } from './commands/diff';
+import { diffCommand, FAIL_ON } from './commands/diff';
+import { formatOption } from './format';
 import { checkCommand } from './commands/check';
 import { viewCommand } from './commands/view';
 import { INIT_BINDINGS, initCommand } from './commands/init';
@@ -174,16 +175,31 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
 
   program
     .command('diff')
-    .description('Show field-level differences between two cards (files or URLs).')
-    .argument('<a>', 'the older card: file or URL')
-    .argument('<b>', 'the newer card: file or URL')
-    .option('--json', 'print the differences as JSON')
-    .option('--timeout <ms>', 'timeout for URLs', positiveInt, 10_000)
+    .description(
+      'Judge every change between two cards (files, URLs, hosts or git revisions) as breaking, structural or descriptive.',
+    )
+    .argument(
+      '<a>',
+      'the older card: a file, - for stdin, a URL, a host (https://acme.io) or rev:path (main:agent-card.json)',
+    )
+    .argument('<b>', 'the newer card: the same kinds')
+    .option('--json', 'print the differences as JSON (same as --format json)')
+    .addOption(formatOption())
+    .addOption(
+      new Option('--fail-on <impact>', 'exit 1 on changes of this impact or worse (any: every change; none: never)')
+        .choices(FAIL_ON)
+        .default('breaking'),
+    )
+    .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .addHelpText(
       'after',
-      example('agent-card diff agent-card.json https://acme.io/.well-known/agent-card.json') +
-        '\nExit status: 0 when equal or the version was bumped, 1 when content changed but "version" did not.\n',
+      example(
+        'agent-card diff main:agent-card.json agent-card.json',
+        'agent-card diff https://acme.io agent-card.json --fail-on structural',
+        'agent-card diff deployed.json agent-card.json --format github',
+      ) +
+        '\nExit status: 0 when no change reaches --fail-on and, unless --fail-on none, "version" was bumped with\nthe content (or nothing changed); 1 otherwise.\n',
     )
     .action(async (a: string, b: string, options) => {
       result.code = await diffCommand(io, a, b, options);
