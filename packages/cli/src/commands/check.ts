@@ -13,10 +13,13 @@ import { formatHtmlReport } from '../html-report';
 import { formatFindings, summarize } from '../report';
 import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
+import { type OutputFormat, outputFormat, writeFormatted } from '../format';
 
 export interface CheckCommandOptions {
   profile?: ValidationProfile;
   json?: boolean;
+  /** `text` (default), `json` (as `--json`), `sarif`, `github` or `junit`. */
+  format?: OutputFormat;
   timeout?: number;
   allowHttp?: boolean;
   key?: string;
@@ -200,8 +203,12 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
   });
-  if (options.json) io.stdout.write(toJsonText(report));
-  else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
+  const format = outputFormat(options);
+  if (format === 'json') io.stdout.write(toJsonText(report));
+  else if (format !== 'text') {
+    const artifact = { uri: report.cardUrl ?? report.origin };
+    writeFormatted(io, format, { command: 'check', artifact, findings: report.findings, ok: report.ok });
+  } else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
     const page = guardOutput(formatHtmlReport(report, { showInfo: options.info !== false }));

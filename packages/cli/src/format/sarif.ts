@@ -23,7 +23,8 @@ export function toSarif(report: FormatReport): string {
       id,
       name: id,
       shortDescription: { text: help.summary },
-      help: { text: help.fix, markdown: `**Fix:** ${help.fix}` },
+      // Plain text only: a fix can quote a card, and markdown from a card could plant links.
+      help: { text: help.fix },
       defaultConfiguration: { level: LEVEL[first.severity] },
     };
   });
@@ -48,7 +49,7 @@ export function toSarif(report: FormatReport): string {
     return result;
   });
   const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    $schema: 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
