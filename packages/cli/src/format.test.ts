@@ -83,8 +83,10 @@ describe('--format sarif', () => {
     expect(diff.code).toBe(1);
     const diffed = sarif(diff.stdout);
     const removed = diffed.runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'diff-skill-removed');
-    // A removal is located in the older card, at the skill's line.
-    expect(removed.locations[0].physicalLocation).toMatchObject({ artifactLocation: { uri: 'a.json' } });
+    // A removal is located in the newer card, at the nearest member still there (/skills).
+    const lines = readFileSync(join(dir, 'b.json'), 'utf8').split('\n');
+    expect(removed.locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'b.json' });
+    expect(lines[removed.locations[0].physicalLocation.region.startLine - 1]).toMatch(/"skills": \[\]/);
     expect(removed.properties).toEqual({ impact: 'breaking' });
   });
 });

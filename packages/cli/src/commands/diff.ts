@@ -102,26 +102,14 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     return code;
   }
   if (format !== 'text') {
-    // Findings point into the newer card, a removal into the older one.
-    const removals = findings.filter((f) => f.kind === 'removed');
-    const rest = findings.filter((f) => f.kind !== 'removed');
-    const artifact = (source: CardSource) => ({
-      ...(source.file === undefined ? { uri: source.name } : { file: source.file }),
-      ...(source.bytes === undefined ? {} : { text: Buffer.from(source.bytes).toString('utf8') }),
-      document: source.card,
-    });
-    // One report per card when removals are located in the older one: a single SARIF run,
-    // annotations or test cases, each finding with its own file.
-    const withUrl = (list: DiffFinding[], source: CardSource) =>
-      list.map((f) => ({ ...f, url: source.file ?? source.name }));
-    writeFormatted(io, format, {
-      command: 'diff',
-      artifact: { ...artifact(after), uri: after.file ?? after.name },
-      findings: [...withUrl(rest, after), ...withUrl(removals, before)],
-      fails,
-      ok: !failing,
-      others: [{ ...artifact(before), uri: before.file ?? before.name }],
-    });
+    // Every finding points into the newer card (the file a pull request changes): a removal at
+    // the nearest member that is still there, such as /skills for a skill removed.
+    const artifact = {
+      ...(after.file === undefined ? { uri: after.name } : { file: after.file }),
+      ...(after.bytes === undefined ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
+      document: after.card,
+    };
+    writeFormatted(io, format, { command: 'diff', artifact, findings, fails, ok: !failing });
     return code;
   }
   const painter = createPainter(io);

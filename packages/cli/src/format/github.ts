@@ -20,7 +20,7 @@ const property = (text: string) => data(text).replaceAll(':', '%3A').replaceAll(
 /** The workflow commands of `report`, one line each, then a one-line summary. */
 export function toGithub(report: FormatReport): string {
   const fails = report.fails ?? failsByDefault;
-  const locations = locateFindings([report.artifact, ...(report.others ?? [])], report.findings);
+  const locations = locateFindings([report.artifact], report.findings);
   const lines = report.findings.map((f, i) => {
     const where = locations[i]!;
     const props: string[] = [];

@@ -24,7 +24,7 @@ export function xmlText(value: string): string {
 /** The JUnit XML document of `report`. */
 export function toJunit(report: FormatReport): string {
   const fails = report.fails ?? failsByDefault;
-  const locations = locateFindings([report.artifact, ...(report.others ?? [])], report.findings);
+  const locations = locateFindings([report.artifact], report.findings);
   const target = report.artifact.file ?? report.artifact.uri ?? '';
   const suite = `agent-card ${report.command} ${target}`.trim();
   const cases = report.findings.map((f, i) => {

@@ -28,8 +28,6 @@ export interface ReportArtifact {
 export interface FormatReport {
   command: 'validate' | 'check' | 'verify' | 'diff';
   artifact: ReportArtifact;
-  /** Other documents findings can be about (by their `url`): `diff`'s older card. */
-  others?: readonly ReportArtifact[];
   findings: readonly ReportFinding[];
   /** Whether a finding makes the run fail (exit 1). @default severity is error */
   fails?: (finding: ReportFinding) => boolean;

@@ -28,7 +28,7 @@ export function toSarif(report: FormatReport): string {
       defaultConfiguration: { level: LEVEL[first.severity] },
     };
   });
-  const locations = locateFindings([report.artifact, ...(report.others ?? [])], report.findings);
+  const locations = locateFindings([report.artifact], report.findings);
   const results = report.findings.map((f: ReportFinding, i) => {
     const where = locations[i]!;
     const physical: Record<string, unknown> = { artifactLocation: { uri: toUri(where.file ?? where.uri) } };
