@@ -214,3 +214,31 @@ describe('agent-card diff reads hosts and git revisions', () => {
     expect(() => readFileSync(join(dir, 'pwned'))).toThrow();
   });
 });
+
+describe('agent-card verify reads a host as check does', () => {
+  const servers: LocalServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('verify <host> verifies the card served at the well-known path', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { signAgentCard } = await import('@agent-card/core');
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signed = await signAgentCard(GOOD_CARD as never, { privateKey, kid: 'k1', alg: 'ES256' });
+    const server = await listen((req, res) => {
+      if (req.url === '/.well-known/agent-card.json') serveJson(res, req, JSON.stringify(signed));
+      else res.writeHead(404).end();
+    });
+    servers.push(server);
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'jwks.json'),
+      JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1' }] }),
+    );
+    const run = await cli(['verify', server.origin, '--jwks', 'jwks.json', '--allow-http'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Valid: at least one signature verified.');
+    expect(server.requests.map((r) => r.url)).toContain('/.well-known/agent-card.json');
+  });
+});
