@@ -37,6 +37,8 @@ interface Flaws {
   htmlAtJsonRpc?: boolean;
   /** The REST endpoint answers 404 text, not A2A's error. */
   plainRest404?: boolean;
+  /** Behind the 401, the JSON-RPC URL serves a web page to signed-in callers. */
+  pageBehindAuth?: boolean;
   /** The extended card is served to anyone. */
   extendedToAnyone?: boolean;
   /** The extended card is refused even with credentials. */
@@ -51,6 +53,8 @@ function agent(flaws: Flaws = {}): RequestListener {
       const call = JSON.parse((await readBody(req)) || '{}');
       if (flaws.htmlAtJsonRpc) return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>');
       if (!authorized && !flaws.openJsonRpc) return json(res, 401, { error: 'unauthenticated' }, challenge);
+      if (flaws.pageBehindAuth)
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Dashboard</html>');
       return json(res, 200, { jsonrpc: '2.0', id: call.id, error: { code: -32001, message: 'Task not found' } });
     }
     if (req.url?.startsWith('/a2a/rest/extendedAgentCard')) {
@@ -122,6 +126,17 @@ describe('probeAgentCard: does the card tell the truth?', () => {
       message: `JSONRPC interface "${server.origin}/a2a/jsonrpc": GetTask of a task that does not exist got HTTP 200, not a JSON-RPC error.`,
       hint: 'Point the interface at the A2A endpoint itself (not a page or a proxy), with the binding it speaks.',
     });
+  });
+
+  it('a 401 in front of a web page is not a JSON-RPC endpoint: the credentials given show it', async () => {
+    const { server, report } = await probe({ pageBehindAuth: true });
+    expect(report.interfaces[0]).toMatchObject({
+      outcome: 'refused',
+      detail: expect.stringContaining('HTTP 401 without credentials; HTTP 200 with them'),
+    });
+    expect(report.findings.find((f) => f.rule === 'probe-interface-binding')?.message).toBe(
+      `JSONRPC interface "${server.origin}/a2a/jsonrpc": GetTask of a task that does not exist with the credentials given got HTTP 200, not a JSON-RPC error.`,
+    );
   });
 
   it('a card that requires a bearer token while the endpoint serves anyone: probe-security-enforced', async () => {

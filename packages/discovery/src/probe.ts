@@ -245,11 +245,12 @@ async function probeInterface(p: Prober, t: Target, secured: boolean): Promise<P
         'Send a WWW-Authenticate challenge with each 401 (RFC 9110 §11.6.1), naming the declared scheme.',
       );
     }
+    const confirmed = await confirmWithCredentials(p, t, where, sent);
     return {
       ...base,
       outcome: 'refused',
       status: plain.status!,
-      detail: `${sent}: ${answered(plain)} without credentials`,
+      detail: `${sent}: ${answered(plain)} without credentials${confirmed}`,
     };
   }
   if (error === undefined) {
@@ -283,6 +284,36 @@ async function probeInterface(p: Prober, t: Target, secured: boolean): Promise<P
     status: plain.status!,
     detail: `${sent}: ${answered(plain)}, error ${String(error.code)}`,
   };
+}
+
+/**
+ * An interface that refused a caller without credentials, called again with the user's (on the
+ * checked origin only): a login page or a proxy behind the 401 must not pass for the binding.
+ */
+async function confirmWithCredentials(p: Prober, t: Target, where: string, sent: string): Promise<string> {
+  const credentials = p.options.headers;
+  if (credentials === undefined || Object.keys(credentials).length === 0) return '';
+  if (new URL(t.url).origin !== p.options.origin) return '';
+  const authed = await p.send(request(t, { ...credentials }));
+  if (bindingError(t.binding, authed) !== undefined) return `; ${answered(authed)} with them`;
+  if (refused(authed)) {
+    p.finding(
+      'probe-interface-binding',
+      'warning',
+      t.url,
+      `${where}: refused the credentials given too (${answered(authed)}), so its binding was not confirmed.`,
+      'Pass credentials the endpoint accepts (--probe-header) to confirm it answers its binding.',
+    );
+    return `; ${answered(authed)} with them`;
+  }
+  p.finding(
+    'probe-interface-binding',
+    'error',
+    t.url,
+    `${where}: ${sent} with the credentials given got ${answered(authed)}, not a ${t.binding === 'JSONRPC' ? 'JSON-RPC error' : 'A2A error ({"error": {"code", "status", "message"}})'}.`,
+    'Point the interface at the A2A endpoint itself (not a page or a proxy), with the binding it speaks.',
+  );
+  return `; ${answered(authed)} with them`;
 }
 
 /** The extended card: refused without credentials, served with the user's (on the checked origin). */
