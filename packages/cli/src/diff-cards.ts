@@ -1,7 +1,11 @@
 /** One difference between two cards. */
 export interface CardChange {
   kind: 'added' | 'removed' | 'changed';
-  /** JSON Pointer in the newer card (in the older one for `removed`). Skills are keyed by id: `/skills[id=book]`. */
+  /**
+   * JSON Pointer in the newer card (in the older one for `removed`). Skills are keyed by id
+   * (`/skills[id=book]`), interfaces by URL (`/supportedInterfaces[url=https://acme.io/a2a]`) and
+   * extensions by URI, so reordering them is not a change.
+   */
   path: string;
   before?: unknown;
   after?: unknown;
@@ -19,12 +23,26 @@ export interface CardDiff {
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Arrays whose elements carry a stable `id` are matched by id, so reordering is not a change. */
-function keyedById(a: unknown[], b: unknown[]): boolean {
+/**
+ * The member that identifies the elements of the array at `path`: `url` for interfaces, `uri`
+ * for extensions, `id` anywhere else.
+ */
+const KEY_MEMBER: Record<string, string> = {
+  '/supportedInterfaces': 'url',
+  '/additionalInterfaces': 'url',
+  '/capabilities/extensions': 'uri',
+};
+
+/**
+ * The key member of two arrays when every element of both carries it as a string, once per
+ * array: they are then matched by it, so reordering is not a change.
+ */
+function keyOf(path: string, a: unknown[], b: unknown[]): string | undefined {
+  const key = KEY_MEMBER[path] ?? 'id';
   const ok = (list: unknown[]) =>
-    list.every((x) => isObject(x) && typeof x.id === 'string') &&
-    new Set(list.map((x) => (x as { id: string }).id)).size === list.length;
-  return a.length + b.length > 0 && ok(a) && ok(b);
+    list.every((x) => isObject(x) && typeof x[key] === 'string') &&
+    new Set(list.map((x) => (x as Record<string, string>)[key])).size === list.length;
+  return a.length + b.length > 0 && ok(a) && ok(b) ? key : undefined;
 }
 
 /** One step of the walk: compare two values, or record a change found on the way. */
@@ -34,15 +52,16 @@ type Step = { before: unknown; after: unknown; path: string } | { change: CardCh
 function stepsOf(before: unknown, after: unknown, path: string): Step[] | CardChange | undefined {
   const steps: Step[] = [];
   if (Array.isArray(before) && Array.isArray(after)) {
-    if (keyedById(before, after)) {
-      const old = new Map(before.map((x) => [(x as { id: string }).id, x]));
-      const neu = new Map(after.map((x) => [(x as { id: string }).id, x]));
+    const key = keyOf(path, before, after);
+    if (key !== undefined) {
+      const old = new Map(before.map((x) => [(x as Record<string, string>)[key], x]));
+      const neu = new Map(after.map((x) => [(x as Record<string, string>)[key], x]));
       for (const [id, value] of old) {
-        if (!neu.has(id)) steps.push({ change: { kind: 'removed', path: `${path}[id=${id}]`, before: value } });
+        if (!neu.has(id)) steps.push({ change: { kind: 'removed', path: `${path}[${key}=${id}]`, before: value } });
       }
       for (const [id, value] of neu) {
-        if (!old.has(id)) steps.push({ change: { kind: 'added', path: `${path}[id=${id}]`, after: value } });
-        else steps.push({ before: old.get(id), after: value, path: `${path}[id=${id}]` });
+        if (!old.has(id)) steps.push({ change: { kind: 'added', path: `${path}[${key}=${id}]`, after: value } });
+        else steps.push({ before: old.get(id), after: value, path: `${path}[${key}=${id}]` });
       }
       return steps;
     }

@@ -7,7 +7,8 @@ import { formatFindings } from './report';
 import { guardStream, visible } from './terminal';
 import { validateCommand } from './commands/validate';
 import { migrateCommand } from './commands/migrate';
-import { diffCommand } from './commands/diff';
+import { diffCommand, FAIL_ON } from './commands/diff';
+import { formatOption } from './format';
 import { checkCommand } from './commands/check';
 import { viewCommand } from './commands/view';
 import { INIT_BINDINGS, initCommand } from './commands/init';
@@ -80,7 +81,22 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
         .choices(PROFILES)
         .default('production'),
     )
-    .option('--json', 'print the full report as JSON')
+    .option('--json', 'print the full report as JSON (same as --format json)')
+    .addOption(formatOption())
+    .option(
+      '--probe',
+      "also call each interface the card lists: does it answer its binding, and enforce the card's security?",
+    )
+    .option(
+      '--probe-header <header>',
+      "with --probe: a header (Name: value) sent to the card's origin to fetch the extended card; repeat for more",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--probe-origin <origin>',
+      'with --probe: also call interfaces on this origin; repeat for more',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
     .option('--allow-http', 'check an http:// target as is (local development, 127.0.0.1)')
     .option('--key <file>', "a public key (PEM or JWK) to check the card's signature with")
@@ -121,11 +137,13 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
     .option('--catalog', 'read the file as an AI Catalog (detected anyway when it has specVersion and entries)')
     .option('--no-info', 'hide info findings')
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .addOption(formatOption())
     .addHelpText(
       'after',
       example(
         'agent-card validate agent-card.json',
+        'agent-card validate agent-card.json --format sarif > agent-card.sarif',
         'cat card.json | agent-card validate - --profile development --json',
         'agent-card validate ai-catalog.json',
       ),
@@ -174,16 +192,31 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
 
   program
     .command('diff')
-    .description('Show field-level differences between two cards (files or URLs).')
-    .argument('<a>', 'the older card: file or URL')
-    .argument('<b>', 'the newer card: file or URL')
-    .option('--json', 'print the differences as JSON')
-    .option('--timeout <ms>', 'timeout for URLs', positiveInt, 10_000)
+    .description(
+      'Judge every change between two cards (files, URLs, hosts or git revisions) as breaking, structural or descriptive.',
+    )
+    .argument(
+      '<a>',
+      'the older card: a file, - for stdin, a URL, a host (https://acme.io) or rev:path (main:agent-card.json)',
+    )
+    .argument('<b>', 'the newer card: the same kinds')
+    .option('--json', 'print the differences as JSON (same as --format json)')
+    .addOption(formatOption())
+    .addOption(
+      new Option('--fail-on <impact>', 'exit 1 on changes of this impact or worse (any: every change; none: never)')
+        .choices(FAIL_ON)
+        .default('breaking'),
+    )
+    .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .addHelpText(
       'after',
-      example('agent-card diff agent-card.json https://acme.io/.well-known/agent-card.json') +
-        '\nExit status: 0 when equal or the version was bumped, 1 when content changed but "version" did not.\n',
+      example(
+        'agent-card diff main:agent-card.json agent-card.json',
+        'agent-card diff https://acme.io agent-card.json --fail-on structural',
+        'agent-card diff deployed.json agent-card.json --format github',
+      ) +
+        '\nExit status: 0 when no change reaches --fail-on and, unless --fail-on none, "version" was bumped with\nthe content (or nothing changed); 1 otherwise.\n',
     )
     .action(async (a: string, b: string, options) => {
       result.code = await diffCommand(io, a, b, options);
@@ -269,18 +302,21 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
   program
     .command('verify')
     .description('Verify the signatures of a card with a public key or a JWK Set.')
-    .argument('<file>', 'the signed card')
+    .argument('<card>', 'the signed card: a file, - for stdin, a URL, a host (https://acme.io) or rev:path')
     .option('--key <file>', 'a public key: PEM (SPKI) or JWK')
     .option('--kid <kid>', "the key id --key stands for (required for a PEM key; default: the JWK's kid)")
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
     .addOption(FORM_OPTION())
     .option('--allow-http', 'read the card or the JWKS over http:// from localhost, 127.0.0.1 or ::1 (tests)')
-    .option('--json', 'print the result as JSON')
+    .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .addOption(formatOption())
     .addHelpText(
       'after',
       `${example(
         'agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1',
         'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json',
+        'agent-card verify https://acme.io --jwks https://acme.io/.well-known/jwks.json',
       )}\nExit status: 0 when at least one signature verifies, 1 otherwise.\n`,
     )
     .action(async (file: string, options) => {

@@ -170,7 +170,7 @@ export class CardInputError extends CliError {
 }
 
 /** The validator's errors that leave no one card to work on. */
-const UNREADABLE = new Set([
+export const UNREADABLE = new Set([
   'card-json-parse',
   'card-root-object',
   'card-json-duplicate-member',

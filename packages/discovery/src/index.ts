@@ -25,3 +25,5 @@ export type {
   DiscoveryVersioned,
 } from './types';
 export { discoverAgentCard } from './discover';
+export type { ProbeAgentCardOptions, ProbeInterfaceReport, ProbeReport } from './probe';
+export { probeAgentCard } from './probe';

@@ -7,8 +7,10 @@ import type { DiscoveryFailure, DiscoveryFailureKind, DiscoveryFetch, DiscoveryR
 
 /** What {@link exchange} needs to know about one logical request. */
 export interface ExchangeSpec {
-  method: 'GET' | 'HEAD' | 'OPTIONS';
+  method: 'GET' | 'HEAD' | 'OPTIONS' | 'POST';
   url: string;
+  /** The request body (`POST`). */
+  body?: string;
   headers: Record<string, string>;
   /**
    * The caller's own headers (the `headers` option: `Authorization`, API keys, cookies), sent
@@ -79,7 +81,13 @@ export async function exchange(spec: ExchangeSpec): Promise<Exchange> {
           spec.caller !== undefined && new URL(url).origin === spec.caller.origin
             ? { ...spec.caller.headers, ...spec.headers }
             : spec.headers;
-        response = await spec.fetch(url, { method: spec.method, headers, redirect: 'manual', signal });
+        response = await spec.fetch(url, {
+          method: spec.method,
+          headers,
+          redirect: 'manual',
+          signal,
+          ...(spec.body === undefined ? {} : { body: spec.body }),
+        });
       } catch (error) {
         result.failure = fail(error);
         return result;

@@ -13,10 +13,14 @@ import { formatHtmlReport } from '../html-report';
 import { formatFindings, summarize } from '../report';
 import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
+import { type OutputFormat, outputFormat, writeFormatted } from '../format';
+import { type CheckProbeOptions, probeLines, probeSettings, runProbe } from './check-probe';
 
-export interface CheckCommandOptions {
+export interface CheckCommandOptions extends CheckProbeOptions {
   profile?: ValidationProfile;
   json?: boolean;
+  /** `text` (default), `json` (as `--json`), `sarif`, `github` or `junit`. */
+  format?: OutputFormat;
   timeout?: number;
   allowHttp?: boolean;
   key?: string;
@@ -177,6 +181,8 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
 
 /** `agent-card check <url|domain>`: exit 1 when the report has errors. */
 export async function checkCommand(io: CliIO, target: string, options: CheckCommandOptions): Promise<number> {
+  const format = outputFormat(options);
+  const probing = probeSettings(options);
   // A refused overwrite is known before the first request, not after a run of up to 2 × --timeout.
   if (options.html !== undefined) await refuseOverwrite(io, options.html, options.force === true);
   const keyOptions: Parameters<typeof discoverAgentCard>[1] = {};
@@ -200,8 +206,18 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
   });
-  if (options.json) io.stdout.write(toJsonText(report));
-  else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
+  const timeoutMs = options.timeout ?? 10_000;
+  const probe = options.probe
+    ? await runProbe(report, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
+    : undefined;
+  if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
+  else if (format !== 'text') {
+    const artifact = { uri: report.cardUrl ?? report.origin };
+    writeFormatted(io, format, { command: 'check', artifact, findings: report.findings, ok: report.ok });
+  } else {
+    io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
+    if (probe) io.stdout.write(probeLines(probe, createPainter(io)));
+  }
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
     const page = guardOutput(formatHtmlReport(report, { showInfo: options.info !== false }));

@@ -1,11 +1,21 @@
-import type { CliIO } from '../io';
+import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { diffAgentCards } from '../diff-cards';
-import { readCard, toJsonText } from '../read';
+import { CHANGE_IMPACTS, type ChangeImpact, classifyChanges, type DiffFinding, worstImpact } from '../diff-impact';
+import { type CardSource, readCardSource } from '../card-source';
+import { type OutputFormat, outputFormat, type ReportFinding, writeFormatted } from '../format';
+import { toJsonText } from '../read';
 import { visible } from '../terminal';
+
+/** `--fail-on`: the least impact that fails the run, `any` for any change, `none` never. */
+export const FAIL_ON = ['breaking', 'structural', 'any', 'none'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
 
 export interface DiffCommandOptions {
   json?: boolean;
+  format?: OutputFormat;
+  /** @default 'breaking' */
+  failOn?: FailOn;
   timeout?: number;
   allowHttp?: boolean;
 }
@@ -16,37 +26,108 @@ const show = (v: unknown) => {
   return visible(text === undefined ? 'undefined' : text.length > 120 ? `${text.slice(0, 117)}…` : text);
 };
 
+/** The impacts `failOn` fails on. */
+function failingImpacts(failOn: FailOn): ReadonlySet<ChangeImpact> {
+  if (failOn === 'none') return new Set();
+  if (failOn === 'any') return new Set(CHANGE_IMPACTS);
+  return new Set(CHANGE_IMPACTS.slice(0, CHANGE_IMPACTS.indexOf(failOn) + 1));
+}
+
+/** Whether a finding fails the run under `failOn`: its impact, or an unbumped version unless `none`. */
+const failsUnder = (failOn: FailOn) => {
+  const impacts = failingImpacts(failOn);
+  return (f: ReportFinding) =>
+    f.impact === undefined
+      ? failOn !== 'none' && f.rule === 'diff-version-not-bumped'
+      : impacts.has(f.impact as ChangeImpact);
+};
+
+const TONE = { breaking: 'red', structural: 'yellow', descriptive: 'cyan' } as const;
+
+/** Today's change lines, then the judged changes by impact, then the counts. */
+function textReport(diff: ReturnType<typeof diffAgentCards>, findings: DiffFinding[], painter: Painter): string {
+  const out: string[] = [];
+  for (const c of diff.changes) {
+    const path = visible(c.path);
+    if (c.kind === 'added') out.push(painter.paint('green', `+ ${path}: ${show(c.after)}`));
+    else if (c.kind === 'removed') out.push(painter.paint('red', `- ${path}: ${show(c.before)}`));
+    else out.push(painter.paint('yellow', `~ ${path}: ${show(c.before)} → ${show(c.after)}`));
+  }
+  const counts = CHANGE_IMPACTS.map((impact) => [impact, findings.filter((f) => f.impact === impact)] as const);
+  const n = diff.changes.length;
+  out.push(
+    `${n} difference${n === 1 ? '' : 's'}: ${counts.map(([impact, list]) => `${list.length} ${impact}`).join(', ')}.`,
+  );
+  for (const [impact, list] of counts) {
+    if (impact === 'descriptive' || list.length === 0) continue;
+    out.push('', painter.paint(TONE[impact], `${impact[0]!.toUpperCase()}${impact.slice(1)} changes:`));
+    for (const f of list) {
+      out.push(`  ${painter.paint('bold', visible(f.rule))}  ${visible(f.message)}`);
+      if (impact === 'breaking') out.push(`    ${painter.paint('dim', `→ ${visible(f.hint)}`)}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
 /**
- * `agent-card diff <a> <b>`: exit 0 when the cards are equal or the version was bumped, 1 when
- * content changed but `version` did not.
+ * `agent-card diff <a> <b>`: every change from `a` (the older card) to `b`, judged breaking,
+ * structural or descriptive. Exit 1 when a change reaches `--fail-on` (default: breaking) or the
+ * content changed but `version` did not (unless `--fail-on none`), 0 otherwise.
  */
 export async function diffCommand(io: CliIO, a: string, b: string, options: DiffCommandOptions): Promise<number> {
+  const format = outputFormat(options);
+  const failOn = options.failOn ?? 'breaking';
   const read = { timeoutMs: options.timeout ?? 10_000, allowHttp: options.allowHttp ?? false };
-  const [before, after] = await Promise.all([readCard(io, a, read), readCard(io, b, read)]);
-  const diff = diffAgentCards(before, after);
+  const [before, after]: [CardSource, CardSource] = await Promise.all([
+    readCardSource(io, a, read),
+    readCardSource(io, b, read),
+  ]);
+  const diff = diffAgentCards(before.card, after.card);
   const stale = diff.contentChanged && !diff.versionChanged;
-  if (options.json) {
-    io.stdout.write(toJsonText({ ...diff, versionNotBumped: stale }));
-    return stale ? 1 : 0;
+  const findings = classifyChanges(diff, after.card);
+  const fails = failsUnder(failOn);
+  const failing = findings.some(fails);
+  const code = failing ? 1 : 0;
+  if (format === 'json') {
+    io.stdout.write(
+      toJsonText({
+        ...diff,
+        versionNotBumped: stale,
+        impact: worstImpact(findings),
+        failOn,
+        failed: failing,
+        findings,
+      }),
+    );
+    return code;
+  }
+  if (format !== 'text') {
+    // Every finding points into the newer card (the file a pull request changes): a removal at
+    // the nearest member that is still there, such as /skills for a skill removed.
+    const artifact = {
+      ...(after.file === undefined ? { uri: after.name } : { file: after.file }),
+      ...(after.bytes === undefined ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
+      document: after.card,
+    };
+    writeFormatted(io, format, { command: 'diff', artifact, findings, fails, ok: !failing });
+    return code;
   }
   const painter = createPainter(io);
   if (diff.changes.length === 0) {
     io.stdout.write('No differences.\n');
     return 0;
   }
-  for (const c of diff.changes) {
-    const path = visible(c.path);
-    if (c.kind === 'added') io.stdout.write(`${painter.paint('green', `+ ${path}: ${show(c.after)}`)}\n`);
-    else if (c.kind === 'removed') io.stdout.write(`${painter.paint('red', `- ${path}: ${show(c.before)}`)}\n`);
-    else io.stdout.write(`${painter.paint('yellow', `~ ${path}: ${show(c.before)} → ${show(c.after)}`)}\n`);
-  }
-  io.stdout.write(`${diff.changes.length} difference${diff.changes.length === 1 ? '' : 's'}.\n`);
+  io.stdout.write(textReport(diff, findings, painter));
   if (stale) {
     io.stdout.write(
       painter.paint('yellow', '⚠ The content changed but "version" did not.') +
         ' Bump "version" so clients and caches can tell the cards apart.\n',
     );
-    return 1;
   }
-  return 0;
+  if (failing) {
+    io.stdout.write(
+      `${painter.paint('red', `✖ failed (--fail-on ${failOn})`)}: ${findings.filter((f) => f.impact !== undefined && fails(f)).length} change(s) at or above it${stale && failOn !== 'none' ? ', or "version" not bumped' : ''}.\n`,
+    );
+  }
+  return code;
 }

@@ -4,11 +4,14 @@ import { createPainter } from '../io';
 import { catalogText, readBytes, toJsonText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
+import { type OutputFormat, outputFormat, writeFormatted } from '../format';
 
 export interface ValidateCommandOptions {
   profile?: ValidationProfile;
   strict?: boolean;
   json?: boolean;
+  /** `text` (default), `json` (as `--json`), `sarif`, `github` or `junit`. */
+  format?: OutputFormat;
   info?: boolean;
   /** Read the file as an AI Catalog, whatever it looks like. */
   catalog?: boolean;
@@ -21,10 +24,22 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   // The bytes go to the validator, so invalid UTF-8, invalid JSON and over-deep nesting are the
   // same card-json-parse findings validateAgentCard(bytes) reports, never a lossy decode or a crash.
   const name = file === '-' ? 'stdin' : file;
+  const format = outputFormat(options);
   const catalog = catalogText(bytes, name, options.catalog === true);
-  if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, options);
+  if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, { ...options, format });
   const result = validateAgentCard(bytes, { profile });
-  if (options.json) {
+  if (format !== 'text' && format !== 'json') {
+    const artifact = file === '-' ? { uri: 'stdin' } : { file };
+    const text = Buffer.from(bytes).toString('utf8');
+    writeFormatted(io, format, {
+      command: 'validate',
+      artifact: { ...artifact, text },
+      findings: result.findings,
+      ok: result.valid,
+    });
+    return result.valid ? 0 : 1;
+  }
+  if (format === 'json') {
     io.stdout.write(
       toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }),
     );
@@ -52,7 +67,18 @@ function validateCatalog(
   options: ValidateCommandOptions,
 ): number {
   const result = validateAiCatalog(text, { profile });
-  if (options.json) {
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') {
+    const artifact = name === 'stdin' ? { uri: 'stdin' } : { file: name };
+    writeFormatted(io, format, {
+      command: 'validate',
+      artifact: { ...artifact, text },
+      findings: result.findings,
+      ok: result.valid,
+    });
+    return result.valid ? 0 : 1;
+  }
+  if (format === 'json') {
     io.stdout.write(
       toJsonText({ file: name, kind: 'ai-catalog', profile, valid: result.valid, findings: result.findings }),
     );

@@ -5,10 +5,13 @@ import {
   verifyAgentCard,
   type AgentCard,
   type VerifyAgentCardOptions,
+  type VerifyAgentCardResult,
 } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
-import { isRemote, readCard, readJson, toJsonText } from '../read';
+import { isRemote, readJson, toJsonText } from '../read';
+import { readCardSource } from '../card-source';
+import { type OutputFormat, outputFormat, type ReportFinding, writeFormatted } from '../format';
 import { visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 
@@ -18,15 +21,76 @@ export interface VerifyCommandOptions {
   jwks?: string;
   allowHttp?: boolean;
   json?: boolean;
+  /** `text` (default), `json` (as `--json`), `sarif`, `github` or `junit`. */
+  format?: OutputFormat;
+  /** Time budget for a URL, or per request for a host. @default 10000 */
+  timeout?: number;
   /** The one canonical form a signature may cover. */
   form?: AgentCardCanonicalForm;
 }
 
-/** `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
+/**
+ * The verification as findings (`signature-verify`): one per signature, an error for each that
+ * failed when none verified (a warning when another did), an info for each that verified; the
+ * pruned-form and limit notes as warnings.
+ */
+function verifyFindings(result: VerifyAgentCardResult): ReportFinding[] {
+  const fix =
+    'Sign the card again with a key the verifier trusts (agent-card sign), and publish that key in the JWK Set.';
+  const findings: ReportFinding[] = [];
+  if (result.signatures.length === 0) {
+    const path = '/signatures';
+    findings.push({
+      rule: 'signature-verify',
+      severity: 'error',
+      path,
+      message: `signatures: ${result.reason ?? 'no signatures'}.`,
+      hint: fix,
+    });
+  }
+  for (const s of result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures)) {
+    const head = `signatures[${s.index}] (${s.alg ?? '?'}, kid "${s.kid ?? '?'}")`;
+    findings.push(
+      s.valid
+        ? {
+            rule: 'signature-verify',
+            severity: 'info',
+            path: `/signatures/${s.index}`,
+            message: `${head}: verified with ${s.key} over the ${s.form ?? 'pruned'} form.`,
+            hint: 'Nothing to do.',
+          }
+        : {
+            rule: 'signature-verify',
+            severity: result.valid ? 'warning' : 'error',
+            path: `/signatures/${s.index}`,
+            message: `${head}: ${s.reason ?? 'did not verify'}.`,
+            hint: fix,
+          },
+    );
+  }
+  const prunedOnly = prunedOnlyNote(result);
+  for (const note of [...(result.limits ?? []), ...(prunedOnly ? [prunedOnly] : [])]) {
+    findings.push({
+      rule: 'signature-verify',
+      severity: 'warning',
+      path: '/signatures',
+      message: `signatures: ${note}.`,
+      hint: 'Sign over the served-as-is form too (agent-card sign writes both).',
+    });
+  }
+  return findings;
+}
+
+/** `agent-card verify <card> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
-  const card = await readCard(io, file, { allowHttp: options.allowHttp ?? false });
+  const format = outputFormat(options);
+  const source = await readCardSource(io, file, {
+    allowHttp: options.allowHttp ?? false,
+    timeoutMs: options.timeout ?? 10_000,
+  });
+  const card = source.card;
   const verifyOptions: VerifyAgentCardOptions = options.form ? { forms: [options.form] } : {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
@@ -44,7 +108,16 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     verifyOptions.jwks = jwks as NonNullable<VerifyAgentCardOptions['jwks']>;
   }
   const result = await verifyAgentCard(card as AgentCard, verifyOptions);
-  if (options.json) {
+  if (format !== 'text' && format !== 'json') {
+    const artifact = {
+      ...(source.file === undefined ? { uri: source.name } : { file: source.file }),
+      ...(source.bytes === undefined ? {} : { text: Buffer.from(source.bytes).toString('utf8') }),
+      document: card,
+    };
+    writeFormatted(io, format, { command: 'verify', artifact, findings: verifyFindings(result), ok: result.valid });
+    return result.valid ? 0 : 1;
+  }
+  if (format === 'json') {
     io.stdout.write(toJsonText(result));
     return result.valid ? 0 : 1;
   }
