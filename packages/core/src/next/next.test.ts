@@ -12,6 +12,7 @@ type RouteHandlerConfig<Params> = {
   [M in 'GET' | 'HEAD' | 'OPTIONS' | 'POST']?: (
     request: NextRequestLike,
     context: { params: Promise<Params> },
+    // biome-ignore lint/suspicious/noConfusingVoidType: Next's own type, copied as it is.
   ) => Promise<Response | void> | Response | void;
 };
 
