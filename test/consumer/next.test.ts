@@ -46,6 +46,12 @@ beforeAll(async () => {
   );
 }, 900_000);
 
+/** The started app; a build or start that failed is reported by the first test, named here. */
+function started(): Started {
+  if (server === undefined) throw new Error('next build or next start failed: see the first test of this file');
+  return server;
+}
+
 afterAll(async () => {
   await server?.stop();
   await removeApp(dir);
@@ -61,9 +67,9 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
   });
 
   it('serves the card with its ETag, 304, HEAD, the CORS preflight, and Next answers 405 to POST', async () => {
-    const url = `${server!.base}/.well-known/agent-card.json`;
+    const url = `${started().base}/.well-known/agent-card.json`;
     const response = await fetch(url);
-    expect(response.status, server!.output()).toBe(200);
+    expect(response.status, started().output()).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/a2a+json');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(((await response.json()) as { name: string }).name).toBe('Orders Agent');
@@ -89,27 +95,27 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
       ['orders', 'Orders Agent'],
       ['refunds', 'Refunds Agent'],
     ]) {
-      const response = await fetch(`${server!.base}/agents/${id}/.well-known/agent-card.json`);
+      const response = await fetch(`${started().base}/agents/${id}/.well-known/agent-card.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get('link')).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog"');
       expect(((await response.json()) as { name: string }).name).toBe(name);
     }
-    const unknown = await fetch(`${server!.base}/agents/nobody/.well-known/agent-card.json`);
+    const unknown = await fetch(`${started().base}/agents/nobody/.well-known/agent-card.json`);
     expect([unknown.status, await unknown.json()]).toEqual([
       404,
       { error: { code: 404, status: 'NOT_FOUND', message: 'Not found.' } },
     ]);
-    const catalog = (await (await fetch(`${server!.base}/.well-known/ai-catalog.json`)).json()) as {
+    const catalog = (await (await fetch(`${started().base}/.well-known/ai-catalog.json`)).json()) as {
       entries: { url: string }[];
     };
     expect(catalog.entries.map((e) => e.url)).toEqual([
-      `${server!.base}/agents/orders/.well-known/agent-card.json`,
-      `${server!.base}/agents/refunds/.well-known/agent-card.json`,
+      `${started().base}/agents/orders/.well-known/agent-card.json`,
+      `${started().base}/agents/refunds/.well-known/agent-card.json`,
     ]);
   });
 
   it('gives the extended card only to whom authenticate admits', async () => {
-    const url = `${server!.base}/a2a/rest/extendedAgentCard`;
+    const url = `${started().base}/a2a/rest/extendedAgentCard`;
     for (const key of [undefined, 'wrong-key']) {
       const refused = await fetch(url, { headers: key === undefined ? {} : { 'x-api-key': key } });
       expect(refused.status).toBe(401);
@@ -125,7 +131,7 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
   it('passes agent-card check, run from the tarball with npx', async () => {
     const check = await run(
       'npx',
-      ['--no-install', 'agent-card', 'check', server!.base, '--allow-http', '--profile', 'development'],
+      ['--no-install', 'agent-card', 'check', started().base, '--allow-http', '--profile', 'development'],
       { cwd: dir!, timeout: 120_000 },
     );
     expect(check.code, explain(check)).toBe(0);
