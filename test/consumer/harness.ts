@@ -168,7 +168,8 @@ export interface Started {
 }
 
 /**
- * Starts `node <entry>` in an app with `PORT` set, and waits until it answers HTTP (any status).
+ * Starts `node <entry> ...args` in an app with `PORT` set (a free one unless `env` names it), and
+ * waits until it answers HTTP (any status).
  * Rejects with the server's own output if it exits first or does not answer within the time bound.
  */
 export async function startServer(
@@ -176,9 +177,10 @@ export async function startServer(
   entry: string,
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 30_000,
+  args: readonly string[] = [],
 ): Promise<Started> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child: ChildProcess = spawn(process.execPath, [entry, ...args], {
     cwd: dir,
     env: { ...quietEnv(), PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

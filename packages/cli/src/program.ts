@@ -15,6 +15,7 @@ import { INIT_BINDINGS, initCommand } from './commands/init';
 import { initCatalogCommand } from './commands/init-catalog';
 import { signCommand } from './commands/sign';
 import { verifyCommand } from './commands/verify';
+import { buildCommand } from './commands/build';
 import { keysGenerateCommand, keysJwksCommand } from './commands/keygen';
 import { AGENT_CARD_CANONICAL_FORMS, AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
 import { TEMPLATE_NAMES } from './templates';
@@ -178,6 +179,31 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
 
 /** `migrate`, `diff` and `init`: commands that compare cards or write new ones. */
 function addWritingCommands(program: Command, io: CliIO, result: { code: number }): void {
+  program
+    .command('build')
+    .description(
+      'Write the .well-known files and the headers a static host must send (Vercel, Netlify, Cloudflare Pages, nginx).',
+    )
+    .argument(
+      '[config]',
+      "a card file (.json) or a module exporting the middleware's options (.mjs, .js, .cjs); default: agent-card.json",
+    )
+    .option('-o, --out <dir>', 'the directory to write into', 'public')
+    .option('--force', 'overwrite files that exist')
+    .addOption(
+      new Option('--profile <profile>', 'validation profile of the cards').choices(PROFILES).default('production'),
+    )
+    .addHelpText(
+      'after',
+      `${example(
+        'agent-card build agent-card.json --out public',
+        'agent-card build agent-card.config.mjs --out dist',
+      )}\nThe files are what the middleware serves for the same options, byte for byte: the card, the legacy alias,\nthe JWK Set, the AI Catalog, each agent's card. With them: vercel.json, _headers (Netlify, Cloudflare Pages)\nand agent-card.nginx.conf (with the middleware's ETags, 304, 204 and 405).\n\nExit status: 0 when everything is written, 1 when the options or a card are invalid, 2 on usage and I/O errors.\n`,
+    )
+    .action(async (config: string | undefined, options) => {
+      result.code = await buildCommand(io, config, options);
+    });
+
   program
     .command('migrate')
     .description('Turn a v0.3 or mixed card into a v1.0 card, listing every change.')

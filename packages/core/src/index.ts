@@ -70,6 +70,7 @@ export {
   createAgentCardResponder,
   getExtendedAgentCard,
   mergeExtendedCard,
+  servedPathsOf,
 } from './http';
 export type {
   AgentCardContext,

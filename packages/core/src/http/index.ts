@@ -2,6 +2,7 @@ export { createAgentCardResponder } from './responder';
 export { getExtendedAgentCard } from './extended/get';
 export type { TrustProxySetting } from './dynamic/trust';
 export { agentResponderOf } from './agents/responder';
+export { servedPathsOf } from './kernel/responder';
 export { toLegacyV03Card, LEGACY_PROTOCOL_VERSION } from './legacy/v03';
 export type { LegacyV03AgentCard, LegacyV03SecurityScheme, LegacyV03SecurityRequirement } from './legacy/v03';
 export { mergeExtendedCard } from './extended/endpoint';

@@ -9,7 +9,7 @@ import { resolveProfile } from '../../validate/validate';
 import { reportMovedOptions } from '../dynamic/options';
 import type { DynamicCardOptions } from '../dynamic/types';
 import type { AgentCardRequest } from '../kernel/exchange';
-import { AGENT_CARD_PATH } from '../kernel/paths';
+import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { optionsError } from '../kernel/problems';
 import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
@@ -116,6 +116,35 @@ interface Host<Req> {
   respond: AgentCardResponder<Req>['respond'];
   agent(id: string): Agent<Req>;
   updateAgent(id: string, next: unknown, changes: { extendedCard?: unknown } | undefined): void;
+  /** Every document path, as the agents stand now; `undefined` when one agent has a card function. */
+  paths(): readonly string[] | undefined;
+}
+
+/**
+ * The document paths of the agents (each under its own path, the default agent's also at the
+ * root) and of the catalog; `undefined` when one of them depends on the request.
+ */
+function hostPaths<Req>(
+  agents: readonly Agent<Req>[],
+  defaultAgent: Agent<Req> | undefined,
+  catalog: CatalogRoute<Req> | undefined,
+): readonly string[] | undefined {
+  const own = (a: Agent<Req>) =>
+    internalsOf(a.responder)
+      ?.paths?.()
+      .filter((p) => p.startsWith(WELL_KNOWN_PREFIX));
+  const paths: string[] = [];
+  for (const a of agents) {
+    const found = own(a);
+    if (found === undefined) return undefined;
+    paths.push(...found.map((p) => `${a.path}${p}`));
+  }
+  if (defaultAgent !== undefined) paths.push(...own(defaultAgent)!);
+  if (catalog !== undefined) {
+    if (catalog.document === undefined) return undefined;
+    paths.push(AI_CATALOG_PATH);
+  }
+  return paths;
 }
 
 /**
@@ -135,6 +164,7 @@ function createHost<Req>(
   const base = catalog === false ? '' : (catalog.baseUrl ?? '');
   let current = agents;
   let defaultAgent = initialDefault;
+  let currentCatalog = catalogRoute;
   let routes = createRouter(current, defaultAgent, catalogRoute, base);
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
@@ -168,8 +198,10 @@ function createHost<Req>(
       const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base);
       current = changed;
       defaultAgent = changedDefault;
+      currentCatalog = changedCatalog;
       routes = changedRoutes;
     },
+    paths: () => hostPaths(current, defaultAgent, currentCatalog),
   };
 }
 
@@ -233,7 +265,10 @@ export function createMultiAgentResponder<Req>(
       );
     },
   };
-  const sealed = sealResponder(router, { agents: agentHandles(host, agents) });
+  const sealed = sealResponder(router, {
+    agents: agentHandles(host, agents),
+    ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
+  });
   if (viewer === undefined) return sealed;
   return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined), {
     cacheControl: options.cacheControl ?? 'public, max-age=3600',

@@ -60,5 +60,8 @@ export function createStaticResponder<Req>(
       current = variant;
     },
   };
-  return sealResponder(responder, { extended: (request) => current.extended.resolve(request) });
+  return sealResponder(responder, {
+    extended: (request) => current.extended.resolve(request),
+    paths: () => (current.legacy === undefined ? [AGENT_CARD_PATH] : [AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH]),
+  });
 }

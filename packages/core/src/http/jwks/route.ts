@@ -5,7 +5,7 @@ import type { CorsSetting } from '../kernel/cors';
 import { answerDocument, type PreparedDocument, prepareDocument } from '../kernel/documents';
 import { encodeJson } from '../kernel/encode';
 import { comparablePath } from '../kernel/paths';
-import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 
 /** The media type of a JWK Set (RFC 7517 §8.5). */
 const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
@@ -47,6 +47,6 @@ export function withJwksRoute<Req>(
       respond: (request) => (jwks.matches(request.path) ? answerDocument(jwks.document, request) : inner(request)),
       update: responder.update,
     },
-    internalsOf(responder)!,
+    withPaths(internalsOf(responder)!, () => [jwks.path]),
   );
 }

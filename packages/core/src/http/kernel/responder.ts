@@ -38,6 +38,12 @@ export interface ResponderInternals {
   extended?(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
   /** With `agents`: each agent's own responder, for `agentResponderOf`. */
   readonly agents?: ReadonlyMap<string, AgentCardResponder<any>>;
+  /**
+   * The paths of the documents it serves to anyone who asks with GET (the card, the legacy
+   * alias, the JWK Set, the catalog, the viewer's pages), as they stand now, for
+   * `servedPathsOf`; absent when they depend on the request (a card function).
+   */
+  paths?(): readonly string[];
 }
 
 const INTERNALS = Symbol('agent card responder internals');
@@ -48,6 +54,15 @@ type Carrier = { [INTERNALS]?: ResponderInternals };
 export function sealResponder<R extends AgentCardResponder<any>>(responder: R, internals: ResponderInternals): R {
   Object.defineProperty(responder, INTERNALS, { value: internals, enumerable: false });
   return Object.freeze(responder);
+}
+
+/**
+ * `internals` with `more` paths added to those of what it wraps (none when the wrapped responder
+ * has no fixed paths: its documents depend on the request, and so do the wrapper's).
+ */
+export function withPaths(internals: ResponderInternals, more: () => readonly string[]): ResponderInternals {
+  const inner = internals.paths;
+  return inner === undefined ? internals : { ...internals, paths: () => [...inner(), ...more()] };
 }
 
 /** The internals of a responder made here, if it is one. */
@@ -77,4 +92,30 @@ export function internalsFrom(source: unknown, caller: string): ResponderInterna
   throw new TypeError(
     `${caller}: expected the responder, or an adapter's middleware, plugin or handler (it carries its responder as \`responder\`) (got ${got}). Pass what createAgentCardResponder(options) or the adapter returned; options objects are not looked up.`,
   );
+}
+
+/**
+ * The paths of every document a responder serves to anyone who asks with `GET`: the card, the
+ * legacy alias, the JWK Set, the AI Catalog, each agent's card and the viewer's pages, as they
+ * stand now. The extended card is not among them (it is served only to whom `authenticate`
+ * admits). Ask the responder itself for each path to get its bytes and headers: that is what
+ * `agent-card build` writes for static hosts. Pass the responder, or an adapter's middleware,
+ * plugin or handler (which carries its responder as `responder`).
+ *
+ * @throws TypeError when the responder serves a card function: its documents depend on the
+ *   request, so there is no fixed list to give.
+ * @example
+ * for (const path of servedPathsOf(responder)) {
+ *   const res = responder.respond({ method: 'GET', path, headers: {} })
+ * }
+ */
+export function servedPathsOf(
+  source: AgentCardResponder<any> | { readonly responder: AgentCardResponder<any> },
+): readonly string[] {
+  const paths = internalsFrom(source, 'servedPathsOf').paths;
+  if (paths === undefined)
+    throw new TypeError(
+      'servedPathsOf: the responder serves a card function, whose documents depend on the request (dynamic). Give a card (an object) to list the paths it serves.',
+    );
+  return paths();
 }

@@ -7,7 +7,7 @@ import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
-import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
 import { cardPage, type ViewerPage } from './pages';
 
@@ -147,7 +147,12 @@ export function withViewer<Req>(
     update: responder.update,
   };
   const internals = internalsOf(responder);
-  return internals === undefined ? Object.freeze(wrapped) : sealResponder(wrapped, internals);
+  return internals === undefined
+    ? Object.freeze(wrapped)
+    : sealResponder(
+        wrapped,
+        withPaths(internals, () => paths),
+      );
 }
 
 /** Serves the card's page behind every other route, when `viewer` is set. */

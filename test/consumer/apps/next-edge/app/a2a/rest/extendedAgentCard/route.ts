@@ -1,0 +1,2 @@
+export const runtime = 'edge';
+export { GET, HEAD, OPTIONS } from '../../../../lib/card';
