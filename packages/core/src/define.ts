@@ -13,6 +13,7 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from './model';
+import type { CardRuleId } from './rules';
 import { deepFreeze } from './util';
 import { recordValidation } from './validate/recorded';
 import { resolveProfile, sortFindingsInKeyOrder, validateAgentCardFindings } from './validate/validate';
@@ -187,7 +188,7 @@ export function defineAgentCardWithFindings(
 ): DefinedAgentCard {
   if (!isRecord(input)) {
     const finding: Finding = {
-      rule: 'card-root-object',
+      rule: 'card-root-object' satisfies CardRuleId,
       severity: 'error',
       path: '',
       message: `card: the definition is not an object (${describe(input)}).`,
@@ -420,7 +421,7 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function error(rule: string, path: string, message: string, hint: string): Finding {
+function error(rule: CardRuleId, path: string, message: string, hint: string): Finding {
   return { rule, severity: 'error', path, message, hint };
 }
 

@@ -6,6 +6,7 @@ import {
   type AgentCardDefinition,
   type AgentSkill,
   type Finding,
+  type CardRuleId,
   type ValidationProfile,
 } from '@agent-card/core';
 import type { AgentCardBuild } from './extended-card';
@@ -26,7 +27,7 @@ export interface AssembleAgentCardInput {
 
 /** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
 interface Check<T> {
-  rule: string;
+  rule: CardRuleId;
   path: string;
   fails: (subject: T) => boolean;
   message: (subject: T) => string;

@@ -1,6 +1,7 @@
 import { AgentCardError, formatFindings } from '../../errors';
 import type { Finding, ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
+import type { CardRuleId } from '../../rules';
 import { recordedFindings } from '../../validate/recorded';
 import { validateAgentCardFindings, type validateAgentCard } from '../../validate/validate';
 
@@ -26,7 +27,7 @@ export function checkCard(value: unknown, profile: ValidationProfile): CardCheck
     !findings.some((f) => f.rule === 'extended-card-requires-security' && f.severity === 'error')
   ) {
     findings.unshift({
-      rule: 'extended-card-requires-security',
+      rule: 'extended-card-requires-security' satisfies CardRuleId,
       severity: 'error',
       path: '/capabilities/extendedAgentCard',
       message: 'capabilities.extendedAgentCard: is true but the card declares no securitySchemes.',
