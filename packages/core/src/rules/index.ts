@@ -7,6 +7,7 @@
  *
  * @packageDocumentation
  */
+import { AgentCardError } from '../errors';
 import type { Finding, Severity } from '../findings';
 import { closest } from '../nearest';
 import { CARD_RULES } from './card';
@@ -128,12 +129,14 @@ export function checkRuleOverrides(
 }
 
 /**
- * {@link checkRuleOverrides} that throws a `TypeError` listing every problem: for functions that
+ * {@link checkRuleOverrides} that throws an `AgentCardError` (`ERR_AGENT_CARD_OPTIONS`) listing every problem: for functions that
  * have no start-up of their own (`validateAgentCard`, `defineAgentCard`).
  */
 export function resolveRuleOverrides(value: unknown, where = 'rules'): ResolvedRuleOverrides | undefined {
   const { overrides, problems } = checkRuleOverrides(value, where);
-  if (problems.length > 0) throw new TypeError(problems.join('\n'));
+  if (problems.length > 0) {
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `Invalid rule settings:\n  - ${problems.join('\n  - ')}`);
+  }
   return overrides;
 }
 
