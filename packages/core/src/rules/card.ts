@@ -16,7 +16,7 @@ export const CARD_RULES = {
     details: 'Body parses as JSON. UTF-8. A BOM is a warning.',
     fix: 'Serve the card as UTF-8 JSON without a byte order mark; a value passed in code must be plain JSON (no cycles, getters, bigint or NaN).',
     source: '[tool] every validator; [spec] §14.1 UTF-8; RFC 8259 §8.1',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'card-root-object': {
     number: 2,
@@ -26,7 +26,7 @@ export const CARD_RULES = {
     details: 'Top level is a JSON object (not array, null or string).',
     fix: 'Make the card one JSON object: {"name": …, "supportedInterfaces": […], …}.',
     source: '[tool] TCK CARD-DISC-001',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'card-shape-detected': {
     number: 3,
@@ -37,7 +37,7 @@ export const CARD_RULES = {
       'Classifies as v1.0 (`supportedInterfaces`), v0.3 (`url` + `protocolVersion`/`preferredTransport`), ≤0.2 (`url`, no `protocolVersion`, often `authentication`) or unknown, and picks the rule set.',
     fix: 'Nothing to fix: a note. A v0.3 or older card gets findings with the v1.0 JSON to use (`agent-card migrate` writes it).',
     source: '[tool] canagentuse detect-version; a2a-python `parse_agent_card`; a2a-js `isLegacyAgentCard`',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'required-fields': {
     number: 4,
@@ -48,7 +48,7 @@ export const CARD_RULES = {
       'v1.0: `name`, `description`, `supportedInterfaces`, `version`, `capabilities`, `defaultInputModes`, `defaultOutputModes`, `skills`. v0.3: `protocolVersion`, `name`, `description`, `url`, `version`, `capabilities`, `defaultInputModes`, `defaultOutputModes`, `skills`.',
     fix: 'Add each missing field; the hint of each finding gives an example value.',
     source: '[spec] proto REQUIRED; v0.3 types.ts; [tool] TCK CARD-STRUCT-001, inspector',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'field-types': {
     number: 5,
@@ -60,7 +60,7 @@ export const CARD_RULES = {
     fix: 'Give the field the type the proto defines (a string, a boolean, an array, an object), and a non-blank value to a required string.',
     source:
       '[spec] §5.7 "present and set"; [tool] TCK main `test_mandatory_field_types` and `test_agent_card_basic_info_mandatory`',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'required-arrays-non-empty': {
     number: 6,
@@ -70,7 +70,7 @@ export const CARD_RULES = {
     details: '`supportedInterfaces`, `defaultInputModes` and `defaultOutputModes` have ≥1 element.',
     fix: 'List at least one entry, e.g. "defaultInputModes": ["text/plain"].',
     source: '[spec] §5.7; [tool] TCK CARD-PROTO-001',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'skills-non-empty': {
     number: 7,
@@ -86,7 +86,7 @@ export const CARD_RULES = {
     fix: 'List at least one skill with id, name, description and tags.',
     source:
       '[spec] §5.7. Note: contested (a2a-tck#65; §8.4.1 example; agent-ready.dev only warns). The inspector and TCK main treat it as error.',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-required-fields': {
     number: 8,
@@ -97,7 +97,7 @@ export const CARD_RULES = {
       'Each `supportedInterfaces[]` has non-blank `url`, `protocolBinding` and `protocolVersion`. `tenant` is a string if present.',
     fix: 'Give each interface a url, a protocolBinding (JSONRPC, HTTP+JSON, GRPC or a URI) and a protocolVersion such as "1.0".',
     source: '[spec] proto `AgentInterface`; [tool] TCK CARD-PROTO-002, agent-ready.dev',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'skill-required-fields': {
     number: 9,
@@ -107,7 +107,7 @@ export const CARD_RULES = {
     details: 'Each skill has non-blank `id`, `name` and `description`.',
     fix: 'Give each skill a non-blank id, name and description.',
     source: '[spec] proto `AgentSkill`; [tool] TCK main',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'skill-tags-required': {
     number: 10,
@@ -117,7 +117,7 @@ export const CARD_RULES = {
     details: 'Each skill has `tags`: an array with ≥1 non-blank string.',
     fix: 'Give each skill tags: keywords clients search for, e.g. "tags": ["billing"].',
     source: '[spec] proto REQUIRED plus §5.7; v0.3 `tags: string[]`; [tool] TCK main',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'provider-required-fields': {
     number: 11,
@@ -127,7 +127,7 @@ export const CARD_RULES = {
     details: 'If `provider` is present, both `organization` and `url` are non-blank.',
     fix: 'Give provider both organization and url, or leave provider out.',
     source: '[spec] proto `AgentProvider` (both REQUIRED)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'security-scheme-shape': {
     number: 12,
@@ -138,7 +138,7 @@ export const CARD_RULES = {
       'Each `securitySchemes` value has **exactly one** of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme`. Type fields: apiKey `location` ∈ {query, header, cookie} + `name`; http `scheme`; oauth2 `flows`; OIDC `openIdConnectUrl`.',
     fix: 'Use exactly one wrapper per scheme, e.g. {"httpAuthSecurityScheme": {"scheme": "Bearer"}}, with the fields its type needs.',
     source: '[spec] proto oneof; [tool] TCK main `test_security_scheme_consistency` (one-key check)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'oauth-flow-shape': {
     number: 13,
@@ -150,7 +150,7 @@ export const CARD_RULES = {
       '`flows` has exactly one of `authorizationCode{authorizationUrl, tokenUrl, scopes}`, `clientCredentials{tokenUrl, scopes}` or `deviceCode{deviceAuthorizationUrl, tokenUrl, scopes}`. `implicit`/`password` give a **warning** (deprecated in proto).',
     fix: 'Use exactly one of authorizationCode, clientCredentials or deviceCode in flows, with its URLs and scopes.',
     source: '[spec] proto `OAuthFlows`; [tool] Agents-for-net#1010 ("exactly one valid A2A OAuth flow")',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'security-requirement-shape': {
     number: 14,
@@ -160,7 +160,7 @@ export const CARD_RULES = {
     details: '`securityRequirements[]` (card and skill level) are `{schemes: {<name>: {list: string[]}}}`.',
     fix: 'Write each requirement as {"schemes": {"<scheme name>": {"list": ["<scope>"]}}}.',
     source: '[spec] proto `SecurityRequirement`/`StringList`; A2A#2044',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'signature-format': {
     number: 15,
@@ -172,7 +172,7 @@ export const CARD_RULES = {
       'Each `signatures[]` has base64url `protected` and `signature`; `protected` decodes to a JSON object with `alg` and `kid` (MUST); `typ` SHOULD be `"JOSE"`; `jku`, if present, is https.',
     fix: 'Sign the card again with `agent-card sign` (or signAgentCard), which writes base64url protected headers with alg, kid and typ.',
     source: '[spec] §8.4.2, §8.4.3 ("retrieved over secure channels"); [tool] TCK CARD-SIGN-003',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'extension-uri-required': {
     number: 16,
@@ -184,7 +184,7 @@ export const CARD_RULES = {
       'Each `capabilities.extensions[]` has a non-blank absolute `uri`; `required` is boolean; `params` is an object.',
     fix: 'Give each extension an absolute uri; required is a boolean and params an object.',
     source: '[spec] §4.6; [tool] TCK main `test_agent_extensions_structure`',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'json-camelcase': {
     number: 17,
@@ -195,7 +195,7 @@ export const CARD_RULES = {
       'No snake_case aliases such as `default_input_modes`, `supported_interfaces` or `protocol_binding`. ProtoJSON parsers accept them, but §5.5 says MUST camelCase.',
     fix: 'Rename the key to its camelCase name, e.g. default_input_modes to defaultInputModes.',
     source: '[spec] §5.5; [tool] agent-ready.dev ("snake_case warns")',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'unknown-field': {
     number: 18,
@@ -206,7 +206,7 @@ export const CARD_RULES = {
       'Keys not in the v1.0 schema, at any level. Consumers SHOULD ignore them, but the TCK schema (`additionalProperties:false`) fails CARD-STRUCT-001 on them. Includes removed capability flags (`stateTransitionHistory`).',
     fix: 'Remove the field or fix its spelling; put extension data under capabilities.extensions[].params.',
     source: '[spec] §5.7; [tool] TCK 1.0-dev schema, GATRA',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'skill-id-unique': {
     number: 19,
@@ -216,7 +216,7 @@ export const CARD_RULES = {
     details: '`skills[].id` values are unique. Exact match is an error; a case-insensitive duplicate is a warning.',
     fix: 'Give each skill an id of its own.',
     source: '[spec] proto "A unique identifier"; [tool] GATRA (fail)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'security-scheme-reference': {
     number: 20,
@@ -229,7 +229,7 @@ export const CARD_RULES = {
     fix: 'Define every scheme a requirement names in securitySchemes (and remove schemes nothing uses).',
     source:
       'OpenAPI Security Requirement Object ("Each name MUST correspond…"); [tool] Agents-for-net#1010; TCK main logs it',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'security-scope-declared': {
     number: 21,
@@ -240,7 +240,7 @@ export const CARD_RULES = {
       "For OAuth2 schemes, each scope in a requirement's `list` appears in that flow's `scopes` map. For apiKey/http/mTLS, a non-empty list gives info: OpenAPI 3.0 requires it empty, 3.1+ allows role names.",
     fix: "Declare each scope a requirement asks for in the flow's scopes map.",
     source: '[tool] Agents-for-net#1010; OpenAPI',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'security-empty': {
     number: 22,
@@ -251,7 +251,7 @@ export const CARD_RULES = {
       '`securitySchemes: {}` present but empty; a requirement with an empty `schemes` map (in OpenAPI, an empty requirement object makes auth *optional*); requirements present with no schemes defined.',
     fix: 'Declare the schemes clients must use, or remove the empty securitySchemes and empty requirements.',
     source: '[proposal]; OpenAPI semantics',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'extended-card-requires-security': {
     number: 23,
@@ -262,7 +262,7 @@ export const CARD_RULES = {
       '`capabilities.extendedAgentCard: true` but no `securitySchemes`. Auth MUST use schemes declared in the public card.',
     fix: 'Declare the scheme that protects the extended card in securitySchemes, or set extendedAgentCard to false.',
     source: '[spec] §13.3',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'mode-media-type': {
     number: 24,
@@ -273,7 +273,7 @@ export const CARD_RULES = {
       'Each entry in `defaultInputModes`, `defaultOutputModes` and `skills[].inputModes/outputModes` matches `type/subtype[;params]` (RFC 6838 token syntax). Flags legacy tokens `text`, `file`, `data`. Duplicate entries give info.',
     fix: 'Use media types such as text/plain or application/json, each once.',
     source: '[spec] proto "Defined as media types"; [evidence] a2a-samples `\'text\'`; [tool] GATRA',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-binding-known': {
     number: 25,
@@ -284,7 +284,7 @@ export const CARD_RULES = {
       '`protocolBinding` is exactly `JSONRPC`, `GRPC` or `HTTP+JSON` (case-sensitive; `jsonrpc` is flagged) **or** an absolute URI (custom bindings SHOULD be URIs).',
     fix: "Write the binding as JSONRPC, GRPC or HTTP+JSON (exact case), or a custom binding's absolute URI.",
     source: '[spec] proto comment, §5.8; [tool] TCK `_KNOWN_BINDINGS` (skips otherwise)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-protocol-version': {
     number: 26,
@@ -295,7 +295,7 @@ export const CARD_RULES = {
       '`protocolVersion` matches `^\\d+\\.\\d+$`. A patch part (`"1.0.0"`, `"0.3.0"`) is a warning. Values other than 0.3/1.0 give info.',
     fix: 'Write the protocol version as Major.Minor, e.g. "1.0".',
     source: '[spec] §3.6 (patch SHOULD NOT appear in cards), proto examples; [tool] TCK VER-CLIENT-002',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-url-format': {
     number: 27,
@@ -306,7 +306,7 @@ export const CARD_RULES = {
       'HTTP bindings (`JSONRPC`, `HTTP+JSON`, URI bindings starting http): an absolute `http(s)://` URL with a host. `GRPC`: `host:port` or an absolute URL. No fragments. No credentials in userinfo.',
     fix: 'Use an absolute https:// URL of the endpoint (host:port for gRPC), without fragment or credentials.',
     source: '[spec] proto `AgentInterface.url` (incl. #1997 gRPC form); [tool] inspector, TCK main optional',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-duplicate': {
     number: 28,
@@ -316,7 +316,7 @@ export const CARD_RULES = {
     details: 'The same `(url, protocolBinding, protocolVersion, tenant)` tuple appears more than once.',
     fix: 'List each interface once.',
     source: '[proposal]; v0.3 §5.6.4 "No conflicts"',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-preference': {
     number: 29,
@@ -327,7 +327,7 @@ export const CARD_RULES = {
       'Reports which interface clients will pick (the first entry is preferred, §8.3.1). Warning if an earlier entry is weaker than a later one, for example http before https.',
     fix: 'Put the interface clients should use first, the https one before any http one.',
     source: '[spec] §8.3.1-8.3.2; [proposal]',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'version-format': {
     number: 30,
@@ -338,7 +338,7 @@ export const CARD_RULES = {
       'Agent `version` is non-blank; info if not SemVer-like. The spec leaves the format free; proto example "1.0.0".',
     fix: 'Use a version such as "1.0.0" (SemVer is customary, not required).',
     source: '[proposal]; [tool] GATRA, Capiscio (semver)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'legacy-fields-present': {
     number: 31,
@@ -350,7 +350,7 @@ export const CARD_RULES = {
     fix: 'Remove the v0.3 keys, or keep the legacy url equal to one of supportedInterfaces[].url.',
     source:
       '[tool] canagentuse "mixed legacy/current"; TCK main lists these as deprecated; [proposal] consistency check',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'legacy-security-shape': {
     number: 32,
@@ -361,7 +361,7 @@ export const CARD_RULES = {
       'In a v1.0 card: `security` as a list of `{name: [scopes]}`, or `securitySchemes` entries with a `type` discriminator / `in`. v1.0 parsers will not see these, so auth appears absent.',
     fix: 'Write schemes and requirements in the v1.0 shape; `agent-card migrate` converts them.',
     source: '[evidence] A2A#2044/#2046, a2a-java#590',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'url-https': {
     number: 33,
@@ -378,7 +378,7 @@ export const CARD_RULES = {
     fix: 'Serve every URL over https://.',
     source:
       '[spec] proto url comment, §13.4 MUST, §14.3; [evidence] cap-js#75, xagent#882; [tool] TCK main `test_https_url_in_agent_card`',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'url-localhost': {
     number: 34,
@@ -389,7 +389,7 @@ export const CARD_RULES = {
     fix: 'Publish the public host name instead of localhost or a loopback address.',
     source:
       '[evidence] A2A#1599, rossoctl#139, agent-starter-pack#434; [spec] §13.2 rejects localhost for webhooks (analogy)',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'url-private-host': {
     number: 35,
@@ -400,7 +400,7 @@ export const CARD_RULES = {
       'RFC 1918/6598 ranges, link-local `169.254/16` and `fe80::/10`, ULA `fc00::/7`, single-label hosts (`keycloak`, `api`), and `.internal`, `.local`, `.lan`, `.svc`, `.cluster.local`.',
     fix: 'Publish a host name that callers outside your network can reach.',
     source: '[evidence] EDDI#782, hybridclaw#1253; [tool] TCK main sensitive-info regex, canagentuse "internal URLs"',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'url-placeholder': {
     number: 36,
@@ -411,7 +411,7 @@ export const CARD_RULES = {
       'Host is `example.com/.net/.org`, a subdomain of them, or under `.example/.test/.invalid`. String values like "Example org", "My Agent", "TODO", "changeme", "your-…", or `<…>` placeholders.',
     fix: 'Replace the placeholder with the real value.',
     source: 'RFC 2606; [evidence] spec sample, a2a-samples currency card; [proposal]',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-url-is-card-url': {
     number: 37,
@@ -423,7 +423,7 @@ export const CARD_RULES = {
       'An interface `url` ends in `/.well-known/agent-card.json` or `agent.json`, i.e. it points at the card instead of the service endpoint.',
     fix: 'Point the interface url at the A2A service endpoint, not at the card.',
     source: '[evidence] field-reference article "Common mistakes #1"',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'interface-origin-mismatch': {
     number: 38,
@@ -434,7 +434,7 @@ export const CARD_RULES = {
       '(Domain checks only.) Interface host or registrable domain differs from the host that served the card. This is allowed, but clients that bind credentials to the origin and impersonation checks will flag it.',
     fix: "Nothing to fix if intended: serve the card from the agent's own domain to avoid the note.",
     source: 'RFC 8615 §4.3; [tool] vulkro cardcheck identity, ax-audit, LLPRO identity check; pnnl/BEM-AI#167 review',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'secrets-in-card': {
     number: 39,
@@ -446,7 +446,7 @@ export const CARD_RULES = {
     fix: 'Remove the credential from the card and revoke it: everyone can read a published card.',
     source:
       '[spec] v0.3 §5.4, v1.0 §14.3; [tool] TCK main `test_sensitive_information_protection`, canagentuse "public secrets"',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'metadata-quality': {
     number: 40,
@@ -457,7 +457,7 @@ export const CARD_RULES = {
       'Description shorter than ~20 characters or generic ("A helpful agent"); generic `name`; skills without `examples`; `provider` missing; `documentationUrl` missing.',
     fix: 'Write a description that says what the agent does, and add provider, documentationUrl and skill examples.',
     source: '[tool] GATRA (desc <20), Capiscio MISSING_PROVIDER; article',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'no-security-declared': {
     number: 41,
@@ -468,7 +468,7 @@ export const CARD_RULES = {
       'No `securitySchemes` and no `securityRequirements`, so clients will assume unauthenticated. Make sure that is intended.',
     fix: 'Declare securitySchemes and securityRequirements, or make sure the agent is meant to be open.',
     source: '[tool] Capiscio NO_AUTH; [evidence] spring-ai-ascend#234',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'template-content': {
     number: 57,
@@ -479,7 +479,7 @@ export const CARD_RULES = {
       "The card still carries a starter template of `agent-card init` (the example cards in `examples/cards`): it keeps the template's `description`, or every one of its skills. Then every field still the template's is reported, one finding each, naming the template: `name`, `description`, `provider.organization`, each skill, and each URL on the template's domain outside the skills (interfaces, provider, links, OAuth and OIDC endpoints). A description or skill description counts when it shares ≥80% of its distinct words with the template's (a light edit still counts); a skill also counts by its `id` and `name`. A name, an organisation or a host alone is not enough (the templates' organisations are fictional, but a real one could share a name or domain), and a user may keep some of a template's skills on purpose. Error in production and strict: a published template advertises another organisation's agent (\"Larkspur Telecom Support Agent\") to every client; a warning in development, which is the state `init` leaves a card in.",
     fix: 'Replace every field still carrying the starter template with your own: name, description, provider, skills and URLs.',
     source: '[evidence] agent-card#12 (an untouched template passed `validate` with 0 findings); [proposal]',
-    reportedBy: 'validateAgentCard',
+    reportedBy: '`validateAgentCard`',
   },
   'card-json-duplicate-member': {
     number: 70,

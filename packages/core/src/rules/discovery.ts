@@ -17,7 +17,7 @@ export const DISCOVERY_RULES = {
     fix: 'Serve the card at /.well-known/agent-card.json with status 200, without authentication.',
     source:
       '[spec] §8.1, §14.3; [tool] TCK fixture, a2a-go resolver (200 only), TCK main `test_public_agent_card_access_control`',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-https': {
     number: 43,
@@ -29,7 +29,7 @@ export const DISCOVERY_RULES = {
     fix: 'Serve the card over https:// with a valid certificate, and redirect http:// to https://.',
     source:
       '[spec] §8.2 (`https://{server_domain}/...`), §14.3; [tool] TCK main `test_http_to_https_redirect`; RFC 7033 §4.2',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-redirect': {
     number: 44,
@@ -43,7 +43,7 @@ export const DISCOVERY_RULES = {
     fix: 'Serve the card directly at the well-known path with 200, or redirect at most once within the same https origin.',
     source:
       'httpx does not follow by default, so the TCK and default Python clients fail; OIDC Discovery 200-only; RFC 7033 §4.2 (https-only redirects); Apple AASA; [evidence] auth-proxy login redirects',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-content-type': {
     number: 45,
@@ -55,7 +55,7 @@ export const DISCOVERY_RULES = {
       'Media type is `application/json`, `application/a2a+json` or any `+json`. Charset, if present, is utf-8. Missing `X-Content-Type-Options: nosniff` is info.',
     fix: 'Serve the card as application/json (or application/a2a+json), charset utf-8, with X-Content-Type-Options: nosniff.',
     source: '[tool] SDKs send `application/json`; agent-ready.dev; ax-audit; RFC 8615 §4.2 (media type, nosniff)',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-html-body': {
     number: 46,
@@ -67,7 +67,7 @@ export const DISCOVERY_RULES = {
     fix: "Serve the card's JSON at the well-known path, not the site's HTML page (check SPA fallbacks and login redirects).",
     source:
       '[evidence] SlopDotCash#95 (HTML labelled JSON), SPA-fallback issues; [tool] freeq skill "Body isn\'t JSON"',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-size': {
     number: 47,
@@ -78,7 +78,7 @@ export const DISCOVERY_RULES = {
     details: 'Body size. Some scanners cap at 128 KB (AIDE) or 200,000 characters (LLPRO).',
     fix: 'Keep the card under 128 KiB: move long text to documentationUrl.',
     source: '[proposal]; thresholds informed by AIDE and LLPRO',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-legacy-path': {
     number: 48,
@@ -91,7 +91,7 @@ export const DISCOVERY_RULES = {
     fix: 'Serve the card at /.well-known/agent-card.json, and at agent.json the same document or nothing.',
     source:
       '[spec] rename in v0.3.0; [evidence] a2a-inspector#86, adcp#612, agentdeals#1608; [tool] Capiscio LEGACY_DISCOVERY_ENDPOINT, canagentuse path-compatibility',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-paths-consistent': {
     number: 49,
@@ -102,7 +102,7 @@ export const DISCOVERY_RULES = {
       'When both paths return 200, they serve the same document. Compare JCS-canonical JSON (RFC 8785) or byte hash, plus ETag. Different content points to a stale copy, a CDN mismatch or a forgotten static file.',
     fix: 'Serve the same document at agent-card.json and agent.json.',
     source: '[proposal]; [evidence] agentdeals#1608 acceptance test "both 200 … byte-identical"',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-cache-control': {
     number: 50,
@@ -113,7 +113,7 @@ export const DISCOVERY_RULES = {
       '`Cache-Control` present with `max-age` (or `s-maxage`). `no-store` is info. `immutable` or max-age >1 day is a warning (stale-card risk).',
     fix: 'Send Cache-Control with a max-age of at most a day, e.g. public, max-age=300.',
     source: '[spec] §8.6.1 SHOULD; [tool] TCK CARD-CACHE-001; a2a-java#749',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-etag': {
     number: 51,
@@ -123,7 +123,7 @@ export const DISCOVERY_RULES = {
     details: '`ETag` present (CARD-CACHE-002). `Last-Modified` is info only (CARD-CACHE-003, MAY).',
     fix: 'Send an ETag with the card.',
     source: '[spec] §8.6.1; [tool] TCK',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-conditional-get': {
     number: 52,
@@ -134,7 +134,7 @@ export const DISCOVERY_RULES = {
       'Replaying with `If-None-Match: <etag>` returns 304 with no body and repeats ETag/Cache-Control/Vary. A 200 with identical body is a warning; a different ETag for the same body is a warning.',
     fix: 'Answer If-None-Match with 304 and the same ETag, Cache-Control and Vary.',
     source: 'RFC 9110 §13.1.2, §15.4.5; [spec] §8.6.2; [tool] a2a-js `req.fresh`',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-vary': {
     number: 53,
@@ -145,7 +145,7 @@ export const DISCOVERY_RULES = {
       'If responses differ between header-less and `A2A-Version: 1.0` requests, `Vary` must include `A2A-Version`. If `Access-Control-Allow-Origin` echoes Origin, `Vary: Origin`.',
     fix: 'Send Vary: A2A-Version when the answer depends on it, and Vary: Origin when CORS echoes the origin.',
     source: 'RFC 9110 §12.5.5; [tool] a2a-js (`Vary: A2A-Version`), a2a-go (`Vary: Origin`)',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-cors': {
     number: 54,
@@ -158,7 +158,7 @@ export const DISCOVERY_RULES = {
     fix: 'Send Access-Control-Allow-Origin: * without credentials, and answer preflight requests.',
     source:
       'RFC 7033 §5 (precedent); openid/connect#980; [tool] a2a-go, GATRA; [evidence] agentgateway#773, a2a-go#174',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-version-negotiation': {
     number: 55,
@@ -170,7 +170,7 @@ export const DISCOVERY_RULES = {
     fix: 'Serve the v1.0 card to requests without A2A-Version, or expect the TCK to read the v0.3 one.',
     source:
       '[tool] a2a-js legacyCompat (header-less means 0.3), TCK fixture; [spec] §3.6.2 (empty version means 0.3). The TCK interaction is our inference.',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-methods': {
     number: 56,
@@ -180,7 +180,7 @@ export const DISCOVERY_RULES = {
     details: "HEAD returns 200 with GET's headers; a 405 must include `Allow`.",
     fix: 'Answer HEAD like GET without the body, and send Allow with any 405.',
     source: 'RFC 9110 §9.1, §15.5.6; [evidence] a2a-go returns 405 for HEAD with no Allow',
-    reportedBy: 'discoverAgentCard',
+    reportedBy: '`discoverAgentCard`',
   },
   'discovery-signature': {
     number: 76,

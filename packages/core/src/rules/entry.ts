@@ -33,7 +33,7 @@ export interface RuleInfo {
   readonly details: string;
   /** Where the rule comes from (spec section, an existing tool, a bug report); numbered rules only. */
   readonly source?: string;
-  /** What reports it, e.g. `validateAgentCard` or `discoverAgentCard`. */
+  /** What reports it, as Markdown (names in backticks), e.g. `` `validateAgentCard` ``. */
   readonly reportedBy: string;
 }
 
