@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { listRules } from '@agent-card/core';
-import { cards, cli } from '../test/run-cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentCardResponder, listRules } from '@agent-card/core';
+import { cards, cli, loopbackServers } from '../test/run-cli';
 
 const localhostCard = join(cards, 'broken/url-localhost.json');
 
@@ -87,5 +88,43 @@ describe('rule settings of validate', () => {
     const run = await cli(['validate', localhostCard, '--rule', 'url-localhost']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Expected <rule-id>=<off|info|warning|error>, e.g. metadata-quality=off.');
+  });
+});
+
+describe('rule settings of check', () => {
+  const servers = loopbackServers();
+  let origin = '';
+
+  beforeAll(async () => {
+    // An init template served as it is: production reports template-content.
+    const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
+    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
+    origin = await servers.listen(
+      createServer(async (req, res) => {
+        const answer = await responder.respond({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+        });
+        if (!answer) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      }),
+    );
+  });
+
+  afterAll(() => servers.close());
+
+  it("applies the settings to the served card's findings and to the verdict, and names the rules turned off", async () => {
+    const plain = await cli(['check', origin, '--allow-http', '--follow-catalog', 'off', '--json']);
+    expect(plain.code).toBe(1);
+    expect(JSON.parse(plain.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('template-content');
+    const cwd = projectWith('{"rules": {"template-content": "off"}}');
+    const run = await cli(['check', origin, '--allow-http', '--follow-catalog', 'off'], { cwd });
+    expect(run.stdout).not.toContain('template-content  ');
+    expect(run.stdout).toMatch(/Turned off by your settings: template-content \(\d+ findings?\)\.\n$/);
+    expect(run.code).toBe(0);
   });
 });
