@@ -380,7 +380,8 @@ function finish(
   typed: boolean,
   overrides: ResolvedRuleOverrides | undefined,
 ): ValidationResult {
-  const { findings: kept, turnedOff } = applyRuleOverrides(findings, overrides);
+  const { findings: kept, turnedOff } =
+    overrides === undefined ? { findings, turnedOff: [] } : applyRuleOverrides(findings, overrides);
   let sorted: Finding[];
   try {
     sorted = sortFindings(kept, tree);
