@@ -19,6 +19,8 @@ import { buildCommand } from './commands/build';
 import { keysGenerateCommand, keysJwksCommand } from './commands/keygen';
 import { AGENT_CARD_CANONICAL_FORMS, AGENT_CARD_SIGNING_ALGORITHMS } from '@agent-card/core';
 import { TEMPLATE_NAMES } from './templates';
+import { CONFIG_FILE, collectRule } from './rule-settings';
+import { rulesCommand } from './commands/rules';
 
 const PROFILES = ['development', 'production', 'strict'] as const;
 /** `--allow-http` of the commands that read a document URL (see `documentUrl`). */
@@ -41,6 +43,13 @@ const FORM_OPTION = () =>
     '--form <form>',
     'accept only signatures over this canonical form (default: both); served-as-is refuses the pruned form, which leaves default-valued members uncovered',
   ).choices(AGENT_CARD_CANONICAL_FORMS);
+
+/** `--rule <id>=<setting>` of `validate` and `check`, repeatable; over the config file's `rules`. */
+const RULE_OPTION = () =>
+  new Option(
+    '--rule <id=setting>',
+    `set a rule to off, info, warning or error (repeatable; over "rules" of ${CONFIG_FILE}; agent-card rules lists them)`,
+  ).argParser(collectRule);
 
 /**
  * Builds the `agent-card` program. Each action stores its exit code in `result.code`.
@@ -116,6 +125,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .addOption(RULE_OPTION())
     .option('--force', 'overwrite the --html file')
     .addHelpText(
       'after',
@@ -140,6 +150,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--no-info', 'hide info findings')
     .option('--json', 'print the result as JSON (same as --format json)')
     .addOption(formatOption())
+    .addOption(RULE_OPTION())
     .addHelpText(
       'after',
       example(
@@ -151,6 +162,15 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     )
     .action(async (file: string, options) => {
       result.code = await validateCommand(io, file, options);
+    });
+
+  program
+    .command('rules')
+    .description('List the rules: id, severity under each profile, what each checks.')
+    .option('--json', 'print every rule with its fix and details as JSON')
+    .addHelpText('after', example('agent-card rules', 'agent-card rules --json'))
+    .action((options) => {
+      result.code = rulesCommand(io, options);
     });
 
   program

@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
+import type { CardRuleId } from './rules';
 import { AgentCardError, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
@@ -152,7 +153,7 @@ export function readAgentCardConfig(
   const findings: Finding[] = bom
     ? [
         {
-          rule: 'card-json-parse',
+          rule: 'card-json-parse' satisfies CardRuleId,
           severity: 'warning',
           path: '',
           message: `${file}: ${BYTE_ORDER_MARK.message}`,

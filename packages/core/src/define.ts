@@ -13,6 +13,13 @@ import {
   type SecurityRequirement,
   type SecurityScheme,
 } from './model';
+import {
+  applyRuleOverrides,
+  type CardRuleId,
+  resolveRuleOverrides,
+  type RuleOverrides,
+  type RuleTurnedOff,
+} from './rules';
 import { deepFreeze } from './util';
 import { recordValidation } from './validate/recorded';
 import { resolveProfile, sortFindingsInKeyOrder, validateAgentCardFindings } from './validate/validate';
@@ -122,6 +129,13 @@ export interface DefineAgentCardOptions {
    * printed; call {@link defineAgentCardWithFindings} to get them as data.
    */
   logger?: AgentCardLogger;
+  /**
+   * Per-rule settings by rule id, as {@link ValidationOptions.rules} takes them: `'off'` leaves a
+   * rule's findings out, a severity replaces theirs (an error set to `'warning'` no longer throws).
+   * An unknown id or setting throws `ERR_AGENT_CARD_OPTIONS` naming the nearest id.
+   * @example { 'metadata-quality': 'off' }
+   */
+  rules?: RuleOverrides;
 }
 
 /** What {@link defineAgentCardWithFindings} returns. */
@@ -130,6 +144,8 @@ export interface DefinedAgentCard {
   card: AgentCard;
   /** The warnings and notes about the card (never errors: those are thrown). */
   findings: readonly Finding[];
+  /** The rules `rules` turned off, with the findings each would have listed; only when some are. */
+  turnedOff?: readonly RuleTurnedOff[];
 }
 
 /**
@@ -187,7 +203,7 @@ export function defineAgentCardWithFindings(
 ): DefinedAgentCard {
   if (!isRecord(input)) {
     const finding: Finding = {
-      rule: 'card-root-object',
+      rule: 'card-root-object' satisfies CardRuleId,
       severity: 'error',
       path: '',
       message: `card: the definition is not an object (${describe(input)}).`,
@@ -196,6 +212,7 @@ export function defineAgentCardWithFindings(
     throw invalid([finding]);
   }
 
+  const overrides = resolveRuleOverrides(options.rules, 'options.rules');
   const { raw, own, shorthand } = build(input);
   const profile = resolveProfile(options.profile);
   // Validate the card in the form it is returned (keys in proto order), so the findings are the
@@ -211,19 +228,23 @@ export function defineAgentCardWithFindings(
   // Our own findings speak about the definition the caller wrote; drop the validator's finding
   // on the same spot so each problem is listed once.
   const covered = new Set(own.map((f) => f.path));
-  const findings = [
+  const listed = [
     ...own,
     ...validated
-      .map((f) => (shorthand ? toShorthandPath(f) : f))
+      .map((f) => aboutDefinition(shorthand ? toShorthandPath(f) : f, input))
       .filter((f) => !(f.severity === 'error' && covered.has(f.path))),
   ];
+  // The user's rule settings apply to all of them; the validator's findings are recorded as they
+  // are, for a responder with settings of its own. A severity changed moves a finding to its group.
+  const { findings, turnedOff } = applyRuleOverrides(listed, overrides);
+  if (overrides !== undefined) findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
 
   const errors = findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) throw invalid([...errors, ...findings.filter((f) => f.severity !== 'error')]);
 
   const card = deepFreeze(ordered ?? inSchemaOrder(AgentCardSchema, raw)) as AgentCard;
   if (ordered) recordValidation(card, profile, result.findings);
-  return { card, findings: Object.freeze(findings) };
+  return { card, findings: Object.freeze(findings), ...(turnedOff.length > 0 ? { turnedOff } : {}) };
 }
 
 /** Keys of the definition that are not card fields; everything else is copied as it is. */
@@ -313,22 +334,28 @@ function build(input: Record<string, unknown>): {
   raw.defaultInputModes ??= [...DEFAULT_MODES];
   raw.defaultOutputModes ??= [...DEFAULT_MODES];
 
-  if (Array.isArray(input.skills)) {
-    input.skills.forEach((skill: unknown, index) => {
-      if (isRecord(skill) && skill.tags === undefined) {
-        const id = typeof skill.id === 'string' ? ` (${JSON.stringify(skill.id)})` : '';
-        own.push(
-          error(
-            'skill-tags-required',
-            `/skills/${index}/tags`,
-            `skills[${index}]${id}: tags are missing.`,
-            'Add tags: keywords clients search for, e.g. tags: ["billing", "invoices"]. They are never made up for you.',
-          ),
-        );
-      }
-    });
-  }
   return { raw, own, shorthand };
+}
+
+const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * The validator's finding said about the definition where the definition left something out that
+ * the card needs: a skill without `tags` (tags are never made up, so the caller adds them).
+ */
+function aboutDefinition(finding: Finding, input: Record<string, unknown>): Finding {
+  if (finding.rule !== 'skill-tags-required') return finding;
+  const match = /^\/skills\/(\d+)\/tags$/.exec(finding.path);
+  const skills = input.skills;
+  const index = match ? Number(match[1]) : -1;
+  const skill = Array.isArray(skills) ? skills[index] : undefined;
+  if (!isRecord(skill) || skill.tags !== undefined) return finding;
+  const id = typeof skill.id === 'string' ? ` (${JSON.stringify(skill.id)})` : '';
+  return {
+    ...finding,
+    message: `skills[${index}]${id}: tags are missing.`,
+    hint: 'Add tags: keywords clients search for, e.g. tags: ["billing", "invoices"]. They are never made up for you.',
+  };
 }
 
 /** Points a finding about the built interface back at the shorthand key the caller wrote. */
@@ -420,7 +447,7 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function error(rule: string, path: string, message: string, hint: string): Finding {
+function error(rule: CardRuleId, path: string, message: string, hint: string): Finding {
   return { rule, severity: 'error', path, message, hint };
 }
 

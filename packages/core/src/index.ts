@@ -129,6 +129,20 @@ export { quoteUntrusted } from './util';
 // a key set, a configuration file or command-line input.
 export { readJsonText } from './json/index';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
+export { applyRuleOverrides, checkRuleOverrides, getRule, listRules } from './rules';
+export type {
+  CardRuleId,
+  CatalogRuleId,
+  DiscoveryRuleId,
+  PerProfile,
+  ResolvedRuleOverrides,
+  RuleId,
+  RuleInfo,
+  RuleOverrides,
+  RuleSection,
+  RuleSetting,
+  RuleTurnedOff,
+} from './rules';
 export { migrateAgentCard } from './migrate';
 export type { MigrationResult, MigrationChange } from './migrate';
 export { defineAgentCard, defineAgentCardWithFindings } from './define';

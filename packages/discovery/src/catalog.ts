@@ -7,6 +7,7 @@
  * document: entries are walked with an explicit queue, inline nested catalogs to the draft's
  * depth of 4, catalogs referenced by URL one level deep.
  */
+import type { CatalogRuleId, DiscoveryRuleId } from '@agent-card/core';
 import {
   A2A_ENTRY_MEDIA_TYPES,
   AI_CATALOG_MAX_DEPTH,
@@ -90,7 +91,7 @@ function mediaTypeOf(entry: Record<string, unknown>): string | undefined {
 
 /** Adds one finding about `url` to the run's findings. */
 type ReportFinding = (
-  rule: string,
+  rule: DiscoveryRuleId | CatalogRuleId,
   severity: Severity,
   url: string,
   path: string,
@@ -603,7 +604,15 @@ async function fetchCatalog(
   for (const f of result.findings) {
     const finding: DiscoveryFinding = { ...f, message: `${got.finalUrl}: ${f.message}`, url: got.finalUrl };
     report.findings.push(finding);
-    reportFinding(finding.rule, finding.severity, got.finalUrl, finding.path, finding.message, finding.hint);
+    // validateAiCatalog reports by the ids of its own catalogue.
+    reportFinding(
+      finding.rule as CatalogRuleId,
+      finding.severity,
+      got.finalUrl,
+      finding.path,
+      finding.message,
+      finding.hint,
+    );
   }
   if (!isObject(parsed.value)) return { report };
   const entries = own(parsed.value, 'entries');

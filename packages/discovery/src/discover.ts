@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import {
   AGENT_CARD_VERIFY_LIMITS,
   AgentCardError,
+  type RuleId,
   type Severity,
   type ValidationProfile,
   prunedOnlyNote,
@@ -461,7 +462,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
   const parsed: ParsedBody = run.parsed ?? { kind: 'empty' };
   const parseFinding = (severity: Severity, message: string, hint: string): void => {
     report.findings.push({
-      rule: 'card-json-parse',
+      rule: 'card-json-parse' satisfies RuleId,
       severity,
       path: '',
       message: `${run.get.finalUrl}: ${message}`,
@@ -507,7 +508,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
   }
   for (const { path, message, hint } of parsed.duplicates) {
     report.findings.push({
-      rule: 'card-json-duplicate-member',
+      rule: 'card-json-duplicate-member' satisfies RuleId,
       severity: 'error',
       path: toPointer(path),
       message: `${run.get.finalUrl}: ${message}`,
@@ -516,7 +517,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
   }
   for (const { path, message, hint } of parsed.inexact ?? []) {
     report.findings.push({
-      rule: 'card-json-inexact-number',
+      rule: 'card-json-inexact-number' satisfies RuleId,
       severity: 'error',
       path: toPointer(path),
       message: `${run.get.finalUrl}: ${message}`,
@@ -527,7 +528,7 @@ function readCard(run: PathRun, profile: ValidationProfile, budget: RunBudget): 
   const result = memoValidate(budget, run.get.body, parsed.value, profile, run.get.finalUrl);
   if (result === 'late') {
     report.findings.push({
-      rule: 'discovery-catalog-deadline',
+      rule: 'discovery-catalog-deadline' satisfies RuleId,
       severity: 'warning',
       path: '',
       message: `${run.get.finalUrl}: not validated: the run's time ran out.`,
@@ -742,7 +743,7 @@ function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKey
 function signatureFinding(signature: DiscoverySignature, url: string, required: boolean): DiscoveryFinding {
   const detail = signature.details.join('; ');
   const finding = (severity: Severity, message: string, hint: string): DiscoveryFinding => ({
-    rule: 'discovery-signature',
+    rule: 'discovery-signature' satisfies RuleId,
     severity,
     path: '/signatures',
     message: `${url}: ${message}`,

@@ -7,7 +7,7 @@
  * clients fetch. The legacy path is judged by `discovery-legacy-path` and
  * `discovery-paths-consistent`.
  */
-import { type Severity, quoteUntrusted as show } from '@agent-card/core';
+import { type DiscoveryRuleId, type Severity, quoteUntrusted as show } from '@agent-card/core';
 import type { ParsedBody } from './body';
 import { headerTokens, isJsonMediaType, parseCacheControl, parseMediaType } from './body';
 import type { Exchange } from './request';
@@ -63,7 +63,7 @@ const SIZE_WARNING = 128 * KIB;
 const SIZE_ERROR = 1024 * KIB;
 const ONE_DAY = 86_400;
 
-type Report = (rule: string, severity: Severity, url: string, message: string, hint: string) => void;
+type Report = (rule: DiscoveryRuleId, severity: Severity, url: string, message: string, hint: string) => void;
 
 /** Runs rules 42–56 and returns their findings in rule order. */
 export function discoveryFindings(input: RuleInput): DiscoveryFinding[] {

@@ -63,6 +63,7 @@ export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
     sources: [...[...(base?.skills ?? []), ...(options.skills ?? [])].map(skillFromOptions), ...input.decorated],
     canAuthenticate: input.authenticate !== undefined,
     ...(options.profile === undefined ? {} : { profile: options.profile }),
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
   };
   const build = assembleAgentCard(assemble);
   try {
@@ -88,6 +89,7 @@ export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentC
     sources: [...(options.skills ?? []).map(skillFromOptions), ...input.decorated],
     logger,
     ...(options.profile === undefined ? {} : { profile: options.profile }),
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
   });
   if (extendedSkills.length > 0 && input.authenticate === undefined)
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);

@@ -19,6 +19,7 @@ type ServingKey = Exclude<
 // A record, not a list: it fails to compile when core gains an option (else refused as unknown).
 const SERVING: Record<ServingKey, true> = {
   profile: true,
+  rules: true,
   contentType: true,
   cacheControl: true,
   cors: true,

@@ -6,6 +6,8 @@ import {
   type AgentCardDefinition,
   type AgentSkill,
   type Finding,
+  type CardRuleId,
+  type RuleOverrides,
   type ValidationProfile,
 } from '@agent-card/core';
 import type { AgentCardBuild } from './extended-card';
@@ -22,11 +24,13 @@ export interface AssembleAgentCardInput {
   /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
   canAuthenticate: boolean;
   profile?: ValidationProfile;
+  /** The user's per-rule settings (`forRoot({ rules })`). */
+  rules?: RuleOverrides;
 }
 
 /** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
 interface Check<T> {
-  rule: string;
+  rule: CardRuleId;
   path: string;
   fails: (subject: T) => boolean;
   message: (subject: T) => string;
@@ -119,7 +123,7 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
 
   // defineAgentCard shapes the card-level fields and reports their problems; it sees at most one
   // skill, so a card with a thousand skills is not validated twice.
-  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input.profile);
+  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input);
   if (!shaped.card) {
     const explained = explainBuildFailure(input);
     if (explained) throw explained;
@@ -145,7 +149,7 @@ export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardErr
   if (!own.some((f) => f.severity === 'error')) return undefined;
   const full = input.card
     ? { findings: [] }
-    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.profile);
+    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
@@ -177,6 +181,7 @@ export function annotateSkillErrors(error: unknown, ordered: readonly SkillSourc
 export interface CheckSkillsInput {
   sources: readonly SkillSource[];
   profile?: ValidationProfile;
+  rules?: RuleOverrides;
   logger?: { warn(message: string): void };
 }
 
@@ -190,7 +195,7 @@ export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const card = { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a' };
-    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, input.profile);
+    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, input);
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
@@ -214,10 +219,13 @@ const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): A
 
 function attempt(
   definition: AgentCardDefinition,
-  profile: ValidationProfile | undefined,
+  { profile, rules }: { profile?: ValidationProfile; rules?: RuleOverrides },
 ): { card?: AgentCard; findings: readonly Finding[] } {
   try {
-    return defineAgentCardWithFindings(definition, profile === undefined ? {} : { profile });
+    return defineAgentCardWithFindings(definition, {
+      ...(profile === undefined ? {} : { profile }),
+      ...(rules === undefined ? {} : { rules }),
+    });
   } catch (error) {
     if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') return { findings: error.findings };
     throw error;

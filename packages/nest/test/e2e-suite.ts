@@ -10,7 +10,7 @@ import type * as AgentCardNest from '../src/index';
 import { generateKeyPairSync } from 'node:crypto';
 import { AgentCardError, computeEtag, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
 import { conformanceAgentCard, runAgentCardConformanceSuite } from '@agent-card/core/testing';
-import { API_KEY, baseOptions, createFixture, publicSkillIds } from './fixture-app';
+import { API_KEY, baseDefinition, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
 export interface Platform {
   name: 'express' | 'fastify';
@@ -306,7 +306,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
           '  - tenant: a card field at the top level. Move it into definition: { tenant }.',
           '  - guards: at the top level. Move it into extended: { guards }.',
           '  - allowedOrigins: a dynamic-card option at the top level. Move it into dynamic: { allowedOrigins }.',
-          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer.',
+          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, rules, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer.',
         ].join('\n'),
       );
     });
@@ -681,6 +681,30 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_INVALID');
       expect((error as AgentCardError).message).toContain(
         '[skill-required-fields] /skills/0/description: LonelyController#handle: the skill has no description (skill "ping").',
+      );
+    });
+
+    it('forRoot({ rules }): the settings decide what stops the start-up, and a misspelt id names the nearest', async () => {
+      @Controller('pinged')
+      class PingController {
+        @Get() @Skill('ping', { description: 'Answers ping.', tags: ['health'] }) handle() {}
+      }
+      const production = { ...baseOptions, profile: 'production' as const };
+      @Module({ imports: [AgentCardModule.forRoot(production)], controllers: [PingController] })
+      class StrictModule {}
+      const refused = await buildAgentCard(StrictModule).catch((e: unknown) => e);
+      expect((refused as AgentCardError).message).toContain('[url-localhost] /url:');
+      const rules = { 'url-https': 'warning', 'url-localhost': 'off' } as const;
+      @Module({ imports: [AgentCardModule.forRoot({ ...production, rules })], controllers: [PingController] })
+      class TunedModule {}
+      expect((await buildAgentCard(TunedModule)).card.supportedInterfaces[0]?.url).toBe(baseDefinition.url);
+      const misspelt = { 'url-localhst': 'off' } as unknown as typeof rules;
+      @Module({ imports: [AgentCardModule.forRoot({ ...production, rules: misspelt })], controllers: [PingController] })
+      class MisspeltModule {}
+      const error = await buildAgentCard(MisspeltModule).catch((e: unknown) => e);
+      expect((error as AgentCardError).code).toBe('ERR_AGENT_CARD_OPTIONS');
+      expect((error as AgentCardError).message).toContain(
+        'options.rules["url-localhst"]: unknown rule ("url-localhst"). Did you mean "url-localhost"?',
       );
     });
 

@@ -11,6 +11,7 @@ import { createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
 import { formatHtmlReport } from '../html-report';
 import { formatFindings, summarize } from '../report';
+import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
@@ -37,6 +38,8 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   force?: boolean;
   /** The one canonical form a signature may cover. */
   form?: AgentCardCanonicalForm;
+  /** `--rule <id>=<setting>`, repeated; after the `rules` of agent-card.config.json. */
+  rule?: string[];
 }
 
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
@@ -185,6 +188,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   const probing = probeSettings(options);
   // A refused overwrite is known before the first request, not after a run of up to 2 × --timeout.
   if (options.html !== undefined) await refuseOverwrite(io, options.html, options.force === true);
+  const rules = await resolveRuleSettings(io, options.rule);
   const keyOptions: Parameters<typeof discoverAgentCard>[1] = {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
@@ -193,7 +197,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     if (isRemote(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
   }
-  const report = await discoverAgentCard(target, {
+  const discovered = await discoverAgentCard(target, {
     ...keyOptions,
     // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
     hostKeys: options.key === undefined && options.jwks === undefined,
@@ -208,15 +212,22 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   });
   const timeoutMs = options.timeout ?? 10_000;
   const probe = options.probe
-    ? await runProbe(report, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
+    ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
+  // The user's rule settings apply to every finding of the report, and so to its verdict.
+  const { findings, turnedOff } = applySettings(discovered.findings, rules);
+  const report = rules
+    ? { ...discovered, findings, ok: !findings.some((f) => f.severity === 'error'), turnedOff }
+    : discovered;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
     const artifact = { uri: report.cardUrl ?? report.origin };
     writeFormatted(io, format, { command: 'check', artifact, findings: report.findings, ok: report.ok });
   } else {
-    io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
-    if (probe) io.stdout.write(probeLines(probe, createPainter(io)));
+    const painter = createPainter(io);
+    io.stdout.write(formatReport(report, painter, { showInfo: options.info !== false }));
+    if (probe) io.stdout.write(probeLines(probe, painter));
+    io.stdout.write(turnedOffLine(turnedOff, painter));
   }
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.

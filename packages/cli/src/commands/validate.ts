@@ -1,10 +1,11 @@
-import { validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
+import { type RuleOverrides, validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
 import { catalogText, readBytes, toJsonText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
+import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 
 export interface ValidateCommandOptions {
   profile?: ValidationProfile;
@@ -15,10 +16,13 @@ export interface ValidateCommandOptions {
   info?: boolean;
   /** Read the file as an AI Catalog, whatever it looks like. */
   catalog?: boolean;
+  /** `--rule <id>=<setting>`, repeated; after the `rules` of agent-card.config.json. */
+  rule?: string[];
 }
 
 /** `agent-card validate <file|->`: exit 1 when the card has errors. */
 export async function validateCommand(io: CliIO, file: string, options: ValidateCommandOptions): Promise<number> {
+  const rules = await resolveRuleSettings(io, options.rule);
   const bytes = await readBytes(io, file);
   const profile: ValidationProfile = options.strict ? 'strict' : (options.profile ?? 'production');
   // The bytes go to the validator, so invalid UTF-8, invalid JSON and over-deep nesting are the
@@ -26,8 +30,9 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const name = file === '-' ? 'stdin' : file;
   const format = outputFormat(options);
   const catalog = catalogText(bytes, name, options.catalog === true);
-  if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, { ...options, format });
-  const result = validateAgentCard(bytes, { profile });
+  if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, { ...options, format }, rules);
+  const result = validateAgentCard(bytes, { profile, ...(rules ? { rules } : {}) });
+  const { turnedOff } = result;
   if (format !== 'text' && format !== 'json') {
     const artifact = file === '-' ? { uri: 'stdin' } : { file };
     const text = Buffer.from(bytes).toString('utf8');
@@ -41,7 +46,14 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   }
   if (format === 'json') {
     io.stdout.write(
-      toJsonText({ file: name, profile, valid: result.valid, shape: result.shape, findings: result.findings }),
+      toJsonText({
+        file: name,
+        profile,
+        valid: result.valid,
+        shape: result.shape,
+        findings: result.findings,
+        ...(turnedOff ? { turnedOff } : {}),
+      }),
     );
     return result.valid ? 0 : 1;
   }
@@ -53,6 +65,7 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   io.stdout.write(`${visible(name)}: ${title}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
+  io.stdout.write(turnedOffLine(turnedOff, painter));
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
   io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
   return result.valid ? 0 : 1;
@@ -65,8 +78,11 @@ function validateCatalog(
   text: string,
   profile: ValidationProfile,
   options: ValidateCommandOptions,
+  rules: RuleOverrides | undefined,
 ): number {
-  const result = validateAiCatalog(text, { profile });
+  const validated = validateAiCatalog(text, { profile });
+  const { findings, turnedOff } = applySettings(validated.findings, rules);
+  const result = { valid: !findings.some((f) => f.severity === 'error'), findings };
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'json') {
     const artifact = name === 'stdin' ? { uri: 'stdin' } : { file: name };
@@ -80,7 +96,14 @@ function validateCatalog(
   }
   if (format === 'json') {
     io.stdout.write(
-      toJsonText({ file: name, kind: 'ai-catalog', profile, valid: result.valid, findings: result.findings }),
+      toJsonText({
+        file: name,
+        kind: 'ai-catalog',
+        profile,
+        valid: result.valid,
+        findings: result.findings,
+        ...(rules ? { turnedOff } : {}),
+      }),
     );
     return result.valid ? 0 : 1;
   }
@@ -88,6 +111,7 @@ function validateCatalog(
   io.stdout.write(`${visible(name)}: AI Catalog, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
+  io.stdout.write(turnedOffLine(turnedOff, painter));
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
   io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
   return result.valid ? 0 : 1;

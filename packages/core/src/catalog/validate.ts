@@ -1,4 +1,5 @@
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
+import type { CatalogRuleId } from '../rules';
 import { isObject } from '../validate/context';
 import { readJsonText } from '../json/read';
 import { own, quote, type Segments } from '../validate/rules/read-json';
@@ -59,7 +60,7 @@ function at(path: Segments): string {
   return out;
 }
 
-function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
+function report(w: Walk, rule: CatalogRuleId, severity: Severity, path: Segments, what: string, hint: string): void {
   w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
 }
 
@@ -69,7 +70,7 @@ function report(w: Walk, rule: string, severity: Severity, path: Segments, what:
  */
 export function duplicateMemberFindings(paths: readonly Segments[]): Finding[] {
   return paths.map((path) => ({
-    rule: 'catalog-duplicate-member',
+    rule: 'catalog-duplicate-member' satisfies CatalogRuleId,
     severity: 'error',
     path: toPointer(path),
     message: `${at(path)}: named twice in one object; JSON parsers disagree about which value applies.`,

@@ -2,6 +2,7 @@
 // feature, each typed in the feature's folder.
 import type { ValidationProfile } from '../findings';
 import type { AgentCard } from '../model';
+import type { RuleOverrides } from '../rules';
 import type { SignAgentCardOptions } from '../sign/sign';
 import type { AgentCardSigningOptions } from '../sign/signing-options';
 import type { AgentCardEntryOverrides, AiCatalogServeOptions } from './agents/types';
@@ -38,6 +39,14 @@ export interface AgentCardOptions<Req = unknown> {
   card?: AgentCard | ((ctx: AgentCardContext<Req>) => AgentCard | Promise<AgentCard>);
   /** Validation profile. @default `production` when NODE_ENV=production, else `development` */
   profile?: ValidationProfile;
+  /**
+   * Per-rule settings for the validation of every card served (checked at start-up): `'off'`
+   * leaves a rule's findings out, `'info'`, `'warning'` or `'error'` sets their severity. An
+   * unknown rule id or setting is a start-up error naming the nearest id. `extended-card-requires-security`
+   * stays an error whatever it says: an extended card nobody can authenticate for is never served.
+   * @example { 'metadata-quality': 'off', 'url-private-host': 'error' }
+   */
+  rules?: RuleOverrides;
   /** @default `application/a2a+json` */
   contentType?: string;
   /** `Cache-Control` of the public card; `false` sends none. @default `public, max-age=3600` */

@@ -1,5 +1,6 @@
 import type { Finding, Severity, ValidationProfile } from '../findings';
 import { toPointer } from '../findings';
+import type { CardRuleId } from '../rules';
 
 /** The card generation a document looks like (rule `card-shape-detected`). */
 export type CardShape = 'v1.0' | 'v0.3' | 'v0.2' | 'mixed' | 'unknown';
@@ -44,14 +45,14 @@ export interface RuleContext {
    * Records a finding. `path` is a list of segments (turned into a JSON Pointer).
    * `message` reads `where: what is wrong (value).`; `hint` says how to fix it.
    */
-  report(rule: string, severity: Severity, path: readonly (string | number)[], message: string, hint: string): void;
+  report(rule: CardRuleId, severity: Severity, path: readonly (string | number)[], message: string, hint: string): void;
   /**
    * Whether a finding of `rule` would be left out because the rule already listed
    * {@link MAX_FINDINGS_PER_RULE}; when so, the finding is counted as left out. A rule asks this
    * only when it is about to report, so past the bound it builds no message (no preview, no
    * "did you mean" search) for a finding nobody will read.
    */
-  overflows(rule: string, severity: Severity): boolean;
+  overflows(rule: CardRuleId, severity: Severity): boolean;
 }
 
 /**

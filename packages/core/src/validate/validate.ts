@@ -25,6 +25,13 @@ import { checkTemplateContent } from './rules/template-content';
 import { decode } from './decode';
 import { ARRAY_INDEX, BAD_POINTER_ESCAPE } from './patterns';
 import { emptyObject } from '../json/plain';
+import {
+  applyRuleOverrides,
+  type ResolvedRuleOverrides,
+  type RuleOverrides,
+  type RuleTurnedOff,
+  resolveRuleOverrides,
+} from '../rules';
 import { checkShape, detectCardShape, errorText, preview, toJsonTree, typeName } from './shape';
 
 export type { CardShape } from './context';
@@ -48,6 +55,14 @@ export interface ValidationOptions {
    * @example 'https://acme.io/.well-known/agent-card.json'
    */
   cardUrl?: string;
+  /**
+   * Per-rule settings by rule id: `'off'` leaves the rule's findings out, `'info'`, `'warning'`
+   * or `'error'` gives them that severity whatever the profile says. Turning a rule off is your
+   * decision, and the result says so ({@link ValidationResult.turnedOff}). An unknown rule id or
+   * setting throws an `AgentCardError` (`ERR_AGENT_CARD_OPTIONS`) naming the nearest id.
+   * @example { 'metadata-quality': 'off', 'url-private-host': 'error' }
+   */
+  rules?: RuleOverrides;
 }
 
 /** What {@link validateAgentCard} returns. */
@@ -63,6 +78,11 @@ export interface ValidationResult {
   shape: CardShape;
   /** Every finding: errors first, then warnings, then infos; each group in document order. */
   findings: Finding[];
+  /**
+   * The rules turned off by {@link ValidationOptions.rules}, each with the number of findings it
+   * would have listed. Present only when `rules` turns a rule off.
+   */
+  turnedOff?: RuleTurnedOff[];
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -287,6 +307,10 @@ export function validateAgentCardInFull(value: unknown, options: ValidationOptio
 }
 
 function run(value: unknown, options: ValidationOptions, typed: boolean, skipQuiet: boolean): ValidationResult {
+  // A mistake in the settings is the caller's, not the card's: it throws, before any card is read.
+  const overrides = isObject(options) ? resolveRuleOverrides(options.rules, 'options.rules') : undefined;
+  const done = (findings: Finding[], card: JsonObject | undefined, tree: unknown) =>
+    finish(findings, card, shape, tree, typed, overrides);
   let profile: ValidationProfile = 'development';
   let shape: CardShape = 'unknown';
   let tree: unknown;
@@ -299,7 +323,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     const decoded = decode(value, intake);
     if (!decoded.ok) {
       intake.closeBounds();
-      return finish(intake.findings, undefined, shape, undefined, typed);
+      return done(intake.findings, undefined, undefined);
     }
 
     // Text comes parsed into the plain tree already; any other value is copied into one.
@@ -314,7 +338,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
         'The card is one JSON object: {"name": …, "supportedInterfaces": […], …}.',
       );
       intake.closeBounds();
-      return finish(intake.findings, undefined, shape, tree, typed);
+      return done(intake.findings, undefined, tree);
     }
     for (const problem of copied.problems) {
       intake.report('card-json-parse', 'error', problem.path, problem.message, problem.hint);
@@ -334,7 +358,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     runRule(checkTemplateContent, 'template', card, ctx);
     runRule((c) => replaceSdkShapeFindings(c, ctx), 'sdk-shape', card, ctx);
     ctx.closeBounds();
-    return finish(ctx.findings, card, shape, tree, typed);
+    return done(ctx.findings, card, tree);
   } catch (error) {
     ctx.report(
       'internal-error',
@@ -344,7 +368,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
       'This is a bug in the validator; please report it with the card.',
     );
     ctx.closeBounds();
-    return finish(ctx.findings, undefined, shape, tree, typed);
+    return done(ctx.findings, undefined, tree);
   }
 }
 
@@ -354,19 +378,23 @@ function finish(
   shape: CardShape,
   tree: unknown,
   typed: boolean,
+  overrides: ResolvedRuleOverrides | undefined,
 ): ValidationResult {
+  const { findings: kept, turnedOff } =
+    overrides === undefined ? { findings, turnedOff: [] } : applyRuleOverrides(findings, overrides);
   let sorted: Finding[];
   try {
-    sorted = sortFindings(findings, tree);
+    sorted = sortFindings(kept, tree);
   } catch {
-    sorted = findings;
+    sorted = kept;
   }
   const valid = !sorted.some((f) => f.severity === 'error');
   const result: ValidationResult = { valid, shape, findings: sorted };
+  if (turnedOff.length > 0) result.turnedOff = turnedOff;
   // zod's messages are strict objects: a member the structure rules call unknown makes it reject
   // the card, so it is not asked (for a card of many unknown members, the parse would cost more
   // than all the rules together).
-  if (typed && valid && card && !sorted.some((f) => f.rule === 'unknown-field' || f.rule === 'json-camelcase')) {
+  if (typed && valid && card && !findings.some((f) => f.rule === 'unknown-field' || f.rule === 'json-camelcase')) {
     try {
       const parsed = parseTyped(card);
       if (parsed !== undefined) result.card = parsed;

@@ -37,7 +37,7 @@ const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /** What the extended card of a variant is built with. */
 export interface ExtendedSettings {
-  readonly card: Pick<CardSettings, 'profile' | 'cors' | 'signer' | 'onError'>;
+  readonly card: Pick<CardSettings, 'profile' | 'rules' | 'cors' | 'signer' | 'onError'>;
   /** `undefined` without the `extended` option. */
   readonly extended: ResolvedExtendedOptions<any> | undefined;
   /** `Retry-After` seconds of a 503. */

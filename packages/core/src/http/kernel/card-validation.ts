@@ -1,6 +1,7 @@
 import { AgentCardError, formatFindings } from '../../errors';
 import type { Finding, ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
+import { applyRuleOverrides, type CardRuleId, type ResolvedRuleOverrides } from '../../rules';
 import { recordedFindings } from '../../validate/recorded';
 import { validateAgentCardFindings, type validateAgentCard } from '../../validate/validate';
 
@@ -15,18 +16,19 @@ export interface CardCheck {
  * {@link validateAgentCard} for the configured profile. A card from `defineAgentCard` was
  * validated there with the same rules; its recorded findings are reused instead.
  */
-export function checkCard(value: unknown, profile: ValidationProfile): CardCheck {
-  const findings = [...(recordedFindings(value, profile) ?? validateAgentCardFindings(value, { profile }).findings)];
+export function checkCard(value: unknown, profile: ValidationProfile, rules?: ResolvedRuleOverrides): CardCheck {
+  const validated = recordedFindings(value, profile) ?? validateAgentCardFindings(value, { profile }).findings;
+  const { findings } = applyRuleOverrides(validated, rules);
   const card = value as Partial<AgentCard> | null;
   // The responder cannot serve an extended card nobody can authenticate for (spec §13.3), so
-  // this stays an error here whatever the rule set says.
+  // this stays an error here whatever the rule set (or the user's `rules`) says.
   if (
     card?.capabilities?.extendedAgentCard === true &&
     Object.keys(card.securitySchemes ?? {}).length === 0 &&
     !findings.some((f) => f.rule === 'extended-card-requires-security' && f.severity === 'error')
   ) {
     findings.unshift({
-      rule: 'extended-card-requires-security',
+      rule: 'extended-card-requires-security' satisfies CardRuleId,
       severity: 'error',
       path: '/capabilities/extendedAgentCard',
       message: 'capabilities.extendedAgentCard: is true but the card declares no securitySchemes.',
@@ -45,11 +47,11 @@ export function checkCard(value: unknown, profile: ValidationProfile): CardCheck
  */
 export function validateVariant(
   card: unknown,
-  options: { readonly profile: ValidationProfile },
+  options: { readonly profile: ValidationProfile; readonly rules?: ResolvedRuleOverrides | undefined },
   warn: (findings: Finding[]) => void,
   where = 'card',
 ): AgentCard {
-  const check = checkCard(card, options.profile);
+  const check = checkCard(card, options.profile, options.rules);
   const errors = check.findings.filter((f) => f.severity === 'error');
   if (!check.valid || errors.length > 0) {
     throw new AgentCardError(

@@ -3,6 +3,7 @@
 import { AgentCardError } from '../../errors';
 import type { ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
+import { checkRuleOverrides, type ResolvedRuleOverrides } from '../../rules';
 import type { AgentCardSigner } from '../../sign/sign';
 import { type ResolvedSigning, resolveSigning } from '../../sign/signing-options';
 import { defaultProfile } from '../../validate/validate';
@@ -14,6 +15,8 @@ import type { Report } from './problems';
 export interface CardSettings<Req = unknown> {
   card: AgentCard | ((ctx: AgentCardContext<Req>) => AgentCard | Promise<AgentCard>) | undefined;
   profile: ValidationProfile;
+  /** The user's per-rule settings (`rules`), applied to every variant's validation. */
+  rules: ResolvedRuleOverrides | undefined;
   contentType: string;
   cacheControl: string | false;
   cors: CorsSetting;
@@ -28,7 +31,17 @@ export interface CardSettings<Req = unknown> {
 }
 
 /** The top-level options the kernel reads. */
-export const KERNEL_KEYS = ['card', 'profile', 'contentType', 'cacheControl', 'cors', 'onError', 'logger', 'sign'];
+export const KERNEL_KEYS = [
+  'card',
+  'profile',
+  'rules',
+  'contentType',
+  'cacheControl',
+  'cors',
+  'onError',
+  'logger',
+  'sign',
+];
 
 const PROFILES = ['development', 'production', 'strict'];
 /** Visible ASCII and tabs only: what a header value may hold without being rejected by Node. */
@@ -68,6 +81,8 @@ export function resolveCardSettings<Req>(
       cacheControl,
       "Use e.g. 'public, max-age=600', or false to send none.",
     );
+  const rules = checkRuleOverrides(o.rules, 'options.rules');
+  problems.push(...rules.problems);
   const cors = resolveCors(o.cors, err);
   if (o.onError !== undefined && typeof o.onError !== 'function')
     err('onError', 'must be a function', o.onError, 'Pass a function or leave it out.');
@@ -85,6 +100,7 @@ export function resolveCardSettings<Req>(
   return {
     card: card as CardSettings<Req>['card'],
     profile: (o.profile as ValidationProfile | undefined) ?? defaultProfile(),
+    rules: rules.overrides,
     contentType: (o.contentType as string | undefined) ?? 'application/a2a+json',
     cacheControl: (cacheControl as string | false | undefined) ?? 'public, max-age=3600',
     cors,

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import type { Severity } from '../../findings';
+import type { CardRuleId } from '../../rules';
 import { migrateWithKinds, type KindedChange } from '../convert';
 import type { JsonObject, RuleContext } from '../context';
 import { isObject, keysOf } from '../context';
@@ -89,7 +90,7 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
   const legacyShape = ctx.shape === 'v0.3' || ctx.shape === 'v0.2';
   const reported = new Set<string>();
 
-  const report = (rule: string, severity: Severity, change: KindedChange, what: string, extraHint = '') => {
+  const report = (rule: CardRuleId, severity: Severity, change: KindedChange, what: string, extraHint = '') => {
     if (reported.has(change.path)) return;
     reported.add(change.path);
     if (ctx.overflows(rule, severity)) return;

@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 import type { Severity } from '../../findings';
+import type { CardRuleId } from '../../rules';
 import {
   APIKeySecuritySchemeSchema,
   AgentCapabilitiesSchema,
@@ -96,7 +97,7 @@ const MESSAGE_NAMES = new Map<ModelSchema, string>([
 ]);
 
 /** The rule that owns everything inside a message (types, presence, blanks). */
-const MESSAGE_OWNER = new Map<ModelSchema, string>([
+const MESSAGE_OWNER = new Map<ModelSchema, CardRuleId>([
   [m(AgentInterfaceSchema), 'interface-required-fields'],
   [m(AgentProviderSchema), 'provider-required-fields'],
   [SCHEME, 'security-scheme-shape'],
@@ -118,7 +119,7 @@ const MESSAGE_OWNER = new Map<ModelSchema, string>([
 ]);
 
 /** Rules owning one field of a message (the field and everything inside it). */
-const FIELD_OWNER = new Map<ModelSchema, Record<string, string>>([
+const FIELD_OWNER = new Map<ModelSchema, Record<string, CardRuleId>>([
   [
     CARD,
     {
@@ -338,7 +339,7 @@ interface SchemaInfo {
   /** Item schema of an array, value schema of a record. */
   readonly item: SchemaInfo | undefined;
   /** The rule owning the items (the item message's owner), if any. */
-  readonly itemOwner: string | undefined;
+  readonly itemOwner: CardRuleId | undefined;
   /** Fields of an object message, in declaration order. */
   readonly fields: ReadonlyMap<string, FieldInfo>;
   /** The same fields as a list, for the presence check of every message. */
@@ -350,7 +351,7 @@ interface FieldInfo {
   readonly key: string;
   readonly info: SchemaInfo;
   /** The field's owner when the field or its message names one; else the container's owner. */
-  readonly owner: string | undefined;
+  readonly owner: CardRuleId | undefined;
 }
 
 const NO_FIELDS: ReadonlyMap<string, FieldInfo> = new Map();
@@ -451,7 +452,7 @@ class StructureWalker {
   private value(
     value: unknown,
     info: SchemaInfo,
-    owner: string,
+    owner: CardRuleId,
     container: ModelSchema | undefined,
     key: string | undefined,
   ): void {
@@ -505,7 +506,7 @@ class StructureWalker {
   }
 
   /** Walks one message: known fields, presence, blanks, empties, unknown and snake_case keys. */
-  private object(obj: JsonObject, info: SchemaInfo, owner: string): void {
+  private object(obj: JsonObject, info: SchemaInfo, owner: CardRuleId): void {
     const schema = info.inner;
     const fields = info.fields;
     const path = this.path;
@@ -563,7 +564,14 @@ class StructureWalker {
     return NOTHING_SKIPPED;
   }
 
-  private missing(schema: ModelSchema, key: string, path: Path, rule: string, isNull: boolean, obj?: JsonObject): void {
+  private missing(
+    schema: ModelSchema,
+    key: string,
+    path: Path,
+    rule: CardRuleId,
+    isNull: boolean,
+    obj?: JsonObject,
+  ): void {
     if (this.ctx.overflows(rule, 'error')) return;
     const where = describePath([...path, key]);
     const noun = NOUNS[key];
@@ -584,7 +592,14 @@ class StructureWalker {
   }
 
   /** Blank REQUIRED strings and empty REQUIRED arrays (the caller checked the field requires a value). */
-  private nonEmpty(value: unknown, schema: ModelSchema, key: string, path: Path, owner: string, isCard: boolean): void {
+  private nonEmpty(
+    value: unknown,
+    schema: ModelSchema,
+    key: string,
+    path: Path,
+    owner: CardRuleId,
+    isCard: boolean,
+  ): void {
     if (typeof value === 'string') {
       if (value.trim() !== '') return;
       if (schema === EXTENSION) return; // reported with the URI check

@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentCardResponder, listRules } from '@agent-card/core';
+import { cards, cli, loopbackServers } from '../test/run-cli';
+
+const localhostCard = join(cards, 'broken/url-localhost.json');
+
+/** A working directory holding `agent-card.config.json` with this content. */
+function projectWith(config: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-card-rules-'));
+  writeFileSync(join(dir, 'agent-card.config.json'), config);
+  return dir;
+}
+
+describe('agent-card rules', () => {
+  it('lists every rule with its severity under each profile and what it checks', async () => {
+    const run = await cli(['rules']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}# {2}id +dev {5}prod {4}strict {2}checks\n/);
+    expect(run.stdout).toMatch(/\n 34 {2}url-localhost +info {4}error {3}error {3}Host is `localhost`/);
+    expect(run.stdout).toContain(`\n${listRules().length} rules.`);
+  });
+
+  it('--json prints the catalogue, fix included', async () => {
+    const run = await cli(['rules', '--json']);
+    const rules = JSON.parse(run.stdout) as { id: string; fix: string }[];
+    expect(rules.find((r) => r.id === 'skill-tags-required')?.fix).toMatch(/^Give each skill tags/);
+    expect(rules).toHaveLength(listRules().length);
+  });
+});
+
+describe('rule settings of validate', () => {
+  it('--rule lowers an error; the verdict follows', async () => {
+    expect((await cli(['validate', localhostCard])).code).toBe(1);
+    const run = await cli(['validate', localhostCard, '--rule', 'url-localhost=warning']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('⚠ warning url-localhost');
+    expect(run.stdout).toContain('✔ valid: 0 errors, 1 warning');
+  });
+
+  it("a rule turned off is named in the report as the user's decision, in text and JSON", async () => {
+    const run = await cli([
+      'validate',
+      localhostCard,
+      '--rule',
+      'url-localhost=off',
+      '--rule',
+      'card-shape-detected=off',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'Turned off by your settings: url-localhost (1 finding), card-shape-detected (1 finding).\n✔ valid: 0 errors, 0 warnings, 0 info',
+    );
+    const json = JSON.parse((await cli(['validate', localhostCard, '--rule', 'url-localhost=off', '--json'])).stdout);
+    expect(json.turnedOff).toEqual([{ rule: 'url-localhost', findings: 1 }]);
+  });
+
+  it('reads "rules" of agent-card.config.json in the working directory; a flag wins over it', async () => {
+    const cwd = projectWith('{"rules": {"url-localhost": "info"}}');
+    const run = await cli(['validate', localhostCard], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('ℹ info    url-localhost');
+    expect((await cli(['validate', localhostCard, '--rule', 'url-localhost=error'], { cwd })).code).toBe(1);
+  });
+
+  it('a misspelt rule id is a usage error (exit 2) naming the nearest id, from the flag and the file alike', async () => {
+    const cwd = projectWith('{"rules": {"url-localhst": "off"}, "rule": {}}');
+    const run = await cli(['validate', localhostCard, '--rule', 'metadata-qualty=off', '--rule', 'url-https=warn'], {
+      cwd,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      [
+        'agent-card: agent-card.config.json: unknown member "rule". Only "rules" is read; remove it.',
+        'agent-card: agent-card.config.json rules["url-localhst"]: unknown rule ("url-localhst"). Did you mean "url-localhost"?',
+        'agent-card: --rule["metadata-qualty"]: unknown rule ("metadata-qualty"). Did you mean "metadata-quality"?',
+        'agent-card: --rule["url-https"]: unknown setting ("warn"). Use one of off, info, warning, error.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--rule without a setting is a usage error', async () => {
+    const run = await cli(['validate', localhostCard, '--rule', 'url-localhost']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Expected <rule-id>=<off|info|warning|error>, e.g. metadata-quality=off.');
+  });
+});
+
+describe('rule settings of check', () => {
+  const servers = loopbackServers();
+  let origin = '';
+
+  beforeAll(async () => {
+    // An init template served as it is: production reports template-content.
+    const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
+    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
+    origin = await servers.listen(
+      createServer(async (req, res) => {
+        const answer = await responder.respond({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          headers: req.headers,
+        });
+        if (!answer) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      }),
+    );
+  });
+
+  afterAll(() => servers.close());
+
+  it("applies the settings to the served card's findings and to the verdict, and names the rules turned off", async () => {
+    const plain = await cli(['check', origin, '--allow-http', '--follow-catalog', 'off', '--json']);
+    expect(plain.code).toBe(1);
+    expect(JSON.parse(plain.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('template-content');
+    const cwd = projectWith('{"rules": {"template-content": "off"}}');
+    const run = await cli(['check', origin, '--allow-http', '--follow-catalog', 'off'], { cwd });
+    expect(run.stdout).not.toContain('template-content  ');
+    expect(run.stdout).toMatch(/Turned off by your settings: template-content \(\d+ findings?\)\.\n$/);
+    expect(run.code).toBe(0);
+  });
+});

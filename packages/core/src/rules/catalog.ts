@@ -1,0 +1,143 @@
+/**
+ * The rules of `validateAiCatalog` about an AI Catalog document: RULES.md §6.7.
+ *
+ * One entry per rule, keyed by its id: adding a rule is adding an entry here and the check that
+ * reports it. `RULES.md` is generated from these entries (`pnpm --filter @agent-card/core rules:md`).
+ */
+import { profiles, type RuleEntry } from './entry';
+
+export const CATALOG_RULES = {
+  'catalog-json-parse': {
+    number: 90,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'The text is JSON (a BOM is skipped).',
+    details: 'The text is JSON (a BOM is skipped).',
+    fix: 'Write the catalog as JSON.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-duplicate-member': {
+    number: 91,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'The catalog names no member twice in one object.',
+    details:
+      'The text names no member twice in one object: readers keeping the first value and readers keeping the last would follow different entries.',
+    fix: 'Name each member once per object.',
+    reportedBy: '`validateAiCatalog` (text), `discoverAgentCard`',
+  },
+  'catalog-root-object': {
+    number: 92,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'The document (and an inline nested catalog) is a JSON object.',
+    details: 'The document (and an inline nested catalog) is a JSON object.',
+    fix: 'Make the catalog (and each inline nested catalog) a JSON object.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-required-fields': {
+    number: 93,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary:
+      "`specVersion`, `entries`; each entry's `identifier`, `displayName`, `mediaType`; `host.displayName`; a publisher's `identifier` and `displayName`.",
+    details:
+      "`specVersion`, `entries`; each entry's `identifier`, `displayName`, `mediaType`; `host.displayName`; a publisher's `identifier` and `displayName`.",
+    fix: 'Add each missing field.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-spec-version': {
+    number: 94,
+    section: 'catalog',
+    severity: profiles('error'),
+    severityNote: profiles('error / info'),
+    summary: '`specVersion` is "Major.Minor" and its major is 1.',
+    details: '`specVersion` is "Major.Minor" and its major is 1.',
+    fix: 'Set specVersion to "1.0".',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-field-types': {
+    number: 95,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary:
+      'Strings are strings, `tags` is a string array, `metadata` an object with non-empty keys, `updatedAt` RFC 3339.',
+    details:
+      'Strings are strings, `tags` is a string array, `metadata` an object with non-empty keys, `updatedAt` RFC 3339.',
+    fix: 'Give each field the type the draft defines.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-entry-content': {
+    number: 96,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'Exactly one of `url` and `data`.',
+    details: 'Exactly one of `url` and `data`.',
+    fix: 'Give each entry exactly one of url and data.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-identifier-unique': {
+    number: 97,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: '`identifier` (with `version` when present) is unique in its catalog.',
+    details: '`identifier` (with `version` when present) is unique in its catalog.',
+    fix: 'Give each entry an identifier of its own (or a different version).',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-identifier-format': {
+    number: 98,
+    section: 'catalog',
+    severity: profiles('warning'),
+    summary: '`identifier` is a URN or a URI.',
+    details: '`identifier` is a URN or a URI.',
+    fix: 'Use a URN or a URI as identifier, e.g. urn:agent:acme:support.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-url-format': {
+    number: 99,
+    section: 'catalog',
+    severity: profiles('error'),
+    severityNote: profiles('info / warning / error', 'warning / error', 'warning / error'),
+    summary: 'Entry and host URLs parse.',
+    details: 'Entry and host URLs parse.',
+    fix: 'Use absolute https:// URLs.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-unknown-field': {
+    number: 100,
+    section: 'catalog',
+    severity: profiles('warning', 'warning', 'error'),
+    summary: 'Members the draft does not define (extensions belong in `metadata`).',
+    details: 'Members the draft does not define (extensions belong in `metadata`).',
+    fix: 'Remove the member or move it into metadata.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-trust-identity': {
+    number: 101,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: "`trustManifest.identity` equals the entry's `identifier` (consumers must reject it otherwise).",
+    details: "`trustManifest.identity` equals the entry's `identifier` (consumers must reject it otherwise).",
+    fix: "Make trustManifest.identity the entry's identifier.",
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-nesting-depth': {
+    number: 102,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'Inline nested catalogs deeper than 4.',
+    details: 'Inline nested catalogs deeper than 4.',
+    fix: 'Nest inline catalogs at most 4 deep.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-entries-limit': {
+    number: 103,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'More than `maxEntries` entries; the rest are not read.',
+    details: 'More than `maxEntries` entries; the rest are not read.',
+    fix: 'List fewer entries, or raise maxEntries.',
+    reportedBy: '`validateAiCatalog`',
+  },
+} satisfies Record<string, RuleEntry>;
