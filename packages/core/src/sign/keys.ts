@@ -85,9 +85,10 @@ export function toPrivateKey(
         'Pass the private key (-----BEGIN PRIVATE KEY-----); publish the public one.',
       );
     }
+    const crypto = nodeCrypto(where);
     let key: KeyObject;
     try {
-      key = nodeCrypto(where).createPrivateKey(input);
+      key = crypto.createPrivateKey(input);
     } catch (error) {
       throw signError(
         where,
@@ -138,9 +139,10 @@ export function toPrivateKey(
         'Pass the private JWK; publish the public one.',
       );
     }
+    const crypto = nodeCrypto(where);
     let key: KeyObject;
     try {
-      key = nodeCrypto(where).createPrivateKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
+      key = crypto.createPrivateKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,
@@ -172,8 +174,9 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
         'Pass the SPKI PEM text (-----BEGIN PUBLIC KEY-----), a JWK object or a KeyObject.',
       );
     }
+    const crypto = nodeCrypto(where);
     try {
-      return nodeCrypto(where).createPublicKey(input);
+      return crypto.createPublicKey(input);
     } catch (error) {
       throw signError(
         where,
@@ -212,8 +215,9 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
         "HMAC is refused (key/alg confusion); pass the signer's public EC, RSA or OKP JWK.",
       );
     }
+    const crypto = nodeCrypto(where);
     try {
-      return nodeCrypto(where).createPublicKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
+      return crypto.createPublicKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,
