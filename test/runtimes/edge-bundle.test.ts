@@ -7,10 +7,29 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The part of rolldown's API this test uses. */
+interface Rolldown {
+  rolldown(options: {
+    input: string;
+    platform: 'neutral';
+    resolve: { conditionNames: string[]; mainFields: string[] };
+    onLog(level: string, log: { code?: string; message: string }): void;
+  }): Promise<{
+    generate(options: { format: 'esm' }): Promise<{
+      output: (
+        | { type: 'chunk'; fileName: string; code: string; imports: string[]; dynamicImports: string[] }
+        | { type: 'asset'; fileName: string }
+      )[];
+    }>;
+    close(): Promise<void>;
+  }>;
+}
 // rolldown is what tsdown builds the packages with; it is reached through tsdown.
-const { rolldown } = (await import(createRequire(import.meta.url).resolve('rolldown', {
-  paths: [createRequire(`${root}package.json`).resolve('tsdown')],
-}))) as typeof import('rolldown');
+const { rolldown } = (await import(
+  createRequire(import.meta.url).resolve('rolldown', {
+    paths: [createRequire(`${root}package.json`).resolve('tsdown')],
+  })
+)) as Rolldown;
 
 /** Every import the bundle could not take in (a Node built-in, a missing package), with its importer. */
 async function unbundled(entry: string): Promise<string[]> {
@@ -24,7 +43,6 @@ async function unbundled(entry: string): Promise<string[]> {
       mainFields: ['module', 'main'],
     },
     onLog(level, log) {
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: rolldown colours its messages
       if (level === 'warn') problems.push(`${log.code}: ${log.message.replace(/\u001b\[[0-9;]*m/g, '')}`);
     },
   });
@@ -51,7 +69,11 @@ describe('the serving path loads where there are no Node built-ins', () => {
     ['@agent-card/core', 'packages/core/dist/index.mjs'],
     ['@agent-card/core/view', 'packages/core/dist/view.mjs'],
     ['@agent-card/hono', 'packages/hono/dist/index.mjs'],
-  ])('%s bundles for a neutral platform with every import resolved', async (_name, entry) => {
-    expect(await unbundled(entry)).toEqual([]);
-  }, 60_000);
+  ])(
+    '%s bundles for a neutral platform with every import resolved',
+    async (_name, entry) => {
+      expect(await unbundled(entry)).toEqual([]);
+    },
+    60_000,
+  );
 });
