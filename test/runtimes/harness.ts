@@ -161,7 +161,8 @@ export async function startApp(command: string, args: readonly string[], options
       if (Date.now() > deadline) throw new Error(`${command} did not answer in time:\n${output}`);
       if (port === undefined) port = Number(/listening on (\d+)/.exec(output)?.[1]) || undefined;
       if (port !== undefined) {
-        const answered = await fetch(`http://127.0.0.1:${port}/`).then(
+        // A Worker that failed to build leaves wrangler's proxy listening and never answering.
+        const answered = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) }).then(
           () => true,
           () => false,
         );
@@ -205,7 +206,7 @@ export async function startWorker(entry: string): Promise<RunningApp> {
     {
       cwd: dir,
       port,
-      timeout: 90_000,
+      timeout: 60_000,
       env: {
         WRANGLER_SEND_METRICS: 'false',
         WRANGLER_LOG_PATH: join(dir, 'logs'),
