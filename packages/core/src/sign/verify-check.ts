@@ -34,7 +34,9 @@ function mismatches(
 ): boolean {
   try {
     const crypto = nodeCrypto('verifyAgentCard');
-    const keyObject = isKeyObject(key) ? key : crypto.KeyObject.from(key as Parameters<typeof crypto.KeyObject.from>[0]);
+    const keyObject = isKeyObject(key)
+      ? key
+      : crypto.KeyObject.from(key as Parameters<typeof crypto.KeyObject.from>[0]);
     return !crypto.verify(nodeDigest(alg), input, nodeKeyOptions(alg, keyObject), signature);
   } catch {
     return false;
