@@ -113,6 +113,18 @@ interface StartOptions {
   timeout?: number;
 }
 
+/** Process groups still running: killed when the test process exits, even after a timed-out hook. */
+const groups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   const pid = child.pid;
@@ -146,6 +158,11 @@ export async function startApp(command: string, args: readonly string[], options
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    groups.add(pid);
+    child.once('exit', () => groups.delete(pid));
+  }
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
