@@ -80,6 +80,7 @@ declare const res: Response;
 declare const id: string | number;
 declare const cardHandler: AgentCardFetchHandler;
 declare const Bun: { serve(options: { fetch(req: globalThis.Request, server: { requestIP(req: globalThis.Request): { address: string } | null }): Promise<globalThis.Response> | globalThis.Response }): unknown };
+declare const Deno: { serve(handler: (req: globalThis.Request, info: { remoteAddr: { hostname: string } }) => Promise<globalThis.Response> | globalThis.Response): unknown };
 `,
   'packages/cli/README.md': `
 declare const stdout: NodeJS.WritableStream;

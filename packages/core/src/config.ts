@@ -1,13 +1,29 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { type AgentCardDefinition, type AgentCardLogger, defineAgentCard } from './define';
 import type { CardRuleId } from './rules';
 import { AgentCardError, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import type { AgentCard } from './model';
 import { readJsonText } from './json/read';
+import { nodeBuiltin } from './node-builtins';
 import { BYTE_ORDER_MARK } from './validate/decode';
 import { describePath } from './validate/shape';
+
+/**
+ * `node:fs` and `node:path`, or a start-up error on a runtime that cannot read files (Workers,
+ * Next.js's edge runtime), where the card is passed in instead.
+ */
+function fileSystem() {
+  const fs = nodeBuiltin('node:fs');
+  const path = nodeBuiltin('node:path');
+  if (fs === undefined || path === undefined) {
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      `${AGENT_CARD_CONFIG_FILE}: this runtime cannot read files (it has no node:fs), so the card cannot come from a file. ` +
+        'Pass the card itself: createAgentCardFetchHandler({ card }) with card = defineAgentCard({ ... }), or import the JSON file into your bundle.',
+    );
+  }
+  return { fs, path };
+}
 
 /** The file name {@link loadAgentCardConfig} looks for. */
 export const AGENT_CARD_CONFIG_FILE = 'agent-card.json';
@@ -134,11 +150,12 @@ function packageJsonNotes(error: AgentCardError, definition: AgentCardDefinition
 export function readAgentCardConfig(
   options: Omit<LoadAgentCardConfigOptions, 'profile' | 'logger'> = {},
 ): AgentCardConfig {
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const file = resolve(cwd, options.file ?? AGENT_CARD_CONFIG_FILE);
-  const packageJson = findUp(dirname(file), 'package.json');
+  const { fs, path } = fileSystem();
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const file = path.resolve(cwd, options.file ?? AGENT_CARD_CONFIG_FILE);
+  const packageJson = findUp(path.dirname(file), 'package.json');
 
-  if (!existsSync(file)) {
+  if (!fs.existsSync(file)) {
     const found = packageJson
       ? `name, description and version can come from ${packageJson}`
       : 'no package.json was found either, so the file must also set name, description and version';
@@ -190,10 +207,11 @@ export function readAgentCardConfig(
 }
 
 function findUp(from: string, name: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, name);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return undefined;
+  const { fs, path } = fileSystem();
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 
@@ -206,6 +224,7 @@ const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
  * memory at start-up.
  */
 function readBounded(file: string): Uint8Array {
+  const { closeSync, constants, fstatSync, openSync, readSync } = fileSystem().fs;
   // Non-blocking, so that opening a pipe with no writer returns at once to be refused below.
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
@@ -224,7 +243,7 @@ function readBounded(file: string): Uint8Array {
         `${file}: larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB (${stat.size} bytes), far more than a card. Check the path.`,
       );
     }
-    const bytes = Buffer.alloc(stat.size);
+    const bytes = new Uint8Array(stat.size);
     let read = 0;
     while (read < bytes.byteLength) {
       const n = readSync(fd, bytes, read, bytes.byteLength - read, read);

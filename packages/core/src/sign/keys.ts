@@ -1,7 +1,8 @@
-import { type JsonWebKeyInput, KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+import type { JsonWebKeyInput, KeyObject } from 'node:crypto';
 import type { CryptoKey, JWK } from 'jose';
 import { AgentCardError } from '../errors';
 import { type AgentCardSigningAlgorithm, expectedKey } from './algorithms';
+import { isKeyObject, nodeCrypto } from './node-crypto';
 
 /**
  * A private key that signs a card: a Node `KeyObject`, a WebCrypto `CryptoKey`, a private JWK
@@ -84,9 +85,10 @@ export function toPrivateKey(
         'Pass the private key (-----BEGIN PRIVATE KEY-----); publish the public one.',
       );
     }
+    const crypto = nodeCrypto(where);
     let key: KeyObject;
     try {
-      key = createPrivateKey(input);
+      key = crypto.createPrivateKey(input);
     } catch (error) {
       throw signError(
         where,
@@ -98,7 +100,7 @@ export function toPrivateKey(
     checkKeyObjectFits(key, alg, where);
     return key;
   }
-  if (input instanceof KeyObject) {
+  if (isKeyObject(input)) {
     if (input.type !== 'private') {
       throw signError(
         where,
@@ -137,9 +139,10 @@ export function toPrivateKey(
         'Pass the private JWK; publish the public one.',
       );
     }
+    const crypto = nodeCrypto(where);
     let key: KeyObject;
     try {
-      key = createPrivateKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
+      key = crypto.createPrivateKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,
@@ -171,8 +174,9 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
         'Pass the SPKI PEM text (-----BEGIN PUBLIC KEY-----), a JWK object or a KeyObject.',
       );
     }
+    const crypto = nodeCrypto(where);
     try {
-      return createPublicKey(input);
+      return crypto.createPublicKey(input);
     } catch (error) {
       throw signError(
         where,
@@ -182,7 +186,7 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
       );
     }
   }
-  if (input instanceof KeyObject) {
+  if (isKeyObject(input)) {
     if (input.type === 'secret') {
       throw signError(
         where,
@@ -190,7 +194,7 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
         "HMAC is refused (key/alg confusion); pass the signer's public key.",
       );
     }
-    return input.type === 'private' ? createPublicKey(input) : input;
+    return input.type === 'private' ? nodeCrypto(where).createPublicKey(input) : input;
   }
   if (isCryptoKey(input)) {
     if (input.type !== 'public') {
@@ -211,8 +215,9 @@ export function toPublicKey(input: AgentCardPublicKey, where: string): KeyObject
         "HMAC is refused (key/alg confusion); pass the signer's public EC, RSA or OKP JWK.",
       );
     }
+    const crypto = nodeCrypto(where);
     try {
-      return createPublicKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
+      return crypto.createPublicKey({ key: jwk, format: 'jwk' } as JsonWebKeyInput);
     } catch (error) {
       throw signError(
         where,
@@ -234,7 +239,7 @@ const MAX_RSA_PUBLIC_EXPONENT = 0x7fff_ffffn;
 
 /** Why a public key cannot check `alg` (key/alg confusion), or `undefined` when it fits. */
 export function keyMismatch(key: KeyObject | CryptoKey, alg: AgentCardSigningAlgorithm): string | undefined {
-  if (key instanceof KeyObject) {
+  if (isKeyObject(key)) {
     const want = expectedKey(alg);
     if (!want.accepts(key.asymmetricKeyType ?? '', key.asymmetricKeyDetails?.namedCurve)) {
       return `alg "${alg}" needs ${want.text} but the key is a ${describeKeyObject(key)} (key/alg confusion)`;

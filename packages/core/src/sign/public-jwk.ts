@@ -1,8 +1,8 @@
-import { KeyObject } from 'node:crypto';
 import { AgentCardError } from '../errors';
 import { type AgentCardSigningAlgorithm, refuseAlgorithm } from './algorithms';
 import { type AgentCardPrivateKey, type AgentCardPublicKey, toPublicKey } from './keys';
 import { type AgentCardPublicJwk, jwkThumbprint, publicJwkOf } from './thumbprint';
+import { isKeyObject, nodeCrypto } from './node-crypto';
 
 /** Options of {@link toPublicJwk}. */
 export interface ToPublicJwkOptions {
@@ -37,7 +37,7 @@ export function toPublicJwk(
       );
   }
   const imported = toPublicKey(key, where);
-  const keyObject = imported instanceof KeyObject ? imported : KeyObject.from(imported);
+  const keyObject = isKeyObject(imported) ? imported : nodeCrypto(where).KeyObject.from(imported);
   const jwk = publicJwkOf(keyObject);
   const out: AgentCardPublicJwk = { ...jwk, kid: options.kid ?? jwkThumbprint(jwk), use: 'sig' };
   if (options.alg !== undefined) out.alg = options.alg;

@@ -1,4 +1,5 @@
-import { constants, createHash, createPublicKey, KeyObject, sign as nodeSign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { sha256, sha384, sha512 } from '@noble/hashes/sha2';
 import { p256, p384, p521 } from '@noble/curves/nist';
 import { AgentCardError } from '../errors';
 import type { AgentCard, AgentCardSignature } from '../model';
@@ -7,6 +8,7 @@ import { encodeBase64url } from './base64url';
 import { type AgentCardCanonicalForm, canonicalForms, FORM_HEADER_PARAMETER } from './canonicalize';
 import { checkKeySetUrl } from './jwks';
 import { type AgentCardPrivateKey, signError, toPrivateKey } from './keys';
+import { isKeyObject, nodeCrypto } from './node-crypto';
 import { type AgentCardPublicJwk, jwkThumbprint, publicJwkOf } from './thumbprint';
 import { quote, showValue } from '../util';
 
@@ -46,12 +48,16 @@ export function nodeDigest(alg: AgentCardSigningAlgorithm): string | null {
 export function nodeKeyOptions(alg: AgentCardSigningAlgorithm, key: KeyObject) {
   if (alg.startsWith('ES')) return { key, dsaEncoding: 'ieee-p1363' as const };
   if (alg.startsWith('PS')) {
-    return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
+    return { key, padding: RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 };
   }
   return key;
 }
 
+/** `crypto.constants.RSA_PKCS1_PSS_PADDING`, as OpenSSL numbers it. */
+const RSA_PKCS1_PSS_PADDING = 6;
+
 const CURVES = { ES256: p256, ES384: p384, ES512: p521 } as const;
+const DIGESTS = { ES256: sha256, ES384: sha384, ES512: sha512 } as const;
 
 /**
  * An ECDSA signer that gives the same signature for the same input on every replica (RFC 6979
@@ -68,9 +74,9 @@ function deterministicEcdsa(alg: AgentCardSigningAlgorithm, key: KeyObject): ((i
     return undefined;
   }
   const curve = CURVES[alg as keyof typeof CURVES];
-  const digest = `sha${alg.slice(2)}`;
+  const digest = DIGESTS[alg as keyof typeof DIGESTS];
   return (input) => {
-    const hash = createHash(digest).update(input).digest();
+    const hash = digest(input);
     return Buffer.from(curve.sign(hash, d, { lowS: false }).toCompactRawBytes());
   };
 }
@@ -119,8 +125,9 @@ function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
     jku = url.href;
   }
   const imported = toPrivateKey(options.privateKey, options.alg, `${where}: privateKey`);
-  const key = imported instanceof KeyObject ? imported : KeyObject.from(imported);
-  const publicKey = createPublicKey(key);
+  const crypto = nodeCrypto(where);
+  const key = isKeyObject(imported) ? imported : crypto.KeyObject.from(imported);
+  const publicKey = crypto.createPublicKey(key);
   const kid = options.kid ?? jwkThumbprint(publicJwkOf(publicKey));
   const header: PreparedKey['header'] = { alg: options.alg, typ: 'JOSE', kid };
   if (jku !== undefined) header.jku = jku;
@@ -133,7 +140,7 @@ function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
     randomized: options.alg.startsWith('PS') || (options.alg.startsWith('ES') && deterministic === undefined),
     signInput(input) {
       try {
-        return deterministic ? deterministic(input) : nodeSign(digest, input, keyOptions);
+        return deterministic ? deterministic(input) : crypto.sign(digest, input, keyOptions);
       } catch (error) {
         throw signError(
           where,

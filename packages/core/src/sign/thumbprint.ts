@@ -1,4 +1,6 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { encodeBase64url } from './base64url';
 import { showValue } from '../util';
 
 /** The members RFC 7638 §3.2 hashes, by key type, in lexicographic order. */
@@ -49,7 +51,7 @@ export function jwkThumbprint(jwk: AgentCardJwk): string {
   const members = REQUIRED[String(jwk.kty)];
   if (members === undefined) throw new Error(`no RFC 7638 thumbprint for kty ${showValue(jwk.kty)}`);
   const text = `{${members.map((name) => `${JSON.stringify(name)}:${JSON.stringify(jwk[name])}`).join(',')}}`;
-  return createHash('sha256').update(text).digest('base64url');
+  return encodeBase64url(sha256(new TextEncoder().encode(text)));
 }
 
 /** A public JWK as published in a JWK Set: public members, `kid`, and `alg`/`use` when known. */

@@ -1,4 +1,4 @@
-import { KeyObject, verify as nodeVerify } from 'node:crypto';
+import type { KeyObject as NodeKeyObject } from 'node:crypto';
 import type * as Jose from 'jose';
 import type { CryptoKey } from 'jose';
 import type { AgentCardSigningAlgorithm } from './algorithms';
@@ -11,6 +11,7 @@ import { modelPayload, type Signable, uncoveredBy } from './verify-content';
 import type { ReadSignature } from './verify-header';
 import type { Candidate } from './verify-options';
 import { AGENT_CARD_VERIFY_LIMITS, type AgentCardSignatureCheck } from './verify-types';
+import { isKeyObject, nodeCrypto } from './node-crypto';
 
 /**
  * The payload length from which a signature is first checked by node:crypto: below it, what jose
@@ -27,13 +28,16 @@ const PRECHECK_BYTES = 64 * 1024;
  */
 function mismatches(
   alg: AgentCardSigningAlgorithm,
-  key: KeyObject | CryptoKey,
+  key: NodeKeyObject | CryptoKey,
   input: Buffer,
   signature: Buffer,
 ): boolean {
   try {
-    const keyObject = key instanceof KeyObject ? key : KeyObject.from(key as Parameters<typeof KeyObject.from>[0]);
-    return !nodeVerify(nodeDigest(alg), input, nodeKeyOptions(alg, keyObject), signature);
+    const crypto = nodeCrypto('verifyAgentCard');
+    const keyObject = isKeyObject(key)
+      ? key
+      : crypto.KeyObject.from(key as Parameters<typeof crypto.KeyObject.from>[0]);
+    return !crypto.verify(nodeDigest(alg), input, nodeKeyOptions(alg, keyObject), signature);
   } catch {
     return false;
   }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentCard } from '../model';
 import { signAgentCard } from './sign';
 import { verifyAgentCard } from './verify';
+import type * as NodeCryptoModule from './node-crypto';
 
 const counts = { imports: 0, checks: 0, canonicalized: 0, joseBytes: 0 };
 
@@ -21,13 +22,20 @@ vi.mock('canonicalize', async (importOriginal) => {
   };
 });
 
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof crypto>();
+// node:crypto is reached at run time through `nodeCrypto`, so the count is taken there.
+vi.mock('./node-crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof NodeCryptoModule>();
   return {
     ...actual,
-    createPublicKey: (...args: Parameters<typeof actual.createPublicKey>) => {
-      counts.imports += 1;
-      return actual.createPublicKey(...args);
+    nodeCrypto: (where: string): typeof crypto => {
+      const real = actual.nodeCrypto(where);
+      return {
+        ...real,
+        createPublicKey: (...args: Parameters<typeof real.createPublicKey>) => {
+          counts.imports += 1;
+          return real.createPublicKey(...args);
+        },
+      };
     },
   };
 });

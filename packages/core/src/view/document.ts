@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { encodeBase64 } from '../sign/base64url';
 import { html, raw, type SafeHtml } from './escape';
 
 /**
@@ -74,7 +75,7 @@ for(const b of document.querySelectorAll('button[data-copy]')){const t=document.
 `.trim();
 
 function cspHash(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  return `'sha256-${encodeBase64(sha256(new TextEncoder().encode(text)))}'`;
 }
 
 /** The CSP source of {@link VIEWER_STYLE}. */

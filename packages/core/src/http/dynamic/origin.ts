@@ -1,4 +1,4 @@
-import parseForwarded from 'forwarded-parse';
+import { parseForwardedHeader } from './forwarded';
 import type { ProxyTrust } from './trust';
 import type { AgentCardRequest } from '../kernel/exchange';
 
@@ -96,12 +96,8 @@ function fromForwarded(value: string | string[] | undefined, trust: ProxyTrust, 
   const text = joined(value);
   if (text === undefined || !trust.trusts(peer, 0)) return NOTHING;
   if (text.length > MAX_FORWARDED_LENGTH) return UNUSABLE;
-  let elements: Record<string, string>[];
-  try {
-    elements = parseForwarded(text);
-  } catch {
-    return UNUSABLE;
-  }
+  const elements = parseForwardedHeader(text);
+  if (elements === undefined) return UNUSABLE;
   const m = elements.length;
   if (m === 0) return NOTHING;
   let hops = 1;

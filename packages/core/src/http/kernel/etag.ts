@@ -1,13 +1,16 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { encodeBase64url } from '../../sign/base64url';
 
 /**
  * The strong entity tag of a representation: `"` + base64url(SHA-256(bytes)) + `"`. Derived only
  * from the bytes, so every replica that serves the same card sends the same tag (spec §8.6.1).
+ * Hashed in JavaScript (`@noble/hashes`), synchronously and the same on every runtime, Workers
+ * included: it runs once per prepared document, never per request.
  *
  * @example computeEtag(new TextEncoder().encode('{}')) // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
  */
 export function computeEtag(bytes: Uint8Array): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  return `"${encodeBase64url(sha256(bytes))}"`;
 }
 
 /** Longest `If-None-Match` value we parse; longer values are treated as not matching. */

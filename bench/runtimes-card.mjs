@@ -1,0 +1,28 @@
+// The fetch handler's card path and a hand-written `Response` with the same bytes and headers,
+// for bench/runtimes.mjs: shared by the in-process runs (Node, Deno, Bun) and the Worker.
+import { createAgentCardFetchHandler } from '@agent-card/core';
+
+export const CARD_URL = 'http://127.0.0.1/.well-known/agent-card.json';
+
+const CARD = {
+  name: 'Bench Agent',
+  description: 'Measures the fetch handler against a hand-written Response.',
+  supportedInterfaces: [
+    { url: 'https://bench.agent-card.dev/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  ],
+  version: '1.0.0',
+  capabilities: { streaming: false },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'answer', name: 'Answers', description: 'Answers questions.', tags: ['qa'] }],
+};
+
+/** The two sides: `card` is core's handler, `baseline` answers with the same bytes and headers. */
+export async function createSides() {
+  const card = createAgentCardFetchHandler({ card: CARD });
+  const first = await card(new Request(CARD_URL));
+  const bytes = new Uint8Array(await first.arrayBuffer());
+  const headers = [...first.headers];
+  const baseline = async () => new Response(bytes, { status: 200, headers });
+  return { card, baseline, bytes: bytes.byteLength };
+}

@@ -1,0 +1,29 @@
+// Node's modules as types only: this file, like every module of the package, imports no Node
+// built-in, so that it loads on runtimes without them (Cloudflare Workers with no compatibility
+// flags, Next.js's edge runtime). What needs one asks for it when it runs, through the
+// `process.getBuiltinModule` that Node (20.16+), Deno and Bun provide.
+import type * as NodeCrypto from 'node:crypto';
+import type * as NodeFs from 'node:fs';
+import type * as NodePath from 'node:path';
+
+interface NodeBuiltins {
+  'node:crypto': typeof NodeCrypto;
+  'node:fs': typeof NodeFs;
+  'node:path': typeof NodePath;
+}
+
+type GetBuiltinModule = (id: string) => unknown;
+
+/**
+ * A Node built-in module, or `undefined` on a runtime that has none (Workers without
+ * `nodejs_compat`, Next.js's edge runtime, a browser).
+ */
+export function nodeBuiltin<K extends keyof NodeBuiltins>(id: K): NodeBuiltins[K] | undefined {
+  const get = (globalThis as { process?: { getBuiltinModule?: GetBuiltinModule } }).process?.getBuiltinModule;
+  if (typeof get !== 'function') return undefined;
+  try {
+    return (get(id) ?? undefined) as NodeBuiltins[K] | undefined;
+  } catch {
+    return undefined;
+  }
+}
