@@ -87,7 +87,11 @@ describe('validateAiCatalog reads the previous draft (634a09d9) and says how it 
         'catalog.metadata: is replaced by extensions in the current draft.',
         'Rename metadata to extensions and key each value by a URL or a reverse-DNS name (com.example.region).',
       ],
-      ['info', 'catalog.entries[0].mediaType: is named type in the current draft (ADR-0014).', 'Rename mediaType to type.'],
+      [
+        'info',
+        'catalog.entries[0].mediaType: is named type in the current draft (ADR-0014).',
+        'Rename mediaType to type.',
+      ],
       [
         'info',
         'catalog.entries[0].displayName: restates what the artifact carries; the current draft says to leave it out.',

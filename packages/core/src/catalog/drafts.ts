@@ -79,12 +79,26 @@ const SUBSTANTIVE = ['signature', 'attestations', 'provenance', 'trustSchema'];
 /** One Trust Manifest of an entry, against the current draft's §"Identity" and §"Manifest Validity". */
 function checkTrustManifest(w: Walk, trust: unknown, identifier: unknown, path: Segments): void {
   if (!isObject(trust)) {
-    report(w, 'catalog-field-types', 'error', path, `must be an object (${show(trust)})`, 'Use { identity, … } or remove it.');
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      path,
+      `must be an object (${show(trust)})`,
+      'Use { identity, … } or remove it.',
+    );
     return;
   }
   const identity = own(trust, 'identity');
   if (typeof identity !== 'string' || identity === '') {
-    report(w, 'catalog-required-fields', 'error', [...path, 'identity'], 'is required', 'Add the identity URI (a DID, SPIFFE ID or URL).');
+    report(
+      w,
+      'catalog-required-fields',
+      'error',
+      [...path, 'identity'],
+      'is required',
+      'Add the identity URI (a DID, SPIFFE ID or URL).',
+    );
     return;
   }
   const publisher = publisherOf(identifier);
@@ -132,8 +146,17 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
   const trusts = own(entry, 'trustManifests');
   if (trusts !== undefined) {
     if (!Array.isArray(trusts))
-      report(w, 'catalog-field-types', 'error', [...path, 'trustManifests'], `must be an array (${show(trusts)})`, 'Use one Trust Manifest per contributor.');
-    else trusts.slice(0, 100).forEach((t, i) => checkTrustManifest(w, t, identifier, [...path, 'trustManifests', i]));
+      report(
+        w,
+        'catalog-field-types',
+        'error',
+        [...path, 'trustManifests'],
+        `must be an array (${show(trusts)})`,
+        'Use one Trust Manifest per contributor.',
+      );
+    else
+      for (const [i, t] of trusts.slice(0, 100).entries())
+        checkTrustManifest(w, t, identifier, [...path, 'trustManifests', i]);
   }
   const type = own(entry, 'type');
   if (typeof type === 'string' && SELF_DESCRIBING.has(type))
@@ -158,7 +181,11 @@ interface Difference {
 /** Each difference of one previous-draft entry from the current draft. */
 function entryDifferences(entry: Record<string, unknown>, path: Segments, out: Difference[]): void {
   if (Object.hasOwn(entry, 'mediaType'))
-    out.push({ path: [...path, 'mediaType'], what: 'is named type in the current draft (ADR-0014)', fix: 'Rename mediaType to type.' });
+    out.push({
+      path: [...path, 'mediaType'],
+      what: 'is named type in the current draft (ADR-0014)',
+      fix: 'Rename mediaType to type.',
+    });
   if (Object.hasOwn(entry, 'metadata'))
     out.push({
       path: [...path, 'metadata'],
@@ -201,8 +228,8 @@ function catalogDifferences(doc: unknown, path: Segments, depth: number, max: nu
     });
   const entries = own(doc, 'entries');
   if (!Array.isArray(entries)) return;
-  entries.slice(0, Math.max(0, max - out.length)).forEach((entry, i) => {
-    if (!isObject(entry)) return;
+  entries.slice(0, max).forEach((entry, i) => {
+    if (!isObject(entry) || out.length >= max) return;
     entryDifferences(entry, [...path, 'entries', i], out);
     if (own(entry, 'mediaType') === AI_CATALOG_MEDIA_TYPE && depth < AI_CATALOG_MAX_DEPTH)
       catalogDifferences(own(entry, 'data'), [...path, 'entries', i, 'data'], depth + 1, max, out);
@@ -215,14 +242,17 @@ function catalogDifferences(doc: unknown, path: Segments, depth: number, max: nu
  */
 export function reportDifferences(w: Walk, doc: unknown): void {
   const out: Difference[] = [];
-  catalogDifferences(doc, [], 1, w.maxEntries, out);
+  catalogDifferences(doc, [], 1, MAX_DIFFERENCES + 1, out);
   report(
     w,
     'catalog-previous-draft',
     'info',
     [],
-    `follows the previous AI Catalog draft (${AI_CATALOG_PREVIOUS_DRAFT.id}); the current draft is ${AI_CATALOG_DRAFT.id}, with ${out.length} difference${out.length === 1 ? '' : 's'} below`,
+    `follows the previous AI Catalog draft (${AI_CATALOG_PREVIOUS_DRAFT.id}); the current draft is ${AI_CATALOG_DRAFT.id}, with ${out.length > MAX_DIFFERENCES ? `more than ${MAX_DIFFERENCES} differences, the first ${MAX_DIFFERENCES}` : `${out.length} difference${out.length === 1 ? '' : 's'}`} below`,
     'Apply the fixes of the catalog-previous-draft findings to follow the current draft.',
   );
-  for (const d of out) report(w, 'catalog-previous-draft', 'info', d.path, d.what, d.fix);
+  for (const d of out.slice(0, MAX_DIFFERENCES)) report(w, 'catalog-previous-draft', 'info', d.path, d.what, d.fix);
 }
+
+/** Differences listed one by one; a catalog of thousands of entries repeats the same few. */
+const MAX_DIFFERENCES = 50;

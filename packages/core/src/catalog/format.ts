@@ -299,7 +299,10 @@ export function tagsOf(card: AgentEntrySource['card']): string[] {
  */
 export function toAgentEntry(source: AgentEntrySource): AiCatalogEntry;
 export function toAgentEntry(source: AgentEntrySource, draft: '634a09d9'): AiCatalogPreviousEntry;
-export function toAgentEntry(source: AgentEntrySource, draft?: AiCatalogDraftId): AiCatalogEntry | AiCatalogPreviousEntry;
+export function toAgentEntry(
+  source: AgentEntrySource,
+  draft?: AiCatalogDraftId,
+): AiCatalogEntry | AiCatalogPreviousEntry;
 export function toAgentEntry(
   source: AgentEntrySource,
   draft: AiCatalogDraftId = AI_CATALOG_DRAFT.id,
@@ -318,7 +321,11 @@ export function toAgentEntry(
     if (tags.length > 0) entry.tags = tags;
     return { ...entry, ...(source.overrides as Partial<AiCatalogPreviousEntry>) };
   }
-  const entry: AiCatalogEntry = { identifier: source.identifier, type: A2A_AGENT_CARD_ENTRY_MEDIA_TYPE, url: source.url };
+  const entry: AiCatalogEntry = {
+    identifier: source.identifier,
+    type: A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
+    url: source.url,
+  };
   if (tags.length > 0) entry.tags = tags;
   const out: AiCatalogEntry = { ...entry, ...(source.overrides as Partial<AiCatalogEntry>) };
   if (source.digest !== undefined) out.digest = source.digest;
@@ -335,7 +342,11 @@ export function toAiCatalog(parts: {
   extensions?: Record<string, unknown>;
 }): AiCatalog;
 export function toAiCatalog(
-  parts: { host?: AiCatalogPreviousHost; entries: readonly AiCatalogPreviousEntry[]; metadata?: Record<string, unknown> },
+  parts: {
+    host?: AiCatalogPreviousHost;
+    entries: readonly AiCatalogPreviousEntry[];
+    metadata?: Record<string, unknown>;
+  },
   draft: '634a09d9',
 ): AiCatalogPrevious;
 export function toAiCatalog(

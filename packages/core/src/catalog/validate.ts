@@ -14,7 +14,6 @@ import {
   AI_CATALOG_PREVIOUS_DRAFT,
   AI_CATALOG_SPEC_VERSION,
   type AiCatalogDraftId,
-  type AiCatalogMembers,
   SPEC_VERSION_PATTERN,
 } from './format';
 
@@ -62,9 +61,13 @@ export function duplicateMemberFindings(paths: readonly Segments[]): Finding[] {
   }));
 }
 
-
 /** The member the current draft uses for one the previous draft had, and the reverse. */
-const RENAMED: Readonly<Record<string, string>> = { mediaType: 'type', metadata: 'extensions', type: 'mediaType', extensions: 'metadata' };
+const RENAMED: Readonly<Record<string, string>> = {
+  mediaType: 'type',
+  metadata: 'extensions',
+  type: 'mediaType',
+  extensions: 'metadata',
+};
 
 /** Checks unknown members against the draft's closed member lists (custom data goes in `extensions`, `metadata` before). */
 function checkMembers(w: Walk, obj: Record<string, unknown>, path: Segments, known: readonly string[]): void {
@@ -84,7 +87,12 @@ function checkMembers(w: Walk, obj: Record<string, unknown>, path: Segments, kno
   }
 }
 
-export function checkRequiredStrings(w: Walk, obj: Record<string, unknown>, path: Segments, names: readonly string[]): void {
+export function checkRequiredStrings(
+  w: Walk,
+  obj: Record<string, unknown>,
+  path: Segments,
+  names: readonly string[],
+): void {
   for (const name of names) {
     const value = own(obj, name);
     if (value === undefined)
@@ -207,27 +215,8 @@ function checkHost(w: Walk, host: unknown, path: Segments): void {
   }
 }
 
-function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
-  if (!isObject(entry)) {
-    report(
-      w,
-      'catalog-field-types',
-      'error',
-      path,
-      `entries must be objects (${show(entry)})`,
-      w.draft === AI_CATALOG_PREVIOUS_DRAFT.id
-        ? 'Use { identifier, displayName, mediaType, url }.'
-        : 'Use { identifier, type, url }.',
-    );
-    return;
-  }
-  const m = w.members.entry;
-  checkMembers(w, entry, path, [...m.required, ...m.content, ...m.optional]);
-  checkRequiredStrings(w, entry, path, m.required);
-  for (const name of ['description', 'version', 'updatedAt']) checkOptionalString(w, entry, path, name);
-  if (w.draft !== AI_CATALOG_PREVIOUS_DRAFT.id) checkOptionalString(w, entry, path, 'displayName');
-  checkMetadata(w, entry, path);
-
+/** An entry's identifier: a URN or URI, and unique with its version (draft §"Multi-Version Entries"). */
+function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments, seen: Map<string, number>): void {
   const identifier = own(entry, 'identifier');
   const version = own(entry, 'version');
   if (isString(identifier)) {
@@ -254,6 +243,31 @@ function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen
       );
     else seen.set(key, Number(path[path.length - 1]));
   }
+}
+
+function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
+  if (!isObject(entry)) {
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      path,
+      `entries must be objects (${show(entry)})`,
+      w.draft === AI_CATALOG_PREVIOUS_DRAFT.id
+        ? 'Use { identifier, displayName, mediaType, url }.'
+        : 'Use { identifier, type, url }.',
+    );
+    return;
+  }
+  const m = w.members.entry;
+  checkMembers(w, entry, path, [...m.required, ...m.content, ...m.optional]);
+  checkRequiredStrings(w, entry, path, m.required);
+  for (const name of ['description', 'version', 'updatedAt']) checkOptionalString(w, entry, path, name);
+  if (w.draft !== AI_CATALOG_PREVIOUS_DRAFT.id) checkOptionalString(w, entry, path, 'displayName');
+  checkMetadata(w, entry, path);
+
+  const identifier = own(entry, 'identifier');
+  checkIdentifier(w, entry, path, seen);
 
   const updatedAt = own(entry, 'updatedAt');
   if (typeof updatedAt === 'string' && !RFC3339.test(updatedAt))

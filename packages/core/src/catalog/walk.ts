@@ -33,7 +33,6 @@ export function report(w: Walk, rule: string, severity: Severity, path: Segments
   w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
 }
 
-
 export function isString(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
