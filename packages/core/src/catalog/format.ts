@@ -36,8 +36,8 @@ export interface AiCatalogDraftSource {
  * The current draft: what the server writes and the validator holds documents to by default.
  * Changing the draft this library follows is this one constant and the member lists below.
  */
-export const AI_CATALOG_DRAFT: AiCatalogDraftSource = Object.freeze({
-  id: '0379c868',
+export const AI_CATALOG_DRAFT: AiCatalogDraftSource & { readonly id: '0379c868' } = Object.freeze({
+  id: '0379c868' as const,
   repository: 'https://github.com/Agent-Card/ai-catalog',
   path: 'specification/ai-catalog.md',
   commit: '0379c868c8811f93e168caaa06dd42517449f6ac',
@@ -45,8 +45,8 @@ export const AI_CATALOG_DRAFT: AiCatalogDraftSource = Object.freeze({
 });
 
 /** The draft before it: what `catalog: { draft: '634a09d9' }` serves, byte for byte as before. */
-export const AI_CATALOG_PREVIOUS_DRAFT: AiCatalogDraftSource = Object.freeze({
-  id: '634a09d9',
+export const AI_CATALOG_PREVIOUS_DRAFT: AiCatalogDraftSource & { readonly id: '634a09d9' } = Object.freeze({
+  id: '634a09d9' as const,
   repository: 'https://github.com/Agent-Card/ai-catalog',
   path: 'specification/ai-catalog.md',
   commit: '634a09d98b644153384cde4f1cb4cbb70ead0e04',
