@@ -86,7 +86,7 @@ export function agentsOptions(count = AGENT_COUNT) {
   return {
     ...shared,
     default: 'agent-1',
-    catalog: { host: { displayName: 'Northwind Traders' } },
+    catalog: { publisher: 'northwind.example', host: { displayName: 'Northwind Traders' } },
     agents: Array.from({ length: count }, (_, i) => {
       const id = `agent-${i + 1}`;
       return {

@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,viewer,viewer-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only express,koa,node,passthrough,catalog,viewer,viewer-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--check] [--json]
 //
@@ -105,6 +105,15 @@ const comparisons = [
     baseline: 'express-ours',
     path: CARD_PATH,
     candidatePath: LAST_AGENT_CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'catalog',
+    title: 'Express: GET the AI Catalog of two agents vs the single card',
+    candidate: 'express-catalog',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    candidatePath: '/.well-known/ai-catalog.json',
     target: 0.95,
   },
   {

@@ -96,6 +96,8 @@ const servers = {
       .get(API_PATH, ordersRoute),
   'passthrough-without': () => express().get(API_PATH, ordersRoute),
   'express-agents': () => express().use(expressAgentCard(agentsOptions())),
+  // The AI Catalog of a two-agent host (about the size of one card): served as a card is.
+  'express-catalog': () => express().use(expressAgentCard(agentsOptions(2))),
   'passthrough-agents': () => express().use(expressAgentCard(agentsOptions())).get(API_PATH, ordersRoute),
   'sdk-a2a-js': () => express().use(CARD_PATH, agentCardHandler({ agentCardProvider: async () => card })),
   'fastify-ours': () => fastifyListener((app) => app.register(fastifyAgentCard, options)),

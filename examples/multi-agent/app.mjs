@@ -66,8 +66,25 @@ export const billingExtras = [
   },
 ];
 
+/** What the host lists besides its agents: an MCP server and an Agent Skills index, hosted elsewhere. */
+export function otherEntries() {
+  return [
+    {
+      identifier: 'urn:air:acme-corp.example:mcp:invoices',
+      type: 'application/mcp-server-card+json',
+      url: 'https://mcp.acme-corp.example/server-card',
+    },
+    {
+      identifier: 'urn:air:acme-corp.example:skills:index',
+      type: 'application/agent-skills+json',
+      url: 'https://acme-corp.example/.well-known/agent-skills/index.json',
+      displayName: 'Acme skills',
+    },
+  ];
+}
+
 /** The app: its own routes, plus the middleware in front of them. */
-export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY] }) {
+export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY], signingKey }) {
   const cards = createCards(publicUrl);
   const app = express();
   app.use(
@@ -85,7 +102,17 @@ export function createApp({ publicUrl, apiKeys = [DEVELOPMENT_API_KEY] }) {
         { id: 'support', path: '/agents/support', card: cards.support },
       ],
       default: 'support',
-      catalog: { host: { displayName: 'Acme Corp' }, baseUrl: publicUrl },
+      // The AI Catalog (current draft): the agents as urn:air:acme-corp.example:agent:{id}, then the
+      // entries declared here; the MCP Server Card is also listed at /.well-known/mcp/catalog.json.
+      catalog: {
+        publisher: 'acme-corp.example',
+        host: { displayName: 'Acme Corp' },
+        baseUrl: publicUrl,
+        entries: otherEntries(),
+      },
+      // With SIGNING_KEY (a PKCS#8 PEM, e.g. from `agent-card keys generate`), the cards and the
+      // catalog are signed, and each catalog entry carries the SHA-256 of its card.
+      ...(signingKey ? { sign: { privateKey: signingKey, alg: 'ES256' } } : {}),
       cacheControl: 'public, max-age=600',
       // A page per agent ({path}/.well-known/agent-card.html) and one listing them all
       // (/.well-known/ai-catalog.html).
@@ -104,6 +131,10 @@ export async function start({ port = Number(process.env.PORT ?? 3000), host = pr
   await new Promise((resolve) => server.listen(port, host, resolve));
   const url = `http://${host}:${server.address().port}`;
   const apiKeys = process.env.API_KEYS?.split(',').filter(Boolean);
-  handler = createApp({ publicUrl: process.env.PUBLIC_URL ?? url, ...(apiKeys ? { apiKeys } : {}) });
+  handler = createApp({
+    publicUrl: process.env.PUBLIC_URL ?? url,
+    ...(apiKeys ? { apiKeys } : {}),
+    signingKey: process.env.SIGNING_KEY,
+  });
   return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -58,20 +58,22 @@ describe('agent-card check with an AI Catalog', () => {
     const run = await cli(['check', started.url, '--allow-http', '--profile', 'development']);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(
-      `AI Catalog: ${started.url}/.well-known/ai-catalog.json  200  2 entries  host Acme Corp  valid`,
+      // Two agents, an MCP Server Card and an Agent Skills index.
+      `AI Catalog: ${started.url}/.well-known/ai-catalog.json  200  4 entries  host Acme Corp  valid`,
     );
     expect(run.stdout).toContain('Agents (2):');
     expect(run.stdout).toContain(
-      `✔ Acme Billing Agent 2.0.0  ${started.url}/agents/billing/.well-known/agent-card.json  200  name ✔  version ✔  0 errors`,
+      // The current draft leaves the name and version to the card: nothing to compare, the card's are shown.
+      `✔ Acme Billing Agent 2.0.0  ${started.url}/agents/billing/.well-known/agent-card.json  200  0 errors`,
     );
     expect(run.stdout).toContain(
-      `✔ Acme Support Agent 2.0.0  ${started.url}/agents/support/.well-known/agent-card.json  200  name ✔  version ✔  0 errors`,
+      `✔ Acme Support Agent 2.0.0  ${started.url}/agents/support/.well-known/agent-card.json  200  0 errors`,
     );
     expect(run.code).toBe(0);
 
     const json = await cli(['check', started.url, '--allow-http', '--profile', 'development', '--json']);
     const report = JSON.parse(json.stdout);
-    expect(report.catalog).toMatchObject({ status: 200, found: true, valid: true, entries: 2 });
+    expect(report.catalog).toMatchObject({ status: 200, found: true, valid: true, entries: 4 });
     expect(report.agents.map((a: { cardName: string; ok: boolean }) => [a.cardName, a.ok])).toEqual([
       ['Acme Billing Agent', true],
       ['Acme Support Agent', true],
@@ -153,7 +155,13 @@ describe('agent-card validate with an AI Catalog file', () => {
   });
 
   it('detects a catalog by specVersion and entries, and reports a repeated identifier (exit 1)', async () => {
-    const file = write('dup.json', { specVersion: '1.0', entries: [entry('billing'), entry('billing')] });
+    // Entries of the current draft: a previous-draft catalog also gets catalog-previous-draft infos.
+    const current = (id: string) => ({
+      identifier: `urn:air:acme.test:agent:${id}`,
+      type: 'application/a2a-agent-card+json',
+      url: `https://acme.test/agents/${id}/.well-known/agent-card.json`,
+    });
+    const file = write('dup.json', { specVersion: '1.0', entries: [current('billing'), current('billing')] });
     const run = await cli(['validate', file, '--json'], { cwd: dir });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout);

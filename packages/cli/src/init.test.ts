@@ -285,6 +285,9 @@ describe('agent-card init --catalog', () => {
         'support=support.json',
         '--host-name',
         'Acme Corp',
+        // The previous draft, pinned: the current one is covered below.
+        '--draft',
+        '634a09d9',
       ],
       cwd,
     );
@@ -294,20 +297,23 @@ describe('agent-card init --catalog', () => {
     expect(init.stdout).toContain(
       "  agents: [{ id: 'billing', path: '/agents/billing', card: /* billing.json */ }, { id: 'support', path: '/agents/support', card: /* support.json */ }],\n",
     );
-    expect(init.stdout).toContain('  catalog: { host: { displayName: "Acme Corp" } },\n');
+    expect(init.stdout).toContain('  catalog: { draft: \'634a09d9\', host: { displayName: "Acme Corp" } },\n');
     expect(init.stdout).toContain('Next: agent-card validate ai-catalog.json\n');
     const file = readFileSync(join(cwd, 'ai-catalog.json'), 'utf8');
 
     const validate = await cli(['validate', 'ai-catalog.json'], cwd);
     expect(validate.code).toBe(0);
-    expect(validate.stdout).toContain('ai-catalog.json: AI Catalog, profile production\n✔ valid: 0 errors, 0 warnings');
+    // A catalog of the previous draft is valid, and validate says how it differs from the current one.
+    expect(validate.stdout).toContain('ai-catalog.json: AI Catalog, profile production\n');
+    expect(validate.stdout).toContain('catalog: follows the previous AI Catalog draft (634a09d9)');
+    expect(validate.stdout).toContain('✔ valid: 0 errors, 0 warnings');
 
     const handler = createAgentCardFetchHandler({
       agents: [
         { id: 'billing', path: '/agents/billing', card: billing },
         { id: 'support', path: '/agents/support', card: support },
       ],
-      catalog: { host: { displayName: 'Acme Corp' } },
+      catalog: { host: { displayName: 'Acme Corp' }, draft: '634a09d9' },
       profile: 'production',
     } as never);
     const served = await handler(new Request('https://agents.acme-corp.io/.well-known/ai-catalog.json'));
@@ -322,6 +328,34 @@ describe('agent-card init --catalog', () => {
       version: '2.0.0',
       tags: ['billing', 'invoices'],
     });
+  });
+
+  it('writes the current draft by default: urn:air identifiers from --publisher, entries by type, as the middleware serves them', async () => {
+    const cwd = tmp();
+    const { billing, support } = ownCards(cwd);
+    const args = ['init', '--catalog', '--agent', 'billing=billing.json', '--agent', 'support=support.json'];
+    const init = await cli([...args, '--host-name', 'Acme Corp', '--publisher', 'acme-corp.io'], cwd);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('  catalog: { publisher: \'acme-corp.io\', host: { displayName: "Acme Corp" } },\n');
+    const file = JSON.parse(readFileSync(join(cwd, 'ai-catalog.json'), 'utf8'));
+    expect(file.entries[0]).toEqual({
+      identifier: 'urn:air:acme-corp.io:agent:billing',
+      type: 'application/a2a-agent-card+json',
+      url: 'https://agents.acme-corp.io/agents/billing/.well-known/agent-card.json',
+      tags: ['billing', 'invoices'],
+    });
+    const validate = await cli(['validate', 'ai-catalog.json'], cwd);
+    expect(validate.stdout).toContain('ai-catalog.json: AI Catalog, profile production\n✔ valid: 0 errors, 0 warnings');
+    const handler = createAgentCardFetchHandler({
+      agents: [
+        { id: 'billing', path: '/agents/billing', card: billing },
+        { id: 'support', path: '/agents/support', card: support },
+      ],
+      catalog: { host: { displayName: 'Acme Corp' }, publisher: 'acme-corp.io' },
+      profile: 'production',
+    } as never);
+    const served = await handler(new Request('https://agents.acme-corp.io/.well-known/ai-catalog.json'));
+    expect(file).toEqual(await served!.json());
   });
 
   it("follows --base-url and --agents-path as the middleware's catalog.baseUrl and agent paths do", async () => {

@@ -298,6 +298,11 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
       "with --catalog: where the cards are served (default: each card's first interface origin)",
     )
     .option('--agents-path <path>', "with --catalog: where the agents' paths start ({path}/{id})", '/agents')
+    .option(
+      '--publisher <domain>',
+      "with --catalog: your domain, in the identifiers urn:air:{domain}:agent:{id} (default: each card's host name)",
+    )
+    .option('--draft <id>', 'with --catalog: the AI Catalog draft, 0379c868 (current) or 634a09d9 (previous)')
     .addHelpText(
       'after',
       example(
@@ -308,7 +313,9 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
     )
     .action(async (options) => {
       if (!options.catalog) {
-        const stray = (['agent', 'hostName', 'baseUrl'] as const).find((key) => options[key] !== undefined);
+        const stray = (['agent', 'hostName', 'baseUrl', 'publisher', 'draft'] as const).find(
+          (key) => options[key] !== undefined,
+        );
         if (stray) {
           const flag = `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
           throw new CliError(`${flag}: only with --catalog. Add --catalog to write an AI Catalog, or drop ${flag}.`);

@@ -262,7 +262,8 @@ describe('agent-card view <url>', () => {
     const url = await multiAgent();
     const dir = tmp();
     const run = await cli(['view', url, '--allow-http', '-o', 'agents.html'], { cwd: dir });
-    expect(run.stderr).toBe('Wrote agents.html (AI Catalog, 2 entries, 2 cards loaded).\n');
+    // Two agents, and the MCP Server Card and Agent Skills index the example declares.
+    expect(run.stderr).toBe('Wrote agents.html (AI Catalog, 4 entries, 2 cards loaded).\n');
     expect(run.code).toBe(0);
     const page = readFileSync(join(dir, 'agents.html'), 'utf8');
     expectSelfContainedPage(page);

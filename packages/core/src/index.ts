@@ -103,11 +103,17 @@ export type {
 } from './bridges';
 export {
   A2A_ENTRY_MEDIA_TYPES,
+  AGENT_SKILLS_ENTRY_TYPE,
   AI_CATALOG_DRAFT,
+  AI_CATALOG_DRAFT_IDS,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
+  AI_CATALOG_PREVIOUS_DRAFT,
+  AI_CATALOG_SIGNATURE_ALGORITHMS,
   AI_CATALOG_SPEC_VERSION,
+  MCP_CATALOG_PATH,
+  MCP_SERVER_CARD_ENTRY_TYPE,
   toAgentEntry,
   toAiCatalog,
   validateAiCatalog,
@@ -115,12 +121,19 @@ export {
 export type {
   AgentEntrySource,
   AiCatalog,
+  AiCatalogDraftId,
+  AiCatalogDraftSource,
   AiCatalogEntry,
   AiCatalogHost,
+  AiCatalogPrevious,
+  AiCatalogPreviousEntry,
+  AiCatalogPreviousHost,
   AiCatalogPublisher,
   AiCatalogValidationResult,
   ValidateAiCatalogOptions,
 } from './catalog';
+export { AI_CATALOG_VERIFY_LIMITS, signAiCatalog, verifyAiCatalog } from './sign/catalog-signing';
+export type { AiCatalogDigestCheck, VerifyAiCatalogOptions, VerifyAiCatalogResult } from './sign/catalog-signing';
 export { validateAgentCard } from './validate/validate';
 export { readJsonBytes } from './validate/json-bytes';
 export { quoteUntrusted } from './util';

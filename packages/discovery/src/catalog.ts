@@ -85,7 +85,8 @@ function label(at: readonly (string | number)[]): string {
 }
 
 function mediaTypeOf(entry: Record<string, unknown>): string | undefined {
-  const raw = text(own(entry, 'mediaType'));
+  // `type` in the current AI Catalog draft, `mediaType` in the previous one.
+  const raw = text(own(entry, 'type')) ?? text(own(entry, 'mediaType'));
   return raw === undefined ? undefined : parseMediaType(raw)?.essence;
 }
 

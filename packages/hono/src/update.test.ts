@@ -41,7 +41,8 @@ describe('one agent of the middleware, through agentResponderOf(middleware.respo
         { id: 'billing', path: '/agents/billing', card: billing },
         { id: 'support', path: '/agents/support', card: support },
       ],
-      catalog: { host: { displayName: 'Acme' } },
+      // The previous AI Catalog draft, pinned: its entries carry the card's name and version.
+      catalog: { host: { displayName: 'Acme' }, draft: '634a09d9' },
     };
     const hono = new Hono();
     const middleware = agentCard(options);

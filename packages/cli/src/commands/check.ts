@@ -125,8 +125,10 @@ function catalogLines(
   }
   lines.push(`Agents (${agents.length}):`);
   for (const a of agents) {
-    const name = painter.paint('bold', visible(a.displayName ?? a.identifier ?? '(no displayName)'));
-    const version = a.version === undefined ? '' : ` ${visible(a.version)}`;
+    // The AI Catalog's resolution order: the entry, then the card it points to, then the identifier.
+    const name = painter.paint('bold', visible(a.displayName ?? a.cardName ?? a.identifier ?? '(no displayName)'));
+    const shown = a.version ?? a.cardVersion;
+    const version = shown === undefined ? '' : ` ${visible(shown)}`;
     if (!a.checked) {
       lines.push(
         `  ${painter.paint('yellow', '–')} ${name}${version}  ${visible(a.url)}  ${painter.paint('yellow', SKIPPED[a.skipped ?? 'deadline'])}`,

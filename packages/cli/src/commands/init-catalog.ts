@@ -1,4 +1,13 @@
-import { toAgentEntry, toAiCatalog, validateAgentCard, validateAiCatalog } from '@agent-card/core';
+import {
+  AI_CATALOG_DRAFT,
+  AI_CATALOG_PREVIOUS_DRAFT,
+  type AiCatalogEntry,
+  type AiCatalogPreviousEntry,
+  toAgentEntry,
+  toAiCatalog,
+  validateAgentCard,
+  validateAiCatalog,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter, selfCommand } from '../io';
 import { isRemote, readCard, toJsonText, writeText } from '../read';
@@ -14,6 +23,10 @@ export interface InitCatalogOptions {
   baseUrl?: string;
   /** Where the agents' paths start: `{agentsPath}/{id}`. */
   agentsPath?: string;
+  /** Domain of the `urn:air:{publisher}:agent:{id}` identifiers (current draft). */
+  publisher?: string;
+  /** The draft to write: current (default) or previous. */
+  draft?: string;
   output?: string;
   force?: boolean;
 }
@@ -85,9 +98,20 @@ export async function initCatalogCommand(io: CliIO, options: InitCatalogOptions)
     );
   }
   const base = options.baseUrl === undefined ? undefined : normaliseBase(options.baseUrl, '--base-url');
+  const draft = options.draft ?? AI_CATALOG_DRAFT.id;
+  if (draft !== AI_CATALOG_DRAFT.id && draft !== AI_CATALOG_PREVIOUS_DRAFT.id)
+    throw new CliError(
+      `--draft: not a draft this version knows ("${visible(draft)}"). Use ${AI_CATALOG_DRAFT.id} (current) or ${AI_CATALOG_PREVIOUS_DRAFT.id} (previous).`,
+    );
+  const previous = draft === AI_CATALOG_PREVIOUS_DRAFT.id;
+  const publisher = options.publisher;
+  if (publisher !== undefined && !/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(publisher))
+    throw new CliError(
+      `--publisher: not a lowercase domain name ("${visible(publisher)}"). Use e.g. --publisher acme.com.`,
+    );
   const painter = createPainter(io);
   const seen = new Set<string>();
-  const entries = [];
+  const entries: (AiCatalogEntry | AiCatalogPreviousEntry)[] = [];
   const served: string[] = [];
   for (const agent of agents) {
     if (seen.has(agent.id))
@@ -111,17 +135,19 @@ export async function initCatalogCommand(io: CliIO, options: InitCatalogOptions)
     }
     const url = remote ? agent.source : `${origin}${prefix}/${agent.id}${CARD_PATH}`;
     const host = new URL(remote ? agent.source : (origin as string)).hostname;
+    const source = { url, card: card as Parameters<typeof toAgentEntry>[0]['card'] };
     entries.push(
-      toAgentEntry({
-        identifier: `urn:agent-card:${host}:${agent.id}`,
-        url,
-        card: card as Parameters<typeof toAgentEntry>[0]['card'],
-      }),
+      previous
+        ? toAgentEntry({ ...source, identifier: `urn:agent-card:${host}:${agent.id}` }, AI_CATALOG_PREVIOUS_DRAFT.id)
+        : toAgentEntry({ ...source, identifier: `urn:air:${publisher ?? host}:agent:${agent.id}` }),
     );
     if (!remote) served.push(`{ id: '${agent.id}', path: '${prefix}/${agent.id}', card: /* ${agent.source} */ }`);
   }
   const hostName = options.hostName?.trim();
-  const catalog = toAiCatalog({ ...(hostName ? { host: { displayName: hostName } } : {}), entries });
+  const parts = { ...(hostName ? { host: { displayName: hostName } } : {}) };
+  const catalog = previous
+    ? toAiCatalog({ ...parts, entries: entries as AiCatalogPreviousEntry[] }, AI_CATALOG_PREVIOUS_DRAFT.id)
+    : toAiCatalog({ ...parts, entries: entries as AiCatalogEntry[] });
   const text = toJsonText(catalog);
   const check = validateAiCatalog(text, { profile: 'production' });
   if (!check.valid) {
@@ -142,7 +168,7 @@ export async function initCatalogCommand(io: CliIO, options: InitCatalogOptions)
     lines.push(
       'The middleware serves the same entries at /.well-known/ai-catalog.json with:',
       `  agents: [${served.map(visible).join(', ')}],`,
-      `  catalog: {${[hostName ? ` host: { displayName: ${JSON.stringify(visible(hostName))} }` : '', base ? ` baseUrl: '${visible(base)}'` : ''].filter(Boolean).join(',')} },`,
+      `  catalog: {${[previous ? ` draft: '${draft}'` : '', publisher ? ` publisher: '${visible(publisher)}'` : '', hostName ? ` host: { displayName: ${JSON.stringify(visible(hostName))} }` : '', base ? ` baseUrl: '${visible(base)}'` : ''].filter(Boolean).join(',')} },`,
     );
   }
   lines.push(`Next: ${selfCommand(io)} validate ${visible(output)}`);

@@ -3,6 +3,7 @@ import {
   type AgentCardCanonicalForm,
   prunedOnlyNote,
   verifyAgentCard,
+  verifyAiCatalog,
   type AgentCard,
   type VerifyAgentCardOptions,
   type VerifyAgentCardResult,
@@ -81,7 +82,59 @@ function verifyFindings(result: VerifyAgentCardResult): ReportFinding[] {
   return findings;
 }
 
-/** `agent-card verify <card> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1 otherwise. */
+
+/** An AI Catalog rather than a card: `specVersion` and `entries`. */
+function isCatalog(doc: Record<string, unknown>): boolean {
+  return typeof doc.specVersion === 'string' && Array.isArray(doc.entries);
+}
+
+/**
+ * A signed AI Catalog: its `signature` with the same keys, and each entry `digest` against the
+ * bytes its URL serves (https only, bounded; http to this machine with --allow-http).
+ */
+async function verifyCatalog(
+  io: CliIO,
+  file: string,
+  catalog: Record<string, unknown>,
+  keys: VerifyAgentCardOptions,
+  options: VerifyCommandOptions,
+): Promise<number> {
+  const { forms: _forms, ...keyOptions } = keys;
+  const result = await verifyAiCatalog(catalog, {
+    ...keyOptions,
+    ...(options.allowHttp ? { allowInsecureArtifactUrls: true } : {}),
+  });
+  if (options.json) {
+    io.stdout.write(toJsonText(result));
+    return result.valid ? 0 : 1;
+  }
+  const painter = createPainter(io);
+  const mark = (ok: boolean) => (ok ? painter.paint('green', '✔') : painter.paint('red', '✖'));
+  const s = result.signature;
+  io.stdout.write(
+    `${mark(s.valid)} ${visible(file)}: catalog signature (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}"): ${s.valid ? `verified with ${visible(s.key)}` : visible(s.reason ?? 'did not verify')}
+`,
+  );
+  for (const d of result.digests)
+    io.stdout.write(
+      `${mark(d.valid)} entries[${d.index}] ${visible(d.identifier ?? '')}: ${d.valid ? `digest matches ${visible(d.url ?? 'its data')}` : visible(d.reason ?? 'did not verify')}
+`,
+    );
+  for (const note of result.limits ?? [])
+    io.stdout.write(`${painter.paint('yellow', '!')} ${visible(note)}
+`);
+  io.stdout.write(
+    result.valid
+      ? painter.paint('green', 'Valid: the catalog signature verified and every digest matched.\n')
+      : painter.paint('red', `Invalid: ${visible(result.reason ?? 'did not verify')}.\n`),
+  );
+  return result.valid ? 0 : 1;
+}
+
+/**
+ * `agent-card verify <file> (--key k | --jwks f|url)`: exit 0 when a signature verifies, 1
+ * otherwise. An AI Catalog is verified as one: its signature and every entry digest.
+ */
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
@@ -107,6 +160,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     }
     verifyOptions.jwks = jwks as NonNullable<VerifyAgentCardOptions['jwks']>;
   }
+  if (isCatalog(card)) return verifyCatalog(io, file, card, verifyOptions, options);
   const result = await verifyAgentCard(card as AgentCard, verifyOptions);
   if (format !== 'text' && format !== 'json') {
     const artifact = {

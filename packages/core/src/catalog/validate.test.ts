@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AI_CATALOG_DRAFT, AI_CATALOG_SPEC_VERSION } from './format';
+import { AI_CATALOG_DRAFT, AI_CATALOG_PREVIOUS_DRAFT, AI_CATALOG_SPEC_VERSION } from './format';
 import { validateAiCatalog } from './validate';
 
 const entry = {
@@ -14,18 +14,25 @@ const catalog = (entries: unknown[], extra: Record<string, unknown> = {}) => ({
   entries,
   ...extra,
 });
+// The cases below hold catalogs to the previous draft, which they are written to.
+const previous = { draft: '634a09d9' } as const;
 const rules = (value: unknown, options = {}) =>
-  validateAiCatalog(value, options).findings.map((f) => `${f.rule} ${f.severity} ${f.path}`);
+  validateAiCatalog(value, { ...previous, ...options }).findings.map((f) => `${f.rule} ${f.severity} ${f.path}`);
 
-describe('validateAiCatalog', () => {
+describe('validateAiCatalog, previous draft', () => {
   it('pins the draft it implements', () => {
     expect(AI_CATALOG_SPEC_VERSION).toBe('1.0');
-    expect(AI_CATALOG_DRAFT.commit).toBe('634a09d98b644153384cde4f1cb4cbb70ead0e04');
+    expect(AI_CATALOG_PREVIOUS_DRAFT.commit).toBe('634a09d98b644153384cde4f1cb4cbb70ead0e04');
+    expect(AI_CATALOG_DRAFT.commit).toBe('0379c868c8811f93e168caaa06dd42517449f6ac');
   });
 
   it('accepts a minimal catalog and an empty one', () => {
-    expect(validateAiCatalog(catalog([entry]))).toEqual({ valid: true, findings: [] });
-    expect(validateAiCatalog('{"specVersion":"1.0","entries":[]}')).toEqual({ valid: true, findings: [] });
+    expect(validateAiCatalog(catalog([entry]), previous)).toEqual({ valid: true, findings: [], draft: '634a09d9' });
+    expect(validateAiCatalog('{"specVersion":"1.0","entries":[]}', previous)).toEqual({
+      valid: true,
+      findings: [],
+      draft: '634a09d9',
+    });
   });
 
   it.each<[string, unknown, string[]]>([
@@ -111,7 +118,7 @@ describe('validateAiCatalog', () => {
   });
 
   it('shortens huge values in messages', () => {
-    const [f] = validateAiCatalog(catalog([{ ...entry, identifier: 'x'.repeat(100_000) }])).findings;
+    const [f] = validateAiCatalog(catalog([{ ...entry, identifier: 'x'.repeat(100_000) }]), previous).findings;
     expect(f?.message.length).toBeLessThan(200);
   });
 

@@ -1,17 +1,20 @@
-import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
+import { type Finding, toPointer, type ValidationProfile } from '../findings';
 import type { CatalogRuleId } from '../rules';
+import { at, isString, report, SHOW_MAX, show, type Walk } from './walk';
 import { isObject } from '../validate/context';
 import { readJsonText } from '../json/read';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
+import { checkCurrentEntry, detectDraft, reportDifferences } from './drafts';
 import {
+  AI_CATALOG_DRAFT,
+  AI_CATALOG_DRAFT_IDS,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_MEMBERS,
+  AI_CATALOG_PREVIOUS_DRAFT,
   AI_CATALOG_SPEC_VERSION,
-  CATALOG_MEMBERS,
-  ENTRY_MEMBERS,
-  HOST_MEMBERS,
-  PUBLISHER_MEMBERS,
+  type AiCatalogDraftId,
   SPEC_VERSION_PATTERN,
 } from './format';
 
@@ -23,6 +26,13 @@ export interface ValidateAiCatalogOptions {
   maxEntries?: number;
   /** Base URL that relative entry URLs resolve against (the catalog's own URL). */
   baseUrl?: string;
+  /**
+   * The draft to hold the document to. `auto` reads the document's members to tell which draft
+   * it follows, checks it against that one and, for the previous draft, reports each difference
+   * from the current draft (`catalog-previous-draft`, info) with its fix.
+   * @default 'auto'
+   */
+  draft?: 'auto' | AiCatalogDraftId;
 }
 
 /** What {@link validateAiCatalog} returns. */
@@ -31,39 +41,13 @@ export interface AiCatalogValidationResult {
   valid: boolean;
   /** Every finding, in document order. */
   findings: Finding[];
+  /** The draft the document was checked against (the one it follows, with `draft: 'auto'`). */
+  draft: AiCatalogDraftId;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 /** A URN (RFC 8141) or an absolute URI with a scheme (RFC 3986 §3.1). */
 const URN_OR_URI = /^(urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+|[A-Za-z][A-Za-z0-9+.-]*:\S+)$/;
-const SHOW_MAX = 80;
-
-interface Walk {
-  profile: ValidationProfile;
-  maxEntries: number;
-  baseUrl: string | undefined;
-  findings: Finding[];
-  entriesRead: number;
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return quote(value, SHOW_MAX);
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : String(value);
-}
-
-function at(path: Segments): string {
-  let out = 'catalog';
-  for (const s of path)
-    out += typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
-  return out;
-}
-
-function report(w: Walk, rule: CatalogRuleId, severity: Severity, path: Segments, what: string, hint: string): void {
-  w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
-}
-
 /**
  * Members named twice in one object (`catalog-duplicate-member`, an error): readers that keep the
  * first value and readers that keep the last would follow different entries.
@@ -78,26 +62,38 @@ export function duplicateMemberFindings(paths: readonly Segments[]): Finding[] {
   }));
 }
 
-function isString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
+/** The member the current draft uses for one the previous draft had, and the reverse. */
+const RENAMED: Readonly<Record<string, string>> = {
+  mediaType: 'type',
+  metadata: 'extensions',
+  type: 'mediaType',
+  extensions: 'metadata',
+};
 
-/** Checks unknown members against the draft's closed member lists (ADR-0012: extensions go in `metadata`). */
+/** Checks unknown members against the draft's closed member lists (custom data goes in `extensions`, `metadata` before). */
 function checkMembers(w: Walk, obj: Record<string, unknown>, path: Segments, known: readonly string[]): void {
   for (const key of Object.keys(obj)) {
     if (known.includes(key)) continue;
+    const renamed = RENAMED[key];
     report(
       w,
       'catalog-unknown-field',
       w.profile === 'strict' ? 'error' : 'warning',
       [...path, key],
       `unknown member (${quote(key, SHOW_MAX)})`,
-      'Move custom data into `metadata`, or fix the spelling.',
+      renamed !== undefined && known.includes(renamed)
+        ? `Rename ${key} to ${renamed}: that is its name in the draft this catalog follows (${w.draft}).`
+        : `Move custom data into \`${w.members.custom}\`, or fix the spelling.`,
     );
   }
 }
 
-function checkRequiredStrings(w: Walk, obj: Record<string, unknown>, path: Segments, names: readonly string[]): void {
+export function checkRequiredStrings(
+  w: Walk,
+  obj: Record<string, unknown>,
+  path: Segments,
+  names: readonly string[],
+): void {
   for (const name of names) {
     const value = own(obj, name);
     if (value === undefined)
@@ -114,7 +110,7 @@ function checkRequiredStrings(w: Walk, obj: Record<string, unknown>, path: Segme
   }
 }
 
-function checkOptionalString(w: Walk, obj: Record<string, unknown>, path: Segments, name: string): void {
+export function checkOptionalString(w: Walk, obj: Record<string, unknown>, path: Segments, name: string): void {
   const value = own(obj, name);
   if (value !== undefined && typeof value !== 'string')
     report(
@@ -128,20 +124,32 @@ function checkOptionalString(w: Walk, obj: Record<string, unknown>, path: Segmen
 }
 
 function checkMetadata(w: Walk, obj: Record<string, unknown>, path: Segments): void {
-  const value = own(obj, 'metadata');
+  const name = w.members.custom;
+  const value = own(obj, name);
   if (value === undefined) return;
   if (!isObject(value)) {
     report(
       w,
       'catalog-field-types',
       'error',
-      [...path, 'metadata'],
+      [...path, name],
       `must be an object (${show(value)})`,
       'Use an object of custom keys.',
     );
     return;
   }
-  if (Object.hasOwn(value, ''))
+  if (name === 'extensions') {
+    for (const key of Object.keys(value))
+      if (!EXTENSION_KEY.test(key) && !URL_KEY.test(key))
+        report(
+          w,
+          'catalog-extension-key',
+          'error',
+          [...path, name, key],
+          `extension keys must be a URL or a reverse-DNS name (${quote(key, SHOW_MAX)})`,
+          'Key it by a name you own, e.g. com.example.region or https://example.com/extensions/region.',
+        );
+  } else if (Object.hasOwn(value, ''))
     report(
       w,
       'catalog-field-types',
@@ -152,7 +160,12 @@ function checkMetadata(w: Walk, obj: Record<string, unknown>, path: Segments): v
     );
 }
 
-function checkUrl(w: Walk, value: string, path: Segments, what: string): void {
+/** A reverse-DNS extension key (`com.example.region`): two labels or more. */
+const EXTENSION_KEY = /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z0-9_-]+)+$/;
+/** A URL extension key (`https://…`). */
+const URL_KEY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+$/;
+
+export function checkUrl(w: Walk, value: string, path: Segments, what: string): void {
   let url: URL;
   try {
     url = w.baseUrl === undefined ? new URL(value) : new URL(value, w.baseUrl);
@@ -194,8 +207,8 @@ function checkHost(w: Walk, host: unknown, path: Segments): void {
     report(w, 'catalog-field-types', 'error', path, `must be an object (${show(host)})`, 'Use { displayName }.');
     return;
   }
-  checkMembers(w, host, path, [...HOST_MEMBERS.required, ...HOST_MEMBERS.optional]);
-  checkRequiredStrings(w, host, path, HOST_MEMBERS.required);
+  checkMembers(w, host, path, [...w.members.host.required, ...w.members.host.optional]);
+  checkRequiredStrings(w, host, path, w.members.host.required);
   for (const name of ['identifier', 'documentationUrl', 'logoUrl']) checkOptionalString(w, host, path, name);
   for (const name of ['documentationUrl', 'logoUrl']) {
     const value = own(host, name);
@@ -203,23 +216,8 @@ function checkHost(w: Walk, host: unknown, path: Segments): void {
   }
 }
 
-function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
-  if (!isObject(entry)) {
-    report(
-      w,
-      'catalog-field-types',
-      'error',
-      path,
-      `entries must be objects (${show(entry)})`,
-      'Use { identifier, displayName, mediaType, url }.',
-    );
-    return;
-  }
-  checkMembers(w, entry, path, [...ENTRY_MEMBERS.required, ...ENTRY_MEMBERS.content, ...ENTRY_MEMBERS.optional]);
-  checkRequiredStrings(w, entry, path, ENTRY_MEMBERS.required);
-  for (const name of ['description', 'version', 'updatedAt']) checkOptionalString(w, entry, path, name);
-  checkMetadata(w, entry, path);
-
+/** An entry's identifier: a URN or URI, and unique with its version (draft §"Multi-Version Entries"). */
+function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments, seen: Map<string, number>): void {
   const identifier = own(entry, 'identifier');
   const version = own(entry, 'version');
   if (isString(identifier)) {
@@ -246,6 +244,31 @@ function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen
       );
     else seen.set(key, Number(path[path.length - 1]));
   }
+}
+
+function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
+  if (!isObject(entry)) {
+    report(
+      w,
+      'catalog-field-types',
+      'error',
+      path,
+      `entries must be objects (${show(entry)})`,
+      w.draft === AI_CATALOG_PREVIOUS_DRAFT.id
+        ? 'Use { identifier, displayName, mediaType, url }.'
+        : 'Use { identifier, type, url }.',
+    );
+    return;
+  }
+  const m = w.members.entry;
+  checkMembers(w, entry, path, [...m.required, ...m.content, ...m.optional]);
+  checkRequiredStrings(w, entry, path, m.required);
+  for (const name of ['description', 'version', 'updatedAt']) checkOptionalString(w, entry, path, name);
+  if (w.draft !== AI_CATALOG_PREVIOUS_DRAFT.id) checkOptionalString(w, entry, path, 'displayName');
+  checkMetadata(w, entry, path);
+
+  const identifier = own(entry, 'identifier');
+  checkIdentifier(w, entry, path, seen);
 
   const updatedAt = own(entry, 'updatedAt');
   if (typeof updatedAt === 'string' && !RFC3339.test(updatedAt))
@@ -285,14 +308,15 @@ function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen
         w,
         publisher,
         [...path, 'publisher'],
-        [...PUBLISHER_MEMBERS.required, ...PUBLISHER_MEMBERS.optional],
+        [...w.members.publisher.required, ...w.members.publisher.optional],
       );
-      checkRequiredStrings(w, publisher, [...path, 'publisher'], PUBLISHER_MEMBERS.required);
+      checkRequiredStrings(w, publisher, [...path, 'publisher'], w.members.publisher.required);
     }
   }
 
   const trust = own(entry, 'trustManifest');
-  if (trust !== undefined) {
+  if (w.draft !== AI_CATALOG_PREVIOUS_DRAFT.id) checkCurrentEntry(w, entry, path);
+  else if (trust !== undefined) {
     const identity = own(trust, 'identity');
     if (!isObject(trust))
       report(
@@ -339,7 +363,7 @@ function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen
     );
   else if (isString(url)) checkUrl(w, url, [...path, 'url'], 'url');
 
-  if (hasData && own(entry, 'mediaType') === AI_CATALOG_MEDIA_TYPE) {
+  if (hasData && own(entry, w.members.entryType) === AI_CATALOG_MEDIA_TYPE) {
     // An inline nested catalog is checked like the root, to the depth the draft recommends.
     if (depth >= AI_CATALOG_MAX_DEPTH)
       report(
@@ -411,7 +435,10 @@ function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): v
     );
     return;
   }
-  checkMembers(w, value, path, [...CATALOG_MEMBERS.required, ...CATALOG_MEMBERS.optional]);
+  checkMembers(w, value, path, [...w.members.catalog.required, ...w.members.catalog.optional]);
+  const signature = own(value, 'signature');
+  if (signature !== undefined && w.draft !== AI_CATALOG_PREVIOUS_DRAFT.id && path.length === 0)
+    checkSignatureFormat(w, signature, [...path, 'signature']);
   checkSpecVersion(w, own(value, 'specVersion'), [...path, 'specVersion']);
   const host = own(value, 'host');
   if (host !== undefined) checkHost(w, host, [...path, 'host']);
@@ -457,18 +484,40 @@ function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): v
   }
 }
 
+/** The catalog `signature`: a detached JWS in compact form, its payload part empty. */
+function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
+  if (typeof value === 'string' && /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value)) return;
+  report(
+    w,
+    'catalog-signature-format',
+    'error',
+    path,
+    `is not a detached JWS in compact form (${show(value)})`,
+    'Sign the RFC 8785 form of the catalog without signature and keep "header..signature" (empty payload), or remove signature.',
+  );
+}
+
 /**
- * Validates an AI Catalog document (the parsed JSON, or its text). Never throws; every problem
- * is a finding `{ rule, severity, path, message, hint }` with a `catalog-*` rule id (see the
- * catalog rules in core's docs/serving.md). Inline nested catalogs are checked to the draft's
- * recommended depth of 4; at most `maxEntries` entries are read in all.
+ * Validates an AI Catalog document (the parsed JSON, or its text) and says which draft it
+ * follows. Never throws; every problem is a finding `{ rule, severity, path, message, hint }`
+ * with a `catalog-*` rule id (see the catalog rules in core's docs/serving.md). Inline nested
+ * catalogs are checked to the draft's recommended depth of 4; at most `maxEntries` entries are
+ * read in all.
+ *
+ * Both drafts are read: a catalog written to the previous one (`mediaType`, `metadata`) is
+ * checked against that draft, and each of its differences from the current draft is an info
+ * finding `catalog-previous-draft` whose hint is the fix.
  *
  * @example
- * const { valid, findings } = validateAiCatalog(JSON.parse(text))
- * @see https://github.com/Agent-Card/ai-catalog/blob/634a09d98b644153384cde4f1cb4cbb70ead0e04/specification/ai-catalog.md
+ * const { valid, findings, draft } = validateAiCatalog(JSON.parse(text))
+ * @see https://github.com/Agent-Card/ai-catalog/blob/0379c868c8811f93e168caaa06dd42517449f6ac/specification/ai-catalog.md
  */
 export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOptions = {}): AiCatalogValidationResult {
+  const asked = options.draft ?? 'auto';
+  const fixed = (AI_CATALOG_DRAFT_IDS as readonly string[]).includes(asked) ? (asked as AiCatalogDraftId) : undefined;
   const w: Walk = {
+    draft: fixed ?? AI_CATALOG_DRAFT.id,
+    members: AI_CATALOG_MEMBERS[fixed ?? AI_CATALOG_DRAFT.id],
     profile: options.profile === undefined ? 'production' : resolveProfile(options.profile),
     maxEntries:
       typeof options.maxEntries === 'number' && options.maxEntries > 0 ? Math.floor(options.maxEntries) : 1000,
@@ -483,11 +532,16 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
     if (!read.ok) {
       const reason = read.error === 'syntax' ? quote(read.reason, SHOW_MAX) : 'parse error';
       report(w, 'catalog-json-parse', 'error', [], `is not JSON (${reason})`, 'Serve a UTF-8 JSON object.');
-      return { valid: false, findings: w.findings };
+      return { valid: false, findings: w.findings, draft: w.draft };
     }
     doc = read.value;
     w.findings.push(...duplicateMemberFindings(read.duplicates));
   }
+  if (fixed === undefined) {
+    w.draft = detectDraft(doc, w.maxEntries);
+    w.members = AI_CATALOG_MEMBERS[w.draft];
+  }
   checkCatalog(w, doc, [], 1);
-  return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings };
+  if (fixed === undefined && w.draft === AI_CATALOG_PREVIOUS_DRAFT.id) reportDifferences(w, doc);
+  return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings, draft: w.draft };
 }

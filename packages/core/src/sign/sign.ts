@@ -96,7 +96,7 @@ function payloadsOf(card: AgentCard): { form?: AgentCardCanonicalForm; text: str
 }
 
 /** One key, checked and imported: the protected header and how to sign with it. */
-interface PreparedKey {
+export interface PreparedKey {
   header: { alg: AgentCardSigningAlgorithm; typ: 'JOSE'; kid: string; jku?: string };
   /** The public JWK (public members only), with `kid`, `alg` and `use`. */
   publicJwk: AgentCardPublicJwk;
@@ -105,7 +105,7 @@ interface PreparedKey {
   signInput(input: Buffer): Buffer;
 }
 
-function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
+export function prepareKey(options: SignAgentCardOptions, where: string): PreparedKey {
   if (typeof options !== 'object' || options === null) {
     throw signError(where, 'options are missing', 'Pass { privateKey, alg } (and kid, jku if you like).');
   }

@@ -1,4 +1,5 @@
 import { severalAgents } from './features/agents';
+import { aiCatalog } from './features/catalog';
 import { fallThrough, publicCard } from './features/card';
 import { cors } from './features/cors';
 import { dynamicCard } from './features/dynamic';
@@ -27,5 +28,5 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     signedCard,
     dynamicCard,
   ]);
-  runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents]);
+  runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog]);
 }

@@ -42,14 +42,16 @@ function renderEntry(entry: unknown, options: AiCatalogPageOptions): SafeHtml {
   const url = text(entry, 'url');
   const page = identifier === undefined ? undefined : jsonLink(options.pageHrefs?.get(identifier));
   const card = cardFor(entry, options.cards);
-  const name = text(entry, 'displayName') ?? identifier ?? 'Unnamed entry';
+  // The AI Catalog's resolution order: the entry, then the artifact, then the identifier's last segment.
+  const name = text(entry, 'displayName') ?? text(card, 'name') ?? identifier?.split(/[:/]/).pop() ?? 'Unnamed entry';
+  const description = text(entry, 'description') ?? text(card, 'description');
   const publisher = member(entry, 'publisher');
   return html`<li><h2>${page ? html`<a href="${page}">${name}</a>` : name}</h2>
-${text(entry, 'description') ? html`<p class="desc">${text(entry, 'description')}</p>` : ''}
+${description ? html`<p class="desc">${description}</p>` : ''}
 ${strings(entry, 'tags').length > 0 ? html`<ul class="chips" aria-label="Tags">${strings(entry, 'tags').map((tag) => html`<li>${tag}</li>`)}</ul>` : ''}
 <dl class="facts"><dt>Identifier</dt><dd><code>${identifier ?? 'none'}</code></dd>
 <dt>Version</dt><dd>${text(entry, 'version') ?? 'not given'}</dd>
-<dt>Type</dt><dd>${text(entry, 'mediaType') ?? 'not given'}</dd>
+<dt>Type</dt><dd>${text(entry, 'type') ?? text(entry, 'mediaType') ?? 'not given'}</dd>
 ${url !== undefined ? html`<dt>Document</dt><dd>${renderUrl(url)}</dd>` : member(entry, 'data') !== undefined ? html`<dt>Document</dt><dd>inline in the catalog</dd>` : ''}
 ${text(publisher, 'displayName') ? html`<dt>Publisher</dt><dd>${text(publisher, 'displayName')}</dd>` : ''}
 ${card === undefined ? '' : renderCardSummary(card)}</dl></li>`;

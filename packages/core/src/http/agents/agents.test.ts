@@ -41,7 +41,8 @@ function twoAgents(extra: Partial<AgentCardOptions> = {}): AgentCardResponder {
       },
     ],
     default: 'support',
-    catalog: { host: { displayName: 'Acme Corp' } },
+    // These cases pin the previous AI Catalog draft; catalog.test.ts covers the current one.
+    catalog: { host: { displayName: 'Acme Corp' }, draft: '634a09d9' },
     ...extra,
   });
 }
@@ -247,7 +248,7 @@ describe('the AI catalog', () => {
         },
       ],
     });
-    expect(validateAiCatalog(json(res)).findings).toEqual([]);
+    expect(validateAiCatalog(json(res), { draft: '634a09d9' }).findings).toEqual([]);
   });
 
   it("each entry's URL resolves to the card served there, with the entry's name and version", async () => {
@@ -283,6 +284,7 @@ describe('the AI catalog', () => {
         { id: 'support', path: '/agents/support', card: support, catalogEntry: false },
       ],
       catalog: {
+        draft: '634a09d9',
         baseUrl: 'https://acme.example/api/',
         entries: [
           {
@@ -311,6 +313,7 @@ describe('the AI catalog', () => {
       logger: quiet,
       // Inherited by the dynamic agent only (a static card rejects it).
       dynamic: { allowedOrigins: ['http://eu.acme.example', 'http://us.acme.example'] },
+      catalog: { draft: '634a09d9' },
       agents: [
         { id: 'billing', path: '/agents/billing', card: billing },
         {
@@ -356,6 +359,7 @@ describe('the AI catalog', () => {
   it('answers 503 (never a stack trace) when a dynamic card cannot be built', async () => {
     const r = createAgentCardResponder({
       logger: quiet,
+      catalog: { draft: '634a09d9' },
       agents: [
         {
           id: 'broken',
@@ -586,7 +590,7 @@ describe('extra catalog entries', () => {
         logger: quiet,
         profile,
         agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
-        catalog: { entries: [entry(url)] },
+        catalog: { entries: [entry(url)], draft: '634a09d9' },
       });
     } catch (error) {
       if (error instanceof AgentCardError) return error.message;
@@ -633,6 +637,7 @@ describe('extra catalog entries', () => {
         profile: 'production',
         agents: [{ id: 'billing', path: '/agents/billing', card: billing }],
         catalog: {
+          draft: '634a09d9',
           host: { displayName: 'Acme', logoUrl: 'javascript:alert(1)' },
           entries: [entry('javascript:alert(1)'), { ...entry('file:///x'), identifier: 'urn:acme:x' }],
         },

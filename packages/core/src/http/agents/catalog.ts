@@ -1,15 +1,24 @@
 // The AI Catalog of a multi-agent host: the `catalog` option checked, and the catalog document
 // built from the agents' cards (once for static cards, once per combination of variants otherwise).
 import {
+  AI_CATALOG_DRAFT,
+  AI_CATALOG_DRAFT_IDS,
   AI_CATALOG_LINK_REL,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_MEMBERS,
   AI_CATALOG_PATH,
+  AI_CATALOG_PREVIOUS_DRAFT,
+  type AiCatalogDraftId,
   type AiCatalogEntry,
+  type AiCatalogPreviousEntry,
+  MCP_SERVER_CARD_ENTRY_TYPE,
   toAgentEntry,
   toAiCatalog,
 } from '../../catalog/format';
 import { validateAiCatalog } from '../../catalog/validate';
+import { AgentCardError } from '../../errors';
+import { type AiCatalogSigner, prepareAiCatalogSigner, sha256Digest } from '../../sign/catalog-signing';
 import type { AgentCard } from '../../model';
 import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
@@ -36,7 +45,30 @@ import type { AgentCardOptions } from '../types';
 import type { Agent } from './options';
 import type { AiCatalogServeOptions } from './types';
 
-const CATALOG_KEYS = new Set(['host', 'baseUrl', 'entries', 'metadata']);
+const CATALOG_KEYS = new Set([
+  'draft',
+  'publisher',
+  'namespace',
+  'host',
+  'baseUrl',
+  'entries',
+  'extensions',
+  'metadata',
+  'sign',
+]);
+
+/** A domain name: two labels or more, the last one letters (draft §"Catalog Entry", `{publisher}`). */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const NAMESPACE = /^[A-Za-z0-9._~-]+(?::[A-Za-z0-9._~-]+)*$/;
+
+/** The `catalog` option, checked: the draft it follows and what the agents' identifiers are made of. */
+export type ResolvedCatalogOptions = AiCatalogServeOptions & {
+  baseUrl?: string;
+  draft: AiCatalogDraftId;
+  namespace: string;
+};
+
+type AnyEntry = AiCatalogEntry | AiCatalogPreviousEntry;
 
 const show = showValue;
 
@@ -59,15 +91,28 @@ function hostnameOf(base: string): string {
   }
 }
 
-/** Builds one agent's catalog entry on `base` (no trailing slash). */
-function entryOf(agent: Agent<unknown>, card: AgentCard, base: string): AiCatalogEntry {
+/**
+ * Builds one agent's catalog entry on `base` (no trailing slash). Current draft: identifier
+ * `urn:air:{publisher}:{namespace}:{id}`, the publisher from configuration; previous draft:
+ * `urn:agent-card:{host of base}:{id}`, as before.
+ */
+function entryOf(
+  agent: Agent<unknown>,
+  card: AgentCard,
+  base: string,
+  catalog: ResolvedCatalogOptions,
+  digest?: string,
+): AnyEntry {
   const overrides = agent.entry === false ? undefined : agent.entry;
-  return toAgentEntry({
-    identifier: overrides?.identifier ?? `urn:agent-card:${hostnameOf(base)}:${agent.id}`,
-    url: `${base}${agent.path}${AGENT_CARD_PATH}`,
-    card,
-    overrides,
-  });
+  const url = `${base}${agent.path}${AGENT_CARD_PATH}`;
+  if (catalog.draft === AI_CATALOG_PREVIOUS_DRAFT.id)
+    return toAgentEntry(
+      { identifier: overrides?.identifier ?? `urn:agent-card:${hostnameOf(base)}:${agent.id}`, url, card, overrides },
+      AI_CATALOG_PREVIOUS_DRAFT.id,
+    );
+  const publisher = catalog.publisher ?? hostnameOf(base);
+  const identifier = overrides?.identifier ?? `urn:air:${publisher}:${catalog.namespace}:${agent.id}`;
+  return toAgentEntry({ identifier, url, card, overrides, ...(digest === undefined ? {} : { digest }) });
 }
 
 /**
@@ -109,11 +154,68 @@ function checkPublishedUrls(catalog: unknown, at: string, profile: string, probl
   if (!Array.isArray(c.entries)) return;
   c.entries.forEach((entry: unknown, i) => {
     if (typeof entry !== 'object' || entry === null) return;
-    const e = entry as { url?: unknown; data?: unknown; mediaType?: unknown };
+    const e = entry as { url?: unknown; data?: unknown; mediaType?: unknown; type?: unknown };
     check(e.url, `${at}.entries[${i}].url`);
-    if (e.mediaType === AI_CATALOG_MEDIA_TYPE && depth < AI_CATALOG_MAX_DEPTH)
+    if ((e.type ?? e.mediaType) === AI_CATALOG_MEDIA_TYPE && depth < AI_CATALOG_MAX_DEPTH)
       checkPublishedUrls(e.data, `${at}.entries[${i}].data`, profile, problems, depth + 1);
   });
+}
+
+/** The options that belong to one draft only: an error saying the other draft's spelling. */
+function checkDraftSpelling(c: AiCatalogServeOptions, draft: AiCatalogDraftId, problems: string[]): void {
+  const pin = `or pin the previous draft with catalog.draft: '${AI_CATALOG_PREVIOUS_DRAFT.id}'`;
+  if (draft === AI_CATALOG_PREVIOUS_DRAFT.id) {
+    for (const key of ['extensions', 'publisher', 'namespace'] as const)
+      if (c[key] !== undefined)
+        problems.push(
+          `options.catalog.${key}: belongs to the current AI Catalog draft (${AI_CATALOG_DRAFT.id}), not to the pinned ${draft} (set). ${key === 'extensions' ? 'Use metadata for the pinned draft' : 'Give each agent catalogEntry.identifier for the pinned draft'}, or remove draft to follow the current one.`,
+        );
+    return;
+  }
+  if (c.metadata !== undefined)
+    problems.push(
+      `options.catalog.metadata: the current AI Catalog draft (${draft}) calls it extensions (set). Rename metadata to extensions, keyed by a URL or a reverse-DNS name (com.example.region), ${pin}.`,
+    );
+  const host = c.host as Record<string, unknown> | undefined;
+  if (typeof host === 'object' && host !== null && host.trustManifest !== undefined)
+    problems.push(
+      `options.catalog.host.trustManifest: the current AI Catalog draft (${draft}) has no host Trust Manifest (set). Remove it and sign the catalog (the sign option), ${pin}.`,
+    );
+  (Array.isArray(c.entries) ? c.entries : []).forEach((e: unknown, i) => {
+    if (typeof e !== 'object' || e === null) return;
+    const entry = e as Record<string, unknown>;
+    if (entry.mediaType !== undefined && entry.type === undefined)
+      problems.push(
+        `options.catalog.entries[${i}].mediaType: the current AI Catalog draft (${draft}) names it type (${show(entry.mediaType)}). Rename mediaType to type, ${pin}.`,
+      );
+    if (entry.metadata !== undefined)
+      problems.push(
+        `options.catalog.entries[${i}].metadata: the current AI Catalog draft (${draft}) calls it extensions (set). Rename metadata to extensions, ${pin}.`,
+      );
+  });
+}
+
+/** `baseUrl`, normalised (no trailing slash), or `undefined` with a problem. */
+function checkBaseUrl(value: unknown, problems: string[]): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.search ||
+    url.hash ||
+    url.username
+  ) {
+    problems.push(
+      `options.catalog.baseUrl: must be an absolute http(s) URL without query, fragment or credentials (${show(value)}). Use e.g. 'https://api.example.com'.`,
+    );
+    return undefined;
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Checks the `catalog` option; returns it normalised. */
@@ -121,67 +223,137 @@ export function checkCatalogOption(
   catalog: unknown,
   profile: string,
   problems: string[],
-): (AiCatalogServeOptions & { baseUrl?: string }) | false {
-  if (catalog === undefined) return {};
+): ResolvedCatalogOptions | false {
   if (catalog === false) return false;
-  const err = (where: string, what: string, value: unknown, fix: string) =>
-    problems.push(`options.catalog${where}: ${what} (${show(value)}). ${fix}`);
-  if (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog)) {
-    err('', 'must be an object or false', catalog, 'Pass { host: { displayName } }, or false to serve no catalog.');
+  const c = (catalog === undefined ? {} : catalog) as AiCatalogServeOptions & Record<string, unknown>;
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) {
+    problems.push(
+      `options.catalog: must be an object or false (${show(catalog)}). Pass { host: { displayName } }, or false to serve no catalog.`,
+    );
     return false;
   }
-  const c = catalog as AiCatalogServeOptions & Record<string, unknown>;
   for (const key of Object.keys(c))
     if (!CATALOG_KEYS.has(key))
       problems.push(unknownOption(`options.catalog.${key}`, key, CATALOG_KEYS, 'the catalog option'));
-  let baseUrl: string | undefined;
-  if (c.baseUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = typeof c.baseUrl === 'string' ? new URL(c.baseUrl) : undefined;
-    } catch {
-      url = undefined;
-    }
-    if (
-      url === undefined ||
-      (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-      url.search ||
-      url.hash ||
-      url.username
-    )
-      err(
-        '.baseUrl',
-        'must be an absolute http(s) URL without query, fragment or credentials',
-        c.baseUrl,
-        "Use e.g. 'https://api.example.com'.",
+  let draft: AiCatalogDraftId = AI_CATALOG_DRAFT.id;
+  if (c.draft !== undefined) {
+    if ((AI_CATALOG_DRAFT_IDS as readonly unknown[]).includes(c.draft)) draft = c.draft;
+    else
+      problems.push(
+        `options.catalog.draft: is not a draft this version knows (${show(c.draft)}). Use '${AI_CATALOG_DRAFT.id}' (current) or '${AI_CATALOG_PREVIOUS_DRAFT.id}' (previous).`,
       );
-    else baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
+  checkDraftSpelling(c, draft, problems);
+  if (c.publisher !== undefined && (typeof c.publisher !== 'string' || !DOMAIN.test(c.publisher)))
+    problems.push(
+      `options.catalog.publisher: must be a lowercase domain name you publish under (${show(c.publisher)}). Use e.g. 'acme.com'.`,
+    );
+  if (c.namespace !== undefined && (typeof c.namespace !== 'string' || !NAMESPACE.test(c.namespace)))
+    problems.push(
+      `options.catalog.namespace: must be one or more ':'-separated segments of letters, digits, '.', '_', '~' or '-' (${show(c.namespace)}). Use e.g. 'agent' or 'finance:agent'.`,
+    );
+  if (c.sign !== undefined && typeof c.sign !== 'boolean')
+    problems.push(
+      `options.catalog.sign: must be true or false (${show(c.sign)}). Leave it out to sign the catalog with the sign option.`,
+    );
+  const baseUrl = c.baseUrl === undefined ? undefined : checkBaseUrl(c.baseUrl, problems);
   checkPublishedUrls(c, 'options.catalog', profile, problems);
   // The document the options describe, with the agents left out, must already be a valid catalog.
-  const draft = {
+  const custom = AI_CATALOG_MEMBERS[draft].custom;
+  const skeleton = {
     specVersion: '1.0',
     ...(c.host === undefined ? {} : { host: c.host }),
     entries: c.entries ?? [],
-    ...(c.metadata === undefined ? {} : { metadata: c.metadata }),
+    ...(c[custom] === undefined ? {} : { [custom]: c[custom] }),
   };
-  for (const f of validateAiCatalog(draft).findings)
-    if (f.severity === 'error') problems.push(`options.${f.message.replace(/^catalog/, 'catalog')} ${f.hint}`);
-  return { ...c, baseUrl };
+  const reported = (f: { path: string }) =>
+    problems.some((p) =>
+      p.startsWith(
+        `options.catalog${f.path
+          .replace(/\/(\d+)/g, '[$1]')
+          .replace(/\//g, '.')
+          .replace(/\.type$/, '.mediaType')}:`,
+      ),
+    );
+  for (const f of validateAiCatalog(skeleton, { draft }).findings)
+    if (f.severity === 'error' && !reported(f))
+      problems.push(`options.${f.message.replace(/^catalog/, 'catalog')} ${f.hint}`);
+  return { ...c, draft, namespace: typeof c.namespace === 'string' ? c.namespace : 'agent', baseUrl };
 }
 
 /** How the catalog is answered: one prepared document, or a builder per request variant. */
-export type CatalogRoute<Req> =
+export type CatalogRoute<Req> = (
   | { readonly link: string; readonly document: PreparedDocument; readonly build?: undefined }
   | {
       readonly link: string;
       readonly document?: undefined;
       build(request: AgentCardRequest<Req>): Promise<AgentCardResponse>;
-    };
+    }
+) & {
+  /** The MCP discovery subset (`/.well-known/mcp/catalog.json`), when MCP entries are declared. */
+  readonly mcp?: PreparedDocument;
+  /** The publisher domain the identifiers took from a host name, when `publisher` is not set. */
+  readonly derivedPublisher?: string;
+};
+
+/**
+ * The catalog signer of the top-level `sign` option (current draft, `catalog.sign` not false), or
+ * `undefined`. A key set no catalog may be signed with is a start-up problem; other problems of
+ * `sign` are the agents' to report.
+ */
+function catalogSigner(
+  sign: AgentCardOptions<unknown>['sign'],
+  catalog: ResolvedCatalogOptions,
+  problems: string[],
+): AiCatalogSigner | undefined {
+  if (sign === undefined || catalog.sign === false || catalog.draft !== AI_CATALOG_DRAFT.id) return undefined;
+  try {
+    return prepareAiCatalogSigner(sign, 'options.sign');
+  } catch (error) {
+    if (error instanceof AgentCardError && error.message.includes('AI Catalog draft'))
+      problems.push(`${error.message.replace(/or leave the catalog unsigned\.$/, 'or set catalog.sign: false.')}`);
+    return undefined;
+  }
+}
+
+/** The identifier an agent's `catalogEntry` gives, if any. */
+const ownIdentifier = <Req>(a: Agent<Req>): string | undefined => (a.entry === false ? undefined : a.entry?.identifier);
+
+/** The exact bytes a static agent's card is served with (no Accept-Encoding), or `undefined`. */
+function cardBytesOf<Req>(agent: Agent<Req>): Uint8Array | undefined {
+  const res = agent.responder.respond({ method: 'GET', path: AGENT_CARD_PATH, headers: {} } as AgentCardRequest<Req>);
+  if (res === undefined || typeof (res as Promise<unknown>).then === 'function') return undefined;
+  const answer = res as AgentCardResponse;
+  return answer.status === 200 ? answer.body : undefined;
+}
+
+/** The document builder of one catalog: entries in, the prepared (and signed) document out. */
+function catalogWriter(catalog: ResolvedCatalogOptions, signer: AiCatalogSigner | undefined) {
+  const draft = catalog.draft;
+  const custom = AI_CATALOG_MEMBERS[draft].custom;
+  return (entries: readonly AnyEntry[]): object => {
+    const doc = toAiCatalog(
+      { host: catalog.host, entries: entries as never, [custom]: catalog[custom] } as never,
+      draft as never,
+    ) as object;
+    return signer === undefined ? doc : signer.sign(doc);
+  };
+}
+
+/** The MCP subset: the host and the declared MCP Server Card entries, when there are any. */
+function mcpDocument(
+  catalog: ResolvedCatalogOptions,
+  write: (entries: readonly AnyEntry[]) => object,
+  settings: Parameters<typeof prepareDocument>[1],
+): PreparedDocument | undefined {
+  if (catalog.draft !== AI_CATALOG_DRAFT.id) return undefined;
+  const mcp = (catalog.entries ?? []).filter((e) => (e as AiCatalogEntry).type === MCP_SERVER_CARD_ENTRY_TYPE);
+  return mcp.length === 0 ? undefined : prepareDocument(encodeJson(write(mcp)), settings);
+}
 
 export function prepareCatalog<Req>(
   options: AgentCardOptions<Req>,
-  catalog: AiCatalogServeOptions & { baseUrl?: string },
+  catalog: ResolvedCatalogOptions,
   agents: readonly Agent<Req>[],
   problems: string[],
 ): CatalogRoute<Req> | undefined {
@@ -198,9 +370,12 @@ export function prepareCatalog<Req>(
   const settings = { contentType: AI_CATALOG_MEDIA_TYPE, cacheControl: shared.cacheControl, cors: shared.cors };
   const listed = agents.filter((a) => a.entry !== false);
   const link = `<${catalog.baseUrl ?? ''}${AI_CATALOG_PATH}>; rel="${AI_CATALOG_LINK_REL}"`;
-  const assemble = (entries: AiCatalogEntry[]) =>
-    toAiCatalog({ host: catalog.host, entries: [...entries, ...(catalog.entries ?? [])], metadata: catalog.metadata });
-  const checkUrls = (entries: readonly AiCatalogEntry[]) => {
+  const signer = catalogSigner(options.sign as AgentCardOptions<unknown>['sign'], catalog, problems);
+  const write = catalogWriter(catalog, signer);
+  const current = catalog.draft === AI_CATALOG_DRAFT.id;
+  const assemble = (entries: AnyEntry[]) => write([...entries, ...(catalog.entries ?? [])]);
+  const mcp = mcpDocument(catalog, write, settings);
+  const checkUrls = (entries: readonly AnyEntry[]) => {
     const seen = new Map<string, string>();
     for (const e of entries) {
       const other = e.url === undefined ? undefined : seen.get(e.url);
@@ -211,9 +386,11 @@ export function prepareCatalog<Req>(
       else if (e.url !== undefined) seen.set(e.url, e.identifier);
     }
   };
+  const needsPublisher = current && catalog.publisher === undefined;
+  let derivedPublisher: string | undefined;
 
   if (listed.every((a) => a.card !== undefined)) {
-    const entries: AiCatalogEntry[] = [];
+    const entries: AnyEntry[] = [];
     for (const a of listed) {
       const base = catalog.baseUrl ?? originOfCard(a.card);
       if (base === undefined) {
@@ -222,18 +399,60 @@ export function prepareCatalog<Req>(
         );
         continue;
       }
-      entries.push(entryOf(a as Agent<unknown>, a.card!, base));
+      if (needsPublisher && ownIdentifier(a) === undefined) derivedPublisher ??= hostnameOf(base);
+      const bytes = signer === undefined ? undefined : cardBytesOf(a);
+      entries.push(entryOf(a as Agent<unknown>, a.card!, base, catalog, bytes && sha256Digest(bytes)));
     }
-    const doc = assemble(entries);
+    const doc = assemble(entries) as { entries: AnyEntry[] };
     checkUrls(doc.entries);
-    for (const f of validateAiCatalog(doc, { profile: 'development' }).findings)
-      if (f.severity === 'error')
+    // The declared entries were checked with the option; what is left is the agents' own.
+    const declared = (f: { path: string; rule: string }) =>
+      f.rule !== 'catalog-identifier-unique' && Number(/^\/entries\/(\d+)/.exec(f.path)?.[1] ?? -1) >= entries.length;
+    for (const f of validateAiCatalog(doc, { profile: 'development', draft: catalog.draft }).findings)
+      if (f.severity === 'error' && !declared(f))
         problems.push(`options.catalog: the catalog built from the agents is invalid: ${f.message} ${f.hint}`);
-    return { link, document: prepareDocument(encodeJson(doc), settings) };
+    return {
+      link,
+      document: prepareDocument(encodeJson(doc), settings),
+      ...(mcp ? { mcp } : {}),
+      ...(derivedPublisher ? { derivedPublisher } : {}),
+    };
   }
+  // A dynamic card has no host name of its own to name its publisher: only configuration may.
+  if (needsPublisher && catalog.baseUrl === undefined)
+    for (const a of listed)
+      if (a.card === undefined && ownIdentifier(a) === undefined)
+        problems.push(
+          `options.catalog.publisher: is needed to name agent "${a.id}"'s entry (urn:air:{publisher}:${catalog.namespace}:${a.id}), and its card is a function, whose host comes from the request (none). Set catalog.publisher to your domain, e.g. 'acme.com', or give the agent catalogEntry.identifier.`,
+        );
+  if (needsPublisher && catalog.baseUrl !== undefined) derivedPublisher = hostnameOf(catalog.baseUrl);
+  const route = dynamicCatalog(
+    catalog,
+    listed,
+    { settings, shared, dynamic, trustProxy: trusted.trust },
+    assemble,
+    signer !== undefined,
+  );
+  return { ...route, link, ...(mcp ? { mcp } : {}), ...(derivedPublisher ? { derivedPublisher } : {}) };
+}
 
-  // A dynamic card: one catalog per combination of the agents' card variants (and origin),
-  // built the first time it is asked for and kept like a card variant.
+/**
+ * A catalog listing a dynamic card: one per combination of the agents' card variants (and
+ * origin), built the first time it is asked for and kept like a card variant.
+ */
+function dynamicCatalog<Req>(
+  catalog: ResolvedCatalogOptions,
+  listed: readonly Agent<Req>[],
+  parts: {
+    settings: Parameters<typeof prepareDocument>[1];
+    shared: { cors: Parameters<typeof prepareErrorResponses>[0]['cors'] };
+    dynamic: DynamicCardOptions<Req> | undefined;
+    trustProxy: ReturnType<typeof resolveTrustProxy>['trust'];
+  },
+  assemble: (entries: AnyEntry[]) => object,
+  digests: boolean,
+): { build(request: AgentCardRequest<Req>): Promise<AgentCardResponse> } {
+  const { settings, shared, dynamic, trustProxy } = parts;
   const cache = new LruCache<string, PreparedDocument>(dynamic?.maxVariants ?? 100);
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
     status: 503,
@@ -243,9 +462,7 @@ export function prepareCatalog<Req>(
     headers: { 'retry-after': String(dynamic?.retryAfter ?? 30) },
     cors: shared.cors,
   });
-  const trustProxy = trusted.trust;
   return {
-    link,
     async build(request) {
       const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
       const origin = catalog.baseUrl ?? requestOrigin(request, trustProxy);
@@ -271,8 +488,11 @@ export function prepareCatalog<Req>(
             JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard,
             // A static card keeps the origin of its own interfaces; a dynamic one has the request's.
             catalog.baseUrl ?? (a.card === undefined ? origin : (originOfCard(a.card) ?? origin)),
+            catalog,
+            digests ? sha256Digest(answers[i]!.body!) : undefined,
           ),
         );
+        // Signed (when signed) once per variant, when it is first built, never per request.
         doc = prepareDocument(encodeJson(assemble(entries)), settings);
         cache.set(key, doc);
       }

@@ -16,10 +16,9 @@ import type { AgentCardOptions, AgentOptions } from '../types';
 import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
 import { cardPage, catalogPage, type ViewerPage } from '../viewer/pages';
 import { withViewer } from '../viewer/serve';
-import { type CatalogRoute, checkCatalogOption, prepareCatalog } from './catalog';
+import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './catalog';
 import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
 import { createRouter } from './router';
-import type { AiCatalogServeOptions } from './types';
 
 type CreateSingle<Req> = (options: AgentCardOptions<Req>) => AgentCardResponder<Req>;
 
@@ -155,7 +154,7 @@ function hostPaths<Req>(
 function createHost<Req>(
   options: AgentCardOptions<Req>,
   createSingle: CreateSingle<Req>,
-  catalog: (AiCatalogServeOptions & { baseUrl?: string }) | false,
+  catalog: ResolvedCatalogOptions | false,
   agents: readonly Agent<Req>[],
   initialDefault: Agent<Req> | undefined,
   catalogRoute: CatalogRoute<Req> | undefined,
@@ -253,6 +252,10 @@ export function createMultiAgentResponder<Req>(
   const defaultAgent = findDefault(options.default, agents, problems);
   const catalogRoute = catalog === false ? undefined : prepareCatalog(options, catalog, agents, problems);
   if (problems.length > 0) throw optionsError(problems, findings);
+  if (catalogRoute?.derivedPublisher !== undefined)
+    (options.logger ?? console).warn(
+      `agent card: options.catalog.publisher is not set, so the AI Catalog identifiers take the host name ${catalogRoute.derivedPublisher} (urn:air:${catalogRoute.derivedPublisher}:…) and change when it does. Set catalog.publisher to your domain, e.g. 'acme.com'.`,
+    );
 
   const host = createHost(options, createSingle, catalog, agents, defaultAgent, catalogRoute);
   const router: AgentCardResponder<Req> = {

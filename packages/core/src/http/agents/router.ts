@@ -1,6 +1,6 @@
 // Finds the agent of a request with one Map lookup and answers with it, or with the catalog;
 // adds the `Link` headers each agent's card answers carry.
-import { AI_CATALOG_PATH } from '../../catalog/format';
+import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { isPromiseLike } from '../../util';
 import { answerDocument } from '../kernel/documents';
 import type { AgentCardResponse } from '../kernel/exchange';
@@ -92,6 +92,8 @@ export function createRouter<Req>(
         if (catalog !== undefined && (path === AI_CATALOG_PATH || comparablePath(path) === AI_CATALOG_PATH)) {
           return catalog.document !== undefined ? answerDocument(catalog.document, request) : catalog.build(request);
         }
+        if (catalog?.mcp !== undefined && (path === MCP_CATALOG_PATH || comparablePath(path) === MCP_CATALOG_PATH))
+          return answerDocument(catalog.mcp, request);
         return defaultAgent === undefined ? undefined : linked(rootLinker, defaultAgent.responder.respond(request));
       }
       const a = byPath.get(path.slice(0, wk));

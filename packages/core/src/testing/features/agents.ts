@@ -85,7 +85,8 @@ export const severalAgents: ConformanceFeature = {
         },
       })),
       default: 'support',
-      catalog: { host: { displayName: 'Conformance Corp' } },
+      // The previous draft, pinned: its entries carry the card's name and version (features/catalog.ts has the current one).
+      catalog: { host: { displayName: 'Conformance Corp' }, draft: '634a09d9' },
       viewer: true,
     }),
   },

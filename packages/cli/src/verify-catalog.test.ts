@@ -1,0 +1,83 @@
+// `agent-card verify` given an AI Catalog: its signature and the digest of every card it lists,
+// against the catalog an attacker edited and the card a host swapped.
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signAiCatalog } from '@agent-card/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../test/run-cli';
+
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const served = { body: '{"name":"Billing"}' };
+const server = createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'application/a2a+json' }).end(served.body),
+);
+let url = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agents/billing/.well-known/agent-card.json`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+function setUp() {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-card-catalog-'));
+  const digest = `sha256:${createHash('sha256').update('{"name":"Billing"}').digest('hex')}`;
+  const catalog = signAiCatalog(
+    {
+      specVersion: '1.0',
+      entries: [{ identifier: 'urn:air:acme.com:agent:billing', type: 'application/a2a-agent-card+json', url, digest }],
+    },
+    { privateKey, alg: 'ES256', kid: 'catalog-key' },
+  );
+  writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+  return { dir, catalog };
+}
+
+describe('agent-card verify with an AI Catalog', () => {
+  it('verifies the signature and each digest against the card served (exit 0)', async () => {
+    const { dir, catalog } = setUp();
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify(catalog));
+    const run = await cli(
+      ['verify', 'ai-catalog.json', '--key', 'key.pub.pem', '--kid', 'catalog-key', '--allow-http'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(run.stdout).toBe(
+      `✔ ai-catalog.json: catalog signature (ES256, kid "catalog-key"): verified with keys["catalog-key"]\n✔ entries[0] urn:air:acme.com:agent:billing: digest matches ${url}\nValid: the catalog signature verified and every digest matched.\n`,
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('refuses an edited catalog (exit 1)', async () => {
+    const { dir, catalog } = setUp();
+    catalog.entries[0]!.url = 'https://evil.example/card.json';
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify(catalog));
+    const run = await cli(['verify', 'ai-catalog.json', '--key', 'key.pub.pem', '--kid', 'catalog-key'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '✖ ai-catalog.json: catalog signature (ES256, kid "catalog-key"): keys["catalog-key"]: the signature does not match the catalog',
+    );
+  });
+
+  it('refuses a card swapped behind a signed catalog (exit 1)', async () => {
+    const { dir, catalog } = setUp();
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify(catalog));
+    served.body = '{"name":"Billing","url":"https://evil.example"}';
+    try {
+      const run = await cli(
+        ['verify', 'ai-catalog.json', '--key', 'key.pub.pem', '--kid', 'catalog-key', '--allow-http'],
+        {
+          cwd: dir,
+        },
+      );
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('✖ entries[0] urn:air:acme.com:agent:billing: the bytes do not match the digest');
+    } finally {
+      served.body = '{"name":"Billing"}';
+    }
+  });
+});

@@ -1,0 +1,38 @@
+// What the validator's steps share: the walk's state and how a finding is written.
+import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
+import { quote, type Segments } from '../validate/rules/read-json';
+import type { AiCatalogDraftId, AiCatalogMembers } from './format';
+
+export const SHOW_MAX = 80;
+
+export interface Walk {
+  draft: AiCatalogDraftId;
+  members: AiCatalogMembers;
+  profile: ValidationProfile;
+  maxEntries: number;
+  baseUrl: string | undefined;
+  findings: Finding[];
+  entriesRead: number;
+}
+
+export function show(value: unknown): string {
+  if (typeof value === 'string') return quote(value, SHOW_MAX);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+export function at(path: Segments): string {
+  let out = 'catalog';
+  for (const s of path)
+    out += typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
+  return out;
+}
+
+export function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
+  w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
+}
+
+export function isString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
