@@ -120,6 +120,9 @@ export type {
   AiCatalogValidationResult,
   ValidateAiCatalogOptions,
 } from './catalog';
+// ARD (Agentic Resource Discovery): the manifest at /.well-known/ard.json and its validator.
+export { ARD_SPEC, ARD_PATH, ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_CONTEXT, validateArdManifest } from './ard';
+export type { ArdEntry, ArdManifest, ArdValidationResult, ValidateArdManifestOptions } from './ard';
 export { validateAgentCard } from './validate/validate';
 export { readJsonBytes } from './validate/json-bytes';
 export { quoteUntrusted } from './util';

@@ -6,6 +6,8 @@ import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import { resolveProfile } from '../../validate/validate';
+import { ardLink, withArdRoute } from '../ard/route';
+import { hostArdRoute, resolveArdOption } from '../ard/serve';
 import { reportMovedOptions } from '../dynamic/options';
 import type { DynamicCardOptions } from '../dynamic/types';
 import type { AgentCardRequest } from '../kernel/exchange';
@@ -130,12 +132,15 @@ function createHost<Req>(
   agents: readonly Agent<Req>[],
   initialDefault: Agent<Req> | undefined,
   catalogRoute: CatalogRoute<Req> | undefined,
+  discoveryLink: string | undefined,
 ): Host<Req> {
   // Where the `Link` headers point: the mount point when catalog.baseUrl names it.
   const base = catalog === false ? '' : (catalog.baseUrl ?? '');
   let current = agents;
   let defaultAgent = initialDefault;
-  let routes = createRouter(current, defaultAgent, catalogRoute, base);
+  // Every discovery document the host serves, named on every card answer.
+  const links = [catalogRoute?.link, discoveryLink].filter((l) => l !== undefined).join(', ') || undefined;
+  let routes = createRouter(current, defaultAgent, catalogRoute, base, links);
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
     agent: (id) => current.find((c) => c.id === id)!,
@@ -165,7 +170,7 @@ function createHost<Req>(
       const changedDefault = defaultAgent === undefined ? undefined : changed.find((a) => a.id === defaultAgent!.id);
       const changedCatalog = catalog === false ? undefined : prepareCatalog(options, catalog, changed, problems);
       if (problems.length > 0) throw optionsError(problems, findings);
-      const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base);
+      const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base, links);
       current = changed;
       defaultAgent = changedDefault;
       routes = changedRoutes;
@@ -209,6 +214,7 @@ export function createMultiAgentResponder<Req>(
   const list = checkHostOptions(options, problems);
   const catalog = checkCatalogOption(options.catalog, resolveProfile(options.profile), problems);
   const viewer = resolveViewerOption(options.viewer, problems);
+  const ard = resolveArdOption(options.ard, true, problems);
   const taken = { ids: new Map<string, number>(), paths: new Map<string, string>() };
   const agents: Agent<Req>[] = [];
   list.forEach((raw, i) => {
@@ -222,7 +228,8 @@ export function createMultiAgentResponder<Req>(
   const catalogRoute = catalog === false ? undefined : prepareCatalog(options, catalog, agents, problems);
   if (problems.length > 0) throw optionsError(problems, findings);
 
-  const host = createHost(options, createSingle, catalog, agents, defaultAgent, catalogRoute);
+  const discoveryLink = ard ? ardLink(catalog === false ? undefined : catalog.baseUrl) : undefined;
+  const host = createHost(options, createSingle, catalog, agents, defaultAgent, catalogRoute, discoveryLink);
   const router: AgentCardResponder<Req> = {
     respond: host.respond,
     update() {
@@ -233,7 +240,11 @@ export function createMultiAgentResponder<Req>(
       );
     },
   };
-  const sealed = sealResponder(router, { agents: agentHandles(host, agents) });
+  const handles = agentHandles(host, agents);
+  const sealed = withArdRoute(
+    sealResponder(router, { agents: handles }),
+    ard ? hostArdRoute(options, catalog, agents, handles) : undefined,
+  );
   if (viewer === undefined) return sealed;
   return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined), {
     cacheControl: options.cacheControl ?? 'public, max-age=3600',

@@ -15,6 +15,8 @@ export interface VariantSettings extends ExtendedSettings {
   readonly legacy: LegacySetting;
   /** The request headers a variant depends on (`Vary`); empty for a static card. */
   readonly vary: readonly string[];
+  /** The `Link` of the discovery documents the host serves (on the card, not its legacy alias). */
+  readonly link?: string | undefined;
 }
 
 /** One card variant, ready to serve: every document and answer computed once. */
@@ -47,7 +49,7 @@ export function prepareVariant(
     cors: settings.card.cors,
     vary: settings.vary,
   };
-  const main = prepareDocument(encodeCard(served), headers);
+  const main = prepareDocument(encodeCard(served), { ...headers, link: settings.link });
   const legacy = prepareLegacyDocument(settings.legacy, card, main, headers);
   const extended = createExtendedEndpoint(card, settings, warn);
   return { card, main, legacy, extended };
