@@ -4,7 +4,9 @@ import { validateArdManifest } from './validate';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const errors = (value: unknown) =>
-  validateArdManifest(value).findings.filter((f) => f.severity === 'error').map((f) => `${f.rule} ${f.path}`);
+  validateArdManifest(value)
+    .findings.filter((f) => f.severity === 'error')
+    .map((f) => `${f.rule} ${f.path}`);
 
 const entry = (over: Record<string, unknown> = {}) => ({
   identifier: 'urn:air:example.com:agent:billing',
@@ -74,7 +76,9 @@ describe('validateArdManifest reads ARD v0.91 manifests', () => {
   });
 
   it('reads at most maxEntries entries and says so', () => {
-    const many = { entries: Array.from({ length: 5 }, (_, i) => entry({ identifier: `urn:air:example.com:agent:a${i}` })) };
+    const many = {
+      entries: Array.from({ length: 5 }, (_, i) => entry({ identifier: `urn:air:example.com:agent:a${i}` })),
+    };
     const result = validateArdManifest(many, { maxEntries: 2 });
     expect(result.findings.map((f) => f.rule)).toEqual(['ard-max-entries']);
   });

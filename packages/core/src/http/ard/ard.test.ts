@@ -13,7 +13,11 @@ const withExamples = (card: AgentCard, examples: string[]): AgentCard => ({
   skills: card.skills.map((s, i) => (i === 0 ? { ...s, examples } : s)),
 });
 const billing = withExamples(conformanceAgentCard('billing'), ['refund my order', 'why was I charged twice']);
-const support = withExamples(conformanceAgentCard('support'), ['reset my password', 'talk to a human', 'open a ticket']);
+const support = withExamples(conformanceAgentCard('support'), [
+  'reset my password',
+  'talk to a human',
+  'open a ticket',
+]);
 
 function host(extra: Partial<AgentCardOptions> = {}): AgentCardResponder {
   return createAgentCardResponder({
@@ -111,7 +115,9 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
   it('is named by a Link header on every card answer, next to the catalog', async () => {
     const r = host();
     const res = await get(r, '/agents/billing/.well-known/agent-card.json');
-    expect(res?.headers.link).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"');
+    expect(res?.headers.link).toBe(
+      '</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
+    );
     const noCatalog = await get(host({ catalog: false }), '/agents/billing/.well-known/agent-card.json');
     expect(noCatalog?.headers.link).toBe('</.well-known/ard.json>; rel="ard"');
   });
@@ -134,8 +140,10 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
     const warnings: string[] = [];
     const card = conformanceAgentCard('solo');
     const r = createAgentCardResponder({ card, ard: true, logger: { warn: (m: string) => warnings.push(m) } });
-    const doc = json(await get(r, "/.well-known/ard.json"));
-    expect(doc.entries[0].identifier).toBe(`urn:air:agent.conformance.dev:agent:${card.name.toLowerCase().replace(/ /g, '-')}`);
+    const doc = json(await get(r, '/.well-known/ard.json'));
+    expect(doc.entries[0].identifier).toBe(
+      `urn:air:agent.conformance.dev:agent:${card.name.toLowerCase().replace(/ /g, '-')}`,
+    );
     expect((await get(r, '/.well-known/agent-card.json'))?.headers.link).toBe('</.well-known/ard.json>; rel="ard"');
     expect(warnings).toContain(
       "agent card: its ARD entry has 0 representative queries; search services index these. Add examples to the card's skills (2 to 5 in all).",
