@@ -51,11 +51,12 @@ function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['resp
     let doc = cache.get(key);
     if (doc === undefined) {
       const parsed = answers.map((res) => JSON.parse(decoder.decode(res!.body)) as unknown);
-      // The card's Vary (Host for a card per origin) applies to its page; CORS does not.
+      // The card's Vary (Host for a card per origin) applies to its page; CORS and the card's
+      // media type negotiation do not.
       const vary = (answers[0]?.headers.vary ?? '')
         .split(',')
         .map((v) => v.trim())
-        .filter((v) => v !== '' && v.toLowerCase() !== 'origin');
+        .filter((v) => v !== '' && v.toLowerCase() !== 'origin' && v.toLowerCase() !== 'accept');
       doc = prepareDocument(new TextEncoder().encode(page.render(parsed)), {
         contentType: HTML,
         cacheControl: settings.cacheControl,
