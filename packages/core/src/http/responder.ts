@@ -15,7 +15,7 @@
 // feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
 // of createAgentCardResponder: its resolver, then where it is served.
 import { loadAgentCardConfig } from '../config';
-import { ardLink, withArdRoute } from './ard/route';
+import { ardLink, ardPageLink, withArdRoute } from './ard/route';
 import { cardArdRoute, resolveArdOption } from './ard/serve';
 import { AgentCardError } from '../errors';
 import type { ValidationProfile } from '../findings';
@@ -100,10 +100,12 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
         );
   responder = withArdRoute(responder, ard ? cardArdRoute(responder, kernel, dynamic) : undefined);
   responder = withJwksRoute(responder, kernel.signing, kernel);
-  responder = withCardViewer(responder, viewer, {
-    cacheControl: kernel.cacheControl,
-    maxVariants: dynamic.maxVariants,
-  });
+  responder = withCardViewer(
+    responder,
+    viewer,
+    { cacheControl: kernel.cacheControl, maxVariants: dynamic.maxVariants },
+    ard ? [ardPageLink(undefined)] : [],
+  );
   return responder;
 }
 

@@ -1,12 +1,12 @@
 // Several agents from one responder: each agent a responder of its own, a router in front, the
 // AI Catalog listing them, and the viewer's pages for each and for the host.
-import { AI_CATALOG_PATH } from '../../catalog/format';
+import { AI_CATALOG_LINK_REL, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../../catalog/format';
 import { AgentCardError } from '../../errors';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import { resolveProfile } from '../../validate/validate';
-import { ardLink, withArdRoute } from '../ard/route';
+import { ardLink, ardPageLink, withArdRoute } from '../ard/route';
 import { hostArdRoute, resolveArdOption } from '../ard/serve';
 import { reportMovedOptions } from '../dynamic/options';
 import type { DynamicCardOptions } from '../dynamic/types';
@@ -16,7 +16,7 @@ import { optionsError } from '../kernel/problems';
 import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
 import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
-import { cardPage, catalogPage, type ViewerPage } from '../viewer/pages';
+import { cardPage, catalogPage, type PageLink, type ViewerPage } from '../viewer/pages';
 import { withViewer } from '../viewer/serve';
 import { type CatalogRoute, checkCatalogOption, prepareCatalog } from './catalog';
 import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
@@ -93,6 +93,7 @@ function viewerPages<Req>(
   agents: readonly Agent<Req>[],
   defaultAgent: Agent<Req> | undefined,
   catalogServed: boolean,
+  links: readonly PageLink[],
 ): ViewerPage[] {
   const linked = agents.map((a) => ({
     path: a.path,
@@ -100,14 +101,15 @@ function viewerPages<Req>(
     pagePath: `${a.path}${viewer.path}`,
     listed: a.entry !== false,
   }));
-  const pages = linked.map((a) => cardPage(a.pagePath, a.cardPath));
-  if (defaultAgent !== undefined) pages.push(cardPage(viewer.path, AGENT_CARD_PATH));
+  const pages = linked.map((a) => cardPage(a.pagePath, a.cardPath, links));
+  if (defaultAgent !== undefined) pages.push(cardPage(viewer.path, AGENT_CARD_PATH, links));
   if (catalogServed)
     pages.push(
       catalogPage(
         viewer.catalogPath,
         AI_CATALOG_PATH,
         linked.filter((a) => a.listed),
+        links,
       ),
     );
   return pages;
@@ -246,7 +248,12 @@ export function createMultiAgentResponder<Req>(
     ard ? hostArdRoute(options, catalog, agents, handles) : undefined,
   );
   if (viewer === undefined) return sealed;
-  return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined), {
+  const base = catalog === false ? undefined : catalog.baseUrl;
+  const links: PageLink[] = [];
+  if (catalogRoute !== undefined)
+    links.push({ rel: AI_CATALOG_LINK_REL, path: `${base ?? ''}${AI_CATALOG_PATH}`, type: AI_CATALOG_MEDIA_TYPE });
+  if (ard) links.push(ardPageLink(base));
+  return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined, links), {
     cacheControl: options.cacheControl ?? 'public, max-age=3600',
     maxVariants: (options.dynamic as DynamicCardOptions<Req> | undefined)?.maxVariants ?? 100,
   });

@@ -19,6 +19,7 @@ import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import type { PageLink } from '../viewer/pages';
 import { agentEntry, agentIdentifier } from './entries';
 
 /** An agent the manifest lists: where it is mounted and the responder that serves its card. */
@@ -70,6 +71,11 @@ const STATIC_CARD_REQUEST: AgentCardRequest<any> = Object.freeze({
   path: AGENT_CARD_PATH,
   headers: Object.freeze({}),
 });
+
+/** The `<link>` a viewer page carries for the manifest (relative, or under `baseUrl`). */
+export function ardPageLink(baseUrl: string | undefined): PageLink {
+  return { rel: ARD_LINK_REL, path: `${baseUrl ?? ''}${ARD_PATH}`, type: ARD_MEDIA_TYPE };
+}
 
 /** The `Link` header value that names the manifest. */
 export function ardLink(baseUrl: string | undefined): string {

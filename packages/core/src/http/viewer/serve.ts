@@ -9,7 +9,7 @@ import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
 import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
-import { cardPage, type ViewerPage } from './pages';
+import { cardPage, type PageLink, type ViewerPage } from './pages';
 
 const show = showValue;
 
@@ -156,7 +156,8 @@ export function withCardViewer<Req>(
   responder: AgentCardResponder<Req>,
   viewer: ResolvedViewerOptions | undefined,
   settings: ViewerSettings,
+  links: readonly PageLink[] = [],
 ): AgentCardResponder<Req> {
   if (viewer === undefined) return responder;
-  return withViewer(responder, [cardPage(viewer.path, AGENT_CARD_PATH)], settings);
+  return withViewer(responder, [cardPage(viewer.path, AGENT_CARD_PATH, links)], settings);
 }
