@@ -10,6 +10,7 @@ import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
 import { formatHtmlReport } from '../html-report';
+import { documentLines } from '../grade';
 import { formatFindings, summarize } from '../report';
 import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
@@ -166,6 +167,7 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
     );
   }
   if (report.catalog) out.push(...catalogLines(report.catalog, report.agents ?? [], painter));
+  if (report.documents) out.push(...documentLines(report.documents, painter));
   const body = formatFindings(report.findings, painter, { showInfo: options.showInfo !== false });
   if (body) out.push('', 'Findings', body);
   out.push(
@@ -199,6 +201,8 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
+    // Every discovery document of the host, compared and graded in one line.
+    checkDocuments: true,
   });
   if (options.json) io.stdout.write(toJsonText(report));
   else io.stdout.write(formatReport(report, createPainter(io), { showInfo: options.info !== false }));
