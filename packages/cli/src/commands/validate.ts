@@ -1,4 +1,11 @@
-import { validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
+import {
+  ARD_SPEC,
+  readJsonText,
+  validateAgentCard,
+  validateAiCatalog,
+  validateArdManifest,
+  type ValidationProfile,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
 import { catalogText, readBytes, toJsonText } from '../read';
@@ -23,6 +30,8 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const name = file === '-' ? 'stdin' : file;
   const catalog = catalogText(bytes, name, options.catalog === true);
   if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, options);
+  const ard = ardText(bytes);
+  if (ard !== undefined) return validateCatalog(io, name, ard, profile, options, 'ard');
   const result = validateAgentCard(bytes, { profile });
   if (options.json) {
     io.stdout.write(
@@ -43,23 +52,43 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   return result.valid ? 0 : 1;
 }
 
-/** `agent-card validate` of an AI Catalog: the `catalog-*` findings of `validateAiCatalog`. */
+/**
+ * The text of an ARD manifest (`/.well-known/ard.json`): a JSON object with `entries` and no
+ * `specVersion` (which an AI Catalog has), whose entries carry ARD's `type` or `@context`.
+ */
+function ardText(bytes: Uint8Array): string | undefined {
+  const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
+  if (!read.ok) return undefined;
+  const value = read.value as Record<string, unknown> | null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (Object.hasOwn(value, 'specVersion') || !Array.isArray(value.entries)) return undefined;
+  const first = value.entries[0] as Record<string, unknown> | undefined;
+  const looksArd =
+    value.entries.length === 0 ||
+    (typeof first === 'object' && first !== null && (Object.hasOwn(first, '@context') || Object.hasOwn(first, 'type')));
+  return looksArd ? (read.bom ? `\uFEFF${read.text}` : read.text) : undefined;
+}
+
+/**
+ * `agent-card validate` of an AI Catalog (the `catalog-*` findings of `validateAiCatalog`) or of
+ * an ARD manifest (the `ard-*` findings of `validateArdManifest`).
+ */
 function validateCatalog(
   io: CliIO,
   name: string,
   text: string,
   profile: ValidationProfile,
   options: ValidateCommandOptions,
+  kind: 'ai-catalog' | 'ard' = 'ai-catalog',
 ): number {
-  const result = validateAiCatalog(text, { profile });
+  const result = kind === 'ard' ? validateArdManifest(text, { profile }) : validateAiCatalog(text, { profile });
   if (options.json) {
-    io.stdout.write(
-      toJsonText({ file: name, kind: 'ai-catalog', profile, valid: result.valid, findings: result.findings }),
-    );
+    io.stdout.write(toJsonText({ file: name, kind, profile, valid: result.valid, findings: result.findings }));
     return result.valid ? 0 : 1;
   }
   const painter = createPainter(io);
-  io.stdout.write(`${visible(name)}: AI Catalog, profile ${profile}\n`);
+  const what = kind === 'ard' ? `ARD manifest (v${ARD_SPEC.version})` : 'AI Catalog';
+  io.stdout.write(`${visible(name)}: ${what}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
