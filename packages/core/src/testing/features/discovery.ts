@@ -99,7 +99,8 @@ export const discoveryDocuments: ConformanceFeature = {
           ['ard', 'application/json'],
         ]);
         for (const [rel, href] of links) {
-          const target = new URL(href!, `${url}${page}`).pathname;
+          // Relative to the page, so it resolves under the mount point too.
+          const target = new URL(href!, `${url}${page}`).href.slice(url.length);
           expect(target).toBe(rel === 'ard' ? ARD_PATH : '/.well-known/ai-catalog.json');
           expect((await t.get('discovery', target)).status).toBe(200);
         }
