@@ -47,6 +47,8 @@ export interface PreparedDocument {
 /** A second representation of a document: the same bytes, another `Content-Type` and ETag. */
 export interface AlternateRepresentation {
   readonly contentType: string;
+  /** Finds the type in an `Accept` value, any case, without allocating (the per-request test). */
+  readonly named: RegExp;
   readonly etag: string;
   readonly responses: CorsVariants<ResponseSet>;
 }
@@ -128,6 +130,7 @@ export function prepareDocument(
     responses: prepareResponses(bytes, negotiated, etag),
     alternate: {
       contentType: alternate,
+      named: new RegExp(alternate.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i'),
       etag: alternateEtag,
       responses: prepareResponses(bytes, { ...negotiated, contentType: alternate }, alternateEtag),
     },
@@ -222,8 +225,19 @@ export function answerDocument(
   request: Pick<AgentCardRequest<unknown>, 'method' | 'headers'>,
 ): AgentCardResponse {
   const alternate = doc.alternate;
-  if (alternate !== undefined && prefersAlternate(request.headers.accept, alternate.contentType))
-    return answerWith(alternate.responses, alternate.etag, request);
+  if (alternate !== undefined) {
+    const accept = request.headers.accept;
+    // The common requests (no Accept, */*, application/json: shorter than the type) leave after
+    // a length check; a longer one after a regular-expression test that allocates nothing. Only
+    // an Accept naming the type is parsed.
+    if (
+      typeof accept === 'string' &&
+      accept.length >= alternate.contentType.length &&
+      alternate.named.test(accept) &&
+      prefersAlternate(accept, alternate.contentType)
+    )
+      return answerWith(alternate.responses, alternate.etag, request);
+  }
   return answerWith(doc.responses, doc.etag, request);
 }
 
@@ -252,9 +266,7 @@ const MAX_ACCEPT_LENGTH = 4096;
  * else (absent, repeated, oversized, malformed) gets the default.
  */
 export function prefersAlternate(accept: string | string[] | undefined, alternate: string): boolean {
-  // The common requests (no Accept, */*, application/json) leave after one substring search.
   if (typeof accept !== 'string' || accept.length > MAX_ACCEPT_LENGTH) return false;
-  if (!accept.toLowerCase().includes(alternate)) return false;
   let wanted = 0;
   let fallback = 0;
   for (const range of accept.split(',')) {
