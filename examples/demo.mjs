@@ -9,7 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateAgentCard, validateAiCatalog } from '../packages/core/dist/index.mjs';
+import { validateAgentCard, validateAiCatalog, validateArdManifest } from '../packages/core/dist/index.mjs';
 import { brokenCheck, browseLines, checkLine, templateCheck } from './demo-report.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -282,6 +282,7 @@ async function demoMultiAgent(service) {
         `link: ${header(card, 'link')}`,
       );
     }
+    await demoDiscoveryDocuments(url, catalog);
     const extended = '/agents/billing/a2a/extendedAgentCard';
     const anonymous = await fetch(url + extended);
     await anonymous.text();
@@ -306,6 +307,40 @@ async function demoMultiAgent(service) {
     await stop();
   }
   browseHint(service, pages);
+}
+
+/** ARD from the same agents, the Link header naming both documents, and the card's two media types. */
+async function demoDiscoveryDocuments(url, catalog) {
+  const response = await fetch(`${url}/.well-known/ard.json`);
+  const ard = response.status === 200 ? await response.json() : { entries: [] };
+  const { valid, findings } = validateArdManifest(ard);
+  check(
+    response.status === 200 && valid,
+    `GET /.well-known/ard.json → ${response.status}, a valid ARD manifest`,
+    `${ard.entries.length} entries; ${summarize(findings)}`,
+  );
+  const urls = (doc) => doc.entries.map((e) => e.url).sort();
+  check(
+    JSON.stringify(urls(ard)) === JSON.stringify(urls(catalog)),
+    'ARD and the AI Catalog list the same cards',
+    ard.entries.map((e) => `${e.identifier} (${e.representativeQueries?.length ?? 0} queries)`).join(', '),
+  );
+  const path = new URL(catalog.entries[0].url).pathname;
+  const plain = await fetch(url + path);
+  await plain.arrayBuffer();
+  const link = header(plain, 'link');
+  check(link.includes('rel="ai-catalog"') && link.includes('rel="ard"'), `GET ${path}: Link names both`, link);
+  const asked = await fetch(url + path, { headers: { accept: 'application/a2a-agent-card+json' } });
+  await asked.arrayBuffer();
+  check(
+    header(asked, 'content-type') === 'application/a2a-agent-card+json' && header(asked, 'vary').includes('Accept'),
+    `GET ${path} with Accept: application/a2a-agent-card+json → that type`,
+    `default ${header(plain, 'content-type')}; Vary: ${header(asked, 'vary')}`,
+  );
+  const again = await fetch(url + path, {
+    headers: { accept: 'application/a2a-agent-card+json', 'if-none-match': header(asked, 'etag') },
+  });
+  check(again.status === 304, `… and its own ETag → ${again.status}`);
 }
 
 await validateExampleCards();

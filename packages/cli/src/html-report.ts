@@ -22,6 +22,7 @@ import {
   safeHref,
   type ViewerSignature,
 } from '@agent-card/core/view';
+import { documentsSection } from './grade';
 
 /** At most this many signatures are listed (a card may carry any number). */
 const MAX_SIGNATURES = 16;
@@ -421,6 +422,7 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
       ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl)}</section>`
       : html`<section aria-labelledby="card"><h2 id="card">Card</h2><p><strong>No card could be read.</strong> See the findings.</p></section>`;
   const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p>${summaryStrip(report)}</header>
+${report.documents ? documentsSection(report.documents) : ''}
 <section aria-labelledby="findings"><h2 id="findings">Findings</h2>${findingsSection(report.findings, { showInfo, level: 3 })}</section>
 <section aria-labelledby="paths"><h2 id="paths">Well-known paths</h2>${pathSection(report.primary)}${pathSection(report.legacy)}${consistency}${probe}</section>
 ${card}

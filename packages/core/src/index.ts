@@ -134,6 +134,9 @@ export type {
 } from './catalog';
 export { AI_CATALOG_VERIFY_LIMITS, signAiCatalog, verifyAiCatalog } from './sign/catalog-signing';
 export type { AiCatalogDigestCheck, VerifyAiCatalogOptions, VerifyAiCatalogResult } from './sign/catalog-signing';
+// ARD (Agentic Resource Discovery): the manifest at /.well-known/ard.json and its validator.
+export { ARD_SPEC, ARD_PATH, ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_CONTEXT, validateArdManifest } from './ard';
+export type { ArdEntry, ArdManifest, ArdValidationResult, ValidateArdManifestOptions } from './ard';
 export { validateAgentCard } from './validate/validate';
 export { readJsonBytes } from './validate/json-bytes';
 export { quoteUntrusted } from './util';

@@ -15,6 +15,7 @@ import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
 import { type Exchange, type ExchangeSpec, exchange } from './request';
 import { runCatalog } from './catalog';
+import { gradeDocuments } from './documents';
 import { type PathRun, discoveryFindings, equalBytes } from './rules';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings, WELL_KNOWN_PATHS, resolveOrigin, resolveSettings } from './target';
 import type {
@@ -197,6 +198,11 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   if (consistency) {
     report.consistency = consistency;
     report.pathsConsistent = consistency.sameDocument && consistency.sameEtag !== false;
+  }
+  if (options.checkDocuments === true) {
+    report.documents = await gradeDocuments({ origin, settings, followUp: budget.followUp, onRequest }, report);
+    report.requests = requests;
+    report.timeMs = Math.round(performance.now() - started);
   }
   return report;
 }

@@ -115,6 +115,16 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
    */
   followCatalog?: 'same-origin' | 'any' | false;
   /**
+   * Also read the host's other discovery documents (`/.well-known/ard.json`,
+   * `/.well-known/mcp/catalog.json`, `/.well-known/jwks.json`, the card under
+   * `Accept: application/a2a-agent-card+json`), compare what each says about the agents (names,
+   * versions, URLs, digests, media types, the `Link` header) and grade the set
+   * (`report.documents`). Four more requests, on the checked origin only, within the run's
+   * deadline; they never add a finding or change `ok`.
+   * @default false
+   */
+  checkDocuments?: boolean;
+  /**
    * Catalog entries followed per run: A2A cards plus nested catalogs, in document order, each
    * distinct URL once. The rest are counted in one `discovery-catalog-limit` finding.
    * @default 16
@@ -394,6 +404,50 @@ export interface DiscoveryAgentReport {
   ok: boolean;
 }
 
+/** A discovery document a host may serve. */
+export interface DiscoveryDocument {
+  kind: 'card' | 'legacy' | 'ai-catalog' | 'ard' | 'mcp-catalog' | 'jwks';
+  /** The well-known path asked for. */
+  path: string;
+  /** The URL that gave the final response. */
+  url: string;
+  /** Answered 200 with a JSON document. */
+  served: boolean;
+  status?: number;
+  contentType?: string;
+  /** Which format the document follows (the AI Catalog's draft, the ARD version). */
+  format?: string;
+  /** Its validator found no error (card, AI Catalog, ARD; a key set with a `keys` array). */
+  valid?: boolean;
+  /** Entries it lists (catalogs, ARD). */
+  entries?: number;
+  /** Why no response was read (`timeout`, `network`…). */
+  failure?: string;
+}
+
+/** One thing two discovery documents (or a document and the card it lists) say differently. */
+export interface DiscoveryDisagreement {
+  about: 'name' | 'version' | 'url' | 'digest' | 'media-type' | 'link';
+  /** What differs, naming both documents. */
+  message: string;
+  /** How to make them agree. */
+  hint: string;
+}
+
+/** `A` all agree and are named; `B` what is served agrees, something is missing; `C` they disagree; `F` no valid card. */
+export type DiscoveryGrade = 'A' | 'B' | 'C' | 'F';
+
+/** Which discovery documents the host serves, whether they agree, and the grade. */
+export interface DiscoveryDocumentsReport {
+  documents: DiscoveryDocument[];
+  /** The relations of the card answer's `Link` header, and whether each target is served. */
+  links: { rel: string; href: string; served?: boolean }[];
+  disagreements: DiscoveryDisagreement[];
+  grade: DiscoveryGrade;
+  /** One line a reader can act on: the grade, what it rests on, and the next thing to do. */
+  summary: string;
+}
+
 /** The result of {@link discoverAgentCard}. */
 export interface DiscoveryReport {
   /** The argument as given. */
@@ -430,6 +484,8 @@ export interface DiscoveryReport {
   catalog?: DiscoveryCatalogReport;
   /** One report per A2A card the catalog lists (at most `maxCatalogEntries`), in document order. */
   agents?: DiscoveryAgentReport[];
+  /** With `checkDocuments`: every discovery document of the host, whether they agree, and a grade. */
+  documents?: DiscoveryDocumentsReport;
   /** HTTP requests sent (each redirect hop counts). */
   requests: number;
   /** Wall time of the run in milliseconds. */

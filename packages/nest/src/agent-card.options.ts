@@ -28,6 +28,7 @@ const SERVING: Record<ServingKey, true> = {
   logger: true,
   sign: true,
   viewer: true,
+  ard: true,
 };
 const SERVING_KEYS = Object.keys(SERVING) as ServingKey[];
 

@@ -10,6 +10,7 @@ import type { CliIO, Painter } from '../io';
 import { createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
 import { formatHtmlReport } from '../html-report';
+import { documentLines } from '../grade';
 import { formatFindings, summarize } from '../report';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
@@ -175,6 +176,7 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
     );
   }
   if (report.catalog) out.push(...catalogLines(report.catalog, report.agents ?? [], painter));
+  if (report.documents) out.push(...documentLines(report.documents, painter));
   const body = formatFindings(report.findings, painter, { showInfo: options.showInfo !== false });
   if (body) out.push('', 'Findings', body);
   out.push(
@@ -211,6 +213,8 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
+    // Every discovery document of the host, compared and graded in one line.
+    checkDocuments: true,
   });
   const timeoutMs = options.timeout ?? 10_000;
   const probe = options.probe

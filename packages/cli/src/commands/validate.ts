@@ -1,4 +1,12 @@
-import { type RuleOverrides, validateAgentCard, validateAiCatalog, type ValidationProfile } from '@agent-card/core';
+import {
+  ARD_SPEC,
+  readJsonText,
+  type RuleOverrides,
+  validateAgentCard,
+  validateAiCatalog,
+  validateArdManifest,
+  type ValidationProfile,
+} from '@agent-card/core';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
 import { catalogText, readBytes, toJsonText } from '../read';
@@ -31,6 +39,8 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   const format = outputFormat(options);
   const catalog = catalogText(bytes, name, options.catalog === true);
   if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, { ...options, format }, rules);
+  const ard = ardText(bytes);
+  if (ard !== undefined) return validateCatalog(io, name, ard, profile, { ...options, format }, rules, 'ard');
   const result = validateAgentCard(bytes, { profile, ...(rules ? { rules } : {}) });
   const { turnedOff } = result;
   if (format !== 'text' && format !== 'json') {
@@ -71,7 +81,27 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   return result.valid ? 0 : 1;
 }
 
-/** `agent-card validate` of an AI Catalog: the `catalog-*` findings of `validateAiCatalog`. */
+/**
+ * The text of an ARD manifest (`/.well-known/ard.json`): a JSON object with `entries` and no
+ * `specVersion` (which an AI Catalog has), whose entries carry ARD's `type` or `@context`.
+ */
+function ardText(bytes: Uint8Array): string | undefined {
+  const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
+  if (!read.ok) return undefined;
+  const value = read.value as Record<string, unknown> | null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (Object.hasOwn(value, 'specVersion') || !Array.isArray(value.entries)) return undefined;
+  const first = value.entries[0] as Record<string, unknown> | undefined;
+  const looksArd =
+    value.entries.length === 0 ||
+    (typeof first === 'object' && first !== null && (Object.hasOwn(first, '@context') || Object.hasOwn(first, 'type')));
+  return looksArd ? (read.bom ? `\uFEFF${read.text}` : read.text) : undefined;
+}
+
+/**
+ * `agent-card validate` of an AI Catalog (the `catalog-*` findings of `validateAiCatalog`) or of
+ * an ARD manifest (the `ard-*` findings of `validateArdManifest`).
+ */
 function validateCatalog(
   io: CliIO,
   name: string,
@@ -79,8 +109,9 @@ function validateCatalog(
   profile: ValidationProfile,
   options: ValidateCommandOptions,
   rules: RuleOverrides | undefined,
+  kind: 'ai-catalog' | 'ard' = 'ai-catalog',
 ): number {
-  const validated = validateAiCatalog(text, { profile });
+  const validated = kind === 'ard' ? validateArdManifest(text, { profile }) : validateAiCatalog(text, { profile });
   const { findings, turnedOff } = applySettings(validated.findings, rules);
   const result = { valid: !findings.some((f) => f.severity === 'error'), findings };
   const format = options.format ?? 'text';
@@ -98,7 +129,7 @@ function validateCatalog(
     io.stdout.write(
       toJsonText({
         file: name,
-        kind: 'ai-catalog',
+        kind,
         profile,
         valid: result.valid,
         findings: result.findings,
@@ -108,7 +139,8 @@ function validateCatalog(
     return result.valid ? 0 : 1;
   }
   const painter = createPainter(io);
-  io.stdout.write(`${visible(name)}: AI Catalog, profile ${profile}\n`);
+  const what = kind === 'ard' ? `ARD manifest (v${ARD_SPEC.version})` : 'AI Catalog';
+  io.stdout.write(`${visible(name)}: ${what}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
   io.stdout.write(turnedOffLine(turnedOff, painter));

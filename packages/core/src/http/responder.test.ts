@@ -75,6 +75,7 @@ describe('static card: GET headers and body', () => {
       etag: ETAG,
       'cache-control': 'public, max-age=3600',
       'access-control-allow-origin': '*',
+      vary: 'Accept',
     });
     expect(ETAG).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
   });
@@ -140,7 +141,7 @@ describe('static card: conditional GET', () => {
     expect(res?.headers).toEqual({
       etag: ETAG,
       'cache-control': 'public, max-age=3600',
-      vary: 'Origin',
+      vary: 'Origin, Accept',
       'access-control-allow-origin': 'https://app.example.org',
     });
   });
@@ -156,7 +157,7 @@ describe('static card: CORS', () => {
   ])('origin list: Origin %j → Access-Control-Allow-Origin %j, always Vary: Origin', (origin, allowed) => {
     const res = respond({ cors: list }, { headers: origin ? { origin } : {} });
     expect(res?.headers['access-control-allow-origin']).toBe(allowed);
-    expect(res?.headers.vary).toBe('Origin');
+    expect(res?.headers.vary).toBe('Origin, Accept');
   });
 
   it('OPTIONS answers a preflight with methods, headers and max-age', () => {

@@ -9,11 +9,14 @@
 //   jwks/      the signing keys' JWK Set                                   option: sign (publish)
 //   viewer/    pages people can read, behind every other route            option: viewer
 //   agents/    several agents, their router and the AI Catalog             options: agents, default, catalog
+//   ard/       the ARD manifest at /.well-known/ard.json                   option: ard
 //
 // Every resolver adds its problems to one list, thrown once with every problem in it. A new
 // feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
 // of createAgentCardResponder: its resolver, then where it is served.
 import { loadAgentCardConfig } from '../config';
+import { ardLink, ardPageLink, withArdRoute } from './ard/route';
+import { cardArdRoute, resolveArdOption } from './ard/serve';
 import { AgentCardError } from '../errors';
 import type { ValidationProfile } from '../findings';
 import type { AgentCard } from '../model';
@@ -36,7 +39,7 @@ import { resolveViewerOption } from './viewer/options';
 import { withCardViewer } from './viewer/serve';
 
 /** Every top-level option of a single card (the old dynamic spelling is known, and refused). */
-const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer']);
+const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard']);
 
 /**
  * Builds the framework-neutral responder every adapter uses. Options are validated and the
@@ -72,6 +75,7 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
   const dynamic = resolveDynamic<Req>(o.dynamic, kernel, err, problems);
   const extended = resolveExtended<Req>(o.extended, dynamic.card !== undefined, err, problems);
   const viewer = resolveViewerOption(o.viewer, problems);
+  const ard = resolveArdOption(o.ard, false, problems);
   throwProblems(problems);
 
   // The card: static, or a card function's variants; each variant has its legacy alias and
@@ -82,6 +86,7 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
     extended,
     vary: dynamic.vary,
     retryAfter: dynamic.retryAfter,
+    link: ard ? ardLink(undefined) : undefined,
   };
   const warn = createWarner(kernel.logger);
   for (const warning of kernel.signing?.warnings ?? []) kernel.logger.warn(`agent card: ${warning}`);
@@ -93,11 +98,14 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
           settings,
           warn,
         );
+  responder = withArdRoute(responder, ard ? cardArdRoute(responder, kernel, dynamic) : undefined);
   responder = withJwksRoute(responder, kernel.signing, kernel);
-  responder = withCardViewer(responder, viewer, {
-    cacheControl: kernel.cacheControl,
-    maxVariants: dynamic.maxVariants,
-  });
+  responder = withCardViewer(
+    responder,
+    viewer,
+    { cacheControl: kernel.cacheControl, maxVariants: dynamic.maxVariants },
+    ard ? [ardPageLink(undefined)] : [],
+  );
   return responder;
 }
 

@@ -109,6 +109,17 @@ export interface AgentCardOptions<Req = unknown> {
    */
   catalog?: AiCatalogServeOptions | false;
   /**
+   * The ARD manifest (Agentic Resource Discovery v0.91) at `/.well-known/ard.json`: one JSON-LD
+   * entry per agent the catalog lists (`identifier`, `displayName`, `type`, `url`, `description`,
+   * `version`, the skills' ids as `capabilities` and up to five of their `examples` as
+   * `representativeQueries`), then the catalog's declared `entries` ARD can carry. Built from
+   * the served cards, prepared once per set of card variants; named by `Link: <…>; rel="ard"` on
+   * every card answer. `false` serves none.
+   * @default true with `agents`, false for a single card
+   * @example ard: false
+   */
+  ard?: boolean;
+  /**
    * Serves the card as a page people can read (name, interfaces, security schemes in words,
    * skills, signature, raw JSON) at `/.well-known/agent-card.html`, next to the card. Off by
    * default. Built from the served public card, once per card variant: static bytes with a strong
@@ -130,7 +141,7 @@ export interface AgentCardOptions<Req = unknown> {
  * Options it leaves out are taken from the top level (except `extended`, which is per agent).
  */
 export interface AgentOptions<Req = unknown>
-  extends Omit<AgentCardOptions<Req>, 'agents' | 'default' | 'catalog' | 'card' | 'viewer'> {
+  extends Omit<AgentCardOptions<Req>, 'agents' | 'default' | 'catalog' | 'ard' | 'card' | 'viewer'> {
   /** Stable id: letters, digits, `.`, `_`, `-` (e.g. `billing`). Names the agent in errors and logs. */
   id: string;
   /**

@@ -2,6 +2,7 @@ import { severalAgents } from './features/agents';
 import { aiCatalog } from './features/catalog';
 import { fallThrough, publicCard } from './features/card';
 import { cors } from './features/cors';
+import { discoveryDocuments } from './features/discovery';
 import { dynamicCard } from './features/dynamic';
 import { extendedCard } from './features/extended';
 import { signedCard } from './features/jwks';
@@ -27,6 +28,7 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     viewerPage,
     signedCard,
     dynamicCard,
+    discoveryDocuments,
   ]);
   runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog]);
 }

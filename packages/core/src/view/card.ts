@@ -1,6 +1,6 @@
 import { decodeJwsHeader } from '../validate/rules/jws-header';
 import { html, neutraliseJsonText, type SafeHtml, safeHref } from './escape';
-import { renderHtmlDocument } from './document';
+import { type HtmlDocumentOptions, renderHtmlDocument } from './document';
 import { asRecord, entries, flag, list, member, strings, text } from './read';
 import { validateAgentCardFindings } from '../validate/validate';
 import {
@@ -55,6 +55,8 @@ export interface AgentCardPageOptions extends CardSectionOptions {
   title?: string;
   /** Put the policy in a `<meta>` tag (a page saved to a file). @default false */
   cspMeta?: boolean;
+  /** `<link>` elements naming the host's discovery documents (see `renderHtmlDocument`). */
+  links?: HtmlDocumentOptions['links'];
 }
 
 /** Longest raw JSON shown; a longer card is cut with a note (the JSON link has it all). */
@@ -328,5 +330,5 @@ ${renderRawJson(card, options.jsonHref, id)}</article>`;
 export function renderAgentCardPage(card: unknown, options: AgentCardPageOptions = {}): string {
   const title = options.title ?? `${text(card, 'name') ?? 'Agent'} — Agent Card`;
   const body = html`${renderCardSection(card, options)}<footer>Rendered by agent-card. Every value above comes from the card; links open only http and https URLs.</footer>`;
-  return renderHtmlDocument({ title, body, cspMeta: options.cspMeta === true });
+  return renderHtmlDocument({ title, body, cspMeta: options.cspMeta === true, links: options.links });
 }

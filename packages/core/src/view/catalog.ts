@@ -1,4 +1,4 @@
-import { renderHtmlDocument } from './document';
+import { type HtmlDocumentOptions, renderHtmlDocument } from './document';
 import { html, type SafeHtml } from './escape';
 import { jsonLink, renderRawJson } from './card';
 import { list, member, strings, text } from './read';
@@ -19,6 +19,8 @@ export interface AiCatalogPageOptions {
   title?: string;
   /** Put the policy in a `<meta>` tag (a page saved to a file). @default false */
   cspMeta?: boolean;
+  /** `<link>` elements naming the host's discovery documents (see `renderHtmlDocument`). */
+  links?: HtmlDocumentOptions['links'];
 }
 
 function cardFor(entry: unknown, cards: ReadonlyMap<string, unknown> | undefined): unknown {
@@ -82,5 +84,6 @@ ${renderRawJson(catalog, options.jsonHref)}`;
     title: options.title ?? `${hostName ?? 'Host'} — agents`,
     body: html`${body}${footer}`,
     cspMeta: options.cspMeta === true,
+    links: options.links,
   });
 }

@@ -121,6 +121,18 @@ export interface HtmlDocumentOptions {
    * @default false
    */
   cspMeta?: boolean;
+  /**
+   * `<link>` elements in the head naming the discovery documents of the host (`rel="ai-catalog"`,
+   * `rel="ard"`), the same the card's `Link` header names. Values are escaped.
+   */
+  links?: readonly DocumentLink[];
+}
+
+/** A `<link>` element of a page's head. */
+export interface DocumentLink {
+  readonly rel: string;
+  readonly href: string;
+  readonly type?: string;
 }
 
 /**
@@ -141,7 +153,10 @@ ${meta}
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
 <title>${options.title}</title>
-<style>${raw(VIEWER_STYLE)}</style>
+${(options.links ?? []).map(
+  (l) => html`<link rel="${l.rel}" href="${l.href}"${l.type === undefined ? '' : html` type="${l.type}"`}>
+`,
+)}<style>${raw(VIEWER_STYLE)}</style>
 </head>
 <body>
 <main>

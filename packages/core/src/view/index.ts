@@ -24,7 +24,7 @@ export {
   VIEWER_STYLE_HASH,
   renderHtmlDocument,
 } from './document';
-export type { HtmlDocumentOptions } from './document';
+export type { DocumentLink, HtmlDocumentOptions } from './document';
 export { escapeHtml, html, isSafeHtml, raw, safeHref } from './escape';
 export type { SafeHtml } from './escape';
 export {

@@ -99,25 +99,29 @@ describe('several agents from one responder', () => {
   it('links the catalog from every card answer (200, HEAD, 304) and keeps the canonical link of the alias', async () => {
     const r = twoAgents();
     const ok = await get(r, '/agents/billing/.well-known/agent-card.json');
-    expect(ok?.headers.link).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog"');
+    expect(ok?.headers.link).toBe(
+      '</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
+    );
     expect((await get(r, '/agents/billing/.well-known/agent-card.json', {}, 'HEAD'))?.headers.link).toBe(
-      '</.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
     );
     const notModified = await get(r, '/agents/billing/.well-known/agent-card.json', {
       'if-none-match': ok!.headers.etag!,
     });
     expect(notModified?.status).toBe(304);
-    expect(notModified?.headers.link).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog"');
+    expect(notModified?.headers.link).toBe(
+      '</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
+    );
     expect((await get(r, '/.well-known/agent.json'))?.headers.link).toBe(
-      '</.well-known/agent-card.json>; rel="canonical", </.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '</.well-known/agent-card.json>; rel="canonical", </.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
     );
     // The linked answer is prebuilt: the same frozen object every time.
     expect(await get(r, '/agents/billing/.well-known/agent-card.json')).toBe(ok);
     expect(Object.isFrozen(ok?.headers)).toBe(true);
   });
 
-  it('with catalog: false serves no catalog and sends no Link', async () => {
-    const r = twoAgents({ catalog: false });
+  it('with catalog: false (and ard: false) serves no catalog and sends no Link', async () => {
+    const r = twoAgents({ catalog: false, ard: false });
     expect(await get(r, '/.well-known/ai-catalog.json')).toBeUndefined();
     expect((await get(r, '/agents/billing/.well-known/agent-card.json'))?.headers.link).toBeUndefined();
   });
@@ -303,7 +307,7 @@ describe('the AI catalog', () => {
     ]);
     expect(catalog.entries[0].displayName).toBe('Billing');
     expect((await get(r, '/agents/billing/.well-known/agent-card.json'))?.headers.link).toBe(
-      '<https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '<https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog", <https://acme.example/api/.well-known/ard.json>; rel="ard"',
     );
   });
 
@@ -353,7 +357,7 @@ describe('the AI catalog', () => {
     // The dynamic agent's card links the catalog too.
     expect(
       (await get(r, '/agents/tenant/.well-known/agent-card.json', { host: 'eu.acme.example' }))?.headers.link,
-    ).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog"');
+    ).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"');
   });
 
   it('answers 503 (never a stack trace) when a dynamic card cannot be built', async () => {
@@ -471,20 +475,20 @@ describe("an agent's legacy alias", () => {
   it("names the agent's own card as canonical, not the root card", async () => {
     const r = twoAgents();
     expect((await get(r, '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
-      '</agents/billing/.well-known/agent-card.json>; rel="canonical", </.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '</agents/billing/.well-known/agent-card.json>; rel="canonical", </.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
     );
-    expect((await get(twoAgents({ catalog: false }), '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
-      '</agents/billing/.well-known/agent-card.json>; rel="canonical"',
-    );
+    expect(
+      (await get(twoAgents({ catalog: false, ard: false }), '/agents/billing/.well-known/agent.json'))?.headers.link,
+    ).toBe('</agents/billing/.well-known/agent-card.json>; rel="canonical"');
   });
 
   it('names it under catalog.baseUrl when the host is mounted under a base path', async () => {
     const r = twoAgents({ catalog: { baseUrl: 'https://acme.example/api' } });
     expect((await get(r, '/agents/billing/.well-known/agent.json'))?.headers.link).toBe(
-      '<https://acme.example/api/agents/billing/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '<https://acme.example/api/agents/billing/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog", <https://acme.example/api/.well-known/ard.json>; rel="ard"',
     );
     expect((await get(r, '/.well-known/agent.json'))?.headers.link).toBe(
-      '<https://acme.example/api/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog"',
+      '<https://acme.example/api/.well-known/agent-card.json>; rel="canonical", <https://acme.example/api/.well-known/ai-catalog.json>; rel="ai-catalog", <https://acme.example/api/.well-known/ard.json>; rel="ard"',
     );
   });
 });

@@ -34,7 +34,7 @@ export interface AgentEntry<Req> {
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** RFC 3986 path characters, no empty, `.` or `..` segment, no percent-encoding surprises. */
 const AGENT_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
-const MULTI_KEYS = ['agents', 'default', 'catalog', 'viewer'] as const;
+const MULTI_KEYS = ['agents', 'default', 'catalog', 'ard', 'viewer'] as const;
 
 const show = showValue;
 

@@ -1,11 +1,13 @@
 // Several agents from one responder: each agent a responder of its own, a router in front, the
 // AI Catalog listing them, and the viewer's pages for each and for the host.
-import { AI_CATALOG_PATH } from '../../catalog/format';
+import { AI_CATALOG_LINK_REL, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../../catalog/format';
 import { AgentCardError } from '../../errors';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import { resolveProfile } from '../../validate/validate';
+import { ardLink, ardPageLink, withArdRoute } from '../ard/route';
+import { hostArdRoute, resolveArdOption } from '../ard/serve';
 import { reportMovedOptions } from '../dynamic/options';
 import type { DynamicCardOptions } from '../dynamic/types';
 import type { AgentCardRequest } from '../kernel/exchange';
@@ -14,7 +16,7 @@ import { optionsError } from '../kernel/problems';
 import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
 import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
-import { cardPage, catalogPage, type ViewerPage } from '../viewer/pages';
+import { cardPage, catalogPage, type PageLink, type ViewerPage } from '../viewer/pages';
 import { withViewer } from '../viewer/serve';
 import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './catalog';
 import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
@@ -90,6 +92,7 @@ function viewerPages<Req>(
   agents: readonly Agent<Req>[],
   defaultAgent: Agent<Req> | undefined,
   catalogServed: boolean,
+  links: readonly PageLink[],
 ): ViewerPage[] {
   const linked = agents.map((a) => ({
     path: a.path,
@@ -97,14 +100,15 @@ function viewerPages<Req>(
     pagePath: `${a.path}${viewer.path}`,
     listed: a.entry !== false,
   }));
-  const pages = linked.map((a) => cardPage(a.pagePath, a.cardPath));
-  if (defaultAgent !== undefined) pages.push(cardPage(viewer.path, AGENT_CARD_PATH));
+  const pages = linked.map((a) => cardPage(a.pagePath, a.cardPath, links));
+  if (defaultAgent !== undefined) pages.push(cardPage(viewer.path, AGENT_CARD_PATH, links));
   if (catalogServed)
     pages.push(
       catalogPage(
         viewer.catalogPath,
         AI_CATALOG_PATH,
         linked.filter((a) => a.listed),
+        links,
       ),
     );
   return pages;
@@ -158,13 +162,16 @@ function createHost<Req>(
   agents: readonly Agent<Req>[],
   initialDefault: Agent<Req> | undefined,
   catalogRoute: CatalogRoute<Req> | undefined,
+  discoveryLink: string | undefined,
 ): Host<Req> {
   // Where the `Link` headers point: the mount point when catalog.baseUrl names it.
   const base = catalog === false ? '' : (catalog.baseUrl ?? '');
   let current = agents;
   let defaultAgent = initialDefault;
   let currentCatalog = catalogRoute;
-  let routes = createRouter(current, defaultAgent, catalogRoute, base);
+  // Every discovery document the host serves, named on every card answer.
+  const links = [catalogRoute?.link, discoveryLink].filter((l) => l !== undefined).join(', ') || undefined;
+  let routes = createRouter(current, defaultAgent, catalogRoute, base, links);
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
     agent: (id) => current.find((c) => c.id === id)!,
@@ -194,7 +201,7 @@ function createHost<Req>(
       const changedDefault = defaultAgent === undefined ? undefined : changed.find((a) => a.id === defaultAgent!.id);
       const changedCatalog = catalog === false ? undefined : prepareCatalog(options, catalog, changed, problems);
       if (problems.length > 0) throw optionsError(problems, findings);
-      const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base);
+      const changedRoutes = createRouter(changed, changedDefault, changedCatalog, base, links);
       current = changed;
       defaultAgent = changedDefault;
       currentCatalog = changedCatalog;
@@ -240,6 +247,7 @@ export function createMultiAgentResponder<Req>(
   const list = checkHostOptions(options, problems);
   const catalog = checkCatalogOption(options.catalog, resolveProfile(options.profile), problems);
   const viewer = resolveViewerOption(options.viewer, problems);
+  const ard = resolveArdOption(options.ard, true, problems);
   const taken = { ids: new Map<string, number>(), paths: new Map<string, string>() };
   const agents: Agent<Req>[] = [];
   list.forEach((raw, i) => {
@@ -257,7 +265,8 @@ export function createMultiAgentResponder<Req>(
       `agent card: options.catalog.publisher is not set, so the AI Catalog identifiers take the host name ${catalogRoute.derivedPublisher} (urn:air:${catalogRoute.derivedPublisher}:…) and change when it does. Set catalog.publisher to your domain, e.g. 'acme.com'.`,
     );
 
-  const host = createHost(options, createSingle, catalog, agents, defaultAgent, catalogRoute);
+  const discoveryLink = ard ? ardLink(catalog === false ? undefined : catalog.baseUrl) : undefined;
+  const host = createHost(options, createSingle, catalog, agents, defaultAgent, catalogRoute, discoveryLink);
   const router: AgentCardResponder<Req> = {
     respond: host.respond,
     update() {
@@ -268,12 +277,21 @@ export function createMultiAgentResponder<Req>(
       );
     },
   };
-  const sealed = sealResponder(router, {
-    agents: agentHandles(host, agents),
-    ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
-  });
+  const handles = agentHandles(host, agents);
+  const sealed = withArdRoute(
+    sealResponder(router, {
+      agents: handles,
+      ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
+    }),
+    ard ? hostArdRoute(options, catalog, agents, handles) : undefined,
+  );
   if (viewer === undefined) return sealed;
-  return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined), {
+  const base = catalog === false ? undefined : catalog.baseUrl;
+  const links: PageLink[] = [];
+  if (catalogRoute !== undefined)
+    links.push({ rel: AI_CATALOG_LINK_REL, path: `${base ?? ''}${AI_CATALOG_PATH}`, type: AI_CATALOG_MEDIA_TYPE });
+  if (ard) links.push(ardPageLink(base));
+  return withViewer(sealed, viewerPages(viewer, agents, defaultAgent, catalogRoute !== undefined, links), {
     cacheControl: options.cacheControl ?? 'public, max-age=3600',
     maxVariants: (options.dynamic as DynamicCardOptions<Req> | undefined)?.maxVariants ?? 100,
   });

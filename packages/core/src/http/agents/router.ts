@@ -49,14 +49,15 @@ export function createRouter<Req>(
   defaultAgent: Agent<Req> | undefined,
   catalog: CatalogRoute<Req> | undefined,
   base: string,
+  links: string | undefined = catalog?.link,
 ): Pick<AgentCardResponder<Req>, 'respond'> {
   const byPath = new Map<string, Agent<Req>>(agents.map((a) => [a.path, a]));
   const byExtendedPath = new Map<string, Agent<Req>>();
   for (const a of agents) for (const p of a.extendedPaths) byExtendedPath.set(p, a);
   // Agents whose extended paths are only known per variant (card functions) are found by prefix.
   const dynamicExtended = agents.some((a) => a.card === undefined);
-  const linkers = new Map(agents.map((a) => [a, createLinker(canonicalLink(base, a.path), catalog?.link)]));
-  const rootLinker = createLinker(canonicalLink(base, ''), catalog?.link);
+  const linkers = new Map(agents.map((a) => [a, createLinker(canonicalLink(base, a.path), links)]));
+  const rootLinker = createLinker(canonicalLink(base, ''), links);
   const linked = (
     link: (res: AgentCardResponse) => AgentCardResponse,
     res: AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>,

@@ -1,5 +1,6 @@
 // One card variant, ready to serve: the card, its legacy alias and its extended card, every
 // answer computed once (at start-up for a static card, once per variant for a card function).
+import { A2A_AGENT_CARD_ENTRY_MEDIA_TYPE } from '../../catalog/format';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
 import { createExtendedEndpoint, type ExtendedEndpoint, type ExtendedSettings } from '../extended/endpoint';
@@ -15,6 +16,8 @@ export interface VariantSettings extends ExtendedSettings {
   readonly legacy: LegacySetting;
   /** The request headers a variant depends on (`Vary`); empty for a static card. */
   readonly vary: readonly string[];
+  /** The `Link` of the discovery documents the host serves (on the card, not its legacy alias). */
+  readonly link?: string | undefined;
 }
 
 /** One card variant, ready to serve: every document and answer computed once. */
@@ -47,7 +50,13 @@ export function prepareVariant(
     cors: settings.card.cors,
     vary: settings.vary,
   };
-  const main = prepareDocument(encodeCard(served), headers);
+  // The card path also answers `Accept: application/a2a-agent-card+json` (the entry type of the
+  // AI Catalog and ARD) with that type: the same bytes, prebuilt like the default answer.
+  const main = prepareDocument(encodeCard(served), {
+    ...headers,
+    link: settings.link,
+    alternateContentType: A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
+  });
   const legacy = prepareLegacyDocument(settings.legacy, card, main, headers);
   const extended = createExtendedEndpoint(card, settings, warn);
   return { card, main, legacy, extended };

@@ -500,13 +500,16 @@ describe('dynamic cards under attack', () => {
   it('Vary names Host without trustProxy, the proxy headers with it, X-Forwarded-For when its length matters', async () => {
     const vary = async (options: Partial<AgentCardOptions>) =>
       (await dynamic(options).get({ host: 'a.example.org' }))?.headers.vary;
-    expect(await vary({})).toBe('Host');
-    expect(await vary({ dynamic: { trustProxy: true } })).toBe('Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto');
+    // Accept: the card path negotiates its media type too.
+    expect(await vary({})).toBe('Host, Accept');
+    expect(await vary({ dynamic: { trustProxy: true } })).toBe(
+      'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, Accept',
+    );
     expect(await vary({ dynamic: { trustProxy: 2 } })).toBe(
-      'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For',
+      'Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For, Accept',
     );
     expect(await vary({ dynamic: { trustProxy: ['loopback'] }, cors: ['https://app.example.org'] })).toBe(
-      'Origin, Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For',
+      'Origin, Host, Forwarded, X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For, Accept',
     );
   });
 

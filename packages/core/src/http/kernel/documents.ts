@@ -40,6 +40,17 @@ export interface PreparedDocument {
   readonly bytes: Uint8Array;
   readonly etag: string;
   readonly responses: CorsVariants<ResponseSet>;
+  /** The same bytes under a second media type a client may ask for with `Accept`. */
+  readonly alternate?: AlternateRepresentation;
+}
+
+/** A second representation of a document: the same bytes, another `Content-Type` and ETag. */
+export interface AlternateRepresentation {
+  readonly contentType: string;
+  /** Finds the type in an `Accept` value, any case, without allocating (the per-request test). */
+  readonly named: RegExp;
+  readonly etag: string;
+  readonly responses: CorsVariants<ResponseSet>;
 }
 
 /** How a document's headers are made. */
@@ -55,6 +66,11 @@ export interface DocumentHeaderSettings {
   allowHeaders?: readonly string[];
   /** More headers of the 200 and HEAD answers (a page's `Content-Security-Policy`). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * A second media type for the same bytes, answered to an `Accept` that prefers it (the card's
+   * `application/a2a-agent-card+json`); both answers then carry `Vary: Accept`.
+   */
+  alternateContentType?: string;
 }
 
 const METHOD_NOT_ALLOWED_BODY = encodeJson({
@@ -101,9 +117,35 @@ export function prepareDocument(
   settings: DocumentHeaderSettings,
   etag = computeEtag(bytes),
 ): PreparedDocument {
+  const alternate = settings.alternateContentType;
+  if (alternate === undefined || alternate === settings.contentType)
+    return { bytes, etag, responses: prepareResponses(bytes, settings, etag) };
+  const negotiated = { ...settings, vary: [...(settings.vary ?? []), 'Accept'] };
+  // A second representation has its own strong validator (RFC 9110 §8.8.3): a cache that stored
+  // one under Vary: Accept never revalidates it with the other's tag.
+  const alternateEtag = `${etag.slice(0, -1)}.card"`;
+  return {
+    bytes,
+    etag,
+    responses: prepareResponses(bytes, negotiated, etag),
+    alternate: {
+      contentType: alternate,
+      named: new RegExp(alternate.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i'),
+      etag: alternateEtag,
+      responses: prepareResponses(bytes, { ...negotiated, contentType: alternate }, alternateEtag),
+    },
+  };
+}
+
+/** Every answer about one representation, for every CORS outcome. */
+function prepareResponses(
+  bytes: Uint8Array,
+  settings: DocumentHeaderSettings,
+  etag: string,
+): CorsVariants<ResponseSet> {
   const vary = joinVary(settings.cors, settings.vary ?? []);
   const allowHeaders = settings.allowHeaders ?? [];
-  const responses = buildCorsVariants(settings.cors, (cors): ResponseSet => {
+  return buildCorsVariants(settings.cors, (cors): ResponseSet => {
     const common: Record<string, string> = { etag };
     if (settings.cacheControl !== false) common['cache-control'] = settings.cacheControl;
     if (vary) common.vary = vary;
@@ -125,7 +167,6 @@ export function prepareDocument(
       methodNotAllowed: methodNotAllowed(cors, vary),
     });
   });
-  return { bytes, etag, responses };
 }
 
 /** A fixed error resource (400, 401, 503…): the same answer for GET/HEAD, plus 204 and 405. */
@@ -183,12 +224,62 @@ export function answerDocument(
   doc: PreparedDocument,
   request: Pick<AgentCardRequest<unknown>, 'method' | 'headers'>,
 ): AgentCardResponse {
-  const set = selectCors(doc.responses, request.headers);
+  const alternate = doc.alternate;
+  if (alternate !== undefined) {
+    const accept = request.headers.accept;
+    // The common requests (no Accept, */*, application/json: shorter than the type) leave after
+    // a length check; a longer one after a regular-expression test that allocates nothing. Only
+    // an Accept naming the type is parsed.
+    if (
+      typeof accept === 'string' &&
+      accept.length >= alternate.contentType.length &&
+      alternate.named.test(accept) &&
+      prefersAlternate(accept, alternate.contentType)
+    )
+      return answerWith(alternate.responses, alternate.etag, request);
+  }
+  return answerWith(doc.responses, doc.etag, request);
+}
+
+function answerWith(
+  responses: CorsVariants<ResponseSet>,
+  etag: string,
+  request: Pick<AgentCardRequest<unknown>, 'method' | 'headers'>,
+): AgentCardResponse {
+  const set = selectCors(responses, request.headers);
   const method = request.method;
   if (method === 'GET' || method === 'HEAD') {
     const inm = request.headers['if-none-match'];
-    if (inm !== undefined && ifNoneMatchMatches(inm, doc.etag)) return set.notModified;
+    if (inm !== undefined && ifNoneMatchMatches(inm, etag)) return set.notModified;
     return method === 'GET' ? set.ok : set.head;
   }
   return method === 'OPTIONS' ? set.preflight : set.methodNotAllowed;
+}
+
+/** Longest `Accept` value read for negotiation; a longer one gets the default type. */
+const MAX_ACCEPT_LENGTH = 4096;
+
+/**
+ * Whether an `Accept` header asks for `alternate` over the default type: it names `alternate`
+ * with a q-value above 0 and above the one it gives the default card type, if it names that.
+ * Wildcards never choose the alternate (the default type stays the answer to `*\/*`). Anything
+ * else (absent, repeated, oversized, malformed) gets the default.
+ */
+export function prefersAlternate(accept: string | string[] | undefined, alternate: string): boolean {
+  if (typeof accept !== 'string' || accept.length > MAX_ACCEPT_LENGTH) return false;
+  let wanted = 0;
+  let fallback = 0;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';');
+    const name = type!.trim().toLowerCase();
+    if (name !== alternate && name !== 'application/a2a+json') continue;
+    let q = 1;
+    for (const param of params) {
+      const m = /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(param);
+      if (m !== null) q = Number(m[1]);
+    }
+    if (name === alternate) wanted = Math.max(wanted, q);
+    else fallback = Math.max(fallback, q);
+  }
+  return wanted > 0 && wanted > fallback;
 }

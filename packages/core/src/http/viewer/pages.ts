@@ -28,12 +28,30 @@ export interface ViewerPage {
   render(documents: readonly unknown[]): string;
 }
 
+/** A discovery document of the host a page names in a `<link>`: its relation, path and type. */
+export interface PageLink {
+  readonly rel: string;
+  /** A path on the mount point, or an absolute URL (under `catalog.baseUrl`). */
+  readonly path: string;
+  readonly type: string;
+}
+
+/** The page's `<link>` elements: relative references for paths, absolute URLs as they are. */
+function linksFrom(page: string, links: readonly PageLink[]) {
+  return links.map((l) => ({
+    rel: l.rel,
+    href: l.path.startsWith('/') ? relativeReference(page, l.path) : l.path,
+    type: l.type,
+  }));
+}
+
 /** A card's page made of the card served at `cardPath`. */
-export function cardPage(path: string, cardPath: string): ViewerPage {
+export function cardPage(path: string, cardPath: string, links: readonly PageLink[] = []): ViewerPage {
+  const pageLinks = linksFrom(path, links);
   return {
     path,
     documents: [cardPath],
-    render: ([card]) => renderAgentCardPage(card, { jsonHref: relativeReference(path, cardPath) }),
+    render: ([card]) => renderAgentCardPage(card, { jsonHref: relativeReference(path, cardPath), links: pageLinks }),
   };
 }
 
@@ -48,7 +66,13 @@ export interface ViewerAgent {
  * The host's page: the AI Catalog served at `catalogPath` and each agent's card, linked to each
  * agent's page. An entry is matched to the agent whose path its URL ends with (the longest).
  */
-export function catalogPage(path: string, catalogPath: string, agents: readonly ViewerAgent[]): ViewerPage {
+export function catalogPage(
+  path: string,
+  catalogPath: string,
+  agents: readonly ViewerAgent[],
+  links: readonly PageLink[] = [],
+): ViewerPage {
+  const pageLinks = linksFrom(path, links);
   const byLength = [...agents].sort((a, b) => b.cardPath.length - a.cardPath.length);
   return {
     path,
@@ -75,6 +99,7 @@ export function catalogPage(path: string, catalogPath: string, agents: readonly 
         cards: cardsByUrl,
         pageHrefs,
         jsonHref: relativeReference(path, catalogPath),
+        links: pageLinks,
       });
     },
   };

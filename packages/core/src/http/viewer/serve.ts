@@ -9,7 +9,7 @@ import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
-import { cardPage, type ViewerPage } from './pages';
+import { cardPage, type PageLink, type ViewerPage } from './pages';
 
 const show = showValue;
 
@@ -51,11 +51,12 @@ function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['resp
     let doc = cache.get(key);
     if (doc === undefined) {
       const parsed = answers.map((res) => JSON.parse(decoder.decode(res!.body)) as unknown);
-      // The card's Vary (Host for a card per origin) applies to its page; CORS does not.
+      // The card's Vary (Host for a card per origin) applies to its page; CORS and the card's
+      // media type negotiation do not.
       const vary = (answers[0]?.headers.vary ?? '')
         .split(',')
         .map((v) => v.trim())
-        .filter((v) => v !== '' && v.toLowerCase() !== 'origin');
+        .filter((v) => v !== '' && v.toLowerCase() !== 'origin' && v.toLowerCase() !== 'accept');
       doc = prepareDocument(new TextEncoder().encode(page.render(parsed)), {
         contentType: HTML,
         cacheControl: settings.cacheControl,
@@ -160,7 +161,8 @@ export function withCardViewer<Req>(
   responder: AgentCardResponder<Req>,
   viewer: ResolvedViewerOptions | undefined,
   settings: ViewerSettings,
+  links: readonly PageLink[] = [],
 ): AgentCardResponder<Req> {
   if (viewer === undefined) return responder;
-  return withViewer(responder, [cardPage(viewer.path, AGENT_CARD_PATH)], settings);
+  return withViewer(responder, [cardPage(viewer.path, AGENT_CARD_PATH, links)], settings);
 }

@@ -6,7 +6,8 @@ import { type ConformanceCase, type ConformanceFeature, type ConformanceGroup, c
 
 const AGENT_IDS = ['billing', 'support'] as const;
 const CATALOG_PATH = '/.well-known/ai-catalog.json';
-const CATALOG_LINK = `<${CATALOG_PATH}>; rel="ai-catalog"`;
+/** Every card answer names the discovery documents the host serves: the AI Catalog and ARD. */
+const CATALOG_LINK = `<${CATALOG_PATH}>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"`;
 const encoder = new TextEncoder();
 
 /** One agent's card with the single-card behaviour, and its extended card behind its own token. */

@@ -1,0 +1,180 @@
+// The ARD manifest at /.well-known/ard.json, built from the cards the host serves: prepared once
+// per set of card variants (at the first request for static cards, again only after an update)
+// and answered like a card (ETag, 304, HEAD, CORS, 405).
+import { ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_PATH, type ArdEntry } from '../../ard/format';
+import type { AgentCard } from '../../model';
+import { isPromiseLike } from '../../util';
+import { requestOrigin } from '../dynamic/origin';
+import type { ProxyTrust } from '../dynamic/trust';
+import { type CorsSetting, selectCors } from '../kernel/cors';
+import {
+  answerDocument,
+  answerError,
+  type PreparedDocument,
+  prepareDocument,
+  prepareErrorResponses,
+} from '../kernel/documents';
+import { encodeJson } from '../kernel/encode';
+import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import { LruCache } from '../kernel/lru';
+import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
+import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import type { PageLink } from '../viewer/pages';
+import { agentEntry, agentIdentifier } from './entries';
+
+/** An agent the manifest lists: where it is mounted and the responder that serves its card. */
+export interface ArdSource<Req> {
+  readonly id: string;
+  /** Its mount path (`''` for the root card). */
+  readonly path: string;
+  /** The identifier its catalog entry declares, if any. */
+  readonly identifier?: string | undefined;
+  /** A card function: the card (and the manifest) depend on the request. */
+  readonly dynamic: boolean;
+  /** Answers `GET /.well-known/agent-card.json` with the agent's card. */
+  respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
+}
+
+/** How the manifest is built and answered. */
+export interface ArdRouteSettings {
+  /** The mount point's absolute URL (`catalog.baseUrl`); else each card's interface origin. */
+  readonly baseUrl: string | undefined;
+  readonly cacheControl: string | false;
+  readonly cors: CorsSetting;
+  readonly trustProxy: ProxyTrust | undefined;
+  readonly maxVariants: number;
+  readonly retryAfter: number;
+  /** Entries listed after the agents (the catalog's declared entries that ARD can carry). */
+  readonly extra: readonly ArdEntry[];
+}
+
+/** The manifest's route: the `Link` the host's card answers carry, and its answer. */
+export interface ArdRoute<Req> {
+  readonly link: string;
+  respond(request: AgentCardRequest<Req>): AgentCardResponse | Promise<AgentCardResponse>;
+}
+
+function originOfCard(card: AgentCard): string | undefined {
+  const url = card.supportedInterfaces?.[0]?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A static card's request: no header a static card depends on, so its answer is the same object. */
+const STATIC_CARD_REQUEST: AgentCardRequest<any> = Object.freeze({
+  method: 'GET',
+  path: AGENT_CARD_PATH,
+  headers: Object.freeze({}),
+});
+
+/** The `<link>` a viewer page carries for the manifest (relative, or under `baseUrl`). */
+export function ardPageLink(baseUrl: string | undefined): PageLink {
+  return { rel: ARD_LINK_REL, path: `${baseUrl ?? ''}${ARD_PATH}`, type: ARD_MEDIA_TYPE };
+}
+
+/** The `Link` header value that names the manifest. */
+export function ardLink(baseUrl: string | undefined): string {
+  return `<${baseUrl ?? ''}${ARD_PATH}>; rel="${ARD_LINK_REL}"`;
+}
+
+/**
+ * The route of the manifest listing `sources`. Each request asks every agent for its card (for
+ * static cards a prebuilt answer, the same object until an update), and the manifest is built
+ * again only when one of them changed: a static host serves one prepared document.
+ */
+export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings: ArdRouteSettings): ArdRoute<Req> {
+  const anyDynamic = sources.some((s) => s.dynamic);
+  const cache = new LruCache<string, PreparedDocument>(settings.maxVariants);
+  const unavailable = prepareErrorResponses({
+    status: 503,
+    body: {
+      error: { code: 503, status: 'UNAVAILABLE', message: 'The ARD manifest is temporarily unavailable. Retry later.' },
+    },
+    headers: { 'retry-after': String(settings.retryAfter) },
+    cors: settings.cors,
+  });
+  let last: { answers: readonly AgentCardResponse[]; doc: PreparedDocument } | undefined;
+
+  const build = (
+    request: AgentCardRequest<Req>,
+    answers: readonly (AgentCardResponse | undefined)[],
+  ): AgentCardResponse => {
+    const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
+    if (last !== undefined && !anyDynamic && answers.every((a, i) => a === last!.answers[i]))
+      return answerDocument(last.doc, request);
+    let key = '';
+    for (const res of answers) {
+      if (res === undefined || res.body === undefined) return fail();
+      // A card the agent refuses for this request (unknown host, provider down) is the
+      // manifest's answer too: it never lists a card that is not served.
+      if (res.status !== 200) return request.method === 'HEAD' ? { status: res.status, headers: res.headers } : res;
+      key += `${res.headers.etag}\n`;
+    }
+    const origin =
+      anyDynamic && settings.baseUrl === undefined ? requestOrigin(request, settings.trustProxy) : undefined;
+    key += origin ?? '';
+    let doc = cache.get(key);
+    if (doc === undefined) {
+      const decoder = new TextDecoder();
+      const entries: ArdEntry[] = [];
+      for (let i = 0; i < sources.length; i++) {
+        const card = JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard;
+        const base = settings.baseUrl ?? originOfCard(card) ?? origin;
+        if (base === undefined) return fail();
+        const s = sources[i]!;
+        entries.push(agentEntry(card, agentIdentifier(s.id, base, s.identifier), `${base}${s.path}${AGENT_CARD_PATH}`));
+      }
+      const vary = answers[0]?.headers.vary?.split(/,\s*/).filter((v) => v !== 'Origin' && v !== 'Accept');
+      doc = prepareDocument(encodeJson({ entries: [...entries, ...settings.extra] }), {
+        contentType: ARD_MEDIA_TYPE,
+        cacheControl: settings.cacheControl,
+        cors: settings.cors,
+        vary: anyDynamic ? vary : undefined,
+      });
+      cache.set(key, doc);
+    }
+    if (!anyDynamic) last = { answers: answers as AgentCardResponse[], doc };
+    return answerDocument(doc, request);
+  };
+
+  return {
+    link: ardLink(settings.baseUrl),
+    respond(request) {
+      let cardRequest: AgentCardRequest<Req> = STATIC_CARD_REQUEST;
+      if (anyDynamic)
+        cardRequest = {
+          ...request,
+          method: 'GET',
+          path: AGENT_CARD_PATH,
+          headers: { ...request.headers, 'if-none-match': undefined, accept: undefined },
+        };
+      const answers = sources.map((s) => s.respond(cardRequest));
+      if (!answers.some(isPromiseLike)) return build(request, answers as (AgentCardResponse | undefined)[]);
+      return Promise.all(answers).then((all) => build(request, all));
+    },
+  };
+}
+
+/** Serves the ARD manifest in front of `responder` (a query string or trailing slash still matches). */
+export function withArdRoute<Req>(
+  responder: AgentCardResponder<Req>,
+  route: ArdRoute<Req> | undefined,
+): AgentCardResponder<Req> {
+  if (route === undefined) return responder;
+  const inner = responder.respond;
+  return sealResponder(
+    {
+      respond: (request) =>
+        request.path === ARD_PATH || (request.path.startsWith(ARD_PATH) && comparablePath(request.path) === ARD_PATH)
+          ? route.respond(request)
+          : inner(request),
+      update: responder.update,
+    },
+    internalsOf(responder)!,
+  );
+}

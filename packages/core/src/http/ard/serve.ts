@@ -1,0 +1,114 @@
+// The `ard` option, and the manifest of a single-card host and of a multi-agent host.
+import type { ArdEntry } from '../../ard/format';
+import { ARD_QUERIES } from '../../ard/format';
+import type { AgentCard } from '../../model';
+import { showValue } from '../../util';
+import type { Agent } from '../agents/options';
+import type { AiCatalogServeOptions } from '../agents/types';
+import type { DynamicSettings } from '../dynamic/options';
+import { resolveTrustProxy } from '../dynamic/trust';
+import type { DynamicCardOptions } from '../dynamic/types';
+import { resolveCardSettings } from '../kernel/options';
+import type { CardSettings } from '../kernel/options';
+import { reporter } from '../kernel/problems';
+import type { AgentCardResponder } from '../kernel/responder';
+import type { AgentCardOptions } from '../types';
+import { carriedEntry, nameSegment, representativeQueries } from './entries';
+import { type ArdRoute, type ArdSource, createArdRoute } from './route';
+
+/**
+ * Checks the `ard` option: `true` serves the manifest, `false` does not; absent, the host's
+ * default (served with `agents`, not for a single card).
+ */
+export function resolveArdOption(value: unknown, byDefault: boolean, problems: string[]): boolean {
+  if (value === undefined) return byDefault;
+  if (typeof value === 'boolean') return value;
+  problems.push(
+    `options.ard: must be true or false (${showValue(value)}). Use ard: false to serve no /.well-known/ard.json, or ard: true to serve it.`,
+  );
+  return false;
+}
+
+/** Warns when a card gives ARD fewer representative queries than it asks for (2–5). */
+function warnQueries(card: AgentCard | undefined, who: string, logger: Pick<Console, 'warn'>): void {
+  if (card === undefined) return;
+  const n = representativeQueries(card).length;
+  if (n < ARD_QUERIES.min)
+    logger.warn(
+      `${who}: its ARD entry has ${n} representative ${n === 1 ? 'query' : 'queries'}; search services index these. Add examples to the card's skills (${ARD_QUERIES.min} to ${ARD_QUERIES.max} in all).`,
+    );
+}
+
+/** The manifest of a single-card host: one entry, the card, named after the card. */
+export function cardArdRoute<Req>(
+  responder: AgentCardResponder<Req>,
+  kernel: CardSettings<Req>,
+  dynamic: DynamicSettings<Req>,
+): ArdRoute<Req> {
+  const card = kernel.card as AgentCard | undefined;
+  if (dynamic.card === undefined) warnQueries(card, 'agent card', kernel.logger);
+  const id = nameSegment(typeof card?.name === 'string' ? card.name : 'agent');
+  return createArdRoute(
+    [{ id, path: '', dynamic: dynamic.card !== undefined, respond: (request) => responder.respond(request) }],
+    {
+      baseUrl: undefined,
+      cacheControl: kernel.cacheControl,
+      cors: kernel.cors,
+      trustProxy: dynamic.trustProxy,
+      maxVariants: dynamic.maxVariants,
+      retryAfter: dynamic.retryAfter,
+      extra: [],
+    },
+  );
+}
+
+/**
+ * The manifest of a multi-agent host: an entry per agent its catalog lists, then the catalog's
+ * declared entries that ARD can carry (the others are left out, with a warning at start-up).
+ */
+export function hostArdRoute<Req>(
+  options: AgentCardOptions<Req>,
+  catalog: (AiCatalogServeOptions & { baseUrl?: string }) | false,
+  agents: readonly Agent<Req>[],
+  handles: ReadonlyMap<string, AgentCardResponder<any>>,
+): ArdRoute<Req> | undefined {
+  const reported: string[] = [];
+  const shared = resolveCardSettings(
+    { cors: options.cors, cacheControl: options.cacheControl },
+    reporter(reported),
+    reported,
+  );
+  const dynamic = options.dynamic as DynamicCardOptions<Req> | undefined;
+  const trusted = resolveTrustProxy(dynamic?.trustProxy);
+  // The agents report a bad option already.
+  if (reported.length > 0 || trusted.problems.length > 0) return undefined;
+  const logger = options.logger ?? console;
+  const listed = agents.filter((a) => a.entry !== false);
+  for (const a of listed) warnQueries(a.card, `agent "${a.id}"`, logger);
+  const extra: ArdEntry[] = [];
+  const declared = catalog === false ? [] : (catalog.entries ?? []);
+  declared.forEach((raw, i) => {
+    const entry = carriedEntry(raw);
+    if (typeof entry === 'string')
+      logger.warn(
+        `options.catalog.entries[${i}]: not listed in /.well-known/ard.json: ${entry}. Give it a urn:air identifier and a displayName.`,
+      );
+    else extra.push(entry);
+  });
+  const sources: ArdSource<Req>[] = listed.map((a) => ({
+    id: a.id,
+    path: a.path,
+    identifier: a.entry === false ? undefined : a.entry?.identifier,
+    dynamic: a.card === undefined,
+    respond: (request) => handles.get(a.id)!.respond(request),
+  }));
+  return createArdRoute(sources, {
+    baseUrl: catalog === false ? undefined : catalog.baseUrl,
+    cacheControl: shared.cacheControl,
+    cors: shared.cors,
+    trustProxy: trusted.trust,
+    maxVariants: dynamic?.maxVariants ?? 100,
+    retryAfter: dynamic?.retryAfter ?? 30,
+    extra,
+  });
+}

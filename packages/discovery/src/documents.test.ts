@@ -1,0 +1,140 @@
+// `checkDocuments`: every discovery document of a host graded together, against the middleware
+// (which serves them consistent by construction) and against hosts that hand-write them.
+import { type AgentCard, createAgentCardFetchHandler } from '@agent-card/core';
+import { describe, expect, it } from 'vitest';
+import { discoverAgentCard } from './discover';
+import { parseLinkHeader } from './documents';
+import type { DiscoveryFetch } from './types';
+
+const ORIGIN = 'http://agents.test';
+
+function card(id: string, version = '1.0.0'): AgentCard {
+  return {
+    name: `Agent ${id}`,
+    description: `The ${id} agent.`,
+    version,
+    supportedInterfaces: [{ url: `${ORIGIN}/agents/${id}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: {},
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      { id: `${id}-help`, name: 'Help', description: 'Helps.', tags: ['help'], examples: [`ask ${id}`, `help ${id}`] },
+    ],
+  };
+}
+
+/** A host made of the middleware, plus hand-written routes in front of it; records every URL fetched. */
+function host(options: Parameters<typeof createAgentCardFetchHandler>[0], routes: Record<string, () => Response> = {}) {
+  const handler = createAgentCardFetchHandler({ profile: 'development', logger: { warn: () => {} }, ...options });
+  const fetched: string[] = [];
+  const fetch: DiscoveryFetch = async (url, init) => {
+    fetched.push(url);
+    if (new URL(url).origin !== ORIGIN) return new Response('{}', { status: 500 });
+    const own = routes[new URL(url).pathname];
+    if (own) return own();
+    return (await handler(new Request(url, init))) ?? new Response('{"error":"not found"}', { status: 404 });
+  };
+  return { fetch, fetched };
+}
+
+const check = (h: ReturnType<typeof host>) =>
+  discoverAgentCard(ORIGIN, { allowHttp: true, profile: 'development', fetch: h.fetch, checkDocuments: true });
+
+const agents = [
+  { id: 'billing', path: '/agents/billing', card: card('billing') },
+  { id: 'support', path: '/agents/support', card: card('support') },
+];
+
+describe('discoverAgentCard with checkDocuments grades the set of discovery documents', () => {
+  it('grades A a multi-agent host served by the middleware: every document served, named and agreeing', async () => {
+    const report = await check(host({ agents, default: 'support' }));
+    const set = report.documents!;
+    expect(set.summary).toBe('A: the card, the AI Catalog, ARD and the Link header agree.');
+    expect(set.disagreements).toEqual([]);
+    expect(set.documents.map((d) => [d.kind, d.served])).toEqual([
+      ['card', true],
+      ['legacy', true],
+      ['ai-catalog', true],
+      ['ard', true],
+      ['mcp-catalog', false],
+      ['jwks', false],
+    ]);
+    expect(set.links.map((l) => [l.rel, l.served])).toEqual([
+      ['ai-catalog', true],
+      ['ard', true],
+    ]);
+    expect(report.ok).toBe(true);
+  });
+
+  it('grades C a hand-written ARD manifest left behind a release, naming the version to fix', async () => {
+    const stale = {
+      entries: agents.map((a) => ({
+        identifier: `urn:air:agents.test:agent:${a.id}`,
+        displayName: a.card.name,
+        type: 'application/a2a-agent-card+json',
+        url: `${ORIGIN}${a.path}/.well-known/agent-card.json`,
+        version: '0.9.0',
+        representativeQueries: ['a', 'b'],
+      })),
+    };
+    const h = host({ agents, default: 'support', ard: false }, { '/.well-known/ard.json': () => Response.json(stale) });
+    const set = (await check(h)).documents!;
+    expect(set.grade).toBe('C');
+    expect(set.summary).toBe(
+      `C: the discovery documents disagree (2 differences). ARD gives urn:air:agents.test:agent:billing version "0.9.0"; the card at ${ORIGIN}/agents/billing/.well-known/agent-card.json is "1.0.0". Publish ARD again after every card release (the middleware builds it from the card).`,
+    );
+  });
+
+  it('grades B a single card with no catalog and no ARD, saying what to add', async () => {
+    const set = (await check(host({ card: card('solo') }))).documents!;
+    expect(set.summary).toBe(
+      'B: the card is valid and what is served agrees; add an AI Catalog at /.well-known/ai-catalog.json and an ARD manifest at /.well-known/ard.json so catalogs and search services find the agents (the middleware serves both with agents).',
+    );
+  });
+
+  it('grades F a host with no valid card', async () => {
+    const set = (await check(host({ agents, ard: false, catalog: false }))).documents!;
+    expect(set.summary).toBe(
+      `F: no valid Agent Card at ${ORIGIN}/.well-known/agent-card.json. Fix the card's findings first; every other discovery document points to it.`,
+    );
+  });
+
+  it('never fetches a URL a document names on another origin, and flags a Link to a document not served', async () => {
+    const elsewhere = {
+      entries: [
+        {
+          identifier: 'urn:air:evil.example:agent:x',
+          displayName: 'X',
+          type: 'application/a2a-agent-card+json',
+          url: 'https://evil.example/.well-known/agent-card.json',
+          digest: 'sha256:00',
+        },
+      ],
+    };
+    const h = host(
+      { card: card('solo') },
+      {
+        '/.well-known/ard.json': () => Response.json(elsewhere),
+        '/.well-known/agent-card.json': () =>
+          new Response(JSON.stringify(card('solo')), {
+            headers: {
+              'content-type': 'application/a2a+json',
+              link: '</.well-known/ai-catalog.json>; rel="ai-catalog"',
+            },
+          }),
+      },
+    );
+    const set = (await check(h)).documents!;
+    expect(h.fetched.every((u) => u.startsWith(ORIGIN))).toBe(true);
+    expect(set.disagreements.map((d) => d.about)).toContain('link');
+    expect(set.grade).toBe('C');
+  });
+
+  it('reads a hostile Link header within its bound', () => {
+    expect(parseLinkHeader(`<${'a'.repeat(9000)}>; rel="ard"`)).toEqual([]);
+    expect(parseLinkHeader('</x>; rel="ard ai-catalog", </y>; title="t"')).toEqual([
+      { rel: 'ard', href: '/x' },
+      { rel: 'ai-catalog', href: '/x' },
+    ]);
+  });
+});
