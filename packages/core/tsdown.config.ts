@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsdown';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', view: 'src/view/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    view: 'src/view/index.ts',
+    otel: 'src/otel/index.ts',
+  },
   format: ['esm', 'cjs'],
   platform: 'node',
   target: 'node20',

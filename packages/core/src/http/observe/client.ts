@@ -106,23 +106,16 @@ export function clientFamily(userAgent: string | readonly string[] | undefined):
 }
 
 /**
- * The `A2A-Version` a client asked for (spec §3.6.1) as `major.minor`, `'invalid'` when the header
- * is something else, `undefined` without one: a bounded set of values, whatever is sent.
+ * The `A2A-Version` a client asked for (spec §3.6.1) as `major.minor` (one digit each, as every
+ * version so far; a patch level is dropped), `'invalid'` when the header is something else,
+ * `undefined` without one: at most 101 values, whatever is sent.
  */
 export function requestedVersion(header: string | readonly string[] | undefined): string | undefined {
   const raw = typeof header === 'string' ? header : header?.[0];
   if (raw === undefined) return undefined;
   const value = (raw.length > 32 ? raw.slice(0, 32) : raw).trim();
-  // Two numbers of at most three digits: `1.0`, `0.3`; a patch level is dropped.
-  let dot = -1;
-  for (let i = 0; i < value.length && i < 12; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 46 /* . */) {
-      if (dot !== -1) return i > dot + 1 && i - dot <= 4 ? value.slice(0, i) : 'invalid';
-      if (i === 0 || i > 3) return 'invalid';
-      dot = i;
-    } else if (c < 48 || c > 57) return 'invalid';
-  }
-  if (dot === -1 || value.length === dot + 1 || value.length - dot > 4) return 'invalid';
-  return value;
+  const digit = (i: number) => value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57;
+  const shaped = digit(0) && value.charCodeAt(1) === 46 /* . */ && digit(2);
+  if (!shaped || (value.length > 3 && value.charCodeAt(3) !== 46)) return 'invalid';
+  return value.slice(0, 3);
 }

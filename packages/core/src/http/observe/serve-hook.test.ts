@@ -225,6 +225,7 @@ describe('A2A-Version: a bounded set of values', () => {
     ['1.0; DROP TABLE', 'invalid'],
     ['1234.0', 'invalid'],
     ['1.00000', 'invalid'],
+    ['10.0', 'invalid'],
     [`1.${'0'.repeat(100_000)}`, 'invalid'],
   ] as const)('case %#', (header, version) => {
     expect(requestedVersion(header as never)).toBe(version);
