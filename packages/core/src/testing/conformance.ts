@@ -5,6 +5,7 @@ import { dynamicCard } from './features/dynamic';
 import { extendedCard } from './features/extended';
 import { signedCard } from './features/jwks';
 import { legacyPath } from './features/legacy';
+import { serveEvents } from './features/observe';
 import { viewerPage } from './features/viewer';
 import { runConformanceFeatures } from './runner';
 import type { AgentCardConformanceOptions } from './server';
@@ -26,6 +27,7 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     viewerPage,
     signedCard,
     dynamicCard,
+    serveEvents,
   ]);
   runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents]);
 }
