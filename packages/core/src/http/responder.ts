@@ -109,8 +109,14 @@ interface ZeroConfigContext extends CardContext {
 function withProblems(error: unknown, problems: readonly string[]): unknown {
   if (problems.length === 0 || !(error instanceof AgentCardError) || error.code === 'ERR_AGENT_CARD_CONFIG')
     return error;
-  const lines = error.message.split('\n').filter((line) => /^\s+- /.test(line));
-  return optionsError([...problems, ...lines.map((line) => line.replace(/^\s+- /, ''))], error.findings);
+  // An options error's lines join ours; any other error (an invalid card) is one line of its own.
+  const lines = error.message.startsWith('Invalid agent card options:')
+    ? error.message
+        .split('\n')
+        .filter((line) => /^\s+- /.test(line))
+        .map((line) => line.replace(/^\s+- /, ''))
+    : [error.message];
+  return optionsError([...problems, ...lines], error.findings);
 }
 
 /** One card's responder (a single card, or one agent of `agents`), before it is observed. */

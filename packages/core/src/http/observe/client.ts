@@ -97,6 +97,22 @@ const BROWSER_ENGINES = ['chrome/', 'safari/', 'firefox/', 'gecko/', 'edg/'];
 export function clientFamily(userAgent: string | readonly string[] | undefined): AgentCardClientFamily {
   const raw = typeof userAgent === 'string' ? userAgent : userAgent?.[0];
   if (raw === undefined || raw === '') return 'none';
+  // The same few clients ask again and again: their answer is kept, for a bounded number of them.
+  const known = recent.get(raw);
+  if (known !== undefined) return known;
+  const family = familyOf(raw);
+  if (raw.length <= MAX_USER_AGENT_READ) {
+    if (recent.size >= MAX_REMEMBERED_USER_AGENTS) recent.clear();
+    recent.set(raw, family);
+  }
+  return family;
+}
+
+/** Distinct `User-Agent` values whose family is kept; a client sending new ones only clears it. */
+const MAX_REMEMBERED_USER_AGENTS = 256;
+const recent = new Map<string, AgentCardClientFamily>();
+
+function familyOf(raw: string): AgentCardClientFamily {
   const ua = (raw.length > MAX_USER_AGENT_READ ? raw.slice(0, MAX_USER_AGENT_READ) : raw).toLowerCase();
   // Node's own fetch (undici) sends exactly `node`.
   if (ua === 'node') return 'http-library';
