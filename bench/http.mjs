@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,catalog,viewer,viewer-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only express,koa,node,passthrough,catalog,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--check] [--json]
 //
@@ -139,6 +139,22 @@ const comparisons = [
     baseline: 'passthrough-with',
     path: API_PATH,
     target: 0.95,
+  },
+  {
+    id: 'onserve',
+    title: 'Express: GET card with an onServe hook vs without (reported, no target)',
+    candidate: 'express-onserve',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    target: undefined,
+  },
+  {
+    id: 'onserve-passthrough',
+    title: 'Express app route, middleware with an onServe hook vs without (reported, no target)',
+    candidate: 'passthrough-onserve',
+    baseline: 'passthrough-with',
+    path: API_PATH,
+    target: undefined,
   },
   {
     id: 'fastify',

@@ -25,6 +25,12 @@ const BODY = Buffer.from(reference.body);
 
 const ordersRoute = (_req, res) => res.json(orders);
 
+const served = new Map();
+const countServed = (event) => {
+  const key = `${event.kind} ${event.status} ${event.client}`;
+  served.set(key, (served.get(key) ?? 0) + 1);
+};
+
 /** A Fastify app as the request listener it routes with, so it runs on the same Node server as the others. */
 async function fastifyListener(setup) {
   let listener;
@@ -95,6 +101,12 @@ const servers = {
       .use(expressAgentCard({ ...options, viewer: true }))
       .get(API_PATH, ordersRoute),
   'passthrough-without': () => express().get(API_PATH, ordersRoute),
+  // A serve hook that counts by kind and client family, as a metrics hook would.
+  'express-onserve': () => express().use(expressAgentCard({ ...options, onServe: countServed })),
+  'passthrough-onserve': () =>
+    express()
+      .use(expressAgentCard({ ...options, onServe: countServed }))
+      .get(API_PATH, ordersRoute),
   'express-agents': () => express().use(expressAgentCard(agentsOptions())),
   // The AI Catalog of a two-agent host (about the size of one card): served as a card is.
   'express-catalog': () => express().use(expressAgentCard(agentsOptions(2))),

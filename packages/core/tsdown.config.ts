@@ -6,6 +6,7 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     view: 'src/view/index.ts',
     next: 'src/next/index.ts',
+    otel: 'src/otel/index.ts',
   },
   format: ['esm', 'cjs'],
   platform: 'node',

@@ -42,6 +42,33 @@ export class AgentCardError extends Error {
     this.code = code;
     this.findings = options.findings ?? [];
   }
+
+  /**
+   * What Node prints for an uncaught error (and `console.log(error)`): the stack with the message,
+   * the code, and the findings counted by severity (the message lists the errors already), instead
+   * of every finding object in full. A key from `Symbol.for`, so core imports nothing from Node.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: unknown,
+    inspect?: (value: unknown, options: unknown) => string,
+  ): string {
+    const lines = [this.stack ?? `${this.name}: ${this.message}`, `  code: '${this.code}'`];
+    if (this.findings.length > 0) lines.push(`  findings: ${summarize(this.findings)}`);
+    if (this.cause !== undefined && inspect !== undefined)
+      lines.push(`  [cause]: ${inspect(this.cause, options).split('\n').join('\n  ')}`);
+    return lines.join('\n');
+  }
+}
+
+/** `12 (3 errors, 9 warnings): rule-a, rule-b, …` — the rules of the first few findings. */
+function summarize(findings: readonly Finding[]): string {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
+  const bySeverity = [...counts].map(([severity, n]) => `${n} ${severity}${n === 1 ? '' : 's'}`).join(', ');
+  const rules = [...new Set(findings.map((f) => f.rule))];
+  const shown = rules.slice(0, 5).join(', ') + (rules.length > 5 ? `, and ${rules.length - 5} more rules` : '');
+  return `${findings.length} (${bySeverity}): ${shown}; read error.findings for each one`;
 }
 
 /** Formats findings as the lines of an error message: `path: message Hint.` */

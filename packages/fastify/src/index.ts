@@ -1,4 +1,4 @@
-import { AgentCardError, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
+import { AgentCardError, closeAgentCard, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
 import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
 import type {
   FastifyInstance,
@@ -63,10 +63,15 @@ declare module 'fastify' {
 // are not the card's.
 const REGISTER_KEYS = new Set(['prefix', 'logLevel', 'logSerializers', 'decorator']);
 
-/** The options without Fastify's `register` keys, for the core responder. */
-function cardOptions(options: AgentCardPluginOptions): AgentCardOptions<FastifyRequest> {
+/**
+ * The options without Fastify's `register` keys, for the core responder; warnings go to the app's
+ * logger (`fastify.log`, pino: each finding with its `rule` as a field) unless `logger` is given,
+ * or to `console` when the app logs nothing (`Fastify()` without `logger`), so none is lost.
+ */
+function cardOptions(options: AgentCardPluginOptions, fastify: FastifyInstance): AgentCardOptions<FastifyRequest> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options ?? {})) if (!REGISTER_KEYS.has(key)) out[key] = value;
+  if (out.logger === undefined) out.logger = typeof fastify.log.level === 'string' ? fastify.log : console;
   return out as AgentCardOptions<FastifyRequest>;
 }
 
@@ -121,7 +126,7 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
 ) => {
   let responder: AgentCardResponder<FastifyRequest>;
   try {
-    responder = createAgentCardResponder<FastifyRequest>(cardOptions(options));
+    responder = createAgentCardResponder<FastifyRequest>(cardOptions(options, fastify));
     decorate(fastify, options?.decorator, responder);
   } catch (error) {
     // Fastify rejects `ready()` and `listen()` with it: the app does not start.
@@ -142,6 +147,11 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
       handle(request, reply, next as (error?: unknown) => undefined);
     },
   );
+  // The watch of agent-card.json (`watch`) ends with the app.
+  fastify.addHook('onClose', (_instance, closed) => {
+    closeAgentCard(responder);
+    closed();
+  });
   done();
 };
 

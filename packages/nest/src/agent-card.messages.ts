@@ -59,3 +59,16 @@ export const unsupportedAdapter = (type: unknown): string =>
 
 export const noAgentCardModule =
   'buildAgentCard: the module does not import AgentCardModule. Pass the application module that imports AgentCardModule.forRoot() or forRootAsync().';
+
+/** What each kind of served document is called in the start-up lines. */
+const DOCUMENTS: Record<string, string> = {
+  card: 'agent card',
+  alias: 'agent card (legacy path)',
+  extended: 'extended agent card',
+  jwks: 'JWK Set of the card signing keys',
+  viewer: 'agent card page',
+  catalog: 'AI Catalog',
+};
+
+/** The start-up line of one served path, in the shape of Nest's own "Mapped {/path, GET} route". */
+export const mappedLine = (path: string, kind: string) => `Mapped {${path}, GET} ${DOCUMENTS[kind] ?? kind}`;

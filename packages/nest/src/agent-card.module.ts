@@ -1,8 +1,17 @@
-import { Inject, Logger, Module, type MiddlewareConsumer, type NestModule, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  Module,
+  type MiddlewareConsumer,
+  type NestModule,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { DiscoveryModule, HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
 import { bootAgentCard } from './agent-card.boot';
 import { serveAgentCard } from './agent-card.http';
+import { mappedLine } from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS, AgentCardConfigurableModule } from './agent-card.module-definition';
 import { checkModuleOptions, type AgentCardModuleOptions } from './agent-card.options';
 import { AgentCardService } from './agent-card.service';
@@ -19,7 +28,7 @@ import { SkillExplorer } from './skill.explorer';
   providers: [AgentCardMetadataAccessor, SkillExplorer, AgentCardService],
   exports: [AgentCardService],
 })
-export class AgentCardModule extends AgentCardConfigurableModule implements NestModule, OnModuleInit {
+export class AgentCardModule extends AgentCardConfigurableModule implements NestModule, OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(AGENT_CARD_MODULE_OPTIONS) private readonly options: AgentCardModuleOptions,
     @Inject(AgentCardService) private readonly service: AgentCardService,
@@ -40,7 +49,16 @@ export class AgentCardModule extends AgentCardConfigurableModule implements Nest
     }
     const decorated = this.explorer.explore(options.openApi !== false);
     const authenticate = service.canAuthenticate ? service.authenticateRequest : undefined;
-    service.start(await bootAgentCard({ options, decorated, logger: new Logger('AgentCardModule'), authenticate }));
+    const logger = new Logger('AgentCardModule');
+    service.start(await bootAgentCard({ options, decorated, logger, authenticate }));
+    // Next to Nest's "Mapped {/path, GET} route" lines: the paths the card is served at.
+    if (this.options.serve !== false && this.adapterHost.httpAdapter)
+      for (const route of await service.routes()) logger.log(mappedLine(route.path, route.kind));
+  }
+
+  /** Stops what runs beside the card (a watch), with the application. */
+  onModuleDestroy(): void {
+    this.service.close();
   }
 
   /** Called only for HTTP applications, before the controller routes: the card handler goes first. */

@@ -14,7 +14,8 @@ import {
 /** Core's serving options, which `forRoot` takes at the top level, as core does. */
 type ServingKey = Exclude<
   keyof AgentCardOptions<any>,
-  'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic'
+  // `watch` reloads agent-card.json, and the module builds its card from options and decorators.
+  'card' | 'extended' | 'agents' | 'default' | 'catalog' | 'dynamic' | 'watch'
 >;
 // A record, not a list: it fails to compile when core gains an option (else refused as unknown).
 const SERVING: Record<ServingKey, true> = {
@@ -29,6 +30,7 @@ const SERVING: Record<ServingKey, true> = {
   sign: true,
   viewer: true,
   ard: true,
+  onServe: true,
 };
 const SERVING_KEYS = Object.keys(SERVING) as ServingKey[];
 

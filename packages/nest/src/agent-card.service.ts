@@ -1,12 +1,17 @@
 import { Inject, Injectable, type CanActivate } from '@nestjs/common';
 import {
   AgentCardError,
+  agentCardRoutes,
+  agentCardStatus,
+  closeAgentCard,
   formatFindings,
   getExtendedAgentCard,
   type AgentCard,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
+  type AgentCardRoute,
+  type AgentCardStatus,
   type AgentSkill,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
@@ -150,6 +155,27 @@ export class AgentCardService {
     const { responder } = this.ready();
     this.remember(request.raw, response);
     return responder.respond(request);
+  }
+
+  /**
+   * What the module serves now, for a readiness probe (core's `agentCardStatus`): `ok`; `stale`
+   * after a change (`addSkill`, `replaceCard`…) or a per-request card's rebuild failed and the card
+   * before is still served; `failing` while a per-request card cannot be built at all.
+   * @example
+   * \@Get('readyz') ready() { const s = this.cards.status(); if (!s.ready) throw new ServiceUnavailableException(s.state); return s; }
+   */
+  status(): AgentCardStatus {
+    return agentCardStatus(this.ready().responder);
+  }
+
+  /** The paths the module serves, with the kind of document at each (core's `agentCardRoutes`). */
+  routes(): Promise<AgentCardRoute[]> {
+    return agentCardRoutes(this.ready().responder);
+  }
+
+  /** Stops what runs beside the card; called by the module when the application closes. */
+  close(): void {
+    if (this.booted) closeAgentCard(this.booted.responder);
   }
 
   private remember(raw: unknown, response: unknown): void {

@@ -226,6 +226,32 @@ export function agentCardE2E(deps: SuiteDeps): void {
     });
   });
 
+  describe('logging and readiness', () => {
+    it("logs the card's routes next to Nest's Mapped lines, and status() is ok", async () => {
+      const lines: [string | undefined, string][] = [];
+      const log = (message: unknown, context?: string) => void lines.push([context, String(message)]);
+      const logger = { log, error: log, warn: log, debug: log, verbose: log, fatal: log };
+      const ref = await testing.Test.createTestingModule({ imports: [fx.appModule()] }).compile();
+      const app = ref.createNestApplication(platforms[0]!.adapter(), { logger });
+      try {
+        await app.init();
+        const card = lines.filter(([context]) => context === 'AgentCardModule').map(([, message]) => message);
+        expect(card).toEqual(
+          expect.arrayContaining([
+            'Mapped {/.well-known/agent-card.json, GET} agent card',
+            'Mapped {/.well-known/agent.json, GET} agent card (legacy path)',
+          ]),
+        );
+        const lastNestRoute = lines.map(([context]) => context).lastIndexOf('RouterExplorer');
+        expect(lastNestRoute).toBeGreaterThan(-1);
+        expect(lines.findIndex(([, message]) => message === card[0])).toBeGreaterThan(lastNestRoute);
+        expect(app.get(AgentCardService).status()).toMatchObject({ state: 'ok', ready: true });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
   describe('forRoot({ agents })', () => {
     const agents = () => [
       { id: 'billing', path: '/agents/billing', card: conformanceAgentCard('billing') },

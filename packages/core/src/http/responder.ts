@@ -10,18 +10,19 @@
 //   viewer/    pages people can read, behind every other route            option: viewer
 //   agents/    several agents, their router and the AI Catalog             options: agents, default, catalog
 //   ard/       the ARD manifest at /.well-known/ard.json                   option: ard
+//   observe/   the serve hook, status, routes and the watch, on top         options: onServe, watch
 //
 // Every resolver adds its problems to one list, thrown once with every problem in it. A new
 // feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
 // of createAgentCardResponder: its resolver, then where it is served.
-import { loadAgentCardConfig } from '../config';
 import { ardLink, ardPageLink, withArdRoute } from './ard/route';
 import { cardArdRoute, resolveArdOption } from './ard/serve';
 import { AgentCardError } from '../errors';
-import type { ValidationProfile } from '../findings';
 import type { AgentCard } from '../model';
 import { unknownOption } from '../nearest';
 import { showValue } from '../util';
+import { resolveProfile } from '../validate/validate';
+import { loadZeroConfigCard, watchServedCard } from '../zero-config';
 import { createMultiAgentResponder } from './agents/responder';
 import { createStaticResponder } from './card/static';
 import type { VariantSettings } from './card/variant';
@@ -29,17 +30,21 @@ import { DYNAMIC_KEYS, reportMovedOptions, resolveDynamic } from './dynamic/opti
 import { createDynamicResponder } from './dynamic/responder';
 import { resolveExtended } from './extended/options';
 import { withJwksRoute } from './jwks/route';
-import { KERNEL_KEYS, resolveCardSettings } from './kernel/options';
-import { reporter, throwProblems } from './kernel/problems';
+import { createHealth } from './kernel/health';
+import { type CardContext, KERNEL_KEYS, resolveCardSettings } from './kernel/options';
+import { optionsError, reporter, throwProblems } from './kernel/problems';
 import type { AgentCardResponder } from './kernel/responder';
 import { createWarner } from './kernel/warnings';
 import { resolveLegacy } from './legacy/alias';
+import { finishResponder } from './observe/finish';
+import { OBSERVE_KEYS, resolveObserve } from './observe/options';
+import { candidatePaths } from './observe/routes';
 import type { AgentCardOptions } from './types';
 import { resolveViewerOption } from './viewer/options';
 import { withCardViewer } from './viewer/serve';
 
 /** Every top-level option of a single card (the old dynamic spelling is known, and refused). */
-const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard']);
+const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard', ...OBSERVE_KEYS]);
 
 /**
  * Builds the framework-neutral responder every adapter uses. Options are validated and the
@@ -64,13 +69,70 @@ const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'v
  * @see https://a2a-protocol.org/latest/specification/#8-agent-discovery-the-agent-card
  */
 export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptions<Req>): AgentCardResponder<Req> {
-  if (options?.agents !== undefined) return createMultiAgentResponder(options, createAgentCardResponder);
+  const o = optionsObject(options);
+  const problems: string[] = [];
+  const observe = resolveObserve(o, reporter(problems));
+  const health = createHealth();
+  const context: ZeroConfigContext = { health };
+  let inner: AgentCardResponder<Req>;
+  try {
+    inner =
+      options?.agents !== undefined
+        ? createMultiAgentResponder(options, (own, agent) => createCardResponder(own, { agent, health }))
+        : createCardResponder(options, context);
+  } catch (error) {
+    throw withProblems(error, problems);
+  }
+  throwProblems(problems);
+  const watch =
+    observe.watch === undefined || context.loaded === undefined
+      ? undefined
+      : watchServedCard(context.loaded, {
+          profile: resolveProfile(o.profile),
+          debounce: observe.watch,
+          logger: (o.logger as Pick<Console, 'warn'> | undefined) ?? console,
+          health,
+          update: (card) => inner.update(card),
+        });
+  return finishResponder(inner, {
+    observe,
+    onError: (o.onError as ((error: unknown) => void) | undefined) ?? (() => {}),
+    health,
+    candidates: candidatePaths(o),
+    close: () => watch?.close(),
+  });
+}
+
+/** What the single-card responder tells its caller: the card it read from `agent-card.json`. */
+interface ZeroConfigContext extends CardContext {
+  loaded?: AgentCard;
+}
+
+/** `error` with the observing options' problems listed first, when there are any. */
+function withProblems(error: unknown, problems: readonly string[]): unknown {
+  if (problems.length === 0 || !(error instanceof AgentCardError) || error.code === 'ERR_AGENT_CARD_CONFIG')
+    return error;
+  // An options error's lines join ours; any other error (an invalid card) is one line of its own.
+  const lines = error.message.startsWith('Invalid agent card options:')
+    ? error.message
+        .split('\n')
+        .filter((line) => /^\s+- /.test(line))
+        .map((line) => line.replace(/^\s+- /, ''))
+    : [error.message];
+  return optionsError([...problems, ...lines], error.findings);
+}
+
+/** One card's responder (a single card, or one agent of `agents`), before it is observed. */
+function createCardResponder<Req>(
+  options: AgentCardOptions<Req> | undefined,
+  context: ZeroConfigContext,
+): AgentCardResponder<Req> {
   const o = optionsObject(options);
   const problems: string[] = [];
   const err = reporter(problems);
   checkKeys(o, problems);
   // Each feature checks its own options; every problem is thrown together.
-  const kernel = resolveCardSettings<Req>(o, err, problems);
+  const kernel = resolveCardSettings<Req>(o, err, problems, context);
   const legacy = resolveLegacy(o.legacy, err);
   const dynamic = resolveDynamic<Req>(o.dynamic, kernel, err, problems);
   const extended = resolveExtended<Req>(o.extended, dynamic.card !== undefined, err, problems);
@@ -90,14 +152,11 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
   };
   const warn = createWarner(kernel.logger);
   for (const warning of kernel.signing?.warnings ?? []) kernel.logger.warn(`agent card: ${warning}`);
+  if (dynamic.card === undefined && kernel.card === undefined) context.loaded = loadZeroConfigCard(kernel.profile);
   let responder =
     dynamic.card !== undefined
       ? createDynamicResponder(dynamic.card, settings, dynamic, warn)
-      : createStaticResponder<Req>(
-          (kernel.card as AgentCard | undefined) ?? loadDefaultCard(kernel.profile),
-          settings,
-          warn,
-        );
+      : createStaticResponder<Req>((kernel.card as AgentCard | undefined) ?? context.loaded!, settings, warn);
   responder = withArdRoute(responder, ard ? cardArdRoute(responder, kernel, dynamic) : undefined);
   responder = withJwksRoute(responder, kernel.signing, kernel);
   responder = withCardViewer(
@@ -129,10 +188,4 @@ function checkKeys(o: Record<string, unknown>, problems: string[]): void {
       );
   }
   reportMovedOptions(o, problems);
-}
-
-/** Zero-config: `agent-card.json` (+ `package.json`) from the working directory. */
-function loadDefaultCard(profile: ValidationProfile): AgentCard {
-  // The responder validates (and warns about) the card itself; stay quiet here to warn once.
-  return loadAgentCardConfig({ profile, logger: { warn: () => {} } });
 }

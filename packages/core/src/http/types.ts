@@ -10,6 +10,8 @@ import type { DynamicCardOptions } from './dynamic/types';
 import type { ExtendedAgentCardOptions } from './extended/types';
 import type { AgentCardContext } from './kernel/exchange';
 import type { LegacySetting } from './legacy/alias';
+import type { AgentCardServeHook } from './observe/hook';
+import type { AgentCardWatchOptions } from './observe/options';
 import type { AgentCardViewerOptions } from './viewer/options';
 
 export type {
@@ -58,8 +60,34 @@ export interface AgentCardOptions<Req = unknown> {
   cors?: '*' | readonly string[] | false;
   /** Called with provider and authenticate errors (never with a request's secrets). */
   onError?: (error: unknown) => void;
-  /** Where warnings found at start-up go. @default console */
+  /**
+   * Where warnings go (`warn`). A pino-style logger (`child()` and a string `level`: pino,
+   * Fastify's `fastify.log`) gets each finding as fields, `warn({ rule, path, severity, hint },
+   * message)`, so that a log pipeline can filter by rule; any other logger gets lines of text.
+   * @default console
+   */
   logger?: Pick<Console, 'warn'>;
+  /**
+   * Called after each answered request with what was served: the document's `kind` (`card`,
+   * `alias`, `extended`, `catalog`, `jwks`, `viewer`), the `agent` id, the `status`, the
+   * `A2A-Version` asked for and a coarse `client` family from `User-Agent`. Runs in a microtask,
+   * after the adapter has the answer; a throw (or a rejected promise) goes to `onError`, never to
+   * the response. Without it, `respond` does no extra work at all.
+   * `agentCardMetrics()` of `@agent-card/core/otel` is one, counting documents with OpenTelemetry.
+   * @example onServe: (e) => log.info(e, 'agent card served')
+   */
+  onServe?: AgentCardServeHook;
+  /**
+   * With no `card` (zero-config): read `agent-card.json` (and its `package.json`) again when they
+   * change, including a Kubernetes ConfigMap's swap of its `..data` link, and serve the new card,
+   * validated as at start-up. A file that does not validate leaves the card served as it was,
+   * is logged once with why, and makes `agentCardStatus` `stale`. Changes within `debounce`
+   * milliseconds make one reload. Node.js only; the watchers never keep the process alive, and
+   * `closeAgentCard` (called by the Fastify plugin and the Nest module on close) stops them.
+   * @default false
+   * @example watch: true
+   */
+  watch?: boolean | AgentCardWatchOptions;
   /**
    * Signs the served card (JWS over the canonical card, spec §8.4, see `signAgentCard`): once
    * per variant when it is built (at start-up for a static card), never per request, so the

@@ -7,6 +7,7 @@ import { dynamicCard } from './features/dynamic';
 import { extendedCard } from './features/extended';
 import { signedCard } from './features/jwks';
 import { legacyPath } from './features/legacy';
+import { serveEvents } from './features/observe';
 import { viewerPage } from './features/viewer';
 import { runConformanceFeatures } from './runner';
 import type { AgentCardConformanceOptions } from './server';
@@ -29,6 +30,7 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     signedCard,
     dynamicCard,
     discoveryDocuments,
+    serveEvents,
   ]);
   runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog]);
 }

@@ -367,7 +367,8 @@ export function prepareCatalog<Req>(
   const trusted = resolveTrustProxy(dynamic?.trustProxy);
   // The agents report a bad option already.
   if (reported.length > 0 || trusted.problems.length > 0) return undefined;
-  const settings = { contentType: AI_CATALOG_MEDIA_TYPE, cacheControl: shared.cacheControl, cors: shared.cors };
+  const served = { kind: 'catalog' };
+  const settings = { served, contentType: AI_CATALOG_MEDIA_TYPE, cacheControl: shared.cacheControl, cors: shared.cors };
   const listed = agents.filter((a) => a.entry !== false);
   const link = `<${catalog.baseUrl ?? ''}${AI_CATALOG_PATH}>; rel="${AI_CATALOG_LINK_REL}"`;
   const signer = catalogSigner(options.sign as AgentCardOptions<unknown>['sign'], catalog, problems);
@@ -455,6 +456,7 @@ function dynamicCatalog<Req>(
   const { settings, shared, dynamic, trustProxy } = parts;
   const cache = new LruCache<string, PreparedDocument>(dynamic?.maxVariants ?? 100);
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
+    served,
     status: 503,
     body: {
       error: { code: 503, status: 'UNAVAILABLE', message: 'The AI catalog is temporarily unavailable. Retry later.' },

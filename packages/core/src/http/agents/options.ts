@@ -3,6 +3,7 @@
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../dynamic/options';
+import { agentLogger } from '../kernel/log';
 import { extendedPathsOf, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import type { AgentCardResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
@@ -75,9 +76,8 @@ export function agentOptions<Req>(
   const dynamic = agentDynamic(top.dynamic, agent.dynamic, typeof agent.card === 'function');
   if (dynamic === undefined) delete merged.dynamic;
   else merged.dynamic = dynamic as AgentCardOptions<Req>['dynamic'];
-  const logger = merged.logger ?? console;
   // Warnings name the agent they are about.
-  merged.logger = { warn: (message: string) => logger.warn(`agent "${id}": ${message}`) };
+  merged.logger = agentLogger(merged.logger ?? console, id);
   return merged;
 }
 

@@ -22,7 +22,8 @@ import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCat
 import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
 import { createRouter } from './router';
 
-type CreateSingle<Req> = (options: AgentCardOptions<Req>) => AgentCardResponder<Req>;
+/** Builds one agent's responder; `agent` is its id, which its answers carry for the serve hook. */
+type CreateSingle<Req> = (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>;
 
 const show = showValue;
 
@@ -59,7 +60,7 @@ function buildAgent<Req>(
 ): Agent<Req> | undefined {
   let responder: AgentCardResponder<Req>;
   try {
-    responder = createSingle(agentOptions(options, a, id));
+    responder = createSingle(agentOptions(options, a, id), id);
   } catch (error) {
     if (!(error instanceof AgentCardError)) throw error;
     // Each line of the single-card error, prefixed with the agent it is about.

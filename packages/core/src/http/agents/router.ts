@@ -2,7 +2,7 @@
 // adds the `Link` headers each agent's card answers carry.
 import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { isPromiseLike } from '../../util';
-import { answerDocument } from '../kernel/documents';
+import { answerDocument, withHeaders } from '../kernel/documents';
 import type { AgentCardResponse } from '../kernel/exchange';
 import { AGENT_CARD_PATH, comparablePath, EXTENDED_AGENT_CARD_SUFFIX, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import type { AgentCardResponder } from '../kernel/responder';
@@ -28,10 +28,7 @@ function createLinker(
     if (canonical !== undefined && link === CANONICAL_LINK) link = canonical;
     if (catalogLink !== undefined) link = link ? `${link}, ${catalogLink}` : catalogLink;
     if (link === undefined || link === res.headers.link) return res;
-    const headers = Object.freeze({ ...res.headers, link });
-    const out = Object.freeze(
-      res.body === undefined ? { status: res.status, headers } : { status: res.status, headers, body: res.body },
-    );
+    const out = withHeaders(res, { ...res.headers, link });
     // Prebuilt answers are frozen and shared: the copy is made once and then shared too.
     if (Object.isFrozen(res)) linked.set(res, out);
     return out;

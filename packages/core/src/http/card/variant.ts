@@ -45,6 +45,7 @@ export function prepareVariant(
   const served = signedVariant(card, settings.card.signer);
   // A dynamic variant depends on Host (and the trusted proxy headers): say so to shared caches.
   const headers = {
+    served: { kind: 'card', agent: settings.card.agent },
     contentType: settings.card.contentType,
     cacheControl: settings.card.cacheControl,
     cors: settings.card.cors,

@@ -12,6 +12,7 @@ import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, comparablePath, LEGACY_AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from '../kernel/protocol-errors';
 import { type AgentCardResponder, sealResponder } from '../kernel/responder';
+import type { ServedDocument } from '../kernel/served';
 import type { DynamicSettings } from './options';
 import { requestOrigin } from './origin';
 
@@ -29,9 +30,14 @@ type NoVariant = 'bad-host' | 'unknown-host' | 'unknown-tenant' | 'busy' | 'unav
 type Found = VariantEntry | Promise<VariantEntry | 'unavailable'> | NoVariant;
 
 /** The fixed answer of each reason a request gets no variant. */
-function noVariantAnswers(cors: CorsSetting, retryAfter: number): Record<NoVariant, CorsVariants<ErrorResponseSet>> {
+function noVariantAnswers(
+  cors: CorsSetting,
+  retryAfter: number,
+  served: ServedDocument,
+): Record<NoVariant, CorsVariants<ErrorResponseSet>> {
   const fixed = (status: number, code: string, message: string, retry = false) =>
     prepareErrorResponses({
+      served,
       status,
       body: { error: { code: status, status: code, message } },
       headers: retry ? { 'retry-after': String(retryAfter) } : undefined,
@@ -62,6 +68,9 @@ function createVariantStore<Req>(
   const inflight = new Map<string, Promise<VariantEntry | undefined>>();
   const maxAgeMs = d.variantMaxAge === undefined ? Infinity : d.variantMaxAge * 1000;
   const onError = settings.card.onError;
+  const health = settings.card.health;
+  // The error of the last failed build, for the status (a stale variant or a 503).
+  let lastError: unknown;
 
   const build = (key: string, ctx: AgentCardContext<Req>): Promise<VariantEntry | undefined> | 'busy' => {
     let pending = inflight.get(key);
@@ -72,9 +81,11 @@ function createVariantStore<Req>(
         const card = await provider(ctx);
         const entry: VariantEntry = { variant: prepareVariant(card, settings, warn), expiresAt: Date.now() + maxAgeMs };
         cache.set(key, entry);
+        health.ok();
         return entry;
       } catch (error) {
         onError(error);
+        lastError = error;
         return undefined;
       }
     })()
@@ -120,7 +131,11 @@ function createVariantStore<Req>(
       if (built !== undefined) return built;
       // Serve the last good bytes and leave the provider alone for retryAfter seconds.
       const kept = stale(key, entry);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) {
+        health.stale(lastError);
+        return kept;
+      }
+      health.failing(lastError);
       if (entry !== undefined) cache.delete(key);
       return 'unavailable' as const;
     });
@@ -135,7 +150,13 @@ export function createDynamicResponder<Req>(
   warn: (f: Finding[]) => void,
 ): AgentCardResponder<Req> {
   const variantFor = createVariantStore(provider, settings, d, warn);
-  const answers = noVariantAnswers(settings.card.cors, d.retryAfter);
+  // One set per route, so that each answer says which document it is about.
+  const agent = settings.card.agent;
+  const answers: Record<Route, Record<NoVariant, CorsVariants<ErrorResponseSet>>> = {
+    main: noVariantAnswers(settings.card.cors, d.retryAfter, { kind: 'card', agent }),
+    legacy: noVariantAnswers(settings.card.cors, d.retryAfter, { kind: 'alias', agent }),
+    extended: noVariantAnswers(settings.card.cors, d.retryAfter, { kind: 'extended', agent }),
+  };
   // Only declared paths build a variant (a card function must declare them, see extended/options.ts).
   const extendedPaths: readonly string[] = settings.extended?.path || [];
 
@@ -160,7 +181,7 @@ export function createDynamicResponder<Req>(
       const route = routeOf(request.path);
       if (route === undefined) return undefined;
       const found = variantFor(request);
-      const fail = (why: NoVariant) => answerError(selectCors(answers[why], request.headers), request.method);
+      const fail = (why: NoVariant) => answerError(selectCors(answers[route][why], request.headers), request.method);
       if (typeof found === 'string') return fail(found);
       if (!(found instanceof Promise)) return serve(found, route, request);
       return found.then((entry) => (entry === 'unavailable' ? fail(entry) : serve(entry, route, request)));

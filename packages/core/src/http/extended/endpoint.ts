@@ -37,7 +37,7 @@ const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /** What the extended card of a variant is built with. */
 export interface ExtendedSettings {
-  readonly card: Pick<CardSettings, 'profile' | 'rules' | 'cors' | 'signer' | 'onError'>;
+  readonly card: Pick<CardSettings, 'profile' | 'rules' | 'cors' | 'signer' | 'onError' | 'agent'>;
   /** `undefined` without the `extended` option. */
   readonly extended: ResolvedExtendedOptions<any> | undefined;
   /** `Retry-After` seconds of a 503. */
@@ -116,7 +116,8 @@ export function createExtendedEndpoint(
         : extendedPathsOf(card.supportedInterfaces);
   const cors = options.cors;
   const vary = credentialHeaders(card);
-  const errorSettings = { contentType: REST_CONTENT_TYPE, cors, vary, allowHeaders: vary };
+  const served = { kind: 'extended', agent: options.agent };
+  const errorSettings = { served, contentType: REST_CONTENT_TYPE, cors, vary, allowHeaders: vary };
   const fixedError = (kind: A2AErrorKind, headers?: Record<string, string>) =>
     prepareErrorResponses({ ...errorSettings, status: kind.httpStatus, body: toRestErrorBody(kind), headers });
 
@@ -139,6 +140,7 @@ export function createExtendedEndpoint(
   });
   const unavailableResult = errorResult(EXTENDED_CARD_UNAVAILABLE, { 'retry-after': String(settings.retryAfter) });
   const docSettings = {
+    served,
     contentType: REST_CONTENT_TYPE,
     cacheControl: PRIVATE_CACHE_CONTROL,
     cors,

@@ -16,11 +16,12 @@ const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
  */
 function prepareJwksRoute(
   signing: ResolvedSigning | undefined,
-  settings: { cacheControl: string | false; cors: CorsSetting },
+  settings: { cacheControl: string | false; cors: CorsSetting; agent?: string | undefined },
 ): { path: string; document: PreparedDocument; matches(path: string): boolean } | undefined {
   if (signing?.jwks === undefined) return undefined;
   const { path, keys } = signing.jwks;
   const document = prepareDocument(encodeJson({ keys }), {
+    served: { kind: 'jwks', agent: settings.agent },
     contentType: JWK_SET_MEDIA_TYPE,
     cacheControl: settings.cacheControl,
     cors: settings.cors,
@@ -37,7 +38,7 @@ function prepareJwksRoute(
 export function withJwksRoute<Req>(
   responder: AgentCardResponder<Req>,
   signing: ResolvedSigning | undefined,
-  settings: { cacheControl: string | false; cors: CorsSetting },
+  settings: { cacheControl: string | false; cors: CorsSetting; agent?: string | undefined },
 ): AgentCardResponder<Req> {
   const jwks = prepareJwksRoute(signing, settings);
   if (jwks === undefined) return responder;

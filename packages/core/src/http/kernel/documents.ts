@@ -10,10 +10,30 @@ import {
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
 import { computeEtag, ifNoneMatchMatches } from './etag';
 import { encodeJson } from './encode';
+import { markServed, type ServedDocument, servedOf } from './served';
 
-function freeze(status: number, headers: Record<string, string>, body?: Uint8Array): AgentCardResponse {
+function freeze(
+  served: ServedDocument,
+  status: number,
+  headers: Record<string, string>,
+  body?: Uint8Array,
+): AgentCardResponse {
   Object.freeze(headers);
-  return Object.freeze(body === undefined ? { status, headers } : { status, headers, body });
+  return markServed(Object.freeze(body === undefined ? { status, headers } : { status, headers, body }), served);
+}
+
+/**
+ * A frozen copy of `response` with other headers (a `Link` added by the router), serving what
+ * `response` serves.
+ */
+export function withHeaders(response: AgentCardResponse, headers: Record<string, string>): AgentCardResponse {
+  const served = servedOf(response);
+  const copy = Object.freeze(
+    response.body === undefined
+      ? { status: response.status, headers: Object.freeze(headers) }
+      : { status: response.status, headers: Object.freeze(headers), body: response.body },
+  );
+  return served === undefined ? copy : markServed(copy, served);
 }
 
 function joinVary(setting: CorsSetting, vary: readonly string[]): string | undefined {
@@ -55,6 +75,8 @@ export interface AlternateRepresentation {
 
 /** How a document's headers are made. */
 export interface DocumentHeaderSettings {
+  /** What the document is, for the serve hook: its kind (named by the feature) and agent. */
+  served: ServedDocument;
   contentType: string;
   cacheControl: string | false;
   cors: CorsSetting;
@@ -78,7 +100,11 @@ const METHOD_NOT_ALLOWED_BODY = encodeJson({
 });
 
 /** 405 answers for every CORS outcome (shared by documents and error resources). */
-function methodNotAllowed(cors: Record<string, string>, vary: string | undefined): AgentCardResponse {
+function methodNotAllowed(
+  served: ServedDocument,
+  cors: Record<string, string>,
+  vary: string | undefined,
+): AgentCardResponse {
   const headers: Record<string, string> = {
     allow: ALLOWED_METHODS,
     'content-type': 'application/json',
@@ -88,10 +114,11 @@ function methodNotAllowed(cors: Record<string, string>, vary: string | undefined
     ...cors,
   };
   if (vary) headers.vary = vary;
-  return freeze(405, headers, METHOD_NOT_ALLOWED_BODY);
+  return freeze(served, 405, headers, METHOD_NOT_ALLOWED_BODY);
 }
 
 function preflight(
+  served: ServedDocument,
   cors: Record<string, string>,
   vary: string | undefined,
   allowHeaders: readonly string[],
@@ -103,7 +130,7 @@ function preflight(
     headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;
   }
   if (vary) headers.vary = vary;
-  return freeze(204, headers);
+  return freeze(served, 204, headers);
 }
 
 /**
@@ -145,6 +172,7 @@ function prepareResponses(
 ): CorsVariants<ResponseSet> {
   const vary = joinVary(settings.cors, settings.vary ?? []);
   const allowHeaders = settings.allowHeaders ?? [];
+  const served = settings.served;
   return buildCorsVariants(settings.cors, (cors): ResponseSet => {
     const common: Record<string, string> = { etag };
     if (settings.cacheControl !== false) common['cache-control'] = settings.cacheControl;
@@ -159,12 +187,12 @@ function prepareResponses(
       ...common,
     };
     return Object.freeze({
-      ok: freeze(200, { ...full }, bytes),
-      head: freeze(200, { ...full }),
+      ok: freeze(served, 200, { ...full }, bytes),
+      head: freeze(served, 200, { ...full }),
       // RFC 9110 §15.4.5: a 304 repeats the ETag, Cache-Control and Vary a 200 would carry.
-      notModified: freeze(304, { ...common }),
-      preflight: preflight(cors, vary, allowHeaders),
-      methodNotAllowed: methodNotAllowed(cors, vary),
+      notModified: freeze(served, 304, { ...common }),
+      preflight: preflight(served, cors, vary, allowHeaders),
+      methodNotAllowed: methodNotAllowed(served, cors, vary),
     });
   });
 }
@@ -179,6 +207,8 @@ export interface ErrorResponseSet {
 
 /** Settings of {@link prepareErrorResponses}. */
 export interface ErrorResponseSettings {
+  /** What the answer is about, for the serve hook (see {@link DocumentHeaderSettings.served}). */
+  served: ServedDocument;
   status: number;
   body: unknown;
   contentType?: string;
@@ -192,6 +222,7 @@ export interface ErrorResponseSettings {
 export function prepareErrorResponses(settings: ErrorResponseSettings): CorsVariants<ErrorResponseSet> {
   const bytes = encodeJson(settings.body);
   const vary = joinVary(settings.cors, settings.vary ?? []);
+  const served = settings.served;
   return buildCorsVariants(settings.cors, (cors): ErrorResponseSet => {
     const headers: Record<string, string> = {
       'content-type': settings.contentType ?? 'application/json',
@@ -203,10 +234,10 @@ export function prepareErrorResponses(settings: ErrorResponseSettings): CorsVari
     };
     if (vary) headers.vary = vary;
     return Object.freeze({
-      get: freeze(settings.status, { ...headers }, bytes),
-      head: freeze(settings.status, { ...headers }),
-      preflight: preflight(cors, vary, settings.allowHeaders ?? []),
-      methodNotAllowed: methodNotAllowed(cors, vary),
+      get: freeze(served, settings.status, { ...headers }, bytes),
+      head: freeze(served, settings.status, { ...headers }),
+      preflight: preflight(served, cors, vary, settings.allowHeaders ?? []),
+      methodNotAllowed: methodNotAllowed(served, cors, vary),
     });
   });
 }

@@ -9,6 +9,7 @@ import { type ResolvedSigning, resolveSigning } from '../../sign/signing-options
 import { defaultProfile } from '../../validate/validate';
 import { type CorsSetting, resolveCors } from './cors';
 import type { AgentCardContext } from './exchange';
+import { createHealth, type Health } from './health';
 import type { Report } from './problems';
 
 /** The kernel's options after validation, with every default applied. */
@@ -28,6 +29,16 @@ export interface CardSettings<Req = unknown> {
   signer: AgentCardSigner | undefined;
   /** The published key set and the start-up warnings of `sign`; `undefined` without `sign`. */
   signing: ResolvedSigning | undefined;
+  /** The agent's id when the responder serves `agents` (what its answers are about). */
+  agent: string | undefined;
+  /** Where rebuilds report whether they succeeded (shared by every agent of a responder). */
+  health: Health;
+}
+
+/** What the responder knows about a card besides its options: the agent it is, and its health. */
+export interface CardContext {
+  agent?: string;
+  health?: Health;
 }
 
 /** The top-level options the kernel reads. */
@@ -52,6 +63,7 @@ export function resolveCardSettings<Req>(
   o: Record<string, unknown>,
   err: Report,
   problems: string[],
+  context: CardContext = {},
 ): CardSettings<Req> {
   const card = o.card;
   if (
@@ -109,5 +121,7 @@ export function resolveCardSettings<Req>(
     signed: o.sign !== undefined,
     signer: signing?.signer,
     signing,
+    agent: context.agent,
+    health: context.health ?? createHealth(),
   };
 }

@@ -5,6 +5,8 @@ import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import type { ExtendedAgentCardOptions, ExtendedCardRequest, GetExtendedAgentCardResult } from '../extended/types';
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
+import type { AgentCardStatus } from './health';
+import type { AgentCardServedKind } from './served';
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */
 export interface AgentCardResponder<Req = unknown> {
@@ -44,6 +46,12 @@ export interface ResponderInternals {
    * `servedPathsOf`; absent when they depend on the request (a card function).
    */
   paths?(): readonly string[];
+  /** What it serves now, for `agentCardStatus`. */
+  status?(): AgentCardStatus;
+  /** Stops what runs beside it (the watch of `agent-card.json`), for `closeAgentCard`. */
+  close?(): void;
+  /** The paths it serves and their kinds, for `agentCardRoutes`. */
+  routes?(): Promise<{ readonly path: string; readonly kind: AgentCardServedKind }[]>;
 }
 
 const INTERNALS = Symbol('agent card responder internals');

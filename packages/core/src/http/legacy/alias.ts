@@ -32,8 +32,8 @@ export function prepareLegacyDocument(
   main: PreparedDocument,
   headers: DocumentHeaderSettings,
 ): PreparedDocument | undefined {
-  if (setting === true) return prepareDocument(main.bytes, { ...headers, link: CANONICAL_LINK }, main.etag);
-  if (setting === 'v0.3')
-    return prepareDocument(encodeCard(toLegacyV03Card(card)), { ...headers, link: CANONICAL_LINK });
+  const alias = { ...headers, link: CANONICAL_LINK, served: { ...headers.served, kind: 'alias' } };
+  if (setting === true) return prepareDocument(main.bytes, alias, main.etag);
+  if (setting === 'v0.3') return prepareDocument(encodeCard(toLegacyV03Card(card)), alias);
   return undefined;
 }

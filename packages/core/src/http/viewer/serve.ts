@@ -7,6 +7,7 @@ import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
+import { servedOf } from '../kernel/served';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
 import { cardPage, type PageLink, type ViewerPage } from './pages';
@@ -58,6 +59,8 @@ function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['resp
         .map((v) => v.trim())
         .filter((v) => v !== '' && v.toLowerCase() !== 'origin' && v.toLowerCase() !== 'accept');
       doc = prepareDocument(new TextEncoder().encode(page.render(parsed)), {
+        // A card's page is about the agent whose card it shows.
+        served: { kind: 'viewer', agent: servedOf(answers[0]!)?.agent },
         contentType: HTML,
         cacheControl: settings.cacheControl,
         cors: { mode: 'off' },
@@ -81,6 +84,7 @@ function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['resp
 
 /** Answers OPTIONS and other methods of a page (no body is ever read from it). */
 const PLACEHOLDER: PreparedDocument = prepareDocument(new Uint8Array(0), {
+  served: { kind: 'viewer' },
   contentType: HTML,
   cacheControl: false,
   cors: { mode: 'off' },
