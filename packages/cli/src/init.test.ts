@@ -163,8 +163,11 @@ describe('agent-card init without a terminal', () => {
         message: m[3]!,
       }));
       expect(warnings.every(({ rule }) => rule === 'template-content')).toBe(true);
-      // Besides these, the template's URLs (booking's OAuth endpoints, coding's extension) are its too.
-      const urls = warnings.filter(({ message }) => message.includes(`still the "${template}" template's URL`));
+      // Besides these, the template's URLs (booking's OAuth endpoints, coding's extension) and
+      // texts (scheme descriptions, scope descriptions, API key header names) are its too, and the
+      // "Next:" list names each of them.
+      const urls = warnings.filter(({ message }) => /still the "\w+" template's (URL|text)/.test(message));
+      for (const { message } of urls) expect(init.stdout).toContain(message.slice(0, message.indexOf(': still')));
       expect(warnings.filter((w) => !urls.includes(w)).map(({ path }) => path)).toEqual([
         '/name',
         '/description',
@@ -195,7 +198,7 @@ describe('agent-card init without a terminal', () => {
     expect(validate.stdout).not.toContain('template-content  /name');
   });
 
-  it('--name and --description leave only the skills to replace', async () => {
+  it('--name and --description leave the skills and the scheme text to replace, and Next names them', async () => {
     const init = await cli([
       'init',
       '--name',
@@ -206,8 +209,12 @@ describe('agent-card init without a terminal', () => {
       'https://line.acme-corp.io/a2a',
     ]);
     expect(init.stdout).not.toMatch(/set "(name|description)"/);
+    expect(init.stdout).toContain(
+      '  - replace what is still the "support" template\'s: securitySchemes.customerToken.httpAuthSecurityScheme.description;\n',
+    );
     const validate = await cli(printedNextStep(init.stdout), init.cwd);
     expect(validate.stdout.match(/template-content +\S+/g)).toEqual([
+      'template-content  /securitySchemes/customerToken/httpAuthSecurityScheme/description',
       'template-content  /skills/0',
       'template-content  /skills/1',
       'template-content  /skills/2',

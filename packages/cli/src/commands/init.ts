@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { validateAgentCard } from '@agent-card/core';
+import { type Finding, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter, selfCommand } from '../io';
 import { toJsonText, writeText } from '../read';
@@ -33,11 +33,19 @@ export function defaultUrl(binding: InitBinding): string {
   return binding === 'GRPC' ? 'localhost:50051' : 'http://localhost:3000/a2a';
 }
 
-/** Collects every string that looks like a URL, to tell the user which ones still point at the template's hosts. */
-function urlsIn(value: unknown, out: Set<string>): Set<string> {
-  if (typeof value === 'string' && /^https?:\/\//.test(value)) out.add(value);
-  else if (Array.isArray(value)) for (const v of value) urlsIn(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) urlsIn(v, out);
+/**
+ * Where the card still holds the template's content besides its name, description and skills
+ * (which have lines of their own): the template's URLs, scheme texts, API key header names and
+ * extensions, as the validator's `template-content` findings name them.
+ */
+function otherLeftovers(findings: readonly Finding[]): string[] {
+  const out: string[] = [];
+  for (const f of findings) {
+    if (f.rule !== 'template-content' || f.path === '/name' || f.path === '/description') continue;
+    if (f.path.startsWith('/skills/')) continue;
+    const end = f.message.indexOf(': still');
+    out.push(end === -1 ? f.path : f.message.slice(0, end));
+  }
   return out;
 }
 
@@ -97,7 +105,7 @@ const shellWord = (word: string) => (/^[\w./@:+-]+$/.test(word) ? word : `'${wor
  */
 function nextSteps(
   answers: InitCommandOptions,
-  card: Record<string, unknown>,
+  findings: readonly Finding[],
   output: string,
   url: string,
   templateName: TemplateName,
@@ -108,8 +116,9 @@ function nextSteps(
   else if (!answers.description) {
     lines.push(`  - set "description" to describe your agent (it is still the "${templateName}" template's);`);
   } else if (!answers.name) lines.push(`  - set "name" (it is still the "${templateName}" template's);`);
-  const leftovers = [...urlsIn(card, new Set())].filter((u) => u !== url);
-  if (leftovers.length > 0) lines.push(`  - replace the template's URLs: ${leftovers.join(', ')};`);
+  const leftovers = otherLeftovers(findings);
+  if (leftovers.length > 0)
+    lines.push(`  - replace what is still the "${templateName}" template's: ${leftovers.join(', ')};`);
   lines.push(`  - edit "skills" to list what your agent does (they are still the "${templateName}" template's);`);
   const local = !/^https:\/\//.test(url) || /^(https?:\/\/)?(localhost|127\.|\[::1\])/.test(url);
   if (local) lines.push(`  - before publishing, set your public https URL (--url; now ${url});`);
@@ -159,7 +168,7 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   await writeText(io, output, toJsonText(card), { force: answers.force ?? false });
   const lines = [
     `${painter.paint('green', '✔')} Wrote ${visible(output)} from the "${templateName}" template.`,
-    ...nextSteps(answers, card, output, url, templateName, selfCommand(io)),
+    ...nextSteps(answers, result.findings, output, url, templateName, selfCommand(io)),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
