@@ -292,6 +292,39 @@ describe('agent-card sign / verify', () => {
     expect(unknown.stdout).toContain('jwk-1');
   });
 
+  it.each([
+    ['ES256', 'ec', { namedCurve: 'P-256' }],
+    ['ES384', 'ec', { namedCurve: 'P-384' }],
+    ['EdDSA', 'ed25519', {}],
+  ] as const)(
+    'signs with a %s key when --alg is left out, and verify finds the key by its thumbprint',
+    async (alg, type, params) => {
+      // The user's mistake: no --alg and no --kid, on sign and on verify.
+      const dir = tmp();
+      const { privateKey, publicKey } = generateKeyPairSync(type as 'ec', params as { namedCurve: string });
+      writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+      const signed = await cli(['sign', join(cards, 'research.json'), '--key', 'key.pem', '-o', 'signed.json'], {
+        cwd: dir,
+      });
+      expect(signed.code).toBe(0);
+      expect(signed.stderr).toMatch(new RegExp(`^Signed with ${alg} \\(kid "[A-Za-z0-9_-]{43}"\\)`));
+      const ok = await cli(['verify', 'signed.json', '--key', 'key.pub.pem'], { cwd: dir });
+      expect(ok.stderr).toBe('');
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('Valid: at least one signature verified.');
+    },
+  );
+
+  it('still asks for --alg with an RSA key, which fits several algorithms', async () => {
+    const dir = tmp();
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const run = await cli(['sign', join(cards, 'research.json'), '--key', 'key.pem'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--alg: missing, and the key fits more than one algorithm. Pass one of ES256,');
+  });
+
   it('signs without --kid under the key thumbprint (RFC 7638)', async () => {
     const dir = tmp();
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
