@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+import { UNTRUSTED as UNTRUSTED_NOTE } from './commands/check';
 import { cards, cli, cliBinary, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
@@ -42,7 +43,7 @@ describe('agent-card validate', () => {
     const run = await cliBinary(['validate', join(cards, 'support.json'), '--profile', 'development']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Larkspur Telecom Support Agent 3.4.1 (v1.0)');
-    expect(run.stdout).toContain('✔ valid: 0 errors, 11 warnings');
+    expect(run.stdout).toContain('✔ valid: 0 errors, 12 warnings');
     expect(run.stdout).not.toMatch(ANSI);
   });
 
@@ -380,6 +381,32 @@ describe('agent-card check', () => {
     expect(run.stdout).toContain('Both paths: same document');
     expect(run.stdout).toContain('✔ ok');
     expect(run.stdout).not.toMatch(ANSI);
+  });
+
+  it('says once that the card text is untrusted input for a model', async () => {
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development']);
+    expect(run.stdout.split(UNTRUSTED_NOTE).length - 1).toBe(1);
+    expect(run.stdout).toContain('checked over plain http (allowed by --allow-http).');
+  });
+
+  it('reports a refused connection once, not also as an unread catalog, and names --allow-http for a local service', async () => {
+    // The user's mistake: the local service is down (or on another port), and the target has no scheme.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const run = await cli(['check', `127.0.0.1:${closed}`, '--timeout', '5000']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.match(/connection refused/g)).toHaveLength(1);
+    expect(run.stdout).not.toContain('discovery-catalog');
+    expect(run.stdout).not.toContain('AI Catalog');
+    expect(run.stdout).toContain(
+      `If it is a local service without TLS: agent-card check --allow-http http://127.0.0.1:${closed}\n`,
+    );
+    expect(run.stdout).toContain('✖ failed: 1 error, 0 warnings');
+    expect(run.stdout).not.toContain(UNTRUSTED_NOTE);
   });
 
   it('prints the report as JSON with --json', async () => {
