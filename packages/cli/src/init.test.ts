@@ -89,6 +89,23 @@ describe('agent-card init on a terminal', () => {
     expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
   });
 
+  it('keeps every answer when they are pasted several lines at once', async () => {
+    // The user's mistake: pasting the five answers in one go, before the prompts appear.
+    const cwd = tmp();
+    const t = terminal([]);
+    t.stdin.write('research\nPaper Scout\nFinds and summarises papers on a topic for a research team.\nHTTP+JSON\n');
+    const done = run(['init'], { stdin: t.stdin, stdout: t.stdout, stderr: t.stderr, env: {}, cwd });
+    t.stdin.write('https://scout.acme-corp.io/a2a\n');
+    expect(await done).toBe(0);
+    expect(written(cwd)).toMatchObject({
+      name: 'Paper Scout',
+      description: 'Finds and summarises papers on a topic for a research team.',
+      supportedInterfaces: [
+        { url: 'https://scout.acme-corp.io/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+  });
+
   it('takes the defaults when the answers are empty, and skips prompts answered by flags', async () => {
     const cwd = tmp();
     const t = terminal(['', '', '']);

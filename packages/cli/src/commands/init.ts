@@ -52,11 +52,42 @@ function otherLeftovers(findings: readonly Finding[]): string[] {
 async function ask(io: CliIO, options: InitCommandOptions): Promise<InitCommandOptions> {
   // readline draws its prompt with its own cursor controls, and echoes only what the user types:
   // it gets the terminal itself rather than the guarded writer (which would escape them).
-  const output = (io.stdout as { unguarded?: unknown }).unguarded ?? io.stdout;
+  const output = ((io.stdout as { unguarded?: unknown }).unguarded ?? io.stdout) as { write?: (s: string) => unknown };
   const rl = createInterface({ input: io.stdin, output: output as NodeJS.WritableStream, terminal: true });
+  // Lines pasted several at once arrive before their questions are asked: each waits in order for
+  // its question (readline's `question` would drop every line that comes while none is pending).
+  const pasted: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  rl.on('line', (line) => {
+    if (waiting === undefined) pasted.push(line);
+    else {
+      const take = waiting;
+      waiting = undefined;
+      take(line);
+    }
+  });
+  rl.on('close', () => {
+    closed = true;
+    waiting?.(undefined);
+  });
+  const nextLine = (prompt: string): Promise<string | undefined> => {
+    rl.setPrompt(prompt);
+    rl.prompt();
+    if (pasted.length > 0) {
+      const line = pasted.shift();
+      // The pasted answer is on the screen already, after the first prompt: end this prompt's line.
+      output.write?.('\n');
+      return Promise.resolve(line);
+    }
+    if (closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      waiting = resolve;
+    });
+  };
   try {
     const answer = async (question: string, fallback?: string) => {
-      const text = (await rl.question(`${question}${fallback ? ` (${fallback})` : ''}: `)).trim();
+      const text = ((await nextLine(`${question}${fallback ? ` (${fallback})` : ''}: `)) ?? '').trim();
       return text || fallback;
     };
     const template = options.template ?? (await answer(`Template [${TEMPLATE_NAMES.join('/')}]`, 'support'));
