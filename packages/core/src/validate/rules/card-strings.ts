@@ -3,7 +3,7 @@
  * that read card text as a model would (`hidden-instructions`, `system-prompt-text`) and the one
  * that reads every URL (`url-private-host`). Iterative and bounded, whatever the nesting.
  */
-import { isObject, keysOf, type JsonObject } from '../context';
+import { keysOf, type JsonObject } from '../context';
 import type { Segments } from './read-json';
 
 /** Most nodes of a card visited (strings, lists and objects together). */
@@ -38,11 +38,21 @@ export function cardStrings(card: JsonObject, validation: object): CardStrings {
   const values: string[] = [];
   const keys: (string | number)[] = [];
   const at: number[] = [];
-  const stack: [node: unknown, parent: number, segment: string | number][] = [];
+  // The stack as three parallel lists: no tuple per node.
+  const nodes: unknown[] = [];
+  const owners: number[] = [];
+  const names: (string | number)[] = [];
   const top = keysOf(card);
-  for (let k = top.length - 1; k >= 0; k--) stack.push([card[top[k]!], -1, top[k]!]);
-  while (stack.length > 0 && parents.length < MAX_CARD_NODES) {
-    const [node, parent, segment] = stack.pop()!;
+  for (let k = top.length - 1; k >= 0; k--) {
+    nodes.push(card[top[k]!]);
+    owners.push(-1);
+    names.push(top[k]!);
+  }
+  while (nodes.length > 0 && parents.length < MAX_CARD_NODES) {
+    const node = nodes.pop();
+    const parent = owners.pop()!;
+    const segment = names.pop()!;
+    if (typeof node !== 'string' && (typeof node !== 'object' || node === null)) continue;
     const index = parents.length;
     parents.push(parent);
     segments.push(segment);
@@ -51,16 +61,24 @@ export function cardStrings(card: JsonObject, validation: object): CardStrings {
       keys.push(segment);
       at.push(index);
     } else if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], index, i]);
-    } else if (isObject(node)) {
-      const names = keysOf(node);
-      for (let i = names.length - 1; i >= 0; i--) stack.push([node[names[i]!], index, names[i]!]);
+      for (let i = node.length - 1; i >= 0; i--) {
+        nodes.push(node[i]);
+        owners.push(index);
+        names.push(i);
+      }
+    } else {
+      const members = keysOf(node);
+      for (let i = members.length - 1; i >= 0; i--) {
+        nodes.push((node as JsonObject)[members[i]!]);
+        owners.push(index);
+        names.push(members[i]!);
+      }
     }
   }
   const result: CardStrings = {
     values,
     keys,
-    truncated: stack.length > 0,
+    truncated: nodes.length > 0,
     path(i) {
       const path: (string | number)[] = [];
       for (let n = at[i] ?? -1; n !== -1; n = parents[n]!) path.push(segments[n]!);

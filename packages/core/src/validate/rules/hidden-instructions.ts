@@ -10,7 +10,7 @@
  */
 import type { Severity } from '../../findings';
 import type { JsonObject, RuleCheck, RuleContext } from '../context';
-import { findHiddenCharacter, INJECTION_PHRASE, MODEL_MARKUP } from '../patterns';
+import { findHiddenCharacter, INJECTION_PHRASE, MODEL_MARKUP, MODEL_TEXT_HINT } from '../patterns';
 import { cardStrings } from './card-strings';
 import { quote, where } from './read-json';
 
@@ -53,6 +53,7 @@ export const checkHiddenInstructions: RuleCheck = (card: JsonObject, ctx: RuleCo
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
     const text = value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value;
+    if (!MODEL_TEXT_HINT.test(text)) continue;
     const hidden = findHiddenCharacter(text);
     const phrase = hidden === undefined ? INJECTION_PHRASE.exec(text) : null;
     const markup = hidden === undefined && phrase === null ? MODEL_MARKUP.exec(text) : null;

@@ -31,11 +31,24 @@ const HINT =
 /** URLs and protected headers longer than this are not read (no URL of a card is near it). */
 const MAX_URL = 8192;
 const MAX_PROTECTED = 16_384;
+/** `[a-z0-9.-]`: a character of a host name the URL parser leaves as it is. */
+function isPlainHostChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+}
 
 /** The host a string names, when it is a URL with an authority or a `url`'s `host:port`. */
 function hostIn(value: string, key: string | number): string | undefined {
   if (value.length > MAX_URL) return undefined;
   if (SCHEME_AUTHORITY.test(value)) {
+    // Most URLs name a plain DNS host: read it off the text. Anything else (an IP address, a
+    // port, userinfo, percent-encoding, non-ASCII) is left to the URL parser's normal form.
+    const start = value.indexOf('://') + 3;
+    let end = start;
+    while (end < value.length && isPlainHostChar(value.charCodeAt(end))) end++;
+    const next = value.charCodeAt(end);
+    const first = value.charCodeAt(start);
+    const plain = end > start && (end === value.length || next === 47 || next === 63 || next === 35);
+    if (plain && !(first >= 48 && first <= 57) && value.charCodeAt(end - 1) !== 46) return value.slice(start, end);
     const host = parseAbsoluteUrl(value)?.hostname;
     return host === '' ? undefined : host;
   }

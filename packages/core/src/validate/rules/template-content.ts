@@ -83,6 +83,8 @@ interface Index {
   /** Each template's distinctive values (see `TemplateFingerprint.distinctive`), normalised, to the templates that have it. */
   readonly distinctive: ReadonlyMap<string, readonly number[]>;
   readonly distinctiveLengths: { readonly min: number; readonly max: number };
+  /** By ASCII code, lower-cased: whether a distinctive value starts with it (blanks count: values are trimmed). */
+  readonly distinctiveStarts: readonly boolean[];
 }
 
 let index: Index | undefined;
@@ -127,7 +129,10 @@ function templates(): Index {
       max = Math.max(max, value.length);
     }
   });
+  const distinctiveStarts: boolean[] = Array.from({ length: 128 }, (_, c) => c <= 32);
+  for (const key of distinctive.keys()) if (key.charCodeAt(0) < 128) distinctiveStarts[key.charCodeAt(0)] = true;
   index = {
+    distinctiveStarts,
     templates: prepared,
     all,
     words: sizes,
@@ -251,6 +256,9 @@ function distinctiveHits(card: JsonObject, ctx: RuleContext, idx: Index): Hit[][
   for (let i = 0; i < strings.values.length; i++) {
     const value = strings.values[i]!;
     if (value.length < min || value.length > max + 64) continue;
+    // Most strings start with a letter no distinctive value starts with: no copy made for them.
+    const first = value.charCodeAt(0);
+    if (first < 128 && !idx.distinctiveStarts[first | (first >= 65 && first <= 90 ? 32 : 0)]) continue;
     const templatesWithIt = idx.distinctive.get(value.trim().toLowerCase());
     if (templatesWithIt === undefined) continue;
     const path = strings.path(i);
