@@ -233,10 +233,10 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
   // Each declared scheme's scopes, read once for all the requirements that name it.
   const scopesOf = new Map<string, SchemeScopes>();
 
-  // An empty `securitySchemes` ({}) and an empty list are the defaults SDKs write for a public
-  // agent (a2a-python's card has both): they say nothing and are not reported.
+  // An empty `securitySchemes` ({}), an empty list and a lone empty requirement are the defaults
+  // SDKs write for a public agent: they say nothing and are not reported.
   const cardList = ownArray(card, 'securityRequirements');
-  const cardRequiresAuth = cardList !== undefined && cardList.some(namesScheme);
+  const cardRequiresAuth = cardList?.some(namesScheme);
 
   /** Rules 20–23 for the list of requirements at `skill` (see {@link requirementsPath}). */
   const checkList = (list: readonly unknown[], skill: number): void => {
