@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+import { UNTRUSTED as UNTRUSTED_NOTE } from './commands/check';
 import { cards, cli, cliBinary, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
@@ -42,7 +43,7 @@ describe('agent-card validate', () => {
     const run = await cliBinary(['validate', join(cards, 'support.json'), '--profile', 'development']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Larkspur Telecom Support Agent 3.4.1 (v1.0)');
-    expect(run.stdout).toContain('✔ valid: 0 errors, 11 warnings');
+    expect(run.stdout).toContain('✔ valid: 0 errors, 12 warnings');
     expect(run.stdout).not.toMatch(ANSI);
   });
 
@@ -292,6 +293,39 @@ describe('agent-card sign / verify', () => {
     expect(unknown.stdout).toContain('jwk-1');
   });
 
+  it.each([
+    ['ES256', 'ec', { namedCurve: 'P-256' }],
+    ['ES384', 'ec', { namedCurve: 'P-384' }],
+    ['EdDSA', 'ed25519', {}],
+  ] as const)(
+    'signs with a %s key when --alg is left out, and verify finds the key by its thumbprint',
+    async (alg, type, params) => {
+      // The user's mistake: no --alg and no --kid, on sign and on verify.
+      const dir = tmp();
+      const { privateKey, publicKey } = generateKeyPairSync(type as 'ec', params as { namedCurve: string });
+      writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      writeFileSync(join(dir, 'key.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+      const signed = await cli(['sign', join(cards, 'research.json'), '--key', 'key.pem', '-o', 'signed.json'], {
+        cwd: dir,
+      });
+      expect(signed.code).toBe(0);
+      expect(signed.stderr).toMatch(new RegExp(`^Signed with ${alg} \\(kid "[A-Za-z0-9_-]{43}"\\)`));
+      const ok = await cli(['verify', 'signed.json', '--key', 'key.pub.pem'], { cwd: dir });
+      expect(ok.stderr).toBe('');
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('Valid: at least one signature verified.');
+    },
+  );
+
+  it('still asks for --alg with an RSA key, which fits several algorithms', async () => {
+    const dir = tmp();
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const run = await cli(['sign', join(cards, 'research.json'), '--key', 'key.pem'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--alg: missing, and the key fits more than one algorithm. Pass one of ES256,');
+  });
+
   it('signs without --kid under the key thumbprint (RFC 7638)', async () => {
     const dir = tmp();
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -347,6 +381,32 @@ describe('agent-card check', () => {
     expect(run.stdout).toContain('Both paths: same document');
     expect(run.stdout).toContain('✔ ok');
     expect(run.stdout).not.toMatch(ANSI);
+  });
+
+  it('says once that the card text is untrusted input for a model', async () => {
+    const run = await cli(['check', good, '--allow-http', '--profile', 'development']);
+    expect(run.stdout.split(UNTRUSTED_NOTE).length - 1).toBe(1);
+    expect(run.stdout).toContain('checked over plain http (allowed by --allow-http).');
+  });
+
+  it('reports a refused connection once, not also as an unread catalog, and names --allow-http for a local service', async () => {
+    // The user's mistake: the local service is down (or on another port), and the target has no scheme.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const run = await cli(['check', `127.0.0.1:${closed}`, '--timeout', '5000']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.match(/connection refused/g)).toHaveLength(1);
+    expect(run.stdout).not.toContain('discovery-catalog');
+    expect(run.stdout).not.toContain('AI Catalog');
+    expect(run.stdout).toContain(
+      `If it is a local service without TLS: agent-card check --allow-http http://127.0.0.1:${closed}\n`,
+    );
+    expect(run.stdout).toContain('✖ failed: 1 error, 0 warnings');
+    expect(run.stdout).not.toContain(UNTRUSTED_NOTE);
   });
 
   it('prints the report as JSON with --json', async () => {

@@ -89,6 +89,23 @@ describe('agent-card init on a terminal', () => {
     expect(validateAgentCard(card, { profile: 'development' }).valid).toBe(true);
   });
 
+  it('keeps every answer when they are pasted several lines at once', async () => {
+    // The user's mistake: pasting the five answers in one go, before the prompts appear.
+    const cwd = tmp();
+    const t = terminal([]);
+    t.stdin.write('research\nPaper Scout\nFinds and summarises papers on a topic for a research team.\nHTTP+JSON\n');
+    const done = run(['init'], { stdin: t.stdin, stdout: t.stdout, stderr: t.stderr, env: {}, cwd });
+    t.stdin.write('https://scout.acme-corp.io/a2a\n');
+    expect(await done).toBe(0);
+    expect(written(cwd)).toMatchObject({
+      name: 'Paper Scout',
+      description: 'Finds and summarises papers on a topic for a research team.',
+      supportedInterfaces: [
+        { url: 'https://scout.acme-corp.io/a2a', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ],
+    });
+  });
+
   it('takes the defaults when the answers are empty, and skips prompts answered by flags', async () => {
     const cwd = tmp();
     const t = terminal(['', '', '']);
@@ -163,8 +180,11 @@ describe('agent-card init without a terminal', () => {
         message: m[3]!,
       }));
       expect(warnings.every(({ rule }) => rule === 'template-content')).toBe(true);
-      // Besides these, the template's URLs (booking's OAuth endpoints, coding's extension) are its too.
-      const urls = warnings.filter(({ message }) => message.includes(`still the "${template}" template's URL`));
+      // Besides these, the template's URLs (booking's OAuth endpoints, coding's extension) and
+      // texts (scheme descriptions, scope descriptions, API key header names) are its too, and the
+      // "Next:" list names each of them.
+      const urls = warnings.filter(({ message }) => /still the "\w+" template's (URL|text)/.test(message));
+      for (const { message } of urls) expect(init.stdout).toContain(message.slice(0, message.indexOf(': still')));
       expect(warnings.filter((w) => !urls.includes(w)).map(({ path }) => path)).toEqual([
         '/name',
         '/description',
@@ -195,7 +215,7 @@ describe('agent-card init without a terminal', () => {
     expect(validate.stdout).not.toContain('template-content  /name');
   });
 
-  it('--name and --description leave only the skills to replace', async () => {
+  it('--name and --description leave the skills and the scheme text to replace, and Next names them', async () => {
     const init = await cli([
       'init',
       '--name',
@@ -206,8 +226,12 @@ describe('agent-card init without a terminal', () => {
       'https://line.acme-corp.io/a2a',
     ]);
     expect(init.stdout).not.toMatch(/set "(name|description)"/);
+    expect(init.stdout).toContain(
+      '  - replace what is still the "support" template\'s: securitySchemes.customerToken.httpAuthSecurityScheme.description;\n',
+    );
     const validate = await cli(printedNextStep(init.stdout), init.cwd);
     expect(validate.stdout.match(/template-content +\S+/g)).toEqual([
+      'template-content  /securitySchemes/customerToken/httpAuthSecurityScheme/description',
       'template-content  /skills/0',
       'template-content  /skills/1',
       'template-content  /skills/2',

@@ -183,9 +183,11 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
+    .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
     .addHelpText(
       'after',
       `${example(
+        'agent-card view agent-card.json --open',
         'agent-card view agent-card.json -o card.html',
         'agent-card view https://acme.io/.well-known/agent-card.json > card.html',
         'agent-card view https://acme.io -o agents.html',

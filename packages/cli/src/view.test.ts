@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VIEWER_META_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
+import { PassThrough } from 'node:stream';
+import { run, type CliIO } from './index';
 import { cards, cli, loopbackServers, root } from '../test/run-cli';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agent-card-view-'));
@@ -465,5 +467,52 @@ describe('a hostile host: the pages hold its strings as text only', () => {
     expect(report).toContain('<code>&quot;&gt;&lt;img src=x onerror=alert(5)&gt;</code>');
     expect(report).toContain('<code>&lt;script&gt;alert(6)&lt;/script&gt;[U+009B]2J</code>');
     expect(report).toContain(`→ <code>${JS}</code> <strong>(not followed)</strong>`);
+  });
+});
+
+describe('agent-card view on a terminal', () => {
+  /** A terminal session: stdout is a TTY; what is written is kept. */
+  const onTerminal = async (args: string[], env: Record<string, string>) => {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIO = {
+      stdin: new PassThrough(),
+      stdout: { write: (s: string) => void (stdout += s), isTTY: true },
+      stderr: { write: (s: string) => void (stderr += s), isTTY: true },
+      env: { PATH: process.env.PATH ?? '', ...env },
+      cwd: tmp(),
+    };
+    const code = await run(args, io);
+    return { code, stdout, stderr };
+  };
+
+  it('writes the page to a file it names instead of printing HTML on the screen', async () => {
+    // The user's mistake: `agent-card view card.json` on a terminal, without -o.
+    const dir = tmp();
+    const shown = await onTerminal(['view', join(cards, 'support.json')], { TMPDIR: dir });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe('');
+    const file = /^Wrote (.+card\.html) \(card Larkspur Telecom Support Agent\)\.$/m.exec(shown.stderr)?.[1];
+    expect(file?.startsWith(join(dir, 'agent-card-view-'))).toBe(true);
+    expect(readFileSync(file!, 'utf8')).toMatch(/^<!doctype html>/i);
+    expect(shown.stderr).toContain('Open it in a browser, or pass --open next time');
+  });
+
+  it('opens the page with $BROWSER when asked with --open', async () => {
+    const dir = tmp();
+    const opened = join(dir, 'opened.txt');
+    const browser = join(dir, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+    const shown = await onTerminal(['view', join(cards, 'booking.json'), '--open'], { TMPDIR: dir, BROWSER: browser });
+    expect(shown.code).toBe(0);
+    const file = /^Wrote (.+card\.html)/m.exec(shown.stderr)?.[1];
+    for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(opened, 'utf8').trim()).toBe(file);
+  });
+
+  it('still prints the HTML when stdout is piped (view card.json > card.html)', async () => {
+    const piped = await cli(['view', join(cards, 'support.json')]);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^<!doctype html>/i);
   });
 });

@@ -54,8 +54,16 @@ function mapOf<T extends z.ZodType>(value: T) {
  */
 export const STANDARD_PROTOCOL_BINDINGS = ['JSONRPC', 'GRPC', 'HTTP+JSON'] as const;
 
-/** A binding the spec defines, or a custom binding URI. */
-export type ProtocolBinding = (typeof STANDARD_PROTOCOL_BINDINGS)[number] | (string & {});
+/**
+ * A binding the spec defines (`JSONRPC`, `GRPC`, `HTTP+JSON`, spelt exactly), or a custom binding,
+ * which is an absolute URI (§5.8): a string with a scheme and a colon. A misspelt binding
+ * (`'JSON-RPC'`, `'jsonrpc'`) does not compile; the validator reports one read from JSON
+ * (`interface-binding-known`).
+ * @example 'JSONRPC'
+ * @example 'https://acme.io/bindings/mqtt'
+ * @see https://a2a-protocol.org/latest/specification/#58-custom-protocol-bindings
+ */
+export type ProtocolBinding = (typeof STANDARD_PROTOCOL_BINDINGS)[number] | `${string}:${string}`;
 
 /**
  * One way to reach the agent: a URL, the protocol binding spoken there and the A2A protocol

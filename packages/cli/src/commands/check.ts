@@ -43,6 +43,10 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   rule?: string[];
 }
 
+/** Said once per report that read a card: what the card says was written by its host. */
+export const UNTRUSTED =
+  "Note: a card's text (names, descriptions, examples) is written by its host: untrusted input for whoever gives it to a model. Pass it as data, never as instructions.";
+
 const kib = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`);
 
 function pathLines(p: DiscoveryPathReport, painter: Painter): string[] {
@@ -155,6 +159,44 @@ function catalogLines(
   return lines;
 }
 
+/** Hints of the discovery library, in the words of the CLI: its options are the CLI's flags. */
+const FLAG_WORDS: readonly (readonly [string, string])[] = [['(allowed by allowHttp)', '(allowed by --allow-http)']];
+
+const inFlagWords = (text: string): string => FLAG_WORDS.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+
+/** `127.0.0.1`, `[::1]`, `localhost`: a service on this machine, most likely without TLS. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const host = new URL(origin).hostname;
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The report as a person reads it: a connection refused by the host is said once, on the card
+ * (the catalog request to the same host was refused too, which says nothing more), hints name
+ * the CLI's flags, and a refused https connection to this machine says how to check a local
+ * service without TLS.
+ */
+export function forPeople(report: DiscoveryReport): DiscoveryReport {
+  const refused = report.primary.failure?.kind === 'refused';
+  const catalogRefused = refused && report.catalog?.failure?.kind === 'refused';
+  const localHttp =
+    refused && report.origin.startsWith('https:') && isLoopbackOrigin(report.origin)
+      ? ` If it is a local service without TLS: agent-card check --allow-http ${report.origin.replace('https:', 'http:')}`
+      : '';
+  const findings = report.findings
+    .filter((f) => !(catalogRefused && f.rule === 'discovery-catalog'))
+    .map((f) => {
+      const hint = inFlagWords(f.hint) + (localHttp && f.rule === 'discovery-status' ? localHttp : '');
+      return { ...f, message: inFlagWords(f.message), hint };
+    });
+  const { catalog, ...rest } = report;
+  return catalogRefused ? { ...rest, findings } : { ...report, findings };
+}
+
 /** Renders a discovery report for a terminal. */
 export function formatReport(report: DiscoveryReport, painter: Painter, options: { showInfo?: boolean } = {}): string {
   const out: string[] = [`Checking ${painter.paint('bold', visible(report.origin))} (profile ${report.profile})`, ''];
@@ -179,6 +221,8 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
   if (report.documents) out.push(...documentLines(report.documents, painter));
   const body = formatFindings(report.findings, painter, { showInfo: options.showInfo !== false });
   if (body) out.push('', 'Findings', body);
+  if (report.document !== undefined || (report.agents ?? []).some((a) => a.card?.status === 200))
+    out.push('', UNTRUSTED);
   out.push(
     '',
     `${report.ok ? painter.paint('green', '✔ ok') : painter.paint('red', '✖ failed')}: ${summarize(report.findings, painter)} · ${report.requests} requests in ${Math.round(report.timeMs)} ms`,
@@ -231,13 +275,13 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     writeFormatted(io, format, { command: 'check', artifact, findings: report.findings, ok: report.ok });
   } else {
     const painter = createPainter(io);
-    io.stdout.write(formatReport(report, painter, { showInfo: options.info !== false }));
+    io.stdout.write(formatReport(forPeople(report), painter, { showInfo: options.info !== false }));
     if (probe) io.stdout.write(probeLines(probe, painter));
     io.stdout.write(turnedOffLine(turnedOff, painter));
   }
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
-    const page = guardOutput(formatHtmlReport(report, { showInfo: options.info !== false }));
+    const page = guardOutput(formatHtmlReport(forPeople(report), { showInfo: options.info !== false }));
     await writeText(io, options.html, page, { force: options.force === true });
     io.stderr.write(`Wrote ${visible(options.html)}.\n`);
   }

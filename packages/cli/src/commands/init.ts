@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { validateAgentCard } from '@agent-card/core';
+import { type Finding, validateAgentCard } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError, createPainter, selfCommand } from '../io';
 import { toJsonText, writeText } from '../read';
@@ -33,22 +33,61 @@ export function defaultUrl(binding: InitBinding): string {
   return binding === 'GRPC' ? 'localhost:50051' : 'http://localhost:3000/a2a';
 }
 
-/** Collects every string that looks like a URL, to tell the user which ones still point at the template's hosts. */
-function urlsIn(value: unknown, out: Set<string>): Set<string> {
-  if (typeof value === 'string' && /^https?:\/\//.test(value)) out.add(value);
-  else if (Array.isArray(value)) for (const v of value) urlsIn(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) urlsIn(v, out);
+/**
+ * Where the card still holds the template's content besides its name, description and skills
+ * (which have lines of their own): the template's URLs, scheme texts, API key header names and
+ * extensions, as the validator's `template-content` findings name them.
+ */
+function otherLeftovers(findings: readonly Finding[]): string[] {
+  const out: string[] = [];
+  for (const f of findings) {
+    if (f.rule !== 'template-content' || f.path === '/name' || f.path === '/description') continue;
+    if (f.path.startsWith('/skills/')) continue;
+    const end = f.message.indexOf(': still');
+    out.push(end === -1 ? f.path : f.message.slice(0, end));
+  }
   return out;
 }
 
 async function ask(io: CliIO, options: InitCommandOptions): Promise<InitCommandOptions> {
   // readline draws its prompt with its own cursor controls, and echoes only what the user types:
   // it gets the terminal itself rather than the guarded writer (which would escape them).
-  const output = (io.stdout as { unguarded?: unknown }).unguarded ?? io.stdout;
+  const output = ((io.stdout as { unguarded?: unknown }).unguarded ?? io.stdout) as { write?: (s: string) => unknown };
   const rl = createInterface({ input: io.stdin, output: output as NodeJS.WritableStream, terminal: true });
+  // Lines pasted several at once arrive before their questions are asked: each waits in order for
+  // its question (readline's `question` would drop every line that comes while none is pending).
+  const pasted: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  rl.on('line', (line) => {
+    if (waiting === undefined) pasted.push(line);
+    else {
+      const take = waiting;
+      waiting = undefined;
+      take(line);
+    }
+  });
+  rl.on('close', () => {
+    closed = true;
+    waiting?.(undefined);
+  });
+  const nextLine = (prompt: string): Promise<string | undefined> => {
+    rl.setPrompt(prompt);
+    rl.prompt();
+    if (pasted.length > 0) {
+      const line = pasted.shift();
+      // The pasted answer is on the screen already, after the first prompt: end this prompt's line.
+      output.write?.('\n');
+      return Promise.resolve(line);
+    }
+    if (closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      waiting = resolve;
+    });
+  };
   try {
     const answer = async (question: string, fallback?: string) => {
-      const text = (await rl.question(`${question}${fallback ? ` (${fallback})` : ''}: `)).trim();
+      const text = ((await nextLine(`${question}${fallback ? ` (${fallback})` : ''}: `)) ?? '').trim();
       return text || fallback;
     };
     const template = options.template ?? (await answer(`Template [${TEMPLATE_NAMES.join('/')}]`, 'support'));
@@ -97,7 +136,7 @@ const shellWord = (word: string) => (/^[\w./@:+-]+$/.test(word) ? word : `'${wor
  */
 function nextSteps(
   answers: InitCommandOptions,
-  card: Record<string, unknown>,
+  findings: readonly Finding[],
   output: string,
   url: string,
   templateName: TemplateName,
@@ -108,8 +147,9 @@ function nextSteps(
   else if (!answers.description) {
     lines.push(`  - set "description" to describe your agent (it is still the "${templateName}" template's);`);
   } else if (!answers.name) lines.push(`  - set "name" (it is still the "${templateName}" template's);`);
-  const leftovers = [...urlsIn(card, new Set())].filter((u) => u !== url);
-  if (leftovers.length > 0) lines.push(`  - replace the template's URLs: ${leftovers.join(', ')};`);
+  const leftovers = otherLeftovers(findings);
+  if (leftovers.length > 0)
+    lines.push(`  - replace what is still the "${templateName}" template's: ${leftovers.join(', ')};`);
   lines.push(`  - edit "skills" to list what your agent does (they are still the "${templateName}" template's);`);
   const local = !/^https:\/\//.test(url) || /^(https?:\/\/)?(localhost|127\.|\[::1\])/.test(url);
   if (local) lines.push(`  - before publishing, set your public https URL (--url; now ${url});`);
@@ -159,7 +199,7 @@ export async function initCommand(io: CliIO, options: InitCommandOptions): Promi
   await writeText(io, output, toJsonText(card), { force: answers.force ?? false });
   const lines = [
     `${painter.paint('green', '✔')} Wrote ${visible(output)} from the "${templateName}" template.`,
-    ...nextSteps(answers, card, output, url, templateName, selfCommand(io)),
+    ...nextSteps(answers, result.findings, output, url, templateName, selfCommand(io)),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;

@@ -1,3 +1,4 @@
+import { type AgentCardPublicJwk, toPublicJwk } from '@agent-card/core';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
 import { readJsonOrText } from '../read';
@@ -27,14 +28,35 @@ export async function readKeyFile(io: CliIO, file: string): Promise<KeyMaterial>
   );
 }
 
+/** The public JWK of a key file (a PEM's, or a JWK's public part), or `undefined` when it is not a key. */
+function publicJwk(key: KeyMaterial): AgentCardPublicJwk | undefined {
+  try {
+    return toPublicJwk(key as Parameters<typeof toPublicJwk>[0]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The key id a public key stands for when checking signatures: `--kid`, else the JWK's `kid`.
- * A PEM key has none, so `--kid` is then required (a guessed id would match no signature).
+ * With `thumbprint` (`verify`), a key without one stands for its RFC 7638 thumbprint, the id
+ * `sign` gives a signature when no kid is passed; otherwise (`check`) `--kid` is then required.
  */
-export function verifyingKeyId(kidFlag: string | undefined, key: KeyMaterial): string {
-  const kid = kidFlag ?? jwkMember(key, 'kid');
+export function verifyingKeyId(kidFlag: string | undefined, key: KeyMaterial, thumbprint = false): string {
+  const kid = kidFlag ?? jwkMember(key, 'kid') ?? (thumbprint ? publicJwk(key)?.kid : undefined);
   if (!kid) throw new CliError('--kid: missing. Pass the key id this key stands for (or use a JWK with "kid").');
   return kid;
+}
+
+/**
+ * The one signing algorithm a key fits, when there is one: P-256 is ES256, P-384 ES384, P-521
+ * ES512, Ed25519 EdDSA. An RSA key fits several (RS256, PS256, …), so it gives none.
+ */
+export function keyAlgorithm(key: KeyMaterial): string | undefined {
+  const jwk = publicJwk(key) as { kty?: string; crv?: string } | undefined;
+  if (jwk?.kty === 'EC') return { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' }[jwk.crv ?? ''];
+  if (jwk?.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA';
+  return undefined;
 }
 
 /** A string member of a JWK key file (`kid`, `alg`), used where the matching flag is left out. */

@@ -14,7 +14,7 @@ import { readBytes, toJsonText, writeText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings } from '../report';
 import { createPainter } from '../io';
-import { jwkMember, readKeyFile } from './keys';
+import { jwkMember, keyAlgorithm, readKeyFile } from './keys';
 
 export interface SignCommandOptions {
   key: string;
@@ -25,7 +25,7 @@ export interface SignCommandOptions {
   force?: boolean;
 }
 
-/** `agent-card sign <file> --key k.pem --alg ES256 [--kid id]`: the signed card to stdout or `-o`. */
+/** `agent-card sign <file> --key k.pem [--alg ES256] [--kid id]`: the signed card to stdout or `-o`. */
 export async function signCommand(io: CliIO, file: string, options: SignCommandOptions): Promise<number> {
   // Bytes, so a file the validator cannot read is its card-json-parse finding, as for validate.
   const result = validateAgentCard(await readBytes(io, file), { profile: 'development' });
@@ -41,8 +41,12 @@ export async function signCommand(io: CliIO, file: string, options: SignCommandO
   const privateKey = await readKeyFile(io, options.key);
   // Without --kid (or a JWK kid), the key id is the key's RFC 7638 thumbprint.
   const kid = options.kid ?? jwkMember(privateKey, 'kid');
-  const alg = options.alg ?? jwkMember(privateKey, 'alg');
-  if (!alg) throw new CliError(`--alg: missing. Pass one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`);
+  // A P-256 or Ed25519 key fits one algorithm only; an RSA key fits several, so --alg says which.
+  const alg = options.alg ?? jwkMember(privateKey, 'alg') ?? keyAlgorithm(privateKey);
+  if (!alg)
+    throw new CliError(
+      `--alg: missing, and the key fits more than one algorithm. Pass one of ${AGENT_CARD_SIGNING_ALGORITHMS.join(', ')}.`,
+    );
   let signed: AgentCard;
   try {
     signed = await signAgentCard(result.card, {

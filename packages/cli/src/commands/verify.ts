@@ -148,7 +148,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   if (options.key) {
     const key = await readKeyFile(io, options.key);
     verifyOptions.keys = {
-      [verifyingKeyId(options.kid, key)]: key as NonNullable<VerifyAgentCardOptions['keys']>[string],
+      [verifyingKeyId(options.kid, key, true)]: key as NonNullable<VerifyAgentCardOptions['keys']>[string],
     };
   } else if (options.jwks && isRemote(options.jwks)) {
     verifyOptions.jwksUrl = options.jwks;

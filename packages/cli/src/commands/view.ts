@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { discoverAgentCard, type DiscoveryReport } from '@agent-card/discovery';
 import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
 import type { CliIO } from '../io';
@@ -29,6 +33,35 @@ export interface ViewCommandOptions {
   allowHttp?: boolean;
   /** Catalog entries of a host followed at most. @default 16 */
   maxAgents?: number;
+  /** Open the page in the browser (`$BROWSER`, else the system's opener) once written. */
+  open?: boolean;
+}
+
+/** The system's command that opens a file in the default browser. */
+function opener(io: CliIO): { command: string; args: string[] } {
+  const browser = io.env.BROWSER;
+  if (browser) return { command: browser, args: [] };
+  if (process.platform === 'darwin') return { command: 'open', args: [] };
+  if (process.platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""'] };
+  return { command: 'xdg-open', args: [] };
+}
+
+/** Opens `file` in the browser, without waiting for it; a missing opener is said, not thrown. */
+function openFile(io: CliIO, file: string): Promise<void> {
+  const { command, args } = opener(io);
+  return new Promise((resolve) => {
+    const child = spawn(command, [...args, file], { detached: true, stdio: 'ignore', env: io.env, cwd: io.cwd });
+    child.once('error', (error) => {
+      io.stderr.write(
+        `Could not open it with ${visible(command)} (${visible(error.message)}); open the file yourself.\n`,
+      );
+      resolve();
+    });
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
 }
 
 /** What `view` renders, and what it says about it on stderr. */
@@ -117,7 +150,9 @@ async function render(io: CliIO, source: string, options: ViewCommandOptions): P
 
 /**
  * `agent-card view <file|url>`: one self-contained HTML page (inline CSS, the policy as a
- * `<meta>` Content-Security-Policy) of a card or an AI Catalog, to stdout or `-o`. Exit 0 when
+ * `<meta>` Content-Security-Policy) of a card or an AI Catalog, to stdout when it is piped, or
+ * to `-o`; on a terminal (or with `--open`) to a new file in the temporary directory, named on
+ * stderr and, with `--open`, opened in the browser. Exit 0 when
  * written, 1 when the card is not readable JSON (the validator's findings), 2 on usage and I/O
  * errors.
  */
@@ -128,11 +163,21 @@ export async function viewCommand(io: CliIO, source: string, options: ViewComman
   // The file gets the bytes stdout would: any control or bidi character a card smuggles past
   // the page's own escaping is shown as \uXXXX text, never kept raw.
   const html = guardOutput(page.html);
-  if (options.output) {
-    await writeText(io, options.output, html, { force: options.force === true });
-    io.stderr.write(`Wrote ${visible(options.output)} (${visible(page.what)}).\n`);
-  } else {
+  // HTML printed on a terminal is a wall of markup nobody reads: it goes to a file instead.
+  let output = options.output;
+  if (output === undefined && (options.open === true || io.stdout.isTTY === true)) {
+    const dir = await mkdtemp(join(io.env.TMPDIR ?? tmpdir(), 'agent-card-view-'));
+    output = join(dir, page.what.startsWith('AI Catalog') ? 'catalog.html' : 'card.html');
+  }
+  if (output === undefined) {
     io.stdout.write(html);
+    return 0;
+  }
+  await writeText(io, output, html, { force: options.force === true });
+  io.stderr.write(`Wrote ${visible(output)} (${visible(page.what)}).\n`);
+  if (options.open === true) await openFile(io, output);
+  else if (options.output === undefined) {
+    io.stderr.write('Open it in a browser, or pass --open next time; -o <file> writes it where you choose.\n');
   }
   return 0;
 }

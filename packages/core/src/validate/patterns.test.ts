@@ -85,6 +85,17 @@ const ATTACKS: Record<keyof typeof patterns, Input[]> = {
   GOOGLE_API_KEY: [run(' AIzaaaaaaaaaa'), run('AIza')],
   CREDENTIAL_ASSIGNMENT: [run(' token=a'), run('token'), run('password=<')],
   BEARER_TOKEN: [run('Bearer aaaaaaaaaa '), run(' ', 'Bearer', 'x')],
+  SYSTEM_PROMPT_TEXT: [
+    run('. ', '', 'x'),
+    run('\n', '', 'x'),
+    run('you are '),
+    run('never reveal the '),
+    run('your task '),
+  ],
+  INJECTION_PHRASE: [run('ignore all '), run('ignore the ', '', 'x'), run('forget ')],
+  MODEL_TEXT_HINT: [run('a'), run('a-b')],
+  MODEL_MARKUP: [run('<|aaaa'), run('<<'), run('[/'), run('</system')],
+  findHiddenCharacter: [run('\u{1F3F4}\u{E0067}'), run('\u200c a'), run('aé')],
   findUrlCredentials: [
     run('a.', '='),
     run('a.', '', '://'),

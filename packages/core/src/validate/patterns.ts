@@ -281,3 +281,75 @@ export function findUrlCredentials(text: string): string | undefined {
     if (i - passwordStart >= 3 && text.charCodeAt(i) === CHAR.At) return text.slice(start, i + 1);
   }
 }
+
+// --- text a model reads (rules 58–59) -----------------------------------------------------------
+
+/**
+ * Second-person set-up of a model, as a system prompt reads and a description for callers does
+ * not: "You are a …" or "Act as a …" opening a sentence, "Your task is …", "Never reveal the
+ * instructions", the words "system prompt", and a `system:` or `assistant:` role marker opening
+ * a line. Each alternative is anchored on a fixed word, with bounded gaps.
+ */
+export const SYSTEM_PROMPT_TEXT =
+  /(?:^|[.!?\n])\s{0,4}(?:you are|you're|act as) (?:an?|the) |\byour (?:task|role|job|goal|purpose|objective|instructions) (?:is|are)\b|\b(?:never|do not|don't) (?:reveal|disclose|repeat|share|mention) (?:the |your |these |this |any ){0,2}(?:system |internal |hidden )?(?:prompt|instructions)\b|\bsystem prompt\b|(?:^|\n)[ \t]{0,8}(?:system|assistant)[ \t]{0,4}:/i;
+/**
+ * "Ignore previous instructions" and its kin: a verb that drops instructions, up to two of
+ * `all`/`the`/`your`/`previous`/`prior`/`above`/`earlier`/`preceding`/`system`/`any`, and the
+ * instructions, prompt, rules or context it drops.
+ */
+export const INJECTION_PHRASE =
+  /\b(?:ignore|disregard|forget|override) (?:(?:all|any|the|your|previous|prior|above|earlier|preceding|system|original) ){1,3}(?:instructions?|prompts?|rules|directions|guidelines|context)\b/i;
+/**
+ * A character that {@link INJECTION_PHRASE} (a space), {@link MODEL_MARKUP} (`<`, `[`) or
+ * {@link findHiddenCharacter} needs, as one character class: identifiers, URLs, tags and media
+ * types (most strings of a card) run none of the three.
+ */
+export const MODEL_TEXT_HINT = /[ <[\u180e\u200b-\u200d\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\udb40]/;
+/** Chat markup of model prompts: `<system>`, `</system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`. */
+export const MODEL_MARKUP = /<\/?system>|<\|[a-z_]{2,24}\|>|\[\/?INST\]|<<\/?SYS>>/i;
+
+/**
+ * The first character of `text` that a person reviewing the card does not see but a model reads:
+ * a Unicode tag character (U+E0000–E007F, the "ASCII smuggling" block; the tags of an emoji flag
+ * sequence after U+1F3F4 are not counted), a zero-width space, word joiner or invisible operator
+ * (U+200B, U+2060–2064, U+FEFF, U+180E), a bidirectional embedding, override or isolate
+ * (U+202A–202E, U+2066–2069), or two zero-width (non-)joiners in a row (one joins emoji and
+ * letters in ordinary text). Returns its index and code point, or `undefined`. Linear in `text`.
+ */
+export function findHiddenCharacter(text: string): { index: number; code: number } | undefined {
+  let flag = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x180e) continue;
+    if (c === 0xdb40) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdc7f) {
+        if (!flag) return { index: i, code: 0xe0000 + (low - 0xdc00) };
+        if (low === 0xdc7f) flag = false;
+        i++;
+        continue;
+      }
+    }
+    // U+1F3F4 WAVING BLACK FLAG (D83C DFF4) opens a tag sequence such as the flag of Scotland.
+    if (c === 0xd83c && text.charCodeAt(i + 1) === 0xdff4) {
+      flag = true;
+      i++;
+      continue;
+    }
+    flag = false;
+    if (
+      c === 0x180e ||
+      c === 0x200b ||
+      c === 0xfeff ||
+      (c >= 0x2060 && c <= 0x2064) ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069)
+    ) {
+      return { index: i, code: c };
+    }
+    if ((c === 0x200c || c === 0x200d) && (text.charCodeAt(i + 1) === 0x200c || text.charCodeAt(i + 1) === 0x200d)) {
+      return { index: i, code: c };
+    }
+  }
+  return undefined;
+}

@@ -15,6 +15,12 @@ export interface TemplateFingerprint {
   /** Registrable domains of the template's URLs: the card's own hosts are these or under them. */
   readonly domains: readonly string[];
   readonly skills: readonly { readonly id: string; readonly name: string; readonly description: string }[];
+  /**
+   * Values `agent-card init` copies as they are and only the template has: the texts, URLs and
+   * API key header names of its security schemes and extensions. One of them left in a card is
+   * enough to tell the card was made from the template.
+   */
+  readonly distinctive: readonly string[];
 }
 
 export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
@@ -45,6 +51,7 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
           'Creates a ticket for an engineer visit or a callback and returns the ticket number and the next available slot.',
       },
     ],
+    distinctive: ['Customer access token issued by the Larkspur account service.'],
   },
   {
     template: 'booking',
@@ -73,6 +80,14 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
           'Moves a booking to another date, adds passengers or vehicles, or cancels it and explains the refund rules that apply.',
       },
     ],
+    distinctive: [
+      'Harbourline ID sign-in; the agent acts on behalf of the traveller.',
+      'https://id.harbourline-travel.com/oauth2/authorize',
+      'https://id.harbourline-travel.com/oauth2/token',
+      "See the traveller's bookings",
+      'Create, change and cancel bookings',
+      'https://id.harbourline-travel.com/.well-known/oauth-authorization-server',
+    ],
   },
   {
     template: 'shopping',
@@ -100,6 +115,7 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
           'Adds products to a basket and reserves a delivery or collection slot; the shopper confirms payment in the Fernhill app.',
       },
     ],
+    distinctive: ['Partner API key, issued in the Fernhill partner portal.', 'X-Fernhill-Partner-Key'],
   },
   {
     template: 'coding',
@@ -125,6 +141,11 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
         name: 'Propose a patch',
         description: 'Writes a patch with unit tests for a described bug and opens it as a draft pull request.',
       },
+    ],
+    distinctive: [
+      'Personal or organisation access token from Quillstack settings.',
+      'https://docs.quillstack.dev/a2a/extensions/repository-context/v1',
+      'Lets a client pass repository and branch context with each message.',
     ],
   },
   {
@@ -153,6 +174,7 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
         description: 'Writes a two-page review of the state of evidence on a question, with a numbered reference list.',
       },
     ],
+    distinctive: [],
   },
   {
     template: 'workflow',
@@ -180,6 +202,12 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
         description:
           'Works through the month-end close checklist, reconciles open items with the ledger and reports what still blocks the close.',
       },
+    ],
+    distinctive: [
+      "Machine-to-machine access for internal agents registered in Brightwater's identity platform.",
+      'https://login.brightwater-logistics.com/oauth2/v2.0/token',
+      'Start workflows and read their status',
+      'Approve or reject purchase requests',
     ],
   },
 ];

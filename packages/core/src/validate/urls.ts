@@ -121,7 +121,7 @@ export function parseIPv6(host: string): number[] | undefined {
 const PLACEHOLDER_DOMAINS = ['example.com', 'example.net', 'example.org'];
 const PLACEHOLDER_TLDS = ['example', 'test', 'invalid'];
 // RFC 6762 (.local), RFC 8375 (.home.arpa), ICANN-reserved .internal, and common cluster/home suffixes.
-const PRIVATE_SUFFIXES = ['internal', 'local', 'lan', 'svc', 'cluster.local', 'home.arpa'];
+const PRIVATE_SUFFIXES = ['internal', 'local', 'lan', 'corp', 'svc', 'cluster.local', 'home.arpa'];
 
 function classifyIPv4(o: readonly [number, number, number, number]): HostClass {
   const [a, b, c] = o;

@@ -15,12 +15,15 @@ import {
   type RuleCheck,
   type RuleContext,
 } from './context';
+import { checkHiddenInstructions } from './rules/hidden-instructions';
+import { checkInternalHosts } from './rules/internal-hosts';
 import { checkLegacy } from './rules/legacy';
 import { findQuietSkills } from './rules/quiet-skills';
 import { checkPublishing, createPublishingCheck } from './rules/publishing';
 import { replaceSdkShapeFindings } from './rules/sdk-shape';
 import { checkSemantics } from './rules/semantics';
 import { checkStructure } from './rules/structure';
+import { checkSystemPromptText } from './rules/system-prompt';
 import { checkTemplateContent } from './rules/template-content';
 import { decode } from './decode';
 import { ARRAY_INDEX, BAD_POINTER_ESCAPE } from './patterns';
@@ -355,7 +358,10 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     runRule(checkSemantics, 'cross-field', card, ctx);
     const cardUrl = isObject(options) && typeof options.cardUrl === 'string' ? options.cardUrl : undefined;
     runRule(cardUrl === undefined ? checkPublishing : createPublishingCheck({ cardUrl }), 'publishing', card, ctx);
+    runRule(checkInternalHosts, 'internal-host', card, ctx);
     runRule(checkTemplateContent, 'template', card, ctx);
+    runRule(checkSystemPromptText, 'system-prompt', card, ctx);
+    runRule(checkHiddenInstructions, 'hidden-instruction', card, ctx);
     runRule((c) => replaceSdkShapeFindings(c, ctx), 'sdk-shape', card, ctx);
     ctx.closeBounds();
     return done(ctx.findings, card, tree);

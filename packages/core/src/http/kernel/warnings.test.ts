@@ -10,7 +10,7 @@ const CARD_PATH = '/.well-known/agent-card.json';
 const cardFor = (ctx: AgentCardContext) => ({
   ...CONFORMANCE_CARD,
   documentationUrl: `${ctx.origin}/docs`,
-  supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  supportedInterfaces: [{ url: `${ctx.origin}/a2a`, protocolBinding: 'JSONRPC' as const, protocolVersion: '1.0' }],
 });
 
 describe('warnings', () => {

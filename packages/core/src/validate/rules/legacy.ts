@@ -68,7 +68,8 @@ const WHY: Record<string, string> = {
   preferredTransport: 'v1.0 clients take the first supportedInterfaces entry as preferred',
   additionalInterfaces: 'v1.0 clients read supportedInterfaces',
   protocolVersion: 'v1.0 declares the protocol version per interface',
-  security: 'v1.0 clients read securityRequirements, so the card looks unauthenticated',
+  security:
+    'a2a-python still reads it, but clients that read only the v1.0 securityRequirements see no requirement, so clients disagree on whether authentication is required',
   supportsAuthenticatedExtendedCard: 'v1.0 clients read capabilities.extendedAgentCard',
   authentication: 'v1.0 clients read securitySchemes and securityRequirements',
 };
@@ -175,7 +176,7 @@ export function checkLegacy(card: JsonObject, ctx: RuleContext): void {
             'legacy-security-shape',
             'error',
             change,
-            'v0.3 security scheme (type discriminator); v1.0 parsers do not see it, so auth appears absent',
+            'v0.3 security scheme (type discriminator); parsers of the v1.0 shape do not see it, while a2a-python still reads it, so clients disagree on how to authenticate',
           );
         break;
       case 'scheme-extra':

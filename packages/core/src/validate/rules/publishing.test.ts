@@ -4,9 +4,17 @@ import type { Severity, ValidationProfile } from '../../findings';
 import type { CardShape } from '../context';
 import { baseCard, cardWith, protectedHeader, runCheck, specSampleCard } from '../test-cards';
 import { validateAgentCard } from '../validate';
+import type { RuleCheck } from '../context';
+import { checkInternalHosts } from './internal-hosts';
 import { checkPublishing, createPublishingCheck, placeholderReason } from './publishing';
 
 type Edit = (card: any) => void;
+
+/** The URL rules of §6.3: the publishing module, and rule 35, which reads every URL of the card. */
+const checkUrls: RuleCheck = (card, ctx) => {
+  checkPublishing(card, ctx);
+  checkInternalHosts(card, ctx);
+};
 type Trigger = [title: string, edit: Edit, rule: string, severity: Severity, path: string, message: string];
 type Clean = [title: string, edit: Edit, rule: string];
 
@@ -234,7 +242,7 @@ describe('checkPublishing', () => {
       'RFC 1918 interface',
       iface('https://10.0.0.5/a2a'),
       'url-private-host',
-      'warning',
+      'error',
       '/supportedInterfaces/0/url',
       'host is an RFC 1918 private address ("10.0.0.5")',
     ],
@@ -244,7 +252,7 @@ describe('checkPublishing', () => {
         (c.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl =
           'https://keycloak:8443/realms/a/token'),
       'url-private-host',
-      'warning',
+      'error',
       TOKEN_URL,
       'single-label host',
     ],
@@ -252,7 +260,7 @@ describe('checkPublishing', () => {
       '.internal host',
       iface('https://agent.internal/a2a'),
       'url-private-host',
-      'warning',
+      'error',
       '/supportedInterfaces/0/url',
       'under .internal',
     ],
@@ -260,7 +268,7 @@ describe('checkPublishing', () => {
       '.svc.cluster.local host',
       iface('https://agent.default.svc.cluster.local/a2a'),
       'url-private-host',
-      'warning',
+      'error',
       '/supportedInterfaces/0/url',
       '("agent.default.svc.cluster.local")',
     ],
@@ -268,7 +276,7 @@ describe('checkPublishing', () => {
       'ULA IPv6 host',
       iface('https://[fd00::5]/a2a'),
       'url-private-host',
-      'warning',
+      'error',
       '/supportedInterfaces/0/url',
       'fc00::/7',
     ],
@@ -276,7 +284,7 @@ describe('checkPublishing', () => {
       'link-local metadata host',
       (c) => (c.documentationUrl = 'https://169.254.169.254/latest'),
       'url-private-host',
-      'warning',
+      'error',
       '/documentationUrl',
       '169.254.0.0/16',
     ],
@@ -532,7 +540,7 @@ describe('checkPublishing', () => {
   it.each(triggers.map(([title, ...rest]): Trigger => [`${title} → ${rest[1]}`, ...rest]))(
     '%s',
     (_title, edit, rule, severity, path, message) => {
-      const findings = runCheck(checkPublishing, cardWith(edit));
+      const findings = runCheck(checkUrls, cardWith(edit));
       const finding = findings.find((f) => f.rule === rule && f.path === path && f.severity === severity);
       expect(finding, JSON.stringify(findings, null, 2)).toBeDefined();
       expect(finding?.message).toContain(message);
@@ -630,7 +638,7 @@ describe('checkPublishing', () => {
   it.each(clean.map(([title, edit, rule]): Clean => [`${title} → no ${rule}`, edit, rule]))(
     '%s',
     (_title, edit, rule) => {
-      expect(runCheck(checkPublishing, cardWith(edit)).filter((f) => f.rule === rule)).toEqual([]);
+      expect(runCheck(checkUrls, cardWith(edit)).filter((f) => f.rule === rule)).toEqual([]);
     },
   );
 
@@ -642,8 +650,10 @@ describe('checkPublishing', () => {
     ['production', 'https://localhost:3000/a2a', 'url-localhost', 'error'],
     ['strict', 'https://[::ffff:127.0.0.1]/a2a', 'url-localhost', 'error'],
     ['development', 'https://10.1.1.1/a2a', 'url-private-host', 'warning'],
+    ['production', 'https://10.1.1.1/a2a', 'url-private-host', 'error'],
+    ['strict', 'https://agent.acme.corp/a2a', 'url-private-host', 'error'],
   ])('%s: %s → %s %s', (profile, url, rule, severity) => {
-    const findings = runCheck(checkPublishing, cardWith(iface(url)), profile);
+    const findings = runCheck(checkUrls, cardWith(iface(url)), profile);
     expect(findings.filter((f) => f.rule === rule).map((f) => [f.severity, f.path])).toEqual([
       [severity, '/supportedInterfaces/0/url'],
     ]);

@@ -1,5 +1,5 @@
 /**
- * Publishing-readiness rules (packages/core/RULES.md §6.3, rules 33–41): is this card fit to be served on the
+ * Publishing-readiness rules (packages/core/RULES.md §6.3, rules 33–41; 35 is `internal-hosts.ts`): is this card fit to be served on the
  * public internet? URLs that clients cannot reach or cannot trust, placeholders left from a
  * template, secrets, thin metadata, and no declared security.
  * @see packages/core/RULES.md §6.3
@@ -344,14 +344,6 @@ function checkUrl(ctx: RuleContext, item: CardUrl): void {
       path,
       `${label}: points at ${hostClass.reason}, which other machines cannot reach (${hostShown}).`,
       'Use the public host name clients reach the agent on, e.g. from a PUBLIC_URL setting, for production.',
-    );
-  } else if (hostClass.kind === 'private') {
-    ctx.report(
-      'url-private-host',
-      'warning',
-      path,
-      `${label}: host is ${hostClass.reason} (${hostShown}).`,
-      'Use a public DNS name that clients outside your network can resolve, unless the card is only for internal clients.',
     );
   } else if (hostClass.kind === 'placeholder' && !placeholder) {
     ctx.report(

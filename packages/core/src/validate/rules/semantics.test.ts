@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Severity } from '../../findings';
+import type { Severity, ValidationProfile } from '../../findings';
 import { baseCard, cardWith, runCheck, specSampleCard } from '../test-cards';
 import { validateAgentCard } from '../validate';
 import { bindingInfo, checkSemantics } from './semantics';
@@ -92,16 +92,12 @@ describe('checkSemantics', () => {
     ],
     // 22 security-empty
     [
-      'empty securitySchemes object',
-      (c) => {
-        noSecurity(c);
-        c.securitySchemes = {};
-        c.capabilities.extendedAgentCard = false;
-      },
+      'a skill that opts out of the authentication the card requires',
+      (c) => (c.skills[0].securityRequirements = [{ schemes: {} }]),
       'security-empty',
       'warning',
-      '/securitySchemes',
-      'securitySchemes: is present but empty ({}).',
+      '/skills/0/securityRequirements/0',
+      'skills[0].securityRequirements[0]: names no scheme ({}), which makes authentication optional.',
     ],
     [
       'requirement with an empty schemes map',
@@ -174,7 +170,7 @@ describe('checkSemantics', () => {
       'lower-case binding',
       (c) => (c.supportedInterfaces[0].protocolBinding = 'jsonrpc'),
       'interface-binding-known',
-      'warning',
+      'error',
       '/supportedInterfaces/0/protocolBinding',
       'is not the exact spec spelling ("jsonrpc")',
     ],
@@ -182,7 +178,7 @@ describe('checkSemantics', () => {
       'unknown binding',
       (c) => (c.supportedInterfaces[0].protocolBinding = 'MQTT'),
       'interface-binding-known',
-      'warning',
+      'error',
       '/supportedInterfaces/0/protocolBinding',
       'is neither JSONRPC, GRPC, HTTP+JSON nor an absolute URI ("MQTT")',
     ],
@@ -370,6 +366,17 @@ describe('checkSemantics', () => {
         c.securityRequirements.push({ schemes: { key: { list: [] } } });
       },
       'security-scope-declared',
+    ],
+    [
+      // What the official SDK writes for a public agent: empty defaults, nothing made optional.
+      'the empty defaults of a public agent: {} schemes and one empty requirement',
+      (c) => {
+        noSecurity(c);
+        c.securitySchemes = {};
+        c.securityRequirements = [{}];
+        c.capabilities.extendedAgentCard = false;
+      },
+      'security-empty',
     ],
     [
       'no security at all',
@@ -582,5 +589,24 @@ describe('cross-field rules through validateAgentCard', () => {
     expect(result.findings).toContainEqual(
       expect.objectContaining({ rule: 'mode-media-type', severity: 'warning', path: '/defaultInputModes/0' }),
     );
+  });
+});
+
+describe('interface-binding-known (rule 25) by profile', () => {
+  it.each<[ValidationProfile, string]>([
+    ['development', 'warning'],
+    ['production', 'error'],
+    ['strict', 'error'],
+  ])('binding "JSON-RPC" under %s is a %s', (profile, severity) => {
+    const card = cardWith((c) => (c.supportedInterfaces[0].protocolBinding = 'JSON-RPC'));
+    const findings = runCheck(checkSemantics, card, profile).filter((f) => f.rule === 'interface-binding-known');
+    expect(findings.map((f) => [f.severity, f.path, f.message, f.hint])).toEqual([
+      [
+        severity,
+        '/supportedInterfaces/0/protocolBinding',
+        'supportedInterfaces[0].protocolBinding: is not the exact spec spelling ("JSON-RPC").',
+        'Use "JSONRPC" (values are case-sensitive).',
+      ],
+    ]);
   });
 });

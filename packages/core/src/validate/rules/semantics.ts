@@ -140,6 +140,12 @@ function idsDistinctIgnoringCase(skills: readonly unknown[]): boolean {
 // --- 20–23 security ----------------------------------------------------------------------------
 
 /** Where a list of security requirements sits: the card's own (`-1`) or a skill's. */
+/** Whether a security requirement names at least one scheme (`{"schemes": {"bearer": …}}`). */
+function namesScheme(requirement: unknown): boolean {
+  const map = own(requirement, 'schemes');
+  return isObject(map) && keysOf(map).length > 0;
+}
+
 function requirementsPath(skill: number): Segments {
   return skill < 0 ? ['securityRequirements'] : ['skills', skill, 'securityRequirements'];
 }
@@ -227,19 +233,18 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
   // Each declared scheme's scopes, read once for all the requirements that name it.
   const scopesOf = new Map<string, SchemeScopes>();
 
-  if (schemes && names.length === 0) {
-    ctx.report(
-      'security-empty',
-      'warning',
-      ['securitySchemes'],
-      'securitySchemes: is present but empty ({}).',
-      'Declare the schemes clients must use, or remove securitySchemes if the agent is public.',
-    );
-  }
+  // An empty `securitySchemes` ({}), an empty list and a lone empty requirement are the defaults
+  // SDKs write for a public agent: they say nothing and are not reported.
+  const cardList = ownArray(card, 'securityRequirements');
+  const cardRequiresAuth = cardList?.some(namesScheme);
 
   /** Rules 20–23 for the list of requirements at `skill` (see {@link requirementsPath}). */
   const checkList = (list: readonly unknown[], skill: number): void => {
-    if (list.length > 0 && names.length === 0) {
+    // An empty requirement matters where it makes authentication optional: next to one that names
+    // a scheme, or on a skill of a card that requires authentication. Alone it is a public agent's
+    // default.
+    const emptyMatters = list.some(namesScheme) || (skill !== -1 && cardRequiresAuth);
+    if (names.length === 0 && list.some(namesScheme)) {
       const path = requirementsPath(skill);
       ctx.report(
         'security-empty',
@@ -256,6 +261,7 @@ function checkSecurity(card: JsonObject, ctx: RuleContext): void {
       if (map !== undefined && !isObject(map)) continue;
       const namesHere = map ? keysOf(map) : [];
       if (namesHere.length === 0) {
+        if (!emptyMatters) continue;
         const reqPath = [...requirementsPath(skill), index];
         ctx.report(
           'security-empty',
@@ -409,9 +415,11 @@ function checkBinding(ctx: RuleContext, path: Segments, binding: string): void {
   const info = bindingInfo(binding);
   if (info.exact || info.uri) return;
   const bindingPath = [...path, 'protocolBinding'];
+  // A client that meets a binding it does not know skips the interface: published, a misspelt
+  // binding is an interface nobody can use.
   ctx.report(
     'interface-binding-known',
-    'warning',
+    ctx.profile === 'development' ? 'warning' : 'error',
     bindingPath,
     info.known
       ? `${where(bindingPath)}: is not the exact spec spelling (${quote(binding)}).`

@@ -31,6 +31,8 @@ const initCard = () => {
 const ownCard = () => {
   const card = initCard();
   card.description = 'Checks the water meters of Acme Utilities customers and books a plumber when one leaks.';
+  card.securitySchemes.customerToken.httpAuthSecurityScheme.description =
+    'Customer access token issued by the Acme Utilities customer portal.';
   card.skills = [
     {
       id: 'read-meter',
@@ -42,6 +44,65 @@ const ownCard = () => {
   ];
   return card;
 };
+
+/** Sets the value at a JSON Pointer. */
+function setAt(card: any, pointer: string, value: unknown): void {
+  const segments = pointer.slice(1).split('/');
+  let node = card;
+  for (const segment of segments.slice(0, -1)) node = node[segment];
+  node[segments[segments.length - 1]!] = value;
+}
+
+describe('template-content (rule 57): a card made from a template, as a new user edits it', () => {
+  // `agent-card init -t <template> --name … --description …`, then the skills replaced by the
+  // user's own: what init copied as it is (scheme texts, OAuth endpoints, API key header names,
+  // extensions) still belongs to the template's fictional organisation.
+  const edited = (name: string) => {
+    const card = example(name);
+    delete card.provider;
+    delete card.documentationUrl;
+    delete card.iconUrl;
+    card.version = '0.1.0';
+    card.name = 'Acme Water Meters';
+    card.supportedInterfaces = [
+      { url: 'https://meters.acme-corp.io/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ];
+    card.description = ownCard().description;
+    card.skills = ownCard().skills;
+    return card;
+  };
+
+  it.each(TEMPLATES)('"%s" does not pass production until every field still the template\'s is replaced', (name) => {
+    const card = edited(name);
+    const fingerprint = TEMPLATE_FINGERPRINTS.find((f) => f.template === name)!;
+    const first = validateAgentCard(card, { profile: 'production' });
+    const left = first.findings.filter((f) => f.rule === 'template-content');
+    // research's scheme-less card has nothing left once name, description and skills are the user's.
+    expect(first.valid).toBe(fingerprint.distinctive.length === 0);
+    expect(new Set(left.map((f) => JSON.stringify(atPointer(card, f.path))))).toEqual(
+      new Set(fingerprint.distinctive.map((v) => JSON.stringify(v))),
+    );
+    for (const f of left) {
+      expect(f.severity).toBe('error');
+      expect(f.message).toMatch(new RegExp(`still the "${name}" template's (URL|text)`));
+    }
+    // Replacing one field is not enough while another remains; replacing all of them is.
+    left.forEach((f, i) => {
+      const before = atPointer(card, f.path) as string;
+      setAt(card, f.path, before.startsWith('https://') ? `https://auth.acme-corp.io/v${i}` : `Acme meter value ${i}`);
+      const now = validateAgentCard(card, { profile: 'production' });
+      expect(now.valid).toBe(i === left.length - 1);
+    });
+    expect(templateFindings(card)).toEqual([]);
+  });
+});
+
+/** The value at a JSON Pointer. */
+function atPointer(card: any, pointer: string): unknown {
+  let node = card;
+  for (const segment of pointer.slice(1).split('/')) node = node?.[segment];
+  return node;
+}
 
 describe('template-content (rule 57)', () => {
   it.each(TEMPLATES)('an untouched "%s" template is an error in production, naming the template', (name) => {
@@ -92,6 +153,11 @@ describe('template-content (rule 57)', () => {
         '/documentationUrl',
         'documentationUrl: still the "support" template\'s URL ("https://developers.larkspur-telecom.com/agents/support").',
       ],
+      [
+        'error',
+        '/securitySchemes/customerToken/httpAuthSecurityScheme/description',
+        'securitySchemes.customerToken.httpAuthSecurityScheme.description: still the "support" template\'s text ("Customer access token issued by the Larkspur account service.").',
+      ],
       ['error', '/skills/0', 'skills[0]: still the "support" template\'s skill ("diagnose-connection").'],
       ['error', '/skills/1', 'skills[1]: still the "support" template\'s skill ("explain-bill").'],
       ['error', '/skills/2', 'skills[2]: still the "support" template\'s skill ("open-ticket").'],
@@ -111,11 +177,18 @@ describe('template-content (rule 57)', () => {
     expect(dev.valid).toBe(true);
     expect(dev.findings.filter((f) => f.rule === 'template-content').map((f) => [f.severity, f.path])).toEqual([
       ['warning', '/description'],
+      ['warning', '/securitySchemes/customerToken/httpAuthSecurityScheme/description'],
       ['warning', '/skills/0'],
       ['warning', '/skills/1'],
       ['warning', '/skills/2'],
     ]);
-    expect(templateFindings(initCard(), 'strict').map((f) => f.severity)).toEqual(['error', 'error', 'error', 'error']);
+    expect(templateFindings(initCard(), 'strict').map((f) => f.severity)).toEqual([
+      'error',
+      'error',
+      'error',
+      'error',
+      'error',
+    ]);
   });
 
   it('reports nothing once the user has replaced everything', () => {
@@ -132,7 +205,12 @@ describe('template-content (rule 57)', () => {
   it('still reports the skills when the description is new but every template skill is kept', () => {
     const card = initCard();
     card.description = ownCard().description;
-    expect(templateFindings(card).map((f) => f.path)).toEqual(['/skills/0', '/skills/1', '/skills/2']);
+    expect(templateFindings(card).map((f) => f.path)).toEqual([
+      '/securitySchemes/customerToken/httpAuthSecurityScheme/description',
+      '/skills/0',
+      '/skills/1',
+      '/skills/2',
+    ]);
   });
 
   it('sees through a light edit: one word changed, case and spacing', () => {
@@ -145,7 +223,12 @@ describe('template-content (rule 57)', () => {
     const card = initCard();
     card.description = ownCard().description;
     card.skills[0].description = 'Runs our own checks.';
-    expect(templateFindings(card).map((f) => f.path)).toEqual(['/skills/0', '/skills/1', '/skills/2']);
+    expect(templateFindings(card).map((f) => f.path)).toEqual([
+      '/securitySchemes/customerToken/httpAuthSecurityScheme/description',
+      '/skills/0',
+      '/skills/1',
+      '/skills/2',
+    ]);
   });
 
   it('does not report a card that only shares the name or a host of a template', () => {
@@ -169,9 +252,12 @@ describe('template-content (rule 57)', () => {
     const found = templateFindings(example('booking')).filter((f) => f.path.startsWith('/securitySchemes'));
     const at = 'securitySchemes.harbourlineId.oauth2SecurityScheme';
     expect(found.map((f) => f.message)).toEqual([
+      `${at}.description: still the "booking" template's text ("Harbourline ID sign-in; the agent acts on behalf of the traveller.").`,
       `${at}.flows.authorizationCode.authorizationUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/authorize").`,
       `${at}.flows.authorizationCode.tokenUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/token").`,
       `${at}.flows.authorizationCode.refreshUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/oauth2/token").`,
+      `${at}.flows.authorizationCode.scopes["bookings:read"]: still the "booking" template's text ("See the traveller's bookings").`,
+      `${at}.flows.authorizationCode.scopes["bookings:write"]: still the "booking" template's text ("Create, change and cancel bookings").`,
       `${at}.oauth2MetadataUrl: still the "booking" template's URL ("https://id.harbourline-travel.com/.well-known/oauth-authorization-server").`,
     ]);
   });
@@ -193,11 +279,22 @@ describe('template-content (rule 57)', () => {
     const start = performance.now();
     const found = templateFindings(card, 'development');
     expect(performance.now() - start).toBeLessThan(5000);
-    expect(found.map((f) => f.path)).toEqual(['/description', '/skills/0', '/skills/1', '/skills/2']);
+    expect(found.map((f) => f.path)).toEqual([
+      '/description',
+      '/securitySchemes/customerToken/httpAuthSecurityScheme/description',
+      '/skills/0',
+      '/skills/1',
+      '/skills/2',
+    ]);
   });
 
   it('survives hostile values: wrong types, a 1 MiB description, 20 000 copies of a template skill', () => {
-    const wrongTypes = { ...example('support'), description: 42, skills: [null, 7, { id: {}, description: [] }] };
+    const wrongTypes = {
+      ...example('support'),
+      securitySchemes: ownCard().securitySchemes,
+      description: 42,
+      skills: [null, 7, { id: {}, description: [] }],
+    };
     expect(templateFindings(wrongTypes)).toEqual([]);
     const huge = { ...ownCard(), description: `${example('support').description} `.repeat(6000) };
     expect(templateFindings(huge)).toEqual([]);
@@ -213,6 +310,16 @@ describe('template-content (rule 57)', () => {
     expect(ctx.findings).toEqual([]);
   });
 });
+
+/** URLs, sentences and API key header names under `value`: what `init` copies and only the template has. */
+function distinctiveValues(value: unknown, key = '', apiKey = false): string[] {
+  if (typeof value === 'string')
+    return /^https?:\/\//.test(value) || value.includes(' ') || (apiKey && key === 'name') ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => distinctiveValues(v, key, apiKey));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => distinctiveValues(v, k, apiKey || k === 'apiKeySecurityScheme'));
+  return [];
+}
 
 describe('TEMPLATE_FINGERPRINTS', () => {
   it.each(TEMPLATES)('says what examples/cards/%s.json says', (name) => {
@@ -235,6 +342,7 @@ describe('TEMPLATE_FINGERPRINTS', () => {
         name: s.name,
         description: s.description,
       })),
+      distinctive: [...new Set(distinctiveValues([card.securitySchemes, card.capabilities.extensions]))],
     });
   });
 });

@@ -8,10 +8,16 @@
  * A description or a skill description counts as the template's when it shares at least 80% of
  * its distinct words with the template's (so a lightly edited sentence still counts); a skill
  * also counts when its `id` and `name` are the template's.
+ *
+ * A card whose name, description and skills were all replaced can still carry what `init` copied
+ * as it is: the security schemes' texts, OAuth endpoints and API key header names, the
+ * extensions. Those values only the template has (`TemplateFingerprint.distinctive`): one of them
+ * left outside `skills` is enough, and every field still the template's is reported.
  */
 import { isObject, type JsonObject, keysOf, type RuleCheck, type RuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint } from '../templates';
 import { parseAbsoluteUrl, redactUrl } from '../urls';
+import { cardStrings } from './card-strings';
 import { own, ownArray, ownObject, quote, where, type Segments } from './read-json';
 
 /** Share of distinct words two texts must have in common (Jaccard index) to be the same text. */
@@ -74,6 +80,11 @@ interface Index {
   readonly byId: ReadonlyMap<string, readonly number[]>;
   readonly shortest: number;
   readonly longest: number;
+  /** Each template's distinctive values (see `TemplateFingerprint.distinctive`), normalised, to the templates that have it. */
+  readonly distinctive: ReadonlyMap<string, readonly number[]>;
+  readonly distinctiveLengths: { readonly min: number; readonly max: number };
+  /** By ASCII code, lower-cased: whether a distinctive value starts with it (blanks count: values are trimmed). */
+  readonly distinctiveStarts: readonly boolean[];
 }
 
 let index: Index | undefined;
@@ -107,7 +118,31 @@ function templates(): Index {
       return { id: skill.id, name: skill.name.toLowerCase(), words: own.size };
     }),
   }));
-  index = { templates: prepared, all, words: sizes, byWord, byId, shortest, longest };
+  const distinctive = new Map<string, number[]>();
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  TEMPLATE_FINGERPRINTS.forEach((fingerprint, t) => {
+    for (const value of fingerprint.distinctive) {
+      const key = value.toLowerCase();
+      if (!distinctive.get(key)?.includes(t)) push(distinctive, key, t);
+      min = Math.min(min, value.length);
+      max = Math.max(max, value.length);
+    }
+  });
+  const distinctiveStarts: boolean[] = Array.from({ length: 128 }, (_, c) => c <= 32);
+  for (const key of distinctive.keys()) if (key.charCodeAt(0) < 128) distinctiveStarts[key.charCodeAt(0)] = true;
+  index = {
+    distinctiveStarts,
+    templates: prepared,
+    all,
+    words: sizes,
+    byWord,
+    byId,
+    shortest,
+    longest,
+    distinctive,
+    distinctiveLengths: { min, max },
+  };
   return index;
 }
 
@@ -203,7 +238,44 @@ interface Leftover {
   readonly hint: string;
 }
 
-function leftovers(card: JsonObject, template: Prepared, skillMatches: ReadonlyMap<number, number>): Leftover[] {
+/** A distinctive template value found in the card, outside `skills`. */
+interface Hit {
+  readonly path: Segments;
+  readonly value: string;
+}
+
+/**
+ * Per template, the card's strings outside `skills` that are one of its distinctive values (see
+ * `TemplateFingerprint.distinctive`; compared trimmed and without case). One pass over the
+ * strings the validation lists once for every rule.
+ */
+function distinctiveHits(card: JsonObject, ctx: RuleContext, idx: Index): Hit[][] {
+  const hits: Hit[][] = idx.templates.map(() => []);
+  const strings = cardStrings(card, ctx);
+  const { min, max } = idx.distinctiveLengths;
+  for (let i = 0; i < strings.values.length; i++) {
+    const value = strings.values[i]!;
+    if (value.length < min || value.length > max + 64) continue;
+    // Most strings start with a letter no distinctive value starts with: no copy made for them.
+    const first = value.charCodeAt(0);
+    if (first < 128 && !idx.distinctiveStarts[first | (first >= 65 && first <= 90 ? 32 : 0)]) continue;
+    const templatesWithIt = idx.distinctive.get(value.trim().toLowerCase());
+    if (templatesWithIt === undefined) continue;
+    const path = strings.path(i);
+    if (path[0] === 'skills') continue;
+    for (const t of templatesWithIt) hits[t]!.push({ path, value });
+  }
+  return hits;
+}
+
+const isUrl = (value: string): boolean => value.startsWith('https://') || value.startsWith('http://');
+
+function leftovers(
+  card: JsonObject,
+  template: Prepared,
+  skillMatches: ReadonlyMap<number, number>,
+  hits: readonly Hit[],
+): Leftover[] {
   const fp = template.fingerprint;
   const out: Leftover[] = [];
   const name = own(card, 'name');
@@ -230,8 +302,19 @@ function leftovers(card: JsonObject, template: Prepared, skillMatches: ReadonlyM
     });
   }
   const urlHint = `Use your own URL: ${fp.domains.join(', ')} is the template's domain.`;
-  for (const [path, url] of templateUrls(card, fp))
-    out.push({ path, what: 'URL', shown: quote(redactUrl(url)), hint: urlHint });
+  const urls = templateUrls(card, fp);
+  for (const [path, url] of urls) out.push({ path, what: 'URL', shown: quote(redactUrl(url)), hint: urlHint });
+  const listed = new Set(urls.map(([path]) => path.join('/')));
+  for (const { path, value } of hits) {
+    if (listed.has(path.join('/'))) continue;
+    const url = isUrl(value);
+    out.push({
+      path,
+      what: url ? 'URL' : 'text',
+      shown: quote(url ? redactUrl(value) : value),
+      hint: url ? urlHint : "Replace it with your own: it describes the template's fictional organisation.",
+    });
+  }
   const skills = ownArray(card, 'skills') ?? [];
   for (const [index, j] of skillMatches) {
     const id = own(skills[index], 'id');
@@ -247,7 +330,7 @@ function leftovers(card: JsonObject, template: Prepared, skillMatches: ReadonlyM
 
 /**
  * Reports every field of a card that is still a shipped template's, when the card keeps the
- * template's description or every one of its skills: an error in `production` and `strict` (a
+ * template's description, every one of its skills, or one of its distinctive values: an error in `production` and `strict` (a
  * published template advertises someone else's agent), a warning in `development` (the state
  * `agent-card init` leaves a card in).
  * @see packages/core/RULES.md §6.3
@@ -269,12 +352,13 @@ export const checkTemplateContent: RuleCheck = (card: JsonObject, ctx: RuleConte
     }
   }
   const description = own(card, 'description');
+  const hits = distinctiveHits(card, ctx, idx);
   for (let t = 0; t < idx.templates.length; t++) {
     const template = idx.templates[t]!;
     const allSkills = seen[t]!.size === template.skills.length;
-    if (!allSkills && !sameText(description, template.description)) continue;
+    if (!allSkills && !sameText(description, template.description) && hits[t]!.length === 0) continue;
     const name = template.fingerprint.template;
-    for (const left of leftovers(card, template, matches[t]!)) {
+    for (const left of leftovers(card, template, matches[t]!, hits[t]!)) {
       ctx.report(
         'template-content',
         severity,
