@@ -1,8 +1,8 @@
-import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { isObject } from '../validate/context';
 import { showValue } from '../util';
+import { jcs as rfc8785 } from './jcs';
 
 /*
  * What an Agent Card signature covers, read from the JSON itself: never through a model that
@@ -136,7 +136,7 @@ function withoutSignatures(card: JsonObject): JsonObject {
 
 function jcs(value: Json): string {
   try {
-    return canonicalize(value) as string;
+    return rfc8785(value);
   } catch (error) {
     return fail(
       `the card cannot be serialized with RFC 8785 (${(error as Error).message})`,
