@@ -16,7 +16,7 @@
 const INDEX_NAME = /^(?:0|[1-9]\d{0,9})$/;
 
 /** A name an object orders before the others (an array index: below 2³² − 1). */
-const isIndexName = (name: string) => INDEX_NAME.test(name) && Number(name) < 4294967295;
+export const isIndexName = (name: string) => INDEX_NAME.test(name) && Number(name) < 4294967295;
 
 /** What RFC 8785 refuses, in the words the `canonicalize` package used for it. */
 class NotCanonicalizable extends Error {}
@@ -24,13 +24,20 @@ class NotCanonicalizable extends Error {}
 /** `String.prototype.isWellFormed` (ES2024; Node 20, Deno, Bun and workerd have it). */
 const isWellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed();
 
-function scalar(value: unknown): unknown {
+/** Why RFC 8785 cannot write the scalar `value`, or `undefined` when it can. */
+export function scalarProblem(value: unknown): string | undefined {
   if (typeof value === 'number') {
-    if (Number.isNaN(value)) throw new NotCanonicalizable('NaN is not allowed');
-    if (!Number.isFinite(value)) throw new NotCanonicalizable('Infinity is not allowed');
+    if (Number.isNaN(value)) return 'NaN is not allowed';
+    if (!Number.isFinite(value)) return 'Infinity is not allowed';
   } else if (typeof value === 'string' && !isWellFormed(value)) {
-    throw new NotCanonicalizable('Lone surrogate is not allowed');
+    return 'Lone surrogate is not allowed';
   }
+  return undefined;
+}
+
+function scalar(value: unknown): unknown {
+  const problem = scalarProblem(value);
+  if (problem !== undefined) throw new NotCanonicalizable(problem);
   return value;
 }
 
@@ -97,4 +104,13 @@ export function jcs(value: unknown): string {
     return write(value);
   }
   return JSON.stringify(copy) ?? 'null';
+}
+
+/**
+ * The RFC 8785 text of a value its maker copied with every object's members inserted in sorted
+ * order and its scalars checked (see `prune` in canonicalize.ts): the engine writes it as is,
+ * unless an array-index member name (`ordered: false`) makes the insertion order moot.
+ */
+export function jcsOfOrdered(value: unknown, ordered: boolean): string {
+  return ordered ? (JSON.stringify(value) ?? 'null') : jcs(value);
 }

@@ -14,9 +14,14 @@ const counts = { imports: 0, checks: 0, canonicalized: 0, joseBytes: 0 };
 vi.mock('./jcs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./jcs')>();
   return {
+    ...actual,
     jcs: (value: unknown) => {
       counts.canonicalized += 1;
       return actual.jcs(value);
+    },
+    jcsOfOrdered: (value: unknown, ordered: boolean) => {
+      counts.canonicalized += 1;
+      return actual.jcsOfOrdered(value, ordered);
     },
   };
 });
