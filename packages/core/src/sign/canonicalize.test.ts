@@ -111,6 +111,11 @@ describe('canonicalizeAgentCard', () => {
       JSON.parse('{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}'),
       '{"capabilities":{"extensions":[{"params":{"__proto__":{"x":1},"y":2}}]}}',
     ],
+    [
+      'orders array-index member names as text (outside the model, in params)',
+      { capabilities: { extensions: [{ params: { b: 1, 10: 2, 9: '', 8: 3 } }] } },
+      '{"capabilities":{"extensions":[{"params":{"10":2,"8":3,"b":1}}]}}',
+    ],
   ])('%s', (_, card, expected) => {
     expect(canon(card)).toBe(expected);
     // The SDK reads through its model: on cards of v1.0 members under their JSON names it agrees.
@@ -137,6 +142,12 @@ describe('canonicalizeAgentCard', () => {
       { name: 'a\uD800' },
       /RFC 8785.*Lone surrogate.*Remove lone UTF-16 surrogates/,
     ],
+    [
+      'a lone surrogate in a member name',
+      { capabilities: { extensions: [{ params: { '\uDC00': 1 } }] } },
+      /RFC 8785.*Lone surrogate.*Remove lone UTF-16 surrogates/,
+    ],
+    ['NaN', { capabilities: { extensions: [{ params: { n: Number.NaN } }] } }, /RFC 8785.*NaN is not allowed/],
   ])('refuses %s with ERR_AGENT_CARD_SIGNATURE', (_, card, message) => {
     let thrown: unknown;
     try {

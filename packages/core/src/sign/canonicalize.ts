@@ -1,8 +1,8 @@
-import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
 import { isObject } from '../validate/context';
 import { showValue } from '../util';
+import { isIndexName, jcsOfOrdered, jcs as rfc8785, scalarProblem } from './jcs';
 
 /*
  * What an Agent Card signature covers, read from the JSON itself: never through a model that
@@ -96,35 +96,56 @@ function isPresenceless(path: readonly string[]): boolean {
 
 const DROPPED = Symbol('dropped');
 
-/** Removes default-valued members recursively; `DROPPED` means the whole value goes. */
-function prune(value: Json, path: string[]): Json | typeof DROPPED {
+/**
+ * What a pruning walk carries: the path (for the presenceless booleans), whether the copy's
+ * members came out in RFC 8785 order (no array-index names, see jcs.ts), and the first value
+ * RFC 8785 cannot write.
+ */
+interface Pruning {
+  path: string[];
+  /** Copy members in sorted order (for the text), or in the card's order (for diagnoses). */
+  sorted: boolean;
+  ordered: boolean;
+  problem: string | undefined;
+}
+
+/**
+ * Removes default-valued members recursively; `DROPPED` means the whole value goes. With
+ * `sorted`, members are copied in sorted order, so that the copy's JSON.stringify text is already
+ * RFC 8785 unless `ordered` turned false.
+ */
+function prune(value: Json, state: Pruning): Json | typeof DROPPED {
   if (value === '' || value === null) return DROPPED;
-  if (value === false) return isPresenceless(path) ? DROPPED : false;
+  if (value === false) return isPresenceless(state.path) ? DROPPED : false;
   if (Array.isArray(value)) {
     const list: Json[] = [];
-    path.push('*');
+    state.path.push('*');
     for (let i = 0; i < value.length; i++) {
-      const item = prune(value[i], path);
+      const item = prune(value[i], state);
       if (item !== DROPPED) list.push(item);
     }
-    path.pop();
+    state.path.pop();
     return list.length > 0 ? list : DROPPED;
   }
   if (typeof value === 'object') {
     // A null-prototype object keeps an own `__proto__` member as the plain member it is.
     const out: JsonObject = Object.create(null);
     let kept = 0;
-    for (const key of Object.keys(value)) {
-      path.push(key);
-      const item = prune((value as JsonObject)[key], path);
-      path.pop();
+    const keys = Object.keys(value);
+    for (const key of state.sorted ? keys.sort() : keys) {
+      state.path.push(key);
+      const item = prune((value as JsonObject)[key], state);
+      state.path.pop();
       if (item !== DROPPED) {
+        if (isIndexName(key)) state.ordered = false;
+        state.problem ??= scalarProblem(key);
         out[key] = item;
         kept++;
       }
     }
     return kept > 0 ? out : DROPPED;
   }
+  state.problem ??= scalarProblem(value);
   return value;
 }
 
@@ -134,15 +155,19 @@ function withoutSignatures(card: JsonObject): JsonObject {
   return out;
 }
 
+function unserializable(reason: string, cause?: unknown): never {
+  return fail(
+    `the card cannot be serialized with RFC 8785 (${reason})`,
+    'Remove lone UTF-16 surrogates, NaN and Infinity from the card.',
+    cause,
+  );
+}
+
 function jcs(value: Json): string {
   try {
-    return canonicalize(value) as string;
+    return rfc8785(value);
   } catch (error) {
-    return fail(
-      `the card cannot be serialized with RFC 8785 (${(error as Error).message})`,
-      'Remove lone UTF-16 surrogates, NaN and Infinity from the card.',
-      error,
-    );
+    return unserializable((error as Error).message, error);
   }
 }
 
@@ -212,8 +237,13 @@ export function canonicalForms(card: unknown): Record<AgentCardCanonicalForm, st
 export interface CanonicalForms {
   /** The signed content as received (the card less `signatures`). */
   readonly content: JsonObject;
-  /** The pruned content as a value, for comparing with what another reading covers. */
+  /** The pruned content as a value, members in RFC 8785 order. */
   pruned(): Json;
+  /**
+   * The pruned content with members in the card's order, for saying what another reading leaves
+   * out in the order a reader of the card meets it (diagnoses only: it is a second copy).
+   */
+  prunedInCardOrder(): Json;
   /** The RFC 8785 text of `form`. */
   text(form: AgentCardCanonicalForm): string;
 }
@@ -227,19 +257,34 @@ export interface CanonicalForms {
 export function canonicalFormsOf(card: unknown): CanonicalForms {
   const content = signedContent(card);
   let pruned: Json | undefined;
+  let inCardOrder: Json | undefined;
+  const pruning: Pruning = { path: [], sorted: true, ordered: true, problem: undefined };
   const texts: Partial<Record<AgentCardCanonicalForm, string>> = {};
   const prunedValue = () => {
     if (pruned === undefined) {
-      const value = prune(content, []);
+      const value = prune(content, pruning);
       pruned = value === DROPPED ? {} : value;
     }
     return pruned;
   };
+  const prunedText = () => {
+    const value = prunedValue();
+    if (pruning.problem !== undefined) unserializable(pruning.problem);
+    return jcsOfOrdered(value, pruning.ordered);
+  };
+  const prunedInCardOrder = () => {
+    if (inCardOrder === undefined) {
+      const value = prune(content, { path: [], sorted: false, ordered: false, problem: undefined });
+      inCardOrder = value === DROPPED ? {} : value;
+    }
+    return inCardOrder;
+  };
   return {
     content,
     pruned: prunedValue,
+    prunedInCardOrder,
     text: (form) => {
-      texts[form] ??= form === 'served-as-is' ? jcs(content) : jcs(prunedValue());
+      texts[form] ??= form === 'served-as-is' ? jcs(content) : prunedText();
       return texts[form];
     },
   };

@@ -1,6 +1,6 @@
-import canonicalize from 'canonicalize';
 import { AgentCardError } from '../errors';
 import type { AgentCard } from '../model';
+import { jcs } from './jcs';
 
 /*
  * The card as `@a2a-js/sdk` 1.3.0 reads it before it signs or verifies: a ProtoJSON round trip
@@ -317,7 +317,7 @@ export function modelCanonicalForm(card: AgentCard | Omit<AgentCard, 'signatures
   const cleaned = dropEmpty(normalizeMessage(AgentCardMessage, card, () => ''));
   if (cleaned === undefined) return '{}';
   try {
-    return canonicalize(cleaned) as string;
+    return jcs(cleaned);
   } catch (error) {
     throw new AgentCardError(
       'ERR_AGENT_CARD_SIGNATURE',

@@ -19,7 +19,7 @@ export interface Signable {
   payloads(): { form: AgentCardCanonicalForm; payload: string }[];
   /** The base64url payload of `form`, for a signature that names the one it covers. */
   payload(form: AgentCardCanonicalForm): string;
-  /** The pruned content as a value. */
+  /** The pruned content as a value, members in the card's order. */
   pruned(): unknown;
   /** The pointers of the default-valued members the pruned form leaves out (computed once, on demand). */
   prunedAway(): string[];
@@ -88,7 +88,7 @@ export function signable(
       return payloads;
     },
     payload,
-    pruned: of.pruned,
+    pruned: of.prunedInCardOrder,
     prunedAway: () => {
       // The values compared in the order of their canonical text, without serializing the
       // served-as-is form only for this.

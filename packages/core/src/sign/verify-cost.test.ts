@@ -12,12 +12,17 @@ import type * as NodeCryptoModule from './node-crypto';
 
 const counts = { imports: 0, checks: 0, canonicalized: 0, joseBytes: 0 };
 
-vi.mock('canonicalize', async (importOriginal) => {
-  const actual = await importOriginal<{ default: (value: unknown) => string | undefined }>();
+vi.mock('./jcs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./jcs')>();
   return {
-    default: (value: unknown) => {
+    ...actual,
+    jcs: (value: unknown) => {
       counts.canonicalized += 1;
-      return actual.default(value);
+      return actual.jcs(value);
+    },
+    jcsOfOrdered: (value: unknown, ordered: boolean) => {
+      counts.canonicalized += 1;
+      return actual.jcsOfOrdered(value, ordered);
     },
   };
 });
