@@ -82,7 +82,6 @@ function verifyFindings(result: VerifyAgentCardResult): ReportFinding[] {
   return findings;
 }
 
-
 /** An AI Catalog rather than a card: `specVersion` and `entries`. */
 function isCatalog(doc: Record<string, unknown>): boolean {
   return typeof doc.specVersion === 'string' && Array.isArray(doc.entries);

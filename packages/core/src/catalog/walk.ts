@@ -1,4 +1,5 @@
 // What the validator's steps share: the walk's state and how a finding is written.
+import type { CatalogRuleId } from '../rules';
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
 import { quote, type Segments } from '../validate/rules/read-json';
 import type { AiCatalogDraftId, AiCatalogMembers } from './format';
@@ -29,7 +30,14 @@ export function at(path: Segments): string {
   return out;
 }
 
-export function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
+export function report(
+  w: Walk,
+  rule: CatalogRuleId,
+  severity: Severity,
+  path: Segments,
+  what: string,
+  hint: string,
+): void {
   w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
 }
 

@@ -246,10 +246,10 @@ export const CARD_RULES = {
     number: 22,
     section: 'semantics',
     severity: profiles('warning'),
-    summary: 'No empty `securitySchemes`, no empty requirement, no requirement without schemes.',
+    summary: 'No empty requirement that makes authentication optional, no requirement without schemes.',
     details:
-      '`securitySchemes: {}` present but empty; a requirement with an empty `schemes` map (in OpenAPI, an empty requirement object makes auth *optional*); requirements present with no schemes defined.',
-    fix: 'Declare the schemes clients must use, or remove the empty securitySchemes and empty requirements.',
+      'A requirement with an empty `schemes` map (`{}` or `{"schemes": {}}`) where it makes authentication *optional* (OpenAPI semantics): next to a requirement that names a scheme, or on a skill of a card whose own requirements name one. Requirements that name schemes while the card defines none. Quiet on the empty defaults SDKs write for a public agent: `securitySchemes: {}`, `securityRequirements: []`, a lone empty requirement.',
+    fix: 'Remove the empty requirement next to the ones that name a scheme (it lets callers in without credentials), or declare the schemes the requirements name.',
     source: '[proposal]; OpenAPI semantics',
     reportedBy: '`validateAgentCard`',
   },
@@ -278,10 +278,10 @@ export const CARD_RULES = {
   'interface-binding-known': {
     number: 25,
     section: 'semantics',
-    severity: profiles('warning'),
+    severity: profiles('warning', 'error', 'error'),
     summary: '`protocolBinding` is `JSONRPC`, `GRPC`, `HTTP+JSON` or an absolute URI.',
     details:
-      '`protocolBinding` is exactly `JSONRPC`, `GRPC` or `HTTP+JSON` (case-sensitive; `jsonrpc` is flagged) **or** an absolute URI (custom bindings SHOULD be URIs).',
+      '`protocolBinding` is exactly `JSONRPC`, `GRPC` or `HTTP+JSON` (case-sensitive; `jsonrpc` and `JSON-RPC` are flagged) **or** an absolute URI (custom bindings SHOULD be URIs). An error in production and strict: a client skips an interface whose binding it does not know, so a misspelt binding publishes an interface nobody uses. The `ProtocolBinding` type accepts the three spellings and URI-shaped strings only, so the typo does not compile either.',
     fix: "Write the binding as JSONRPC, GRPC or HTTP+JSON (exact case), or a custom binding's absolute URI.",
     source: '[spec] proto comment, §5.8; [tool] TCK `_KNOWN_BINDINGS` (skips otherwise)',
     reportedBy: '`validateAgentCard`',
@@ -358,9 +358,9 @@ export const CARD_RULES = {
     severity: profiles('error'),
     summary: 'A v1.0 card has no security written in the v0.3 shape.',
     details:
-      'In a v1.0 card: `security` as a list of `{name: [scopes]}`, or `securitySchemes` entries with a `type` discriminator / `in`. v1.0 parsers will not see these, so auth appears absent.',
+      'In a v1.0 card: `security` as a list of `{name: [scopes]}`, or `securitySchemes` entries with a `type` discriminator / `in`. a2a-python still reads `security`, but clients that read only the v1.0 shape see no requirement (or no scheme), so clients disagree on whether and how to authenticate.',
     fix: 'Write schemes and requirements in the v1.0 shape; `agent-card migrate` converts them.',
-    source: '[evidence] A2A#2044/#2046, a2a-java#590',
+    source: '[evidence] A2A#2044/#2046, a2a-java#590; a2a-python reads `security`',
     reportedBy: '`validateAgentCard`',
   },
   'url-https': {
@@ -394,10 +394,10 @@ export const CARD_RULES = {
   'url-private-host': {
     number: 35,
     section: 'publishing',
-    severity: profiles('warning'),
+    severity: profiles('warning', 'error', 'error'),
     summary: 'No card URL points at a private, link-local or single-label host.',
     details:
-      'RFC 1918/6598 ranges, link-local `169.254/16` and `fe80::/10`, ULA `fc00::/7`, single-label hosts (`keycloak`, `api`), and `.internal`, `.local`, `.lan`, `.svc`, `.cluster.local`.',
+      "Any URL of the card (every string that is an absolute URL with an authority, a `host:port` under a `url` member, and each signature's `jku`) on a private-network host: RFC 1918/6598 ranges, link-local `169.254/16` and `fe80::/10`, ULA `fc00::/7`, single-label hosts (`keycloak`, `api`), and `.internal`, `.local`, `.lan`, `.corp`, `.svc`, `.cluster.local`, `.home.arpa`. Loopback hosts are rule 34's. An error in production and strict: a published card that names an internal host points every client at a host it cannot reach and tells it the layout of the network behind it; a card meant only for clients inside that network is checked with the development profile. Emitted from `rules/internal-hosts.ts`.",
     fix: 'Publish a host name that callers outside your network can reach.',
     source: '[evidence] EDDI#782, hybridclaw#1253; [tool] TCK main sensitive-info regex, canagentuse "internal URLs"',
     reportedBy: '`validateAgentCard`',
@@ -476,9 +476,33 @@ export const CARD_RULES = {
     severity: profiles('warning', 'error', 'error'),
     summary: 'The card no longer carries a starter template of `agent-card init`.',
     details:
-      "The card still carries a starter template of `agent-card init` (the example cards in `examples/cards`): it keeps the template's `description`, or every one of its skills. Then every field still the template's is reported, one finding each, naming the template: `name`, `description`, `provider.organization`, each skill, and each URL on the template's domain outside the skills (interfaces, provider, links, OAuth and OIDC endpoints). A description or skill description counts when it shares ≥80% of its distinct words with the template's (a light edit still counts); a skill also counts by its `id` and `name`. A name, an organisation or a host alone is not enough (the templates' organisations are fictional, but a real one could share a name or domain), and a user may keep some of a template's skills on purpose. Error in production and strict: a published template advertises another organisation's agent (\"Larkspur Telecom Support Agent\") to every client; a warning in development, which is the state `init` leaves a card in.",
+      "The card still carries a starter template of `agent-card init` (the example cards in `examples/cards`): it keeps the template's `description`, or every one of its skills. Then every field still the template's is reported, one finding each, naming the template: `name`, `description`, `provider.organization`, each skill, and each URL on the template's domain outside the skills (interfaces, provider, links, OAuth and OIDC endpoints), and each value `init` copies unchanged that only the template has (security scheme and scope descriptions, OAuth URLs, API key header names, extension URIs). A description or skill description counts when it shares ≥80% of its distinct words with the template's (a light edit still counts); a skill also counts by its `id` and `name`. A name, an organisation or a host alone is not enough (the templates' organisations are fictional, but a real one could share a name or domain), and a user may keep some of a template's skills on purpose. Error in production and strict: a published template advertises another organisation's agent (\"Larkspur Telecom Support Agent\") to every client; a warning in development, which is the state `init` leaves a card in.",
     fix: 'Replace every field still carrying the starter template with your own: name, description, provider, skills and URLs.',
     source: '[evidence] agent-card#12 (an untouched template passed `validate` with 0 findings); [proposal]',
+    reportedBy: '`validateAgentCard`',
+  },
+  'system-prompt-text': {
+    number: 58,
+    section: 'publishing',
+    severity: profiles('warning', 'error', 'error'),
+    summary: 'No description reads as instructions to a model (a system prompt).',
+    details:
+      'A member named `description` (the card\'s, a skill\'s, an extension\'s, a security scheme\'s) reads as instructions to a model rather than a description for callers: a sentence opening with "You are a/an/the …", "You\'re a …" or "Act as a …"; "Your task/role/job/goal/purpose/objective/instructions is/are"; "Never/Do not reveal/disclose/repeat/share/mention … prompt/instructions"; the words "system prompt"; a `system:` or `assistant:` role marker opening a line (`SYSTEM_PROMPT_TEXT` in `patterns.ts`). None of the cards under `test/fixtures`, `examples/` and the `init` templates triggers it (a test reads them all). Emitted from `rules/system-prompt.ts`.',
+    fix: 'Describe what the agent or skill does for a caller, in the third person ("Answers questions about Acme orders and returns."), and keep the model\'s instructions (its system prompt) out of the card: every client, and every model a client gives the card to, reads it.',
+    source:
+      "[evidence] `@google/adk` 2.0 copies the agent's instruction into skill descriptions; Mastra 1.69 publishes the instructions as the card's description (kagent#2549)",
+    reportedBy: '`validateAgentCard`',
+  },
+  'hidden-instructions': {
+    number: 59,
+    section: 'publishing',
+    severity: profiles('warning', 'error', 'error'),
+    summary: 'No text hidden from reviewers or addressed to the model that reads the card.',
+    details:
+      'Any string of the card hides text from the people who review it or speaks to the model that reads it: a Unicode tag character (U+E0000–E007F; the tags of an emoji flag sequence are not counted), a zero-width space, word joiner or invisible operator (U+200B, U+2060–2064, U+FEFF, U+180E), a bidirectional embedding, override or isolate (U+202A–202E, U+2066–2069), two zero-width (non-)joiners in a row (one alone joins emoji and letters); an "ignore previous instructions"-style phrase (`INJECTION_PHRASE`); or chat markup of a model prompt (`<system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`; `MODEL_MARKUP`). One finding per string, the first of these it holds. Strings are read in their first 100,000 characters, the first 100,000 nodes of the card. Emitted from `rules/hidden-instructions.ts`.',
+    fix: 'Remove the invisible characters, the instructions to the model and the prompt markup: a card describes the agent to its callers, and text that speaks to the model reading it is prompt injection.',
+    source:
+      '[evidence] a2a-samples#687 (prompt injection through card descriptions), "agent card poisoning"; Unicode tag "ASCII smuggling"; Trojan Source (CVE-2021-42574)',
     reportedBy: '`validateAgentCard`',
   },
   'card-json-duplicate-member': {

@@ -140,4 +140,64 @@ export const CATALOG_RULES = {
     fix: 'List fewer entries, or raise maxEntries.',
     reportedBy: '`validateAiCatalog`',
   },
+  'catalog-trust-manifest-empty': {
+    number: 104,
+    section: 'catalog',
+    severity: profiles('warning'),
+    summary: 'A trust manifest carries some trust evidence.',
+    details:
+      'A `trustManifest` (or an item of `trustManifests`) carries no signature, attestations, provenance or trustSchema, so readers treat it as absent.',
+    fix: 'Add trust evidence, or leave trustManifest out.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-digest-format': {
+    number: 105,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: "An entry's `digest` is `sha256:`, `sha384:` or `sha512:` with lowercase hex.",
+    details:
+      "An entry's `digest` (current draft) names its algorithm and gives the lowercase hex of the exact bytes served at its `url`.",
+    fix: 'Write sha256: and the 64 hex digits of the SHA-256 of the exact bytes served at url.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-entry-restates-artifact': {
+    number: 106,
+    section: 'catalog',
+    severity: profiles('info'),
+    summary: 'An entry of a self-describing artifact leaves out what the artifact carries.',
+    details:
+      'The current draft says `displayName`, `description` and `version` SHOULD be left out when the artifact carries them (an A2A card has `name`, `description`, `version`); a consumer resolves them entry → artifact → identifier.',
+    fix: 'Leave displayName and description out of the entry: readers take them from the artifact.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-previous-draft': {
+    number: 107,
+    section: 'catalog',
+    severity: profiles('info'),
+    summary: 'The catalog follows the current AI Catalog draft.',
+    details:
+      'A catalog written to the previous draft (entries with `mediaType`, `metadata`, one `trustManifest`) is read, and each difference from the current draft is reported with its fix (at most 50).',
+    fix: 'Apply the fixes of the catalog-previous-draft findings to follow the current draft.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-extension-key': {
+    number: 108,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: '`extensions` keys are URLs or reverse-DNS names.',
+    details:
+      "Each key of an `extensions` object (current draft, replacing `metadata`) is a URL or a reverse-DNS name, so that two publishers' extensions never collide.",
+    fix: 'Key it by a name you own, e.g. com.example.region or https://example.com/extensions/region.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-signature-format': {
+    number: 109,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'The catalog `signature` is a detached JWS in compact form.',
+    details:
+      'The catalog-level `signature` is a detached JWS (`header..signature`, empty payload) over the RFC 8785 form of the catalog without `signature`.',
+    fix: 'Sign the RFC 8785 form of the catalog without signature and keep "header..signature" (empty payload), or remove signature.',
+    reportedBy: '`validateAiCatalog`',
+  },
 } satisfies Record<string, RuleEntry>;

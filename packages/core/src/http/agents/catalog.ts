@@ -348,7 +348,9 @@ function mcpDocument(
 ): PreparedDocument | undefined {
   if (catalog.draft !== AI_CATALOG_DRAFT.id) return undefined;
   const mcp = (catalog.entries ?? []).filter((e) => (e as AiCatalogEntry).type === MCP_SERVER_CARD_ENTRY_TYPE);
-  return mcp.length === 0 ? undefined : prepareDocument(encodeJson(write(mcp)), settings);
+  return mcp.length === 0
+    ? undefined
+    : prepareDocument(encodeJson(write(mcp)), { ...settings, served: { kind: 'mcp-catalog' } });
 }
 
 export function prepareCatalog<Req>(
@@ -456,7 +458,7 @@ function dynamicCatalog<Req>(
   const { settings, shared, dynamic, trustProxy } = parts;
   const cache = new LruCache<string, PreparedDocument>(dynamic?.maxVariants ?? 100);
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
-    served,
+    served: settings.served,
     status: 503,
     body: {
       error: { code: 503, status: 'UNAVAILABLE', message: 'The AI catalog is temporarily unavailable. Retry later.' },

@@ -91,6 +91,7 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
   const anyDynamic = sources.some((s) => s.dynamic);
   const cache = new LruCache<string, PreparedDocument>(settings.maxVariants);
   const unavailable = prepareErrorResponses({
+    served: { kind: 'ard' },
     status: 503,
     body: {
       error: { code: 503, status: 'UNAVAILABLE', message: 'The ARD manifest is temporarily unavailable. Retry later.' },
@@ -131,6 +132,7 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
       }
       const vary = answers[0]?.headers.vary?.split(/,\s*/).filter((v) => v !== 'Origin' && v !== 'Accept');
       doc = prepareDocument(encodeJson({ entries: [...entries, ...settings.extra] }), {
+        served: { kind: 'ard' },
         contentType: ARD_MEDIA_TYPE,
         cacheControl: settings.cacheControl,
         cors: settings.cors,

@@ -4,10 +4,20 @@ import type { AgentCardResponse } from './exchange';
 
 /**
  * The kind of document an answer is about, named by the feature folder that prepares it:
- * `card`, `alias` (the legacy path), `extended`, `catalog`, `jwks`, `viewer`. A new served
+ * `card`, `alias` (the legacy path), `extended`, `catalog` (the AI Catalog), `mcp-catalog`,
+ * `ard`, `jwks`, `viewer`. A new served
  * document names its own kind where it prepares its answers.
  */
-export type AgentCardServedKind = 'card' | 'alias' | 'extended' | 'catalog' | 'jwks' | 'viewer' | (string & {});
+export type AgentCardServedKind =
+  | 'card'
+  | 'alias'
+  | 'extended'
+  | 'catalog'
+  | 'mcp-catalog'
+  | 'ard'
+  | 'jwks'
+  | 'viewer'
+  | (string & {});
 
 /** What an answer serves: its kind, and the agent's id when the responder serves `agents`. */
 export interface ServedDocument {
