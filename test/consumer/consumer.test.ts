@@ -561,8 +561,9 @@ describe('the CLI through npx, from the tarballs', () => {
     const validate = await run('npx', ['--no-install', 'agent-card', ...next![1]!.split(' ')], { cwd: dir });
     expect(validate.code, explain(validate)).toBe(0);
     expect(validate.stdout).toContain('⚠ warning template-content  /description');
-    // description, three skills and four OAuth endpoint URLs are still the template's.
-    expect(validate.stdout).toMatch(/✔ valid: 0 errors, 8 warnings/);
+    // description, three skills, four OAuth endpoint URLs, the scheme's description and its two
+    // scope descriptions are still the template's.
+    expect(validate.stdout).toMatch(/✔ valid: 0 errors, 11 warnings/);
     // Production refuses the template content until it is replaced.
     const production = await npx(dir, ['validate', 'agent-card.json']);
     expect(production.code, explain(production)).toBe(1);
