@@ -1,14 +1,29 @@
 // Zero-config serving: the card of `agent-card.json` (+ `package.json`) in the working directory
 // and, with `watch`, the same files read again when they change. The only part of serving that
 // needs Node's file system; the responder reaches it only when `card` is left out.
-import { type FSWatcher, lstatSync, readlinkSync, watch as watchDirectory } from 'node:fs';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import type { FSWatcher } from 'node:fs';
 import { AGENT_CARD_CONFIG_FILE, loadAgentCardConfig, readAgentCardConfig } from './config';
 import { AgentCardError } from './errors';
 import type { ValidationProfile } from './findings';
 import type { Health } from './http/kernel/health';
 import { logWarning } from './http/kernel/log';
 import type { AgentCard } from './model';
+import { nodeBuiltin } from './node-builtins';
+
+/**
+ * `node:fs` and `node:path`, reached when watching starts (never at import: core loads where they
+ * do not exist). Watching follows zero-config reading, which needs them already.
+ */
+function nodeFiles(): { fs: typeof import('node:fs'); path: typeof import('node:path') } {
+  const fs = nodeBuiltin('node:fs');
+  const path = nodeBuiltin('node:path');
+  if (fs === undefined || path === undefined)
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_CONFIG',
+      'watch: this runtime has no node:fs, so agent-card.json cannot be read or watched. Pass the card as the card option instead.',
+    );
+  return { fs, path };
+}
 
 /** The card of `agent-card.json` in `cwd`, validated by the responder (which warns once). */
 export function loadZeroConfigCard(profile: ValidationProfile, cwd?: string): AgentCard {
@@ -25,6 +40,9 @@ const MAX_LINKS = 8;
  * and swaps `..data` to a new directory in one rename: seen in the mount directory as `..data`.
  */
 function watchedNames(file: string, into: Map<string, Set<string>>): void {
+  const { fs, path } = nodeFiles();
+  const { lstatSync, readlinkSync } = fs;
+  const { basename, dirname, relative, resolve, sep } = path;
   const add = (dir: string, name: string) => {
     const names = into.get(dir) ?? new Set<string>();
     names.add(name);
@@ -108,7 +126,7 @@ export function watchZeroConfigCard(initial: AgentCard, settings: ZeroConfigWatc
   const watchers: FSWatcher[] = [];
   for (const [dir, names] of dirs) {
     // A directory that goes away (the old side of a swapped link) ends its watcher, not the others.
-    const watcher = watchDirectory(dir, { persistent: false }, (_event, name) => {
+    const watcher = nodeFiles().fs.watch(dir, { persistent: false }, (_event, name) => {
       if (matters(names, name === null ? null : String(name))) schedule();
     });
     watcher.on('error', () => watcher.close());

@@ -2,7 +2,9 @@
 // JWS over the RFC 8785 form of the catalog without `signature`, and the SHA-256 digests that
 // bind each entry to the exact bytes it points to (ADR-0032 `digest`). Signing happens once, when
 // the catalog is built; verification follows verifyAgentCard's key policy.
-import { createHash, KeyObject, verify as nodeVerify } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+import { nodeCrypto } from './node-crypto';
 import canonicalize from 'canonicalize';
 import { concatBytes } from '../bytes';
 import { AI_CATALOG_SIGNATURE_ALGORITHMS } from '../catalog/format';
@@ -33,7 +35,8 @@ export const AI_CATALOG_VERIFY_LIMITS = Object.freeze({
 
 /** `sha256:{hex}` of `bytes`: the digest an entry carries for the exact bytes at its `url`. */
 export function sha256Digest(bytes: Uint8Array | string): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  return `sha256:${bytesToHex(sha256(data))}`;
 }
 
 /** The RFC 8785 text the catalog `signature` covers: the catalog without `signature`. */
@@ -207,6 +210,7 @@ async function checkSignature(
       continue;
     }
     try {
+      const { KeyObject, verify: nodeVerify } = nodeCrypto('verifyAiCatalog');
       const key =
         candidate.key instanceof KeyObject
           ? candidate.key
@@ -325,7 +329,7 @@ async function checkDigests(catalog: Record<string, unknown>, options: VerifyAiC
       }
     } else check.reason = 'the entry has neither url nor data';
     if (bytes === undefined) continue;
-    const actual = createHash(m[1]!).update(bytes).digest('hex');
+    const actual = nodeCrypto('verifyAiCatalog').createHash(m[1]!).update(bytes).digest('hex');
     if (actual === m[2]) check.valid = true;
     else check.reason = `the bytes do not match the digest (they hash to ${m[1]}:${actual})`;
   }
