@@ -313,7 +313,7 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       expect(facts).toMatch(/CORS preflight\s+204 \(allows GET\)/);
       expect(facts).toMatch(/Time\s+\d+ ms/);
       expect(await shown(primary.locator('dl.headers'))).toMatch(/cache-control\s+public, max-age=600/);
-      expect(text).toContain(`${example}/.well-known/agent-card.json: checked over plain http (allowed by allowHttp).`);
+      expect(text).toContain(`${example}/.well-known/agent-card.json: checked over plain http (allowed by --allow-http).`);
       expect(text).toContain('Fix: Serve discovery over https in production');
       expect(text).toContain('Agents (2)');
       for (const seen of ['Acme Billing Agent 2.0.0', 'Acme Support Agent 2.0.0', 'name matches the card']) {
@@ -341,7 +341,7 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       expectQuietLoad(opened);
       const page = opened.page;
       expect(await shown(page.locator('header.page').first().locator('p.lead'))).toMatch(
-        /^✖ failed: 4 errors, 2 warnings, 7 info · \d+ requests in \d+ ms$/,
+        /^✖ failed: 4 errors, 2 warnings, 6 info · \d+ requests in \d+ ms$/,
       );
       const checks = (await page.getByRole('list', { name: 'Checks' }).locator(':scope > li').allInnerTexts()).map(
         (line) => line.replace(/\s+/g, ' '),
@@ -366,7 +366,7 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       const findings = page.locator('section[aria-labelledby="findings"]');
       expect(await findings.locator(':scope > h3').allInnerTexts()).toEqual(['Errors (4)', 'Warnings (2)']);
       const info = findings.locator('details.more');
-      expect(await shown(info.locator('summary'))).toBe('Info (7)');
+      expect(await shown(info.locator('summary'))).toBe('Info (6)');
       expect(await info.locator('li.finding').first().isVisible()).toBe(false);
       await info.locator('summary').click();
       expect(await info.locator('li.finding').first().isVisible()).toBe(true);

@@ -28,6 +28,9 @@ export function documentLines(set: DiscoveryDocumentsReport, painter: Painter): 
     '',
     `Discovery documents: ${painter.paint('bold', painter.paint(TONE[set.grade], visible(set.summary)))}`,
   ];
+  // A host that served nothing (a refused connection, already reported once above) gets the grade
+  // line only, not a table of the same failure.
+  if (!set.documents.some((d) => d.served)) return lines;
   for (const d of set.documents) {
     const mark = d.served
       ? d.valid === false

@@ -89,13 +89,13 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
           {
             identifier: 'urn:air:example.com:mcp:weather',
             displayName: 'Weather',
-            mediaType: 'application/mcp-server-card+json',
+            type: 'application/mcp-server-card+json',
             url: 'https://example.com/mcp/weather.json',
           },
           {
             identifier: 'urn:example:other',
             displayName: 'Other',
-            mediaType: 'application/a2a-agent-card+json',
+            type: 'application/a2a-agent-card+json',
             url: 'https://other.example/.well-known/agent-card.json',
           },
         ],

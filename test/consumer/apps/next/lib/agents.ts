@@ -1,3 +1,4 @@
+import type { AgentCard } from '@agent-card/core';
 import { agentCardRoute } from '@agent-card/core/next';
 
 const origin = process.env.PUBLIC_ORIGIN ?? 'http://127.0.0.1:3000';
@@ -13,7 +14,7 @@ const agent = (id: string, name: string) => ({
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [{ id: `${id}-help`, name: 'Help', description: 'Answers questions.', tags: [id] }],
-  },
+  } satisfies AgentCard,
 });
 
 export const { GET, HEAD, OPTIONS } = agentCardRoute({
