@@ -18,7 +18,7 @@ import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
-import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import type { PageLink } from '../viewer/pages';
 import { agentEntry, agentIdentifier } from './entries';
 
@@ -162,7 +162,10 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
   };
 }
 
-/** Serves the ARD manifest in front of `responder` (a query string or trailing slash still matches). */
+/**
+ * Serves the ARD manifest in front of `responder` (a query string or trailing slash still matches),
+ * and lists its path with those `responder` serves, for `servedPathsOf`.
+ */
 export function withArdRoute<Req>(
   responder: AgentCardResponder<Req>,
   route: ArdRoute<Req> | undefined,
@@ -177,6 +180,6 @@ export function withArdRoute<Req>(
           : inner(request),
       update: responder.update,
     },
-    internalsOf(responder)!,
+    withPaths(internalsOf(responder)!, () => [ARD_PATH]),
   );
 }
