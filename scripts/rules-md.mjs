@@ -43,6 +43,20 @@ const SECTIONS = [
     title: 'AI Catalog documents',
     intro: 'What `validateAiCatalog` checks in a catalog document (the draft pinned in `src/catalog/format.ts`).',
   },
+  {
+    key: 'ard',
+    number: '6.8',
+    title: 'ARD manifests',
+    intro:
+      'What `validateArdManifest` checks in an ARD manifest, the document at `/.well-known/ard.json` (the entry schema of ARD Appendix D.1 and its discovery constraints, D.2; pinned in `src/ard/format.ts`); `agent-card validate` and `check` report them. Their entries are in `packages/core/src/rules/ard.ts`.',
+  },
+  {
+    key: 'diff',
+    number: '6.9',
+    title: 'Card changes (CLI)',
+    intro:
+      'Rules of the CLI, not of the library: `agent-card diff` reports one finding per change between two cards, by what it means for the clients of the older one (breaking: error, structural: warning, descriptive: info). Their entries, with `signature-verify` of `agent-card verify` (§6.5), are in `packages/core/src/rules/cli.ts`.',
+  },
 ];
 
 const PROFILES = ['development', 'production', 'strict'];
@@ -57,8 +71,10 @@ that reads \`where: what is wrong (value).\` and a \`hint\` that says how to fix
 cite this file by section (\`RULES.md §6.3\`) and rule number.
 
 The rules are defined in one place, the catalogue in \`packages/core/src/rules/\`: \`card.ts\` (the
-card validator, §6.1–6.3 and §6.5), \`discovery.ts\` (\`@agent-card/discovery\`, §6.4 and §6.6) and
-\`catalog.ts\` (\`validateAiCatalog\`, §6.7). This file is generated from it; \`listRules()\` and
+card validator, §6.1–6.3 and §6.5), \`discovery.ts\` (\`@agent-card/discovery\`, §6.4 and §6.6, with
+\`probe-*\` of \`probeAgentCard\`),
+\`catalog.ts\` (\`validateAiCatalog\`, §6.7), \`ard.ts\` (\`validateArdManifest\`, §6.8) and \`cli.ts\`
+(the CLI's own findings: \`signature-verify\` in §6.5, \`agent-card diff\` in §6.9). This file is generated from it; \`listRules()\` and
 \`getRule(id)\` of \`@agent-card/core\` and \`agent-card rules\` read the same entries.
 
 ## Profiles

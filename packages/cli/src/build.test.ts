@@ -57,6 +57,29 @@ const configurations: [string, (origin: string) => Record<string, unknown>][] = 
       sign,
     }),
   ],
+  [
+    'two agents, the AI Catalog with an MCP server, its MCP catalog and the ARD manifest',
+    (origin) => ({
+      agents: [
+        { id: 'orders', path: '/agents/orders', card: cardAt(origin, '/agents/orders', 'Orders Agent') },
+        { id: 'refunds', path: '/agents/refunds', card: cardAt(origin, '/agents/refunds', 'Refunds Agent') },
+      ],
+      default: 'orders',
+      catalog: {
+        baseUrl: origin,
+        publisher: 'acme-corp.dev',
+        host: { displayName: 'Acme' },
+        entries: [
+          {
+            identifier: 'urn:air:acme-corp.dev:mcp:orders',
+            type: 'application/mcp-server-card+json',
+            url: `${origin}/mcp/server-card.json`,
+          },
+        ],
+      },
+      legacy: false,
+    }),
+  ],
 ];
 
 /** Writes `options` as a configuration module and runs `agent-card build` on it. */
@@ -107,6 +130,19 @@ function writtenPaths(stdout: string): string[] {
 }
 
 describe('agent-card build', () => {
+  it('writes the ARD manifest and the MCP catalog a multi-agent host serves', async () => {
+    const { run } = await build(configurations[2]![1]('https://agents.acme-corp.dev'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(writtenPaths(run.stdout)).toEqual([
+      '/agents/orders/.well-known/agent-card.json',
+      '/agents/refunds/.well-known/agent-card.json',
+      '/.well-known/agent-card.json',
+      '/.well-known/ai-catalog.json',
+      '/.well-known/mcp/catalog.json',
+      '/.well-known/ard.json',
+    ]);
+  });
+
   it.each(configurations)('%s: every file is the bytes the middleware serves', async (_name, configure) => {
     const options = configure('https://agents.acme-corp.dev');
     const { site, run } = await build(options);

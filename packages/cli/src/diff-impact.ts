@@ -3,7 +3,7 @@
  * worked fails), structural (what a client can do changed, nothing it did breaks) or descriptive
  * (text for people). Judged from the change's pointer and values, one rule per kind of change.
  */
-import type { Finding } from '@agent-card/core';
+import type { CliRuleId, Finding } from '@agent-card/core';
 import type { CardChange, CardDiff } from './diff-cards';
 
 /** How much a change matters to the clients of the older card. */
@@ -19,8 +19,11 @@ export interface DiffFinding extends Finding {
   kind?: CardChange['kind'];
 }
 
+/** The rules of one change (`diff-version-not-bumped` is about the pair). */
+type ChangeRuleId = Exclude<CliRuleId, 'signature-verify' | 'diff-version-not-bumped'>;
+
 interface Verdict {
-  rule: string;
+  rule: ChangeRuleId;
   impact: ChangeImpact;
   reason: string;
 }
@@ -28,7 +31,7 @@ interface Verdict {
 const SEVERITY = { breaking: 'error', structural: 'warning', descriptive: 'info' } as const;
 
 /** What to do, by rule: each breaking rule names what clients lose. */
-const HINTS: Record<string, string> = {
+const HINTS: Record<ChangeRuleId, string> = {
   'diff-skill-removed':
     'Clients that ask for this skill fail. Keep it (mark it deprecated in its description) until they move, or publish the card under a new major version.',
   'diff-interface-removed':
@@ -94,7 +97,7 @@ export function pointerSegments(path: string): string[] {
 
 const SKILL = /^skills$/;
 const INTERFACES = /^(supportedInterfaces|additionalInterfaces)$/;
-const INTERFACE_FIELD: Record<string, string> = {
+const INTERFACE_FIELD: Record<string, ChangeRuleId> = {
   url: 'diff-interface-url-changed',
   protocolBinding: 'diff-binding-changed',
   transport: 'diff-binding-changed',
@@ -140,7 +143,7 @@ function verdictOf(c: CardChange, after: Record<string, unknown>, changes: reado
   const last = seg.at(-1) ?? '';
   const structural = (reason: string): Verdict => ({ rule: 'diff-structural', impact: 'structural', reason });
   const descriptive = (reason: string): Verdict => ({ rule: 'diff-descriptive', impact: 'descriptive', reason });
-  const breaking = (rule: string, reason: string): Verdict => ({ rule, impact: 'breaking', reason });
+  const breaking = (rule: ChangeRuleId, reason: string): Verdict => ({ rule, impact: 'breaking', reason });
 
   if (head === 'version' && seg.length === 1) return descriptive('version changed');
   if (head === 'signatures') return descriptive('signatures changed');

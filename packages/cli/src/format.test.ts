@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signAgentCard } from '@agent-card/core';
+import { getRule, signAgentCard } from '@agent-card/core';
 import { GOOD_CARD, type LocalServer, listen, serveJson } from '../../../test/discovery-servers';
 import { cards, cli, root } from '../test/run-cli';
+import { ruleHelp } from './format/rules';
 
 // The SARIF schema is JSON Schema draft-04: ajv-draft-04 reads it, ajv-formats checks its uri and date-time.
 const require = createRequire(import.meta.url);
@@ -35,16 +36,41 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
+describe('rule help', () => {
+  it("describes a rule of the CLI by its catalogue entry, and an id the catalogue lacks by the run's finding", () => {
+    const finding = {
+      rule: 'diff-skill-removed',
+      severity: 'error' as const,
+      path: '/skills/0',
+      message: '/skills/0: skill removed.',
+      hint: 'Keep it.',
+    };
+    expect(ruleHelp('diff-skill-removed', [finding])).toEqual({
+      id: 'diff-skill-removed',
+      summary: getRule('diff-skill-removed')?.summary,
+      details: getRule('diff-skill-removed')?.details,
+      fix: getRule('diff-skill-removed')?.fix,
+    });
+    const unknown = { ...finding, rule: 'plugin-rule' };
+    expect(ruleHelp('plugin-rule', [unknown])).toEqual({
+      id: 'plugin-rule',
+      summary: 'skill removed.',
+      fix: 'Keep it.',
+    });
+  });
+});
+
 describe('--format sarif', () => {
-  it('validate: a result per finding at the line of the file, with each rule summary and fix as help', async () => {
+  it("validate: a result per finding at the line of the file, with each rule's catalogue summary and fix as help", async () => {
     const run = await cli(['validate', broken, '--format', 'sarif']);
     expect(run.code).toBe(1);
     const log = sarif(run.stdout);
     const [sarifRun] = log.runs;
     expect(sarifRun.tool.driver.name).toBe('agent-card');
     const rule = sarifRun.tool.driver.rules.find((r: { id: string }) => r.id === 'skill-tags-required');
-    expect(rule.help.text).toBe('Add at least one tag, e.g. "tags": ["cooking"].');
-    expect(rule.shortDescription.text).toBe('empty (required, at least one tag).');
+    expect(rule.help.text).toBe('Give each skill tags: keywords clients search for, e.g. "tags": ["billing"].');
+    expect(rule.shortDescription.text).toBe('Each skill has `tags`: an array with ≥1 non-blank string.');
+    expect(rule.fullDescription.text).toBe(getRule('skill-tags-required')?.details);
     const result = sarifRun.results.find((r: { ruleId: string }) => r.ruleId === 'skill-tags-required');
     expect(result.level).toBe('error');
     const text = readFileSync(join(root, broken), 'utf8').split('\n');

@@ -158,8 +158,10 @@ export { readJsonText } from './json/index';
 export type { ValidationResult, ValidationOptions, CardShape } from './validate/validate';
 export { applyRuleOverrides, checkRuleOverrides, getRule, listRules } from './rules';
 export type {
+  ArdRuleId,
   CardRuleId,
   CatalogRuleId,
+  CliRuleId,
   DiscoveryRuleId,
   PerProfile,
   ResolvedRuleOverrides,

@@ -1,5 +1,6 @@
 // `checkDocuments`: every discovery document of a host graded together, against the middleware
 // (which serves them consistent by construction) and against hosts that hand-write them.
+import { generateKeyPairSync } from 'node:crypto';
 import { type AgentCard, createAgentCardFetchHandler } from '@agent-card/core';
 import { describe, expect, it } from 'vitest';
 import { discoverAgentCard } from './discover';
@@ -83,6 +84,47 @@ describe('discoverAgentCard with checkDocuments grades the set of discovery docu
     expect(set.summary).toBe(
       `C: the discovery documents disagree (2 differences). ARD gives urn:air:agents.test:agent:billing version "0.9.0"; the card at ${ORIGIN}/agents/billing/.well-known/agent-card.json is "1.0.0". Publish ARD again after every card release (the middleware builds it from the card).`,
     );
+  });
+
+  it('grades A a host whose signed AI Catalog (publisher, namespace, digests) and ARD name each agent alike', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const h = host({
+      agents,
+      default: 'support',
+      catalog: { publisher: 'acme.com', namespace: 'support:agent' },
+      sign: { privateKey, alg: 'ES256', kid: 'k1' },
+    });
+    const report = await check(h);
+    const catalog = report.catalog!.document as { entries: { identifier: string; digest?: string }[] };
+    expect(catalog.entries.map((e) => [e.identifier, e.digest?.slice(0, 7)])).toEqual([
+      ['urn:air:acme.com:support:agent:billing', 'sha256:'],
+      ['urn:air:acme.com:support:agent:support', 'sha256:'],
+    ]);
+    expect(report.documents!.disagreements).toEqual([]);
+    expect(report.documents!.grade).toBe('A');
+  });
+
+  it('grades C an ARD manifest that names an agent otherwise than the AI Catalog', async () => {
+    const renamed = {
+      entries: agents.map((a) => ({
+        identifier: `urn:air:agents.test:bot:${a.id}`,
+        displayName: a.card.name,
+        type: 'application/a2a-agent-card+json',
+        url: `${ORIGIN}${a.path}/.well-known/agent-card.json`,
+        representativeQueries: ['a', 'b'],
+      })),
+    };
+    const h = host(
+      { agents, default: 'support', ard: false },
+      { '/.well-known/ard.json': () => Response.json(renamed) },
+    );
+    const set = (await check(h)).documents!;
+    expect(set.grade).toBe('C');
+    expect(set.disagreements[0]).toEqual({
+      about: 'identifier',
+      message: `the AI Catalog names the card ${ORIGIN}/agents/billing/.well-known/agent-card.json "urn:air:agents.test:agent:billing"; ARD names it "urn:air:agents.test:bot:billing".`,
+      hint: 'Name each agent the same way in every discovery document: serve them from one declaration.',
+    });
   });
 
   it('grades B a single card with no catalog and no ARD, saying what to add', async () => {

@@ -120,6 +120,31 @@ function servedCards(report: DiscoveryReport): Map<string, { name?: string; vers
   return cards;
 }
 
+/** The identifier each listing gives a card URL: one agent, one name in every document. */
+function compareIdentifiers(
+  a: { name: string; url: string; entries: Entry[] },
+  b: { name: string; url: string; entries: Entry[] },
+  out: DiscoveryDisagreement[],
+): void {
+  const named = new Map<string, string>();
+  for (const e of a.entries.filter(isCardEntry)) {
+    const url = resolve(e.url, a.url);
+    const id = str(e.identifier);
+    if (url !== undefined && id !== undefined && !named.has(url)) named.set(url, id);
+  }
+  for (const e of b.entries.filter(isCardEntry)) {
+    const url = resolve(e.url, b.url);
+    const id = str(e.identifier);
+    const other = url === undefined ? undefined : named.get(url);
+    if (other !== undefined && id !== undefined && id !== other)
+      out.push({
+        about: 'identifier',
+        message: `${a.name} names the card ${cut(url!)} ${JSON.stringify(cut(other))}; ${b.name} names it ${JSON.stringify(cut(id))}.`,
+        hint: 'Name each agent the same way in every discovery document: serve them from one declaration.',
+      });
+  }
+}
+
 /** Each listing's A2A entries against the cards served: name, version, and listed by the other. */
 function compareListings(
   report: DiscoveryReport,
@@ -156,6 +181,7 @@ function compareListings(
   }
   const [a, b] = listings;
   if (a === undefined || b === undefined) return;
+  compareIdentifiers(a, b, out);
   for (const [from, to] of [
     [a, b],
     [b, a],

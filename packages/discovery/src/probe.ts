@@ -4,7 +4,7 @@
  * credentials and served with them. Opt-in (it calls the agent), read-only (`GetTask` of a task
  * that does not exist, the extended card), bounded like the rest of discovery.
  */
-import { quoteUntrusted as show } from '@agent-card/core';
+import { type DiscoveryRuleId, quoteUntrusted as show } from '@agent-card/core';
 import { parseBody } from './body';
 import { type Exchange, exchange } from './request';
 import type { DiscoveryFetch, DiscoveryFinding } from './types';
@@ -198,7 +198,13 @@ class Prober {
     });
   }
 
-  finding(rule: string, severity: DiscoveryFinding['severity'], url: string, message: string, hint: string): void {
+  finding(
+    rule: DiscoveryRuleId,
+    severity: DiscoveryFinding['severity'],
+    url: string,
+    message: string,
+    hint: string,
+  ): void {
     this.findings.push({ rule, severity, path: '/supportedInterfaces', message, hint, url });
   }
 }

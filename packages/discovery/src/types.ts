@@ -427,7 +427,7 @@ export interface DiscoveryDocument {
 
 /** One thing two discovery documents (or a document and the card it lists) say differently. */
 export interface DiscoveryDisagreement {
-  about: 'name' | 'version' | 'url' | 'digest' | 'media-type' | 'link';
+  about: 'name' | 'version' | 'url' | 'identifier' | 'digest' | 'media-type' | 'link';
   /** What differs, naming both documents. */
   message: string;
   /** How to make them agree. */

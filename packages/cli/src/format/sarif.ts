@@ -1,7 +1,7 @@
 /**
  * SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/): one run of the `agent-card`
- * tool, a rule for each rule id the findings name (its summary and fix as help, from
- * {@link ruleHelp}), a result for each finding with its file and line, or its URL, and its
+ * tool, a rule for each rule id the findings name (the catalogue's summary, details and fix as
+ * help, from {@link ruleHelp}), a result for each finding with its file and line, or its URL, and its
  * JSON Pointer as a logical location.
  */
 import pkg from '../../package.json' with { type: 'json' };
@@ -23,6 +23,7 @@ export function toSarif(report: FormatReport): string {
       id,
       name: id,
       shortDescription: { text: help.summary },
+      ...(help.details === undefined ? {} : { fullDescription: { text: help.details } }),
       // Plain text only: a fix can quote a card, and markdown from a card could plant links.
       help: { text: help.fix },
       defaultConfiguration: { level: LEVEL[first.severity] },

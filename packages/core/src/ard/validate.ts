@@ -4,6 +4,7 @@ import { type Finding, type Severity, toPointer, type ValidationProfile } from '
 import { readJsonText } from '../json/read';
 import { isObject } from '../validate/context';
 import { own, type Segments } from '../validate/rules/read-json';
+import type { ArdRuleId } from '../rules';
 import { quote } from '../util';
 import {
   ARD_IDENTIFIER,
@@ -54,12 +55,12 @@ function at(path: Segments): string {
   return out;
 }
 
-function report(w: Walk, rule: string, severity: Severity, path: Segments, what: string, hint: string): void {
+function report(w: Walk, rule: ArdRuleId, severity: Severity, path: Segments, what: string, hint: string): void {
   w.findings.push({ rule, severity, path: toPointer(path), message: `${at(path)}: ${what}.`, hint });
 }
 
 /** A discovery constraint: a warning, an error under `strict`. */
-function advise(w: Walk, rule: string, path: Segments, what: string, hint: string): void {
+function advise(w: Walk, rule: ArdRuleId, path: Segments, what: string, hint: string): void {
   report(w, rule, w.strict ? 'error' : 'warning', path, what, hint);
 }
 

@@ -44,7 +44,37 @@ describe('servedPathsOf', () => {
         '/.well-known/agent.json',
         '/.well-known/jwks.json',
         '/.well-known/ai-catalog.json',
+        '/.well-known/ard.json',
       ],
+    ],
+    [
+      'agents with an MCP entry in the catalog, and the ARD manifest of one card',
+      {
+        agents: [{ id: 'billing', path: '/agents/billing', card: under('/agents/billing', 'Billing') }],
+        catalog: {
+          publisher: 'acme.com',
+          host: { displayName: 'Acme' },
+          entries: [
+            {
+              identifier: 'urn:air:acme.com:mcp:weather',
+              type: 'application/mcp-server-card+json',
+              url: 'https://mcp.acme.example/server-card',
+            },
+          ],
+        },
+        legacy: false,
+      },
+      [
+        '/agents/billing/.well-known/agent-card.json',
+        '/.well-known/ai-catalog.json',
+        '/.well-known/mcp/catalog.json',
+        '/.well-known/ard.json',
+      ],
+    ],
+    [
+      'ard on one card',
+      { card, ard: true },
+      ['/.well-known/agent-card.json', '/.well-known/agent.json', '/.well-known/ard.json'],
     ],
   ] as const)('%s: every path it lists, and each answers GET with 200', (_name, options, expected) => {
     const responder = createAgentCardResponder(options as never);

@@ -275,4 +275,49 @@ export const DISCOVERY_RULES = {
     fix: 'Raise timeoutMs, or list fewer cards.',
     reportedBy: '`discoverAgentCard`',
   },
+  'probe-interface-binding': {
+    number: 127,
+    section: 'discovery',
+    severity: profiles('error'),
+    severityNote: profiles('error / warning (refused the credentials given too, so not confirmed)'),
+    summary: "Each interface answers a harmless request with its binding's error.",
+    details:
+      "`probe` sends each JSON-RPC or HTTP+JSON interface a `GetTask` of a task no agent has: the answer is the binding's error (a JSON-RPC error, or an A2A error object), not a page, a proxy's answer or no answer; asked again with the credentials given when refused.",
+    fix: 'Point the interface at the A2A endpoint itself (not a page or a proxy), with the binding it speaks.',
+    reportedBy: '`probeAgentCard`, `agent-card check --probe`',
+  },
+  'probe-security-enforced': {
+    number: 128,
+    section: 'discovery',
+    severity: profiles('error'),
+    severityNote: profiles(
+      'error (served a caller without credentials) / warning (undeclared scheme, 401 without a challenge)',
+    ),
+    summary: 'An interface refuses a caller without credentials exactly when the card requires credentials.',
+    details:
+      'An interface whose card declares `securityRequirements` does not answer a caller without credentials (error); one that refuses such a caller declares the scheme it enforces (warning), and a 401 carries a `WWW-Authenticate` challenge (warning, RFC 9110 §11.6.1).',
+    fix: 'Refuse callers without credentials with 401 and a WWW-Authenticate challenge, and declare the scheme in the card.',
+    reportedBy: '`probeAgentCard`, `agent-card check --probe`',
+  },
+  'probe-extended-card': {
+    number: 129,
+    section: 'discovery',
+    severity: profiles('error'),
+    severityNote: profiles('error / info (not fetched with credentials)'),
+    summary: 'The extended card is refused without credentials and served with them.',
+    details:
+      'When `capabilities.extendedAgentCard` is true, the extended card is not served to a caller without credentials (error) and is served with the credentials given (error); without credentials, or on another origin, it is not fetched with them (info).',
+    fix: 'Serve the extended card to authenticated callers only, or set capabilities.extendedAgentCard to false.',
+    reportedBy: '`probeAgentCard`, `agent-card check --probe`',
+  },
+  'probe-not-probed': {
+    number: 130,
+    section: 'discovery',
+    severity: profiles('info'),
+    summary: 'An interface the probe does not send requests to, and why.',
+    details:
+      'An interface of another binding (gRPC), not https, or on another origin than the checked host (unless allowed) is not probed.',
+    fix: 'Check it with a client of that binding, or allow its origin (--probe-origin).',
+    reportedBy: '`probeAgentCard`, `agent-card check --probe`',
+  },
 } satisfies Record<string, RuleEntry>;

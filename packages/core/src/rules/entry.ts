@@ -3,9 +3,18 @@ import type { Severity, ValidationProfile } from '../findings';
 /**
  * Where a rule sits in the catalogue (`RULES.md` §6.1–6.7): the card's structure, cross-field
  * semantics, publishing readiness, discovery over HTTP, findings outside the numbered rules, the
- * AI Catalog of a host, and AI Catalog documents.
+ * AI Catalog of a host, AI Catalog documents, ARD manifests (§6.8) and the CLI's diff (§6.9).
  */
-export type RuleSection = 'structure' | 'semantics' | 'publishing' | 'discovery' | 'other' | 'host-catalog' | 'catalog';
+export type RuleSection =
+  | 'structure'
+  | 'semantics'
+  | 'publishing'
+  | 'discovery'
+  | 'other'
+  | 'host-catalog'
+  | 'catalog'
+  | 'ard'
+  | 'diff';
 
 /** One value per validation profile. */
 export type PerProfile<T> = Readonly<Record<ValidationProfile, T>>;

@@ -1,6 +1,6 @@
 /**
- * The rule catalogue: every rule of the card validator, `validateAiCatalog` and discovery, one
- * entry each ({@link RuleInfo}). Findings are reported by the ids of these entries (the report
+ * The rule catalogue: every rule of the card validator, `validateAiCatalog`, discovery,
+ * `validateArdManifest` and the CLI's own findings (verify, diff), one entry each ({@link RuleInfo}). Findings are reported by the ids of these entries (the report
  * functions take {@link CardRuleId}, {@link CatalogRuleId} or {@link DiscoveryRuleId}, so an id
  * missing here does not compile), `RULES.md` is generated from them, and users turn rules off or
  * change their severity by these ids ({@link RuleOverrides}).
@@ -10,8 +10,10 @@
 import { AgentCardError } from '../errors';
 import type { Finding, Severity } from '../findings';
 import { closest } from '../nearest';
+import { ARD_RULES } from './ard';
 import { CARD_RULES } from './card';
 import { CATALOG_RULES } from './catalog';
+import { CLI_RULES } from './cli';
 import { DISCOVERY_RULES } from './discovery';
 import type { RuleEntry, RuleInfo } from './entry';
 
@@ -23,8 +25,12 @@ export type CardRuleId = keyof typeof CARD_RULES;
 export type CatalogRuleId = keyof typeof CATALOG_RULES;
 /** The id of a rule `discoverAgentCard` reports about what a host serves. */
 export type DiscoveryRuleId = keyof typeof DISCOVERY_RULES;
+/** The id of a rule of `validateArdManifest`. */
+export type ArdRuleId = keyof typeof ARD_RULES;
+/** The id of a finding of the CLI itself: `agent-card verify` and `agent-card diff`. */
+export type CliRuleId = keyof typeof CLI_RULES;
 /** The id of any rule of the catalogue. */
-export type RuleId = CardRuleId | CatalogRuleId | DiscoveryRuleId;
+export type RuleId = CardRuleId | CatalogRuleId | DiscoveryRuleId | ArdRuleId | CliRuleId;
 
 /** What a user sets a rule to: `off` leaves its findings out, a severity replaces theirs. */
 export type RuleSetting = 'off' | Severity;
@@ -44,7 +50,13 @@ function withIds(entries: Record<string, RuleEntry>): RuleInfo[] {
 }
 
 const RULES: readonly RuleInfo[] = Object.freeze(
-  [...withIds(CARD_RULES), ...withIds(DISCOVERY_RULES), ...withIds(CATALOG_RULES)].sort((a, b) => a.number - b.number),
+  [
+    ...withIds(CARD_RULES),
+    ...withIds(DISCOVERY_RULES),
+    ...withIds(CATALOG_RULES),
+    ...withIds(ARD_RULES),
+    ...withIds(CLI_RULES),
+  ].sort((a, b) => a.number - b.number),
 );
 const BY_ID = new Map(RULES.map((rule) => [rule.id, rule]));
 

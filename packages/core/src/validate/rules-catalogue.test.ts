@@ -23,12 +23,16 @@ function sources(dir: string): string[] {
 }
 
 const ID = "'([a-z][a-z0-9]*(?:-[a-z0-9]+)+)'";
-/** Where a rule id is written: `report('id', …)`, `report(ctx, 'id', …)`, `error('id', …)`, `rule: 'id'`, `rule = … 'id'`. */
+/**
+ * Where a rule id is written: `report('id', …)`, `report(ctx, 'id', …)`, `advise(w, 'id', …)`,
+ * `finding('id', …)` (the probe), `breaking('id', …)` (the diff), `error('id', …)`, `rule: 'id'`,
+ * `rule = … 'id'`.
+ */
 const EMITTED = [
-  new RegExp(`\\breport\\w*\\(\\s*(?:[\\w.]+,\\s*)?${ID}`, 'g'),
+  new RegExp(`\\b(?:report\\w*|advise|finding|breaking)\\(\\s*(?:[\\w.]+,\\s*)?${ID}`, 'g'),
   new RegExp(`\\b(?:error|warning)\\(\\s*${ID}`, 'g'),
   new RegExp(`\\brule:\\s*${ID}`, 'g'),
-  new RegExp(`\\brule = [^;]*?${ID}(?:[^;]*?${ID})?`, 'g'),
+  new RegExp(`\\brule =\\s[^;]*?${ID}(?:[^;]*?${ID})?(?:[^;]*?${ID})?`, 'g'),
 ];
 
 /** Rule ids written in the sources of every package that makes findings. */

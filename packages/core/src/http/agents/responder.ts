@@ -1,6 +1,6 @@
 // Several agents from one responder: each agent a responder of its own, a router in front, the
 // AI Catalog listing them, and the viewer's pages for each and for the host.
-import { AI_CATALOG_LINK_REL, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH } from '../../catalog/format';
+import { AI_CATALOG_LINK_REL, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { AgentCardError } from '../../errors';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
@@ -126,7 +126,7 @@ interface Host<Req> {
 
 /**
  * The document paths of the agents (each under its own path, the default agent's also at the
- * root) and of the catalog; `undefined` when one of them depends on the request.
+ * root) and of the catalog (and of its MCP subset, when MCP entries are declared); `undefined` when one of them depends on the request.
  */
 function hostPaths<Req>(
   agents: readonly Agent<Req>[],
@@ -147,6 +147,7 @@ function hostPaths<Req>(
   if (catalog !== undefined) {
     if (catalog.document === undefined) return undefined;
     paths.push(AI_CATALOG_PATH);
+    if (catalog.mcp !== undefined) paths.push(MCP_CATALOG_PATH);
   }
   return paths;
 }

@@ -59,6 +59,36 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
     expect(validateArdManifest(doc, { profile: 'strict' })).toEqual({ valid: true, findings: [] });
   });
 
+  it.each([
+    ['no catalog options', {}],
+    ['catalog.publisher and catalog.namespace', { catalog: { publisher: 'acme.com', namespace: 'finance:agent' } }],
+    ['a catalogEntry identifier', { catalog: { publisher: 'acme.com' } }],
+  ] as const)('names each agent as the AI Catalog of the host does (%s)', async (name, extra) => {
+    const options: Partial<AgentCardOptions> =
+      name === 'a catalogEntry identifier'
+        ? {
+            ...extra,
+            agents: [
+              {
+                id: 'billing',
+                path: '/agents/billing',
+                card: billing,
+                catalogEntry: { identifier: 'urn:air:acme.com:billing:main' },
+              },
+              { id: 'support', path: '/agents/support', card: support },
+            ],
+          }
+        : extra;
+    const r = host(options);
+    const identifiers = async (path: string) =>
+      Object.fromEntries(
+        json(await get(r, path)).entries.map((e: { url: string; identifier: string }) => [e.url, e.identifier]),
+      );
+    const catalog = await identifiers('/.well-known/ai-catalog.json');
+    expect(Object.keys(catalog)).toHaveLength(2);
+    expect(await identifiers('/.well-known/ard.json')).toEqual(catalog);
+  });
+
   it('answers like a card: ETag, 304, HEAD, 405, the same object until a card changes', async () => {
     const r = host();
     const first = await get(r, '/.well-known/ard.json');

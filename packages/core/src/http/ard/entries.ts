@@ -26,14 +26,24 @@ export function nameSegment(text: string): string {
   return s === '' ? 'agent' : s;
 }
 
+/** How the AI Catalog of the host names its agents (current draft): `urn:air:{publisher}:{namespace}:{id}`. */
+export interface AgentNaming {
+  /** `catalog.publisher`; the host of the mount point when it is not set, as the catalog does. */
+  readonly publisher?: string | undefined;
+  /** `catalog.namespace` (`agent` by default). */
+  readonly namespace: string;
+}
+
 /**
  * The ARD identifier of an agent: the identifier its catalog entry names when that is already a
- * `urn:air:` URN, else `urn:air:{publisher}:agent:{id}`, the publisher being the host of the
- * mount point (`baseUrl`, or the origin of the card's interfaces).
+ * `urn:air:` URN, else the one the host's AI Catalog gives it, `urn:air:{publisher}:{namespace}:{id}`
+ * (`naming`; without an AI Catalog of the current draft, `urn:air:{host}:agent:{id}`), the
+ * publisher's default being the host of the mount point (`baseUrl`, or the origin of the card's
+ * interfaces). The catalog and the manifest so name each agent the same way.
  */
-export function agentIdentifier(id: string, base: string, declared?: string): string {
+export function agentIdentifier(id: string, base: string, declared?: string, naming?: AgentNaming): string {
   if (declared !== undefined && declared.length <= 1024 && ARD_IDENTIFIER.test(declared)) return declared;
-  return `urn:air:${publisherOf(base)}:agent:${id}`;
+  return `urn:air:${naming?.publisher ?? publisherOf(base)}:${naming?.namespace ?? 'agent'}:${id}`;
 }
 
 /**

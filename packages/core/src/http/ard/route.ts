@@ -18,9 +18,9 @@ import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
-import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
+import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import type { PageLink } from '../viewer/pages';
-import { agentEntry, agentIdentifier } from './entries';
+import { type AgentNaming, agentEntry, agentIdentifier } from './entries';
 
 /** An agent the manifest lists: where it is mounted and the responder that serves its card. */
 export interface ArdSource<Req> {
@@ -46,6 +46,8 @@ export interface ArdRouteSettings {
   readonly retryAfter: number;
   /** Entries listed after the agents (the catalog's declared entries that ARD can carry). */
   readonly extra: readonly ArdEntry[];
+  /** How the host's AI Catalog names the agents, so that the manifest names them alike. */
+  readonly naming?: AgentNaming | undefined;
 }
 
 /** The manifest's route: the `Link` the host's card answers carry, and its answer. */
@@ -128,7 +130,13 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
         const base = settings.baseUrl ?? originOfCard(card) ?? origin;
         if (base === undefined) return fail();
         const s = sources[i]!;
-        entries.push(agentEntry(card, agentIdentifier(s.id, base, s.identifier), `${base}${s.path}${AGENT_CARD_PATH}`));
+        entries.push(
+          agentEntry(
+            card,
+            agentIdentifier(s.id, base, s.identifier, settings.naming),
+            `${base}${s.path}${AGENT_CARD_PATH}`,
+          ),
+        );
       }
       const vary = answers[0]?.headers.vary?.split(/,\s*/).filter((v) => v !== 'Origin' && v !== 'Accept');
       doc = prepareDocument(encodeJson({ entries: [...entries, ...settings.extra] }), {
@@ -162,7 +170,10 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
   };
 }
 
-/** Serves the ARD manifest in front of `responder` (a query string or trailing slash still matches). */
+/**
+ * Serves the ARD manifest in front of `responder` (a query string or trailing slash still matches),
+ * and lists its path with those `responder` serves, for `servedPathsOf`.
+ */
 export function withArdRoute<Req>(
   responder: AgentCardResponder<Req>,
   route: ArdRoute<Req> | undefined,
@@ -177,6 +188,6 @@ export function withArdRoute<Req>(
           : inner(request),
       update: responder.update,
     },
-    internalsOf(responder)!,
+    withPaths(internalsOf(responder)!, () => [ARD_PATH]),
   );
 }

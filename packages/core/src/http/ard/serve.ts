@@ -1,6 +1,7 @@
 // The `ard` option, and the manifest of a single-card host and of a multi-agent host.
 import type { ArdEntry } from '../../ard/format';
 import { ARD_QUERIES } from '../../ard/format';
+import { AI_CATALOG_PREVIOUS_DRAFT } from '../../catalog/format';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import type { Agent } from '../agents/options';
@@ -68,7 +69,7 @@ export function cardArdRoute<Req>(
  */
 export function hostArdRoute<Req>(
   options: AgentCardOptions<Req>,
-  catalog: (AiCatalogServeOptions & { baseUrl?: string }) | false,
+  catalog: (AiCatalogServeOptions & { baseUrl?: string; draft?: string; namespace?: string }) | false,
   agents: readonly Agent<Req>[],
   handles: ReadonlyMap<string, AgentCardResponder<any>>,
 ): ArdRoute<Req> | undefined {
@@ -110,5 +111,10 @@ export function hostArdRoute<Req>(
     maxVariants: dynamic?.maxVariants ?? 100,
     retryAfter: dynamic?.retryAfter ?? 30,
     extra,
+    // The AI Catalog of the current draft names each agent urn:air:{publisher}:{namespace}:{id}.
+    naming:
+      catalog === false || catalog.draft === AI_CATALOG_PREVIOUS_DRAFT.id
+        ? undefined
+        : { publisher: catalog.publisher, namespace: catalog.namespace ?? 'agent' },
   });
 }

@@ -1,7 +1,8 @@
 // The paths a responder serves, for a start-up line (Nest prints it next to its "Mapped" lines):
 // the paths its options can make, each asked with OPTIONS (which reaches every route without
 // authenticating or building a card), kept when answered, named by the kind its answer carries.
-import { AI_CATALOG_PATH } from '../../catalog/format';
+import { ARD_PATH } from '../../ard/format';
+import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { isPromiseLike } from '../../util';
 import type { AgentCardResponder } from '../kernel/responder';
 import { type AgentCardServedKind, servedOf } from '../kernel/served';
@@ -40,8 +41,8 @@ function extendedPaths(o: Options): string[] {
 
 /** Every path the options can make a responder serve. */
 export function candidatePaths(o: Options): string[] {
-  if (!Array.isArray(o.agents)) return [...cardPaths(o, o.viewer), ...extendedPaths(o)];
-  const paths = [AI_CATALOG_PATH, pathOption(o.viewer, 'catalogPath', CATALOG_VIEWER_PATH)];
+  if (!Array.isArray(o.agents)) return [...cardPaths(o, o.viewer), ARD_PATH, ...extendedPaths(o)];
+  const paths = [AI_CATALOG_PATH, MCP_CATALOG_PATH, ARD_PATH, pathOption(o.viewer, 'catalogPath', CATALOG_VIEWER_PATH)];
   for (const raw of o.agents as unknown[]) {
     if (typeof raw !== 'object' || raw === null) continue;
     const agent = raw as Options;

@@ -88,6 +88,28 @@ describe('agentCardRoutes: the paths served, with their kinds', () => {
     ]);
   });
 
+  it('lists the MCP catalog and the ARD manifest a host serves', async () => {
+    const responder = createAgentCardResponder({
+      logger: quiet,
+      agents: [{ id: 'billing', path: '/agents/billing', card: conformanceAgentCard('billing'), legacy: false }],
+      catalog: {
+        publisher: 'acme.com',
+        entries: [
+          {
+            identifier: 'urn:air:acme.com:mcp:weather',
+            type: 'application/mcp-server-card+json',
+            url: 'https://mcp.acme.example/server-card',
+          },
+        ],
+      },
+    });
+    const routes = await agentCardRoutes(responder);
+    expect(routes.filter((r) => r.kind === 'mcp-catalog' || r.kind === 'ard')).toEqual([
+      { path: '/.well-known/mcp/catalog.json', kind: 'mcp-catalog' },
+      { path: '/.well-known/ard.json', kind: 'ard' },
+    ]);
+  });
+
   it('lists the agents, the default one at the root and the catalog', async () => {
     const card: AgentCard = conformanceAgentCard('billing');
     const responder = createAgentCardResponder({
@@ -97,6 +119,7 @@ describe('agentCardRoutes: the paths served, with their kinds', () => {
     });
     expect(await agentCardRoutes(responder)).toEqual([
       { path: '/.well-known/ai-catalog.json', kind: 'catalog' },
+      { path: '/.well-known/ard.json', kind: 'ard' },
       { path: CARD, kind: 'card' },
       { path: `/agents/billing${CARD}`, kind: 'card' },
       { path: '/agents/billing/a2a/rest/extendedAgentCard', kind: 'extended' },

@@ -1,0 +1,141 @@
+/**
+ * The rules of the CLI's own findings: `agent-card verify` (`signature-verify`, RULES.md §6.5) and
+ * `agent-card diff` (`diff-*`, RULES.md §6.9). The library does not report them; they are catalogued
+ * here so that `listRules`, `agent-card rules` and the CLI's SARIF output describe every id a run reports.
+ */
+import { profiles, type RuleEntry } from './entry';
+
+const DIFF = '`agent-card diff`';
+
+export const CLI_RULES = {
+  'signature-verify': {
+    number: 131,
+    section: 'other',
+    severity: profiles('error'),
+    severityNote: profiles('error (no signature verified) / warning (another verified; limits) / info (verified)'),
+    summary: 'A signature of the card verifies with a trusted key.',
+    details:
+      "One finding per signature: info when it verified, an error when none did (a warning when another did); a card with no signature is an error, and the verifier's limits and a signature over the pruned form only are warnings.",
+    fix: 'Sign the card again with a key the verifier trusts (agent-card sign), and publish that key in the JWK Set.',
+    reportedBy: '`agent-card verify`',
+  },
+  'diff-skill-removed': {
+    number: 132,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'A skill of the older card is gone.',
+    details:
+      'A skill of the older card is gone. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients that ask for this skill fail. Keep it (mark it deprecated in its description) until they move, or publish the card under a new major version.',
+    reportedBy: DIFF,
+  },
+  'diff-interface-removed': {
+    number: 133,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'An interface of the older card is gone.',
+    details:
+      'An interface of the older card is gone. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients that call this interface fail. Keep serving it next to the new one until they move, or publish under a new major version.',
+    reportedBy: DIFF,
+  },
+  'diff-interface-url-changed': {
+    number: 134,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: "An interface's URL (or tenant, or the v0.3 `url`) changed.",
+    details:
+      "An interface's URL (or tenant, or the v0.3 `url`) changed. Breaking changes are errors, structural ones warnings, descriptive ones info.",
+    fix: 'Clients calling the old URL fail. Keep the old URL answering (list both interfaces) until they move.',
+    reportedBy: DIFF,
+  },
+  'diff-binding-changed': {
+    number: 135,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: "An interface's protocol binding (or the v0.3 transport) changed.",
+    details:
+      "An interface's protocol binding (or the v0.3 transport) changed. Breaking changes are errors, structural ones warnings, descriptive ones info.",
+    fix: 'Clients speaking the old binding fail. Add the new binding as another interface and keep the old one.',
+    reportedBy: DIFF,
+  },
+  'diff-protocol-version-changed': {
+    number: 136,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: "An interface's protocol version changed.",
+    details:
+      "An interface's protocol version changed. Breaking changes are errors, structural ones warnings, descriptive ones info.",
+    fix: 'Clients of the old protocol version may fail. List the new version as another interface and keep the old one for a while.',
+    reportedBy: DIFF,
+  },
+  'diff-capability-removed': {
+    number: 137,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'A capability the older card declared is gone.',
+    details:
+      'A capability the older card declared is gone. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients that rely on this capability fail. Keep it, or publish the card under a new major version.',
+    reportedBy: DIFF,
+  },
+  'diff-scheme-removed': {
+    number: 138,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'A security scheme of the older card is gone.',
+    details:
+      'A security scheme of the older card is gone. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients that authenticate with this scheme fail. Keep the scheme until no requirement and no client uses it.',
+    reportedBy: DIFF,
+  },
+  'diff-scheme-changed': {
+    number: 139,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'A security scheme changed (anything but its description).',
+    details:
+      'A security scheme changed (anything but its description). Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients configured for the old scheme fail to authenticate. Add the changed scheme under a new name and keep the old one.',
+    reportedBy: DIFF,
+  },
+  'diff-security-tightened': {
+    number: 140,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'Callers need more than before: a security requirement or a required extension was added.',
+    details:
+      'Callers need more than before: a security requirement or a required extension was added. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients with the credentials that were enough before are refused. Add the new requirement as an alternative first, or publish under a new major version.',
+    reportedBy: DIFF,
+  },
+  'diff-structural': {
+    number: 141,
+    section: 'diff',
+    severity: profiles('warning'),
+    summary: 'What a client can do changed (something added, loosened or replaced); nothing it used is gone.',
+    details:
+      'What a client can do changed (something added, loosened or replaced); nothing it used is gone. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Review it: clients see a different capability, interface or mode, none they used is gone.',
+    reportedBy: DIFF,
+  },
+  'diff-descriptive': {
+    number: 142,
+    section: 'diff',
+    severity: profiles('info'),
+    summary: 'Text for people changed (name, description, version, signatures\u2026).',
+    details:
+      'Text for people changed (name, description, version, signatures\u2026). Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Text for people: nothing to do for clients.',
+    reportedBy: DIFF,
+  },
+  'diff-version-not-bumped': {
+    number: 143,
+    section: 'diff',
+    severity: profiles('warning'),
+    summary: 'The content changed but `version` did not.',
+    details: 'Two cards differ in content but carry the same `version`.',
+    fix: 'Bump "version" so clients and caches can tell the cards apart.',
+    reportedBy: DIFF,
+  },
+} satisfies Record<string, RuleEntry>;
