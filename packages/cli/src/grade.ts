@@ -53,7 +53,14 @@ function link(value: string): SafeHtml {
   return href === undefined ? html`<code>${value}</code>` : html`<a href="${href}" rel="noreferrer">${value}</a>`;
 }
 
-/** The grade and the documents, for the HTML report (its first section). */
+/** The grade in one line, for the top of the HTML report; its documents follow the findings. */
+export function gradeLine(set: DiscoveryDocumentsReport): SafeHtml {
+  const lead =
+    set.grade === 'A' ? html`<span class="status-ok">${set.summary}</span>` : html`<strong>${set.summary}</strong>`;
+  return html`<p class="grade"><a href="#grade">Discovery documents</a>: ${lead}</p>`;
+}
+
+/** The grade and the documents, for the HTML report. */
 export function documentsSection(set: DiscoveryDocumentsReport): SafeHtml {
   const rows = set.documents.map(
     (d) =>

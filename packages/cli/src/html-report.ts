@@ -22,7 +22,7 @@ import {
   safeHref,
   type ViewerSignature,
 } from '@agent-card/core/view';
-import { documentsSection } from './grade';
+import { documentsSection, gradeLine } from './grade';
 
 /** At most this many signatures are listed (a card may carry any number). */
 const MAX_SIGNATURES = 16;
@@ -368,8 +368,10 @@ const SKIPPED: Record<NonNullable<DiscoveryAgentReport['skipped']>, string> = {
 };
 
 function agentItem(a: DiscoveryAgentReport, showInfo: boolean, n: number): SafeHtml {
-  const name = a.displayName ?? a.identifier ?? '(no displayName)';
-  const head = html`<h4>${a.ok ? '✔' : '✖'} ${name}${a.version === undefined ? '' : ` ${a.version}`}</h4>`;
+  // A current-draft entry leaves the name and version to the card it points to.
+  const name = a.displayName ?? a.cardName ?? a.identifier ?? '(no displayName)';
+  const version = a.version ?? a.cardVersion;
+  const head = html`<h4>${a.ok ? '✔' : '✖'} ${name}${version === undefined ? '' : ` ${version}`}</h4>`;
   if (!a.checked) {
     return html`<li class="agent">${head}<p>${url(a.url)}</p><p><strong>${SKIPPED[a.skipped ?? 'deadline']}</strong></p></li>`;
   }
@@ -421,9 +423,9 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
     typeof report.document === 'object' && report.document !== null
       ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl)}</section>`
       : html`<section aria-labelledby="card"><h2 id="card">Card</h2><p><strong>No card could be read.</strong> See the findings.</p></section>`;
-  const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p>${summaryStrip(report)}</header>
-${report.documents ? documentsSection(report.documents) : ''}
+  const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p>${report.documents ? gradeLine(report.documents) : ''}${summaryStrip(report)}</header>
 <section aria-labelledby="findings"><h2 id="findings">Findings</h2>${findingsSection(report.findings, { showInfo, level: 3 })}</section>
+${report.documents ? documentsSection(report.documents) : ''}
 <section aria-labelledby="paths"><h2 id="paths">Well-known paths</h2>${pathSection(report.primary)}${pathSection(report.legacy)}${consistency}${probe}</section>
 ${card}
 ${report.catalog ? catalogSection(report.catalog, report.agents ?? [], showInfo) : ''}
