@@ -313,7 +313,9 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       expect(facts).toMatch(/CORS preflight\s+204 \(allows GET\)/);
       expect(facts).toMatch(/Time\s+\d+ ms/);
       expect(await shown(primary.locator('dl.headers'))).toMatch(/cache-control\s+public, max-age=600/);
-      expect(text).toContain(`${example}/.well-known/agent-card.json: checked over plain http (allowed by --allow-http).`);
+      expect(text).toContain(
+        `${example}/.well-known/agent-card.json: checked over plain http (allowed by --allow-http).`,
+      );
       expect(text).toContain('Fix: Serve discovery over https in production');
       expect(text).toContain('Agents (2)');
       // Current-draft entries leave the name and version to the card: the report shows the card's.
