@@ -97,7 +97,9 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
     ]) {
       const response = await fetch(`${started().base}/agents/${id}/.well-known/agent-card.json`);
       expect(response.status).toBe(200);
-      expect(response.headers.get('link')).toBe('</.well-known/ai-catalog.json>; rel="ai-catalog"');
+      expect(response.headers.get('link')).toBe(
+        '</.well-known/ai-catalog.json>; rel="ai-catalog", </.well-known/ard.json>; rel="ard"',
+      );
       expect(((await response.json()) as { name: string }).name).toBe(name);
     }
     const unknown = await fetch(`${started().base}/agents/nobody/.well-known/agent-card.json`);
@@ -112,6 +114,11 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
       `${started().base}/agents/orders/.well-known/agent-card.json`,
       `${started().base}/agents/refunds/.well-known/agent-card.json`,
     ]);
+    // The ARD manifest the Link header names is served from the same agents.
+    const ard = (await (await fetch(`${started().base}/.well-known/ard.json`)).json()) as {
+      entries: { url: string }[];
+    };
+    expect(ard.entries.map((e) => e.url)).toEqual(catalog.entries.map((e) => e.url));
   });
 
   it('gives the extended card only to whom authenticate admits', async () => {
