@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { nodeCrypto } from './node-crypto';
 import canonicalize from 'canonicalize';
-import { concatBytes } from '../bytes';
+import { readCapped } from '../bytes';
 import { AI_CATALOG_SIGNATURE_ALGORITHMS } from '../catalog/format';
 import { AgentCardError } from '../errors';
 import { readJsonText } from '../json/read';
@@ -264,21 +264,8 @@ async function fetchArtifact(
       await response.body?.cancel().catch(() => undefined);
       return `${parsed.href} answered HTTP ${response.status}${response.status >= 300 && response.status < 400 ? ' (a redirect, not followed)' : ''}`;
     }
-    if (!response.body) return new Uint8Array();
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => undefined);
-        return `${parsed.href} is larger than ${max} bytes`;
-      }
-      chunks.push(value);
-    }
-    return concatBytes(chunks, size);
+    const bytes = await readCapped(response.body, max);
+    return bytes ?? `${parsed.href} is larger than ${max} bytes`;
   } catch (error) {
     return controller.signal.aborted
       ? `${parsed.href} did not answer in time`

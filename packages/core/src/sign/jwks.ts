@@ -1,5 +1,5 @@
 import type { JSONWebKeySet, JWK } from 'jose';
-import { concatBytes } from '../bytes';
+import { readCapped } from '../bytes';
 import { type JsonTextFailure, readJsonText } from '../json/read';
 import { quoteUntrusted } from '../util';
 
@@ -90,7 +90,8 @@ export async function fetchKeySet(url: URL, options: FetchKeySetOptions = {}): P
     if (Number.isFinite(declared) && declared > maxBytes) {
       throw new Error(`JWKS ${url.href} is larger than ${maxBytes} bytes (${declared})`);
     }
-    const bytes = await readCapped(response, maxBytes, url);
+    const bytes = await readCapped(response.body, maxBytes);
+    if (!bytes) throw new Error(`JWKS ${url.href} is larger than ${maxBytes} bytes`);
     // Key sets are read as every other untrusted JSON: strict UTF-8, at most 64 levels deep.
     const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
     if (!read.ok) throw new Error(`JWKS ${url.href} is not JSON (${notJsonReason(read)})`);
@@ -108,22 +109,4 @@ export async function fetchKeySet(url: URL, options: FetchKeySetOptions = {}): P
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function readCapped(response: Response, maxBytes: number, url: URL): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`JWKS ${url.href} is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return concatBytes(chunks, size);
 }
