@@ -23,9 +23,7 @@ import type { AgentCard } from '../../model';
 import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
 import { classifyHost, parseAbsoluteUrl, redactUrl } from '../../validate/urls';
-import { resolveTrustProxy } from '../dynamic/trust';
 import { requestOrigin } from '../dynamic/origin';
-import type { DynamicCardOptions } from '../dynamic/types';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import {
   answerDocument,
@@ -38,11 +36,10 @@ import {
 import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
-import { resolveCardSettings } from '../kernel/options';
 import { AGENT_CARD_PATH } from '../kernel/paths';
-import { reporter } from '../kernel/problems';
 import type { AgentCardOptions } from '../types';
 import type { Agent } from './options';
+import { type HostDocumentSettings, hostDocumentSettings } from './shared';
 import type { AiCatalogServeOptions } from './types';
 
 const CATALOG_KEYS = new Set([
@@ -359,16 +356,8 @@ export function prepareCatalog<Req>(
   agents: readonly Agent<Req>[],
   problems: string[],
 ): CatalogRoute<Req> | undefined {
-  const reported: string[] = [];
-  const shared = resolveCardSettings(
-    { cors: options.cors, cacheControl: options.cacheControl },
-    reporter(reported),
-    reported,
-  );
-  const dynamic = options.dynamic as DynamicCardOptions<Req> | undefined;
-  const trusted = resolveTrustProxy(dynamic?.trustProxy);
-  // The agents report a bad option already.
-  if (reported.length > 0 || trusted.problems.length > 0) return undefined;
+  const shared = hostDocumentSettings(options);
+  if (shared === undefined) return undefined;
   const served = { kind: 'catalog' };
   const settings = { served, contentType: AI_CATALOG_MEDIA_TYPE, cacheControl: shared.cacheControl, cors: shared.cors };
   const listed = agents.filter((a) => a.entry !== false);
@@ -429,13 +418,7 @@ export function prepareCatalog<Req>(
           `options.catalog.publisher: is needed to name agent "${a.id}"'s entry (urn:air:{publisher}:${catalog.namespace}:${a.id}), and its card is a function, whose host comes from the request (none). Set catalog.publisher to your domain, e.g. 'acme.com', or give the agent catalogEntry.identifier.`,
         );
   if (needsPublisher && catalog.baseUrl !== undefined) derivedPublisher = hostnameOf(catalog.baseUrl);
-  const route = dynamicCatalog(
-    catalog,
-    listed,
-    { settings, shared, dynamic, trustProxy: trusted.trust },
-    assemble,
-    signer !== undefined,
-  );
+  const route = dynamicCatalog(catalog, listed, settings, shared, assemble, signer !== undefined);
   return { ...route, link, ...(mcp ? { mcp } : {}), ...(derivedPublisher ? { derivedPublisher } : {}) };
 }
 
@@ -446,30 +429,25 @@ export function prepareCatalog<Req>(
 function dynamicCatalog<Req>(
   catalog: ResolvedCatalogOptions,
   listed: readonly Agent<Req>[],
-  parts: {
-    settings: Parameters<typeof prepareDocument>[1];
-    shared: { cors: Parameters<typeof prepareErrorResponses>[0]['cors'] };
-    dynamic: DynamicCardOptions<Req> | undefined;
-    trustProxy: ReturnType<typeof resolveTrustProxy>['trust'];
-  },
+  settings: Parameters<typeof prepareDocument>[1],
+  shared: HostDocumentSettings<Req>,
   assemble: (entries: AnyEntry[]) => object,
   digests: boolean,
 ): { build(request: AgentCardRequest<Req>): Promise<AgentCardResponse> } {
-  const { settings, shared, dynamic, trustProxy } = parts;
-  const cache = new LruCache<string, PreparedDocument>(dynamic?.maxVariants ?? 100);
+  const cache = new LruCache<string, PreparedDocument>(shared.maxVariants);
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
     served: settings.served,
     status: 503,
     body: {
       error: { code: 503, status: 'UNAVAILABLE', message: 'The AI catalog is temporarily unavailable. Retry later.' },
     },
-    headers: { 'retry-after': String(dynamic?.retryAfter ?? 30) },
+    headers: { 'retry-after': String(shared.retryAfter) },
     cors: shared.cors,
   });
   return {
     async build(request) {
       const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
-      const origin = catalog.baseUrl ?? requestOrigin(request, trustProxy);
+      const origin = catalog.baseUrl ?? requestOrigin(request, shared.trustProxy);
       if (origin === undefined) return fail();
       // Each agent's own card for this request, without the catalog's conditional header.
       const headers = { ...request.headers, 'if-none-match': undefined };

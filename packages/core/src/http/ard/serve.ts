@@ -5,13 +5,10 @@ import { AI_CATALOG_PREVIOUS_DRAFT } from '../../catalog/format';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
 import type { Agent } from '../agents/options';
+import { hostDocumentSettings } from '../agents/shared';
 import type { AiCatalogServeOptions } from '../agents/types';
 import type { DynamicSettings } from '../dynamic/options';
-import { resolveTrustProxy } from '../dynamic/trust';
-import type { DynamicCardOptions } from '../dynamic/types';
-import { resolveCardSettings } from '../kernel/options';
 import type { CardSettings } from '../kernel/options';
-import { reporter } from '../kernel/problems';
 import type { AgentCardResponder } from '../kernel/responder';
 import type { AgentCardOptions } from '../types';
 import { carriedEntry, nameSegment, representativeQueries } from './entries';
@@ -73,16 +70,8 @@ export function hostArdRoute<Req>(
   agents: readonly Agent<Req>[],
   handles: ReadonlyMap<string, AgentCardResponder<any>>,
 ): ArdRoute<Req> | undefined {
-  const reported: string[] = [];
-  const shared = resolveCardSettings(
-    { cors: options.cors, cacheControl: options.cacheControl },
-    reporter(reported),
-    reported,
-  );
-  const dynamic = options.dynamic as DynamicCardOptions<Req> | undefined;
-  const trusted = resolveTrustProxy(dynamic?.trustProxy);
-  // The agents report a bad option already.
-  if (reported.length > 0 || trusted.problems.length > 0) return undefined;
+  const shared = hostDocumentSettings(options);
+  if (shared === undefined) return undefined;
   const logger = options.logger ?? console;
   const listed = agents.filter((a) => a.entry !== false);
   for (const a of listed) warnQueries(a.card, `agent "${a.id}"`, logger);
@@ -107,9 +96,9 @@ export function hostArdRoute<Req>(
     baseUrl: catalog === false ? undefined : catalog.baseUrl,
     cacheControl: shared.cacheControl,
     cors: shared.cors,
-    trustProxy: trusted.trust,
-    maxVariants: dynamic?.maxVariants ?? 100,
-    retryAfter: dynamic?.retryAfter ?? 30,
+    trustProxy: shared.trustProxy,
+    maxVariants: shared.maxVariants,
+    retryAfter: shared.retryAfter,
     extra,
     // The AI Catalog of the current draft names each agent urn:air:{publisher}:{namespace}:{id}.
     naming:
