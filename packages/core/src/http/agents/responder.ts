@@ -122,6 +122,8 @@ interface Host<Req> {
   updateAgent(id: string, next: unknown, changes: { extendedCard?: unknown } | undefined): void;
   /** Every document path, as the agents stand now; `undefined` when one agent has a card function. */
   paths(): readonly string[] | undefined;
+  /** How many updates have changed the agents: documents built from every card compare it. */
+  version(): number;
 }
 
 /**
@@ -174,6 +176,7 @@ function createHost<Req>(
   // Every discovery document the host serves, named on every card answer.
   const links = [catalogRoute?.link, discoveryLink].filter((l) => l !== undefined).join(', ') || undefined;
   let routes = createRouter(current, defaultAgent, catalogRoute, base, links);
+  let version = 0;
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
     agent: (id) => current.find((c) => c.id === id)!,
@@ -208,7 +211,9 @@ function createHost<Req>(
       defaultAgent = changedDefault;
       currentCatalog = changedCatalog;
       routes = changedRoutes;
+      version++;
     },
+    version: () => version,
     paths: () => hostPaths(current, defaultAgent, currentCatalog),
   };
 }
@@ -285,7 +290,7 @@ export function createMultiAgentResponder<Req>(
       agents: handles,
       ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
     }),
-    ard ? hostArdRoute(options, catalog, agents, handles) : undefined,
+    ard ? hostArdRoute(options, catalog, agents, handles, host.version) : undefined,
   );
   if (viewer === undefined) return sealed;
   const base = catalog === false ? undefined : catalog.baseUrl;

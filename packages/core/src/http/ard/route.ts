@@ -48,6 +48,12 @@ export interface ArdRouteSettings {
   readonly extra: readonly ArdEntry[];
   /** How the host's AI Catalog names the agents, so that the manifest names them alike. */
   readonly naming?: AgentNaming | undefined;
+  /**
+   * A value that changes whenever a static card may have changed (the host's count of updates).
+   * With it, a host of static cards answers from the manifest it prepared last without asking
+   * each agent for its card; without it, every request asks them.
+   */
+  readonly version?: () => number;
 }
 
 /** The manifest's route: the `Link` the host's card answers carry, and its answer. */
@@ -101,11 +107,13 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
     headers: { 'retry-after': String(settings.retryAfter) },
     cors: settings.cors,
   });
-  let last: { answers: readonly AgentCardResponse[]; doc: PreparedDocument } | undefined;
+  let last: { answers: readonly AgentCardResponse[]; doc: PreparedDocument; version?: number } | undefined;
+  const version = anyDynamic ? undefined : settings.version;
 
   const build = (
     request: AgentCardRequest<Req>,
     answers: readonly (AgentCardResponse | undefined)[],
+    versionAsked: number | undefined,
   ): AgentCardResponse => {
     const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
     if (last !== undefined && !anyDynamic && answers.every((a, i) => a === last!.answers[i]))
@@ -148,13 +156,16 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
       });
       cache.set(key, doc);
     }
-    if (!anyDynamic) last = { answers: answers as AgentCardResponse[], doc };
+    if (!anyDynamic) last = { answers: answers as AgentCardResponse[], doc, version: versionAsked };
     return answerDocument(doc, request);
   };
 
   return {
     link: ardLink(settings.baseUrl),
     respond(request) {
+      // Static cards unchanged since the manifest was prepared: one comparison, no agent asked.
+      const asked = version?.();
+      if (asked !== undefined && last?.version === asked) return answerDocument(last.doc, request);
       let cardRequest: AgentCardRequest<Req> = STATIC_CARD_REQUEST;
       if (anyDynamic)
         cardRequest = {
@@ -164,8 +175,8 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
           headers: { ...request.headers, 'if-none-match': undefined, accept: undefined },
         };
       const answers = sources.map((s) => s.respond(cardRequest));
-      if (!answers.some(isPromiseLike)) return build(request, answers as (AgentCardResponse | undefined)[]);
-      return Promise.all(answers).then((all) => build(request, all));
+      if (!answers.some(isPromiseLike)) return build(request, answers as (AgentCardResponse | undefined)[], asked);
+      return Promise.all(answers).then((all) => build(request, all, asked));
     },
   };
 }

@@ -69,6 +69,7 @@ export function hostArdRoute<Req>(
   catalog: (AiCatalogServeOptions & { baseUrl?: string; draft?: string; namespace?: string }) | false,
   agents: readonly Agent<Req>[],
   handles: ReadonlyMap<string, AgentCardResponder<any>>,
+  version?: () => number,
 ): ArdRoute<Req> | undefined {
   const shared = hostDocumentSettings(options);
   if (shared === undefined) return undefined;
@@ -100,6 +101,7 @@ export function hostArdRoute<Req>(
     maxVariants: shared.maxVariants,
     retryAfter: shared.retryAfter,
     extra,
+    version,
     // The AI Catalog of the current draft names each agent urn:air:{publisher}:{namespace}:{id}.
     naming:
       catalog === false || catalog.draft === AI_CATALOG_PREVIOUS_DRAFT.id
