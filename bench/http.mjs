@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,catalog,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--check] [--json]
 //
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
+import { pairedInterval } from './stats.mjs';
 import { createAgentCardResponder } from '@agent-card/core';
 import {
   AGENT_COUNT,
@@ -115,6 +116,24 @@ const comparisons = [
     path: CARD_PATH,
     candidatePath: '/.well-known/ai-catalog.json',
     target: 0.95,
+  },
+  {
+    id: 'ard',
+    title: 'Express: GET the ARD manifest of two agents vs the single card',
+    candidate: 'express-catalog',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    candidatePath: '/.well-known/ard.json',
+    target: 0.95,
+  },
+  {
+    id: 'negotiation',
+    title: 'Express: GET card asking for application/a2a-agent-card+json vs no Accept',
+    candidate: 'express-ours',
+    baseline: 'express-ours',
+    path: CARD_PATH,
+    candidateHeaders: { accept: 'application/a2a-agent-card+json' },
+    target: 0.97,
   },
   {
     id: 'agents-passthrough',
@@ -233,6 +252,8 @@ async function startServer(kind) {
   };
 }
 
+const sum = (values) => values.reduce((total, value) => total + value, 0);
+
 function load(url, seconds, extra = {}) {
   return autocannon({ url, duration: seconds, connections: settings.connections, pipelining: 1, ...extra });
 }
@@ -261,29 +282,37 @@ async function compare(comparison) {
     const pathOf = (server) => (server === candidate ? (comparison.candidatePath ?? comparison.path) : comparison.path);
     for (const server of [candidate, baseline]) {
       await probe(server, pathOf(server));
-      if (settings.warmup > 0) await load(server.url + pathOf(server), settings.warmup);
+      const headers = server === candidate ? comparison.candidateHeaders : undefined;
+      if (settings.warmup > 0) await load(server.url + pathOf(server), settings.warmup, headers ? { headers } : {});
     }
     const totals = { candidate: 0, baseline: 0, seconds: { candidate: 0, baseline: 0 } };
+    // Requests per second of each side in each round, for the interval of the ratio.
+    const perRound = { candidate: [], baseline: [] };
     const failures = [];
     for (let round = 0; round < settings.rounds; round++) {
       const order = round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
       for (const side of order) {
         const server = side === 'candidate' ? candidate : baseline;
-        const result = await load(server.url + pathOf(server), settings.duration);
+        const headers = side === 'candidate' ? comparison.candidateHeaders : undefined;
+        const result = await load(server.url + pathOf(server), settings.duration, headers ? { headers } : {});
         const problem = problems(result);
         if (problem) failures.push(`${server.kind}: ${problem}`);
         totals[side] += result.requests.total;
         totals.seconds[side] += result.duration;
+        perRound[side].push(result.requests.total / result.duration);
       }
     }
     const candidateRps = totals.candidate / totals.seconds.candidate;
     const baselineRps = totals.baseline / totals.seconds.baseline;
     const ratio = candidateRps / baselineRps;
+    // Rounds are resampled whole, so drift that hit both sides of a round stays cancelled.
+    const interval = pairedInterval([perRound.candidate, perRound.baseline], ([c, b]) => sum(c) / sum(b));
     return {
       ...comparison,
       candidateRps,
       baselineRps,
       ratio,
+      interval,
       pass: failures.length === 0 && (comparison.target === undefined || ratio >= comparison.target),
       failures,
     };
@@ -374,12 +403,12 @@ function print(results) {
   console.log(
     `\nHTTP benchmarks (${settings.connections} connections, ${settings.rounds} × ${settings.duration} s per side, node ${process.version})\n`,
   );
-  console.log('| case | baseline req/s | ours req/s | ratio | target | |');
-  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  console.log('| case | baseline req/s | ours req/s | ratio | 95% interval | target | |');
+  console.log('| --- | ---: | ---: | ---: | :---: | ---: | --- |');
   for (const r of results.filter((r) => r.id !== 'soak' && r.id !== 'startup')) {
     const verdict = r.failures.length ? 'ERROR' : r.target === undefined ? '' : r.pass ? 'ok' : 'MISS';
     console.log(
-      `| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`,
+      `| ${r.title} | ${fmt(r.baselineRps)} | ${fmt(r.candidateRps)} | ${r.ratio.toFixed(3)} | ${r.interval.map((v) => v.toFixed(3)).join('–')} | ${r.target === undefined ? 'report' : `≥ ${r.target}`} | ${verdict} |`,
     );
   }
   const up = results.find((r) => r.id === 'startup');
