@@ -7,7 +7,9 @@
 //
 // Warm figures are medians of `--rounds` runs in this process. Cold figures are medians of
 // `--cold` fresh processes that each verify once: the first verification of a process, with
-// `jose` still to load (it is imported on first use), and with `jose` already loaded.
+// `jose` still to load (it is imported on first use), and with `jose` already loaded; each is held
+// to the same rule against an honest verification of the same card in a fresh process, since a
+// process's first pass over a 1 MiB card runs before the JIT has compiled anything.
 // `--against <dir>` measures another build of core (its dist directory, e.g. a copy made before a
 // change) alternately with this one, warm and cold, so the two are compared in the same conditions.
 // Runs against the built package: `npx pnpm@12.4.2 build`, then `node bench/verify.mjs [--rounds 5]`.
@@ -151,6 +153,8 @@ async function scenario(name, cardBytes, signatureCount, jwksBytes, { namedForm 
   const text = { card: JSON.stringify(forged).length, jwks: JSON.stringify(jwks).length };
   const file = join(scratch, `${name.replace(/\W+/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({ card: forged, jwks }));
+  const honestFile = join(scratch, `${name.replace(/\W+/g, '-')}-honest.json`);
+  writeFileSync(honestFile, JSON.stringify({ card: honest, jwks: { keys: [honestJwk] } }));
   const measured = builds.map(() => ({ honest: [], worst: [] }));
   const outcomes = [];
   for (const build of builds) await build.core.verifyAgentCard(honest, { jwks: { keys: [honestJwk] } });
@@ -165,7 +169,7 @@ async function scenario(name, cardBytes, signatureCount, jwksBytes, { namedForm 
     }
   }
   return builds.map((build, i) => {
-    const coldMs = coldCase ? { first: [], loaded: [] } : undefined;
+    const coldMs = coldCase ? { first: [], loaded: [], honestFirst: [], honestLoaded: [] } : undefined;
     return {
       name,
       build: build.name,
@@ -175,6 +179,7 @@ async function scenario(name, cardBytes, signatureCount, jwksBytes, { namedForm 
       worst: median(measured[i].worst),
       outcome: outcomes[i],
       file,
+      honestFile,
       coldMs,
     };
   });
@@ -202,12 +207,16 @@ for (let i = 0; i < coldRuns; i++) {
     const build = builds.find((b) => b.name === r.build);
     r.coldMs.first.push(cold(r.file, build, false));
     r.coldMs.loaded.push(cold(r.file, build, true));
+    r.coldMs.honestFirst.push(cold(r.honestFile, build, false));
+    r.coldMs.honestLoaded.push(cold(r.honestFile, build, true));
   }
 }
 for (const r of results) {
   if (!r.coldMs) continue;
   r.coldFirst = median(r.coldMs.first);
   r.coldLoaded = median(r.coldMs.loaded);
+  r.coldHonestFirst = median(r.coldMs.honestFirst);
+  r.coldHonestLoaded = median(r.coldMs.honestLoaded);
 }
 rmSync(scratch, { recursive: true, force: true });
 
@@ -216,16 +225,22 @@ console.log(
     `limits ${JSON.stringify(AGENT_CARD_VERIFY_LIMITS)}; Node ${process.version}; load average ${loadBefore} before, ${load()} after`,
 );
 console.log(
-  `| case | build | keys | honest verify | worst case | ratio | cold, first in process | cold, jose loaded | outcome |`,
+  `| case | build | keys | honest verify | worst case | ratio | cold, first in process: honest → worst | cold, jose loaded: honest → worst | outcome |`,
 );
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
 let failed = false;
 for (const r of results) {
   const over = r.worst >= BUDGET_MS && r.worst >= BUDGET_RATIO * r.honest;
-  if (r.build === builds[0].name) failed ||= over;
-  const coldCell = (ms) => (ms === undefined ? '' : `${ms.toFixed(1)} ms${ms >= BUDGET_MS ? ' (over)' : ''}`);
+  // Cold, the same rule against an honest verification of the same card in a fresh process.
+  const coldOver = (honest, worst) => worst !== undefined && worst >= BUDGET_MS && worst >= BUDGET_RATIO * honest;
+  const overCold = coldOver(r.coldHonestFirst, r.coldFirst) || coldOver(r.coldHonestLoaded, r.coldLoaded);
+  if (r.build === builds[0].name) failed ||= over || overCold;
+  const coldCell = (honest, worst) =>
+    worst === undefined
+      ? ''
+      : `${honest.toFixed(1)} → ${worst.toFixed(1)} ms (${(worst / honest).toFixed(1)}×)${coldOver(honest, worst) ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''}`;
   console.log(
-    `| ${r.name} (${(r.text.card / KiB).toFixed(0)} KiB, ${(r.text.jwks / KiB).toFixed(0)} KiB) | ${r.build} | ${r.keys} | ${r.honest.toFixed(1)} ms | ${r.worst.toFixed(1)} ms${over ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''} | ${(r.worst / r.honest).toFixed(1)}× | ${coldCell(r.coldFirst)} | ${coldCell(r.coldLoaded)} | ${r.outcome.valid ? 'verified' : 'failed'}; ${(r.outcome.limits ?? []).join('; ')} |`,
+    `| ${r.name} (${(r.text.card / KiB).toFixed(0)} KiB, ${(r.text.jwks / KiB).toFixed(0)} KiB) | ${r.build} | ${r.keys} | ${r.honest.toFixed(1)} ms | ${r.worst.toFixed(1)} ms${over ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''} | ${(r.worst / r.honest).toFixed(1)}× | ${coldCell(r.coldHonestFirst, r.coldFirst)} | ${coldCell(r.coldHonestLoaded, r.coldLoaded)} | ${r.outcome.valid ? 'verified' : 'failed'}; ${(r.outcome.limits ?? []).join('; ')} |`,
   );
 }
 process.exitCode = failed ? 1 : 0;
