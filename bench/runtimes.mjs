@@ -1,5 +1,5 @@
-// The fetch handler's card path against a hand-written `Response` with the same bytes and headers,
-// in the same runtime, side by side in one run, reported as ratios (target ≥ 0.95): in process on
+// The fetch handler's card path against a hand-written route answering a `Response` with the same
+// bytes and headers (it checks the request's path, as the handler does), in the same runtime, side by side in one run, reported as ratios (target ≥ 0.95): in process on
 // Node, Deno and Bun (bench/runtimes-inner.mjs), and over loopback on workerd through wrangler's
 // local mode (bench/runtimes-worker.mjs, driven by autocannon), where a Worker's clock does not
 // advance while it computes.
@@ -174,7 +174,7 @@ for (const result of results) {
 if (args.json) console.log(JSON.stringify({ date: new Date().toISOString(), duration, rounds, results }, null, 2));
 else {
   console.log(
-    `fetch handler card path vs hand-written Response (same bytes), ${rounds} rounds of ${duration}s per side, ${new Date().toISOString()}`,
+    `fetch handler card path vs a hand-written route answering the same bytes, ${rounds} rounds of ${duration}s per side, ${new Date().toISOString()}`,
   );
   for (const r of results) {
     if (r.skipped) {
