@@ -94,23 +94,30 @@ function targetOf(url: string, target: string | undefined): string {
   return pathOf(url);
 }
 
+/** The host (and port) of an absolute URL, without its userinfo; no URL object, no regular expression. */
 function hostOf(url: string): string | undefined {
   const scheme = url.indexOf('://');
   if (scheme === -1) return undefined;
-  const end = url.slice(scheme + 3).search(/[/?#]/);
-  const authority = end === -1 ? url.slice(scheme + 3) : url.slice(scheme + 3, scheme + 3 + end);
-  return authority.slice(authority.lastIndexOf('@') + 1) || undefined;
+  const start = scheme + 3;
+  let end = start;
+  for (; end < url.length; end++) {
+    const c = url.charCodeAt(end);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
+  }
+  const at = url.lastIndexOf('@', end - 1);
+  const from = at >= start ? at + 1 : start;
+  return end > from ? url.slice(from, end) : undefined;
 }
 
-/** A web `Headers` as the plain lower-case record core reads, with `host` from the URL if absent. */
-function headersOf(request: Request): AgentCardRequestHeaders {
+/** A web `Headers` as the plain lower-case record core reads, with `host` from `url` if absent. */
+function headersOf(request: Request, url: string): AgentCardRequestHeaders {
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
   // Some hosts keep the authority only in the URL; the origin of a dynamic card needs it.
   if (headers.host === undefined) {
-    const host = hostOf(request.url);
+    const host = hostOf(url);
     if (host !== undefined) headers.host = host;
   }
   return headers;
@@ -141,7 +148,7 @@ function answer<Raw>(
   const result = responder.respond({
     method,
     path,
-    headers: headers ?? headersOf(request),
+    headers: headers ?? headersOf(request, url),
     raw,
     encrypted: url.startsWith('https:'),
     remoteAddress,
