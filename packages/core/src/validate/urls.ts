@@ -169,6 +169,21 @@ function classifyIPv6(g: readonly number[]): HostClass {
  */
 export function classifyHost(hostname: string): HostClass {
   if (typeof hostname !== 'string' || hostname === '') return { kind: 'public', reason: 'a host' };
+  let known = CLASSIFIED.get(hostname);
+  if (known === undefined) {
+    // A card names the same few hosts many times over, and several rules ask about each.
+    if (CLASSIFIED.size >= MAX_CLASSIFIED) CLASSIFIED.clear();
+    known = Object.freeze(classify(hostname));
+    CLASSIFIED.set(hostname, known);
+  }
+  return known;
+}
+
+/** Hosts classified lately: the answer depends on the name alone. Bounded, and emptied when full. */
+const CLASSIFIED = new Map<string, HostClass>();
+const MAX_CLASSIFIED = 512;
+
+function classify(hostname: string): HostClass {
   const host = trimTrailing(hostname.toLowerCase(), '.');
   const v4 = parseIPv4(host);
   if (v4) return classifyIPv4(v4);

@@ -31,6 +31,8 @@ const HINT = {
 } as const;
 /** Longer strings are read in their first this many characters. */
 const MAX_TEXT = 100_000;
+/** The shortest text {@link INJECTION_PHRASE} matches ("forget all rules"): shorter ones are not searched. */
+const MIN_PHRASE = 16;
 
 /** `U+E0041` */
 const codePoint = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -55,8 +57,12 @@ export const checkHiddenInstructions: RuleCheck = (card: JsonObject, ctx: RuleCo
     const text = value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value;
     if (!MODEL_TEXT_HINT.test(text)) continue;
     const hidden = findHiddenCharacter(text);
-    const phrase = hidden === undefined ? INJECTION_PHRASE.exec(text) : null;
-    const markup = hidden === undefined && phrase === null ? MODEL_MARKUP.exec(text) : null;
+    const phrase = hidden === undefined && text.length >= MIN_PHRASE ? INJECTION_PHRASE.exec(text) : null;
+    // Every chat markup starts with "<" or "[": a text without either is not searched.
+    const markup =
+      hidden === undefined && phrase === null && (text.includes('<') || text.includes('['))
+        ? MODEL_MARKUP.exec(text)
+        : null;
     if (hidden === undefined && phrase === null && markup === null) continue;
     if (ctx.overflows(RULE, severity)) continue;
     const path = strings.path(i);

@@ -39,10 +39,12 @@ function isPlainHostChar(c: number): boolean {
 /** The host a string names, when it is a URL with an authority or a `url`'s `host:port`. */
 function hostIn(value: string, key: string | number): string | undefined {
   if (value.length > MAX_URL) return undefined;
-  if (SCHEME_AUTHORITY.test(value)) {
+  // Most strings of a card are not URLs: one search for "://" before the scheme is read.
+  const separator = value.indexOf('://');
+  if (separator > 0 && SCHEME_AUTHORITY.test(value)) {
     // Most URLs name a plain DNS host: read it off the text. Anything else (an IP address, a
     // port, userinfo, percent-encoding, non-ASCII) is left to the URL parser's normal form.
-    const start = value.indexOf('://') + 3;
+    const start = separator + 3;
     let end = start;
     while (end < value.length && isPlainHostChar(value.charCodeAt(end))) end++;
     const next = value.charCodeAt(end);

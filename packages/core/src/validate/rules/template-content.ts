@@ -49,12 +49,15 @@ interface Text {
 
 const text = (value: string): Text => ({ length: value.length, words: words(value) });
 
-/** Whether `value` is `template`, or a light edit of it. */
-function sameText(value: unknown, template: Text): boolean {
+/**
+ * Whether `value` is `template`, or a light edit of it. `wordsOf` gives `value`'s words when one
+ * text is compared with several templates, so that it is split once.
+ */
+function sameText(value: unknown, template: Text, wordsOf: (text: string) => Set<string> = words): boolean {
   if (typeof value !== 'string' || value.length > MAX_TEXT) return false;
   // The Jaccard index cannot reach SAME_TEXT when the lengths are far apart: skip the word split.
   if (value.length < template.length * 0.6 || value.length > template.length * 1.6) return false;
-  const mine = words(value);
+  const mine = wordsOf(value);
   let shared = 0;
   for (const word of mine) if (template.words.has(word)) shared++;
   const union = mine.size + template.words.size - shared;
@@ -352,11 +355,16 @@ export const checkTemplateContent: RuleCheck = (card: JsonObject, ctx: RuleConte
     }
   }
   const description = own(card, 'description');
+  let descriptionWords: Set<string> | undefined;
+  const wordsOnce = (text: string) => {
+    descriptionWords ??= words(text);
+    return descriptionWords;
+  };
   const hits = distinctiveHits(card, ctx, idx);
   for (let t = 0; t < idx.templates.length; t++) {
     const template = idx.templates[t]!;
     const allSkills = seen[t]!.size === template.skills.length;
-    if (!allSkills && !sameText(description, template.description) && hits[t]!.length === 0) continue;
+    if (!allSkills && !sameText(description, template.description, wordsOnce) && hits[t]!.length === 0) continue;
     const name = template.fingerprint.template;
     for (const left of leftovers(card, template, matches[t]!, hits[t]!)) {
       ctx.report(
