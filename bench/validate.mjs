@@ -6,8 +6,11 @@
 // then cards made of tens of thousands of small items each of which a rule reports), each of which
 // must take under 200 ms.
 // Runs against the built package: `npx pnpm@12.4.2 build` (or `cd packages/core && npx tsdown`),
-// then `node bench/validate.mjs [--iterations 3000] [--rounds 5] [--profile production] [--hostile-only]`.
+// then `node bench/validate.mjs [--iterations 3000] [--rounds 5] [--profile production] [--hostile-only]
+// [--against packages/core/dist-before]`.
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './stats.mjs';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -21,6 +24,9 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'production' },
     'hostile-rounds': { type: 'string', default: '5' },
     'hostile-only': { type: 'boolean', default: false },
+    // Another build of core (its dist directory, copied inside packages/core so that it finds
+    // core's dependencies), timed alternately with this one on the same card.
+    against: { type: 'string' },
   },
 });
 const iterations = Number(values.iterations);
@@ -41,6 +47,13 @@ const contenders = [
   { name: 'AgentCardSchema.safeParse (zod)', run: (c) => AgentCardSchema.safeParse(c).success },
   { name: `validateAgentCard (all rules, ${profile})`, run: (c) => validateAgentCard(c, { profile }).valid },
 ];
+if (values.against) {
+  const other = await import(pathToFileURL(join(resolve(values.against), 'index.mjs')).href);
+  contenders.push({
+    name: `validateAgentCard (all rules, ${profile}), ${values.against}`,
+    run: (c) => other.validateAgentCard(c, { profile }).valid,
+  });
+}
 
 for (const contender of contenders) {
   if (contender.run(card) !== true) {
