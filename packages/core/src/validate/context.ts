@@ -53,6 +53,24 @@ export interface RuleContext {
    * "did you mean" search) for a finding nobody will read.
    */
   overflows(rule: CardRuleId, severity: Severity): boolean;
+  /**
+   * What the rules of one validation compute once and share, on first use: the card's strings
+   * (`rules/card-strings.ts`). A field of the context rather than a map keyed on it: a weak map
+   * entry per validation costs the garbage collector more than the walk it saves.
+   */
+  readonly shared: { strings?: CardStrings };
+}
+
+/** The strings of a card, in document order, with a lazily built path for each (`rules/card-strings.ts`). */
+export interface CardStrings {
+  /** Each string value, in document order. */
+  readonly values: readonly string[];
+  /** The member name (or list index) each string sits under. */
+  readonly keys: readonly (string | number)[];
+  /** The path of `values[i]`, built on demand: most strings never need one. */
+  path(i: number): (string | number)[];
+  /** Whether the walk stopped at its node bound with a string, list or object left unread. */
+  readonly truncated: boolean;
 }
 
 /**
@@ -100,6 +118,7 @@ export function createRuleContext(
     ...(quietSkills === undefined ? {} : { quietSkills }),
     findings,
     overflows,
+    shared: {},
     report(rule, severity, path, message, hint) {
       if (overflows(rule, severity)) return;
       tallyOf(rule).listed++;

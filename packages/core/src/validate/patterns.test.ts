@@ -93,7 +93,7 @@ const ATTACKS: Record<keyof typeof patterns, Input[]> = {
     run('your task '),
   ],
   INJECTION_PHRASE: [run('ignore all '), run('ignore the ', '', 'x'), run('forget ')],
-  MODEL_TEXT_HINT: [run('a'), run('a-b')],
+  HIDDEN_CHARACTER_HINT: [run('a'), run('a-b')],
   MODEL_MARKUP: [run('<|aaaa'), run('<<'), run('[/'), run('</system')],
   findHiddenCharacter: [run('\u{1F3F4}\u{E0067}'), run('\u200c a'), run('aé')],
   findUrlCredentials: [

@@ -300,11 +300,10 @@ export const SYSTEM_PROMPT_TEXT =
 export const INJECTION_PHRASE =
   /\b(?:ignore|disregard|forget|override) (?:(?:all|any|the|your|previous|prior|above|earlier|preceding|system|original) ){1,3}(?:instructions?|prompts?|rules|directions|guidelines|context)\b/i;
 /**
- * A character that {@link INJECTION_PHRASE} (a space), {@link MODEL_MARKUP} (`<`, `[`) or
- * {@link findHiddenCharacter} needs, as one character class: identifiers, URLs, tags and media
- * types (most strings of a card) run none of the three.
+ * A character that {@link findHiddenCharacter} may report: a text without one (almost every
+ * text of a card) is cleared by this one native scan instead of a scan in JavaScript.
  */
-export const MODEL_TEXT_HINT = /[ <[\u180e\u200b-\u200d\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\udb40]/;
+export const HIDDEN_CHARACTER_HINT = /[\u180e\u200b-\u200d\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\udb40]/;
 /** Chat markup of model prompts: `<system>`, `</system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`. */
 export const MODEL_MARKUP = /<\/?system>|<\|[a-z_]{2,24}\|>|\[\/?INST\]|<<\/?SYS>>/i;
 

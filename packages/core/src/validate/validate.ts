@@ -180,7 +180,7 @@ interface KeyPositions {
  * one pass.
  */
 interface KeyIndex {
-  objects: WeakMap<object, KeyPositions>;
+  objects: Map<object, KeyPositions>;
   collecting: boolean;
 }
 
@@ -230,7 +230,8 @@ function sortFindings(findings: Finding[], tree: unknown): Finding[] {
 }
 
 function sortInTreeOrder(findings: readonly Finding[], tree: unknown, keyOrder?: KeyOrder): Finding[] {
-  const keyIndex: KeyIndex = { objects: new WeakMap(), collecting: true };
+  // A map that lives as long as the sort: a weak map would only cost the garbage collector more.
+  const keyIndex: KeyIndex = { objects: new Map(), collecting: true };
   // First every finding names the keys it needs, then each big object is indexed once.
   for (let i = 0; i < findings.length; i++) treePosition(tree, findings[i]!.path, keyIndex, keyOrder);
   keyIndex.collecting = false;

@@ -10,7 +10,7 @@
  */
 import type { Severity } from '../../findings';
 import type { JsonObject, RuleCheck, RuleContext } from '../context';
-import { findHiddenCharacter, INJECTION_PHRASE, MODEL_MARKUP, MODEL_TEXT_HINT } from '../patterns';
+import { findHiddenCharacter, HIDDEN_CHARACTER_HINT, INJECTION_PHRASE, MODEL_MARKUP } from '../patterns';
 import { cardStrings } from './card-strings';
 import { quote, where } from './read-json';
 
@@ -55,10 +55,11 @@ export const checkHiddenInstructions: RuleCheck = (card: JsonObject, ctx: RuleCo
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
     const text = value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value;
-    if (!MODEL_TEXT_HINT.test(text)) continue;
-    const hidden = findHiddenCharacter(text);
-    const phrase = hidden === undefined && text.length >= MIN_PHRASE ? INJECTION_PHRASE.exec(text) : null;
-    // Every chat markup starts with "<" or "[": a text without either is not searched.
+    // Each search runs only on a text that holds what it needs, found by a native scan: an
+    // invisible character's code unit, a space for a phrase, "<" or "[" for markup.
+    const hidden = HIDDEN_CHARACTER_HINT.test(text) ? findHiddenCharacter(text) : undefined;
+    const phrase =
+      hidden === undefined && text.length >= MIN_PHRASE && text.includes(' ') ? INJECTION_PHRASE.exec(text) : null;
     const markup =
       hidden === undefined && phrase === null && (text.includes('<') || text.includes('['))
         ? MODEL_MARKUP.exec(text)

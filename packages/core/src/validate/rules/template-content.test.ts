@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ValidationProfile } from '../../findings';
 import { createRuleContext } from '../context';
 import { TEMPLATE_FINGERPRINTS } from '../templates';
-import { checkTemplateContent } from './template-content';
+import { checkTemplateContent, wordHashes, words } from './template-content';
 import { validateAgentCard } from '../validate';
 
 const TEMPLATES = ['support', 'booking', 'shopping', 'coding', 'research', 'workflow'] as const;
@@ -344,5 +344,29 @@ describe('TEMPLATE_FINGERPRINTS', () => {
       })),
       distinctive: [...new Set(distinctiveValues([card.securitySchemes, card.capabilities.extensions]))],
     });
+  });
+});
+
+describe('word hashes', () => {
+  it('give every word of a shipped template text its own hash, so that no template match is missed', () => {
+    for (const fingerprint of TEMPLATE_FINGERPRINTS) {
+      for (const text of [fingerprint.description, ...fingerprint.skills.map((skill) => skill.description)]) {
+        expect(wordHashes(text).size, text).toBe(words(text).size);
+      }
+    }
+  });
+
+  it('split and fold case as the words do, non-ASCII text included', () => {
+    for (const text of [
+      'Books FLIGHTS, books hotels.',
+      'Ünïcode CAFÉ café',
+      'ǅungla ǆ',
+      'a1 A1 b-2',
+      'İstanbul KELVIN \u212a',
+    ]) {
+      const exact = words(text);
+      expect(wordHashes(text).size, text).toBe(exact.size);
+      expect(wordHashes(text)).toEqual(wordHashes([...exact].join(' ')));
+    }
   });
 });

@@ -26,7 +26,7 @@ const SAME_TEXT = 0.8;
 const MAX_TEXT = 1024;
 
 /** Distinct lower-case words (letters and digits; any non-ASCII character counts as a letter). */
-function words(text: string): Set<string> {
+export function words(text: string): Set<string> {
   const out = new Set<string>();
   const lower = text.toLowerCase();
   let start = -1;
@@ -42,26 +42,62 @@ function words(text: string): Set<string> {
   return out;
 }
 
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+/**
+ * The words of {@link words} as 30-bit FNV-1a hashes: the same split and the same case folding
+ * (`toLowerCase` when the text has a non-ASCII character), without a string per word. Used to
+ * find the templates a text may be; a match is then confirmed on the words themselves, so a
+ * hash collision can cost a comparison but never change a finding (no two words of one template
+ * text share a hash: a test holds that for the shipped templates).
+ */
+export function wordHashes(text: string, lowered = false): Set<number> {
+  const out = new Set<number>();
+  let h = FNV_OFFSET;
+  let inWord = false;
+  for (let i = 0; i <= text.length; i++) {
+    let c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c > 127 && !lowered) return wordHashes(text.toLowerCase(), true);
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c > 127) {
+      h = Math.imul(h ^ c, FNV_PRIME);
+      inWord = true;
+    } else if (inWord) {
+      // 30 bits: a small integer to V8, so the set holds no boxed numbers.
+      out.add(h >>> 2);
+      h = FNV_OFFSET;
+      inWord = false;
+    }
+  }
+  return out;
+}
+
+/** Whether two word sets share at least {@link SAME_TEXT} of their distinct words. */
+function similar<T>(mine: ReadonlySet<T>, theirs: ReadonlySet<T>): boolean {
+  let shared = 0;
+  for (const word of mine) if (theirs.has(word)) shared++;
+  const union = mine.size + theirs.size - shared;
+  return union > 0 && shared / union >= SAME_TEXT;
+}
+
 interface Text {
   readonly length: number;
   readonly words: ReadonlySet<string>;
+  readonly hashes: ReadonlySet<number>;
 }
 
-const text = (value: string): Text => ({ length: value.length, words: words(value) });
+const text = (value: string): Text => ({ length: value.length, words: words(value), hashes: wordHashes(value) });
 
 /**
- * Whether `value` is `template`, or a light edit of it. `wordsOf` gives `value`'s words when one
- * text is compared with several templates, so that it is split once.
+ * Whether `value` is `template`, or a light edit of it. `hashesOf` gives `value`'s word hashes
+ * when one text is compared with several templates, so that it is split once.
  */
-function sameText(value: unknown, template: Text, wordsOf: (text: string) => Set<string> = words): boolean {
+function sameText(value: unknown, template: Text, hashesOf: (text: string) => Set<number> = wordHashes): boolean {
   if (typeof value !== 'string' || value.length > MAX_TEXT) return false;
   // The Jaccard index cannot reach SAME_TEXT when the lengths are far apart: skip the word split.
   if (value.length < template.length * 0.6 || value.length > template.length * 1.6) return false;
-  const mine = wordsOf(value);
-  let shared = 0;
-  for (const word of mine) if (template.words.has(word)) shared++;
-  const union = mine.size + template.words.size - shared;
-  return union > 0 && shared / union >= SAME_TEXT;
+  return similar(hashesOf(value), template.hashes) && similar(words(value), template.words);
 }
 
 const normal = (value: unknown): string | undefined =>
@@ -70,7 +106,12 @@ const normal = (value: unknown): string | undefined =>
 interface Prepared {
   readonly fingerprint: TemplateFingerprint;
   readonly description: Text;
-  readonly skills: readonly { readonly id: string; readonly name: string; readonly words: number }[];
+  readonly skills: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly words: number;
+    readonly description: ReadonlySet<string>;
+  }[];
 }
 
 /** Every template, and an index from a word to the template skills whose description has it. */
@@ -79,7 +120,8 @@ interface Index {
   /** Every template skill, as `[template, skill]`; the other maps hold indexes into this list. */
   readonly all: readonly (readonly [number, number])[];
   readonly words: readonly number[];
-  readonly byWord: ReadonlyMap<string, readonly number[]>;
+  /** By word hash (see {@link wordHashes}). */
+  readonly byWord: ReadonlyMap<number, readonly number[]>;
   readonly byId: ReadonlyMap<string, readonly number[]>;
   readonly shortest: number;
   readonly longest: number;
@@ -100,7 +142,7 @@ function push<K>(map: Map<K, number[]>, key: K, at: number): void {
 
 function templates(): Index {
   if (index) return index;
-  const byWord = new Map<string, number[]>();
+  const byWord = new Map<number, number[]>();
   const byId = new Map<string, number[]>();
   const all: [number, number][] = [];
   const sizes: number[] = [];
@@ -113,12 +155,13 @@ function templates(): Index {
       const g = all.length;
       all.push([t, s]);
       const own = words(skill.description);
-      sizes.push(own.size);
-      for (const word of own) push(byWord, word, g);
+      const hashes = wordHashes(skill.description);
+      sizes.push(hashes.size);
+      for (const hash of hashes) push(byWord, hash, g);
       push(byId, skill.id, g);
       shortest = Math.min(shortest, skill.description.length);
       longest = Math.max(longest, skill.description.length);
-      return { id: skill.id, name: skill.name.toLowerCase(), words: own.size };
+      return { id: skill.id, name: skill.name.toLowerCase(), words: hashes.size, description: own };
     }),
   }));
   const distinctive = new Map<string, number[]>();
@@ -177,15 +220,19 @@ function templateSkills(skill: unknown, idx: Index, shared: Int32Array): number[
   ) {
     return out;
   }
-  const mine = words(description);
+  const mine = wordHashes(description);
   shared.fill(0);
-  for (const word of mine) {
-    const list = idx.byWord.get(word);
+  for (const hash of mine) {
+    const list = idx.byWord.get(hash);
     if (list !== undefined) for (const g of list) shared[g]! += 1;
   }
+  let exact: Set<string> | undefined;
   for (let g = 0; g < shared.length; g++) {
     const count = shared[g]!;
-    if (count > 0 && count / (mine.size + idx.words[g]! - count) >= SAME_TEXT && !out.includes(g)) out.push(g);
+    if (count === 0 || count / (mine.size + idx.words[g]! - count) < SAME_TEXT || out.includes(g)) continue;
+    const [t, s] = idx.all[g]!;
+    exact ??= words(description);
+    if (similar(exact, idx.templates[t]!.skills[s]!.description)) out.push(g);
   }
   return out;
 }
@@ -355,16 +402,16 @@ export const checkTemplateContent: RuleCheck = (card: JsonObject, ctx: RuleConte
     }
   }
   const description = own(card, 'description');
-  let descriptionWords: Set<string> | undefined;
-  const wordsOnce = (text: string) => {
-    descriptionWords ??= words(text);
-    return descriptionWords;
+  let descriptionHashes: Set<number> | undefined;
+  const hashesOnce = (text: string) => {
+    descriptionHashes ??= wordHashes(text);
+    return descriptionHashes;
   };
   const hits = distinctiveHits(card, ctx, idx);
   for (let t = 0; t < idx.templates.length; t++) {
     const template = idx.templates[t]!;
     const allSkills = seen[t]!.size === template.skills.length;
-    if (!allSkills && !sameText(description, template.description, wordsOnce) && hits[t]!.length === 0) continue;
+    if (!allSkills && !sameText(description, template.description, hashesOnce) && hits[t]!.length === 0) continue;
     const name = template.fingerprint.template;
     for (const left of leftovers(card, template, matches[t]!, hits[t]!)) {
       ctx.report(
