@@ -1,15 +1,21 @@
 import { sha256 } from '@noble/hashes/sha2';
+import { nodeBuiltin } from '../../node-builtins';
 import { encodeBase64url } from '../../sign/base64url';
 
 /**
  * The strong entity tag of a representation: `"` + base64url(SHA-256(bytes)) + `"`. Derived only
  * from the bytes, so every replica that serves the same card sends the same tag (spec §8.6.1).
- * Hashed in JavaScript (`@noble/hashes`), synchronously and the same on every runtime, Workers
- * included: it runs once per prepared document, never per request.
+ * Hashed synchronously, once per prepared document and never per request: with `node:crypto`
+ * where the runtime has it (Node, Deno, Bun), in JavaScript (`@noble/hashes`) where it has not
+ * (Workers without `nodejs_compat`, Next.js's edge runtime). Both give the same tag; the native
+ * hash is kept because it is a tenth of the JavaScript one's cost on a large card, which a Nest
+ * app pays at boot (`bench/nest-boot.mjs`).
  *
  * @example computeEtag(new TextEncoder().encode('{}')) // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
  */
 export function computeEtag(bytes: Uint8Array): string {
+  const crypto = nodeBuiltin('node:crypto');
+  if (crypto !== undefined) return `"${crypto.createHash('sha256').update(bytes).digest('base64url')}"`;
   return `"${encodeBase64url(sha256(bytes))}"`;
 }
 
