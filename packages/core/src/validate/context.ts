@@ -61,7 +61,10 @@ export interface RuleContext {
   readonly shared: { strings?: CardStrings };
 }
 
-/** The strings of a card, in document order, with a lazily built path for each (`rules/card-strings.ts`). */
+/**
+ * The strings of a card that a rule reading card text may report, in document order, with a
+ * lazily built path for each (`rules/card-strings.ts`).
+ */
 export interface CardStrings {
   /** Each string value, in document order. */
   readonly values: readonly string[];

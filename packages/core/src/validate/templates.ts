@@ -211,3 +211,52 @@ export const TEMPLATE_FINGERPRINTS: readonly TemplateFingerprint[] = [
     ],
   },
 ];
+
+/** The templates' distinctive values, normalised (trimmed, lower case), to the templates that have each. */
+interface DistinctiveIndex {
+  readonly byValue: ReadonlyMap<string, readonly number[]>;
+  readonly min: number;
+  readonly max: number;
+  /** By ASCII code, lower-cased: whether a distinctive value starts with it (blanks count: values are trimmed). */
+  readonly starts: readonly boolean[];
+}
+
+let distinctiveIndex: DistinctiveIndex | undefined;
+
+function distinctive(): DistinctiveIndex {
+  if (distinctiveIndex) return distinctiveIndex;
+  const byValue = new Map<string, number[]>();
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  TEMPLATE_FINGERPRINTS.forEach((fingerprint, t) => {
+    for (const value of fingerprint.distinctive) {
+      const key = value.toLowerCase();
+      const list = byValue.get(key);
+      if (list === undefined) byValue.set(key, [t]);
+      else if (!list.includes(t)) list.push(t);
+      min = Math.min(min, value.length);
+      max = Math.max(max, value.length);
+    }
+  });
+  const starts: boolean[] = Array.from({ length: 128 }, (_, c) => c <= 32);
+  for (const key of byValue.keys()) if (key.charCodeAt(0) < 128) starts[key.charCodeAt(0)] = true;
+  distinctiveIndex = { byValue, min, max, starts };
+  return distinctiveIndex;
+}
+
+/**
+ * Whether `value` may be one of the templates' distinctive values: a length and a first
+ * character one of them has. Cheap, and true for every value {@link templatesWithValue} finds.
+ */
+export function mayBeDistinctive(value: string): boolean {
+  const { min, max, starts } = distinctive();
+  if (value.length < min || value.length > max + 64) return false;
+  // Most strings start with a letter no distinctive value starts with: no copy made for them.
+  const first = value.charCodeAt(0);
+  return first >= 128 || starts[first | (first >= 65 && first <= 90 ? 32 : 0)] === true;
+}
+
+/** The templates (indexes into {@link TEMPLATE_FINGERPRINTS}) that have `value` as a distinctive value, compared trimmed and without case. */
+export function templatesWithValue(value: string): readonly number[] | undefined {
+  return mayBeDistinctive(value) ? distinctive().byValue.get(value.trim().toLowerCase()) : undefined;
+}

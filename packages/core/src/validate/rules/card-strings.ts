@@ -1,81 +1,114 @@
 /**
- * Every string value of a card with where it sits, listed once per card and shared by the rules
- * that read card text as a model would (`hidden-instructions`, `system-prompt-text`) and the one
- * that reads every URL (`url-private-host`). Iterative and bounded, whatever the nesting.
+ * The strings of a card that a rule reading card text may report, with where each sits, listed
+ * once per validation and shared by those rules: `hidden-instructions` and `system-prompt-text`
+ * (text a model reads), `url-private-host` (every URL) and `template-content` (the templates'
+ * distinctive values). Bounded in nodes and depth, whatever the card.
  */
-import { type CardStrings, type JsonObject, keysOf, type RuleContext } from '../context';
+import type { CardStrings, JsonObject, RuleContext } from '../context';
+import { HIDDEN_CHARACTER_HINT } from '../patterns';
+import { mayBeDistinctive } from '../templates';
 
 export type { CardStrings };
+
+/** The length of the shortest text `INJECTION_PHRASE` matches ("forget all rules"): shorter ones are not searched. */
+export const INJECTION_PHRASE_MIN_LENGTH = 16;
 
 /** Most nodes of a card visited (strings, lists and objects together). */
 export const MAX_CARD_NODES = 100_000;
 
 /**
- * The strings of `card` (see {@link CardStrings}): one walk per validation, however many rules
- * ask (kept in the rule context: the tree never changes during one validation).
+ * Whether a rule reading card text could report `value` under member `key`: the union of the
+ * cheap tests each of them makes before its own search, so that a string none would read (an
+ * id, a tag, a media type) is never listed. Each rule still makes its own tests.
+ */
+export function mayMatter(value: string, key: string | number): boolean {
+  // system-prompt-text reads descriptions; url-private-host a `url`'s host:port and a `jku`.
+  if (key === 'description' || key === 'url' || key === 'protected') return true;
+  // url-private-host: any URL with an authority.
+  if (value.includes('://')) return true;
+  // hidden-instructions: a phrase (spaces), chat markup ("<", "["), an invisible character.
+  if (value.length >= INJECTION_PHRASE_MIN_LENGTH && value.includes(' ')) return true;
+  if (value.includes('<') || value.includes('[') || HIDDEN_CHARACTER_HINT.test(value)) return true;
+  // template-content: the templates' distinctive values.
+  return mayBeDistinctive(value);
+}
+
+/** Deepest list or object read: the validator's tree is never deeper than 64 levels. */
+export const MAX_CARD_DEPTH = 256;
+
+/**
+ * The strings of `card` that a rule reading card text may report (see {@link mayMatter} and
+ * {@link CardStrings}): one walk per validation, however many rules ask (kept in the rule
+ * context: the tree never changes during one validation).
  */
 export function cardStrings(card: JsonObject, ctx: RuleContext): CardStrings {
   const known = ctx.shared.strings;
   if (known !== undefined) return known;
-  // Each visited node keeps its parent's index and its own segment: a path is built only when
-  // a rule reports, so a deeply nested card costs no more than a flat one.
+  // A path is built only when a rule reports. For that, each listed string keeps its list or
+  // object, and each such container its parent and its own segment; a container is numbered
+  // only when a string under it is listed, so a card of ids and tags costs no bookkeeping.
   const parents: number[] = [];
   const segments: (string | number)[] = [];
   const values: string[] = [];
   const keys: (string | number)[] = [];
-  const at: number[] = [];
-  // One frame per open list or object, as parallel lists: the container, its member names (none
-  // for a list), the next member to read and the container's own node index. The stack is as
-  // deep as the card, never as long as its lists, so a list of a million items costs only the
-  // items read before the bound.
-  const containers: unknown[] = [card];
-  const members: (readonly string[] | undefined)[] = [keysOf(card)];
-  const next: number[] = [0];
-  const owners: number[] = [-1];
-  let depth = 1;
+  const owners: number[] = [];
+  // Per open level: the segment its container sits under, and the container's number (-1 until
+  // a string under it is listed). Level 0 is the card itself.
+  const levelSegments: (string | number)[] = [''];
+  const numbers: number[] = [-1];
+  let visited = 0;
   let truncated = false;
-  while (depth > 0) {
-    const d = depth - 1;
-    const container = containers[d] as JsonObject | unknown[];
-    const names = members[d];
-    const i = next[d]!;
-    if (i >= (names === undefined ? (container as unknown[]).length : names.length)) {
-      containers[d] = undefined;
-      members[d] = undefined;
-      depth = d;
-      continue;
-    }
-    next[d] = i + 1;
-    const segment = names === undefined ? i : names[i]!;
-    const node = names === undefined ? (container as unknown[])[i] : (container as JsonObject)[segment as string];
+
+  /** Reads one member; false once the walk must stop. */
+  const visit = (node: unknown, segment: string | number, level: number): boolean => {
     const isString = typeof node === 'string';
-    if (!isString && (typeof node !== 'object' || node === null)) continue;
-    if (parents.length >= MAX_CARD_NODES) {
+    if (!isString && (typeof node !== 'object' || node === null)) return true;
+    if (visited >= MAX_CARD_NODES || (!isString && level + 1 >= MAX_CARD_DEPTH)) {
       truncated = true;
-      break;
+      return false;
     }
-    const index = parents.length;
-    parents.push(owners[d]!);
-    segments.push(segment);
-    if (isString) {
-      values.push(node);
-      keys.push(segment);
-      at.push(index);
-      continue;
+    visited++;
+    if (!isString) {
+      levelSegments[level + 1] = segment;
+      numbers[level + 1] = -1;
+      return walk(node as object, level + 1);
     }
-    containers[depth] = node;
-    members[depth] = Array.isArray(node) ? undefined : keysOf(node);
-    next[depth] = 0;
-    owners[depth] = index;
-    depth++;
-  }
+    if (!mayMatter(node, segment)) return true;
+    // Number the open containers that are not yet, from the outermost such one in.
+    let from = level;
+    while (from > 0 && numbers[from] === -1) from--;
+    for (let l = from + 1; l <= level; l++) {
+      numbers[l] = parents.length;
+      parents.push(numbers[l - 1]!);
+      segments.push(levelSegments[l]!);
+    }
+    values.push(node);
+    keys.push(segment);
+    owners.push(numbers[level]!);
+    return true;
+  };
+  // Recursion as deep as the card, which MAX_CARD_DEPTH bounds; `for…in` over own members
+  // (the tree's objects are plain) reads an object without a list of its keys.
+  const walk = (container: object, level: number): boolean => {
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) if (!visit(container[i], i, level)) return false;
+      return true;
+    }
+    for (const name in container) {
+      if (!Object.hasOwn(container, name)) continue;
+      if (!visit((container as JsonObject)[name], name, level)) return false;
+    }
+    return true;
+  };
+  walk(card, 0);
+
   const result: CardStrings = {
     values,
     keys,
     truncated,
     path(i) {
-      const path: (string | number)[] = [];
-      for (let n = at[i] ?? -1; n !== -1; n = parents[n]!) path.push(segments[n]!);
+      const path: (string | number)[] = [keys[i]!];
+      for (let n = owners[i] ?? -1; n !== -1; n = parents[n]!) path.push(segments[n]!);
       return path.reverse();
     },
   };

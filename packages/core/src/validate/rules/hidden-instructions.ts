@@ -11,7 +11,7 @@
 import type { Severity } from '../../findings';
 import type { JsonObject, RuleCheck, RuleContext } from '../context';
 import { findHiddenCharacter, HIDDEN_CHARACTER_HINT, INJECTION_PHRASE, MODEL_MARKUP } from '../patterns';
-import { cardStrings } from './card-strings';
+import { cardStrings, INJECTION_PHRASE_MIN_LENGTH } from './card-strings';
 import { quote, where } from './read-json';
 
 const RULE = 'hidden-instructions';
@@ -31,8 +31,6 @@ const HINT = {
 } as const;
 /** Longer strings are read in their first this many characters. */
 const MAX_TEXT = 100_000;
-/** The shortest text {@link INJECTION_PHRASE} matches ("forget all rules"): shorter ones are not searched. */
-const MIN_PHRASE = 16;
 
 /** `U+E0041` */
 const codePoint = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -59,7 +57,9 @@ export const checkHiddenInstructions: RuleCheck = (card: JsonObject, ctx: RuleCo
     // invisible character's code unit, a space for a phrase, "<" or "[" for markup.
     const hidden = HIDDEN_CHARACTER_HINT.test(text) ? findHiddenCharacter(text) : undefined;
     const phrase =
-      hidden === undefined && text.length >= MIN_PHRASE && text.includes(' ') ? INJECTION_PHRASE.exec(text) : null;
+      hidden === undefined && text.length >= INJECTION_PHRASE_MIN_LENGTH && text.includes(' ')
+        ? INJECTION_PHRASE.exec(text)
+        : null;
     const markup =
       hidden === undefined && phrase === null && (text.includes('<') || text.includes('['))
         ? MODEL_MARKUP.exec(text)

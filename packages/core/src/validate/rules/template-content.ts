@@ -15,7 +15,7 @@
  * left outside `skills` is enough, and every field still the template's is reported.
  */
 import { isObject, type JsonObject, keysOf, type RuleCheck, type RuleContext } from '../context';
-import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint } from '../templates';
+import { TEMPLATE_FINGERPRINTS, type TemplateFingerprint, templatesWithValue } from '../templates';
 import { parseAbsoluteUrl, redactUrl } from '../urls';
 import { cardStrings } from './card-strings';
 import { own, ownArray, ownObject, quote, where, type Segments } from './read-json';
@@ -125,11 +125,6 @@ interface Index {
   readonly byId: ReadonlyMap<string, readonly number[]>;
   readonly shortest: number;
   readonly longest: number;
-  /** Each template's distinctive values (see `TemplateFingerprint.distinctive`), normalised, to the templates that have it. */
-  readonly distinctive: ReadonlyMap<string, readonly number[]>;
-  readonly distinctiveLengths: { readonly min: number; readonly max: number };
-  /** By ASCII code, lower-cased: whether a distinctive value starts with it (blanks count: values are trimmed). */
-  readonly distinctiveStarts: readonly boolean[];
 }
 
 let index: Index | undefined;
@@ -164,21 +159,7 @@ function templates(): Index {
       return { id: skill.id, name: skill.name.toLowerCase(), words: hashes.size, description: own };
     }),
   }));
-  const distinctive = new Map<string, number[]>();
-  let min = Number.POSITIVE_INFINITY;
-  let max = 0;
-  TEMPLATE_FINGERPRINTS.forEach((fingerprint, t) => {
-    for (const value of fingerprint.distinctive) {
-      const key = value.toLowerCase();
-      if (!distinctive.get(key)?.includes(t)) push(distinctive, key, t);
-      min = Math.min(min, value.length);
-      max = Math.max(max, value.length);
-    }
-  });
-  const distinctiveStarts: boolean[] = Array.from({ length: 128 }, (_, c) => c <= 32);
-  for (const key of distinctive.keys()) if (key.charCodeAt(0) < 128) distinctiveStarts[key.charCodeAt(0)] = true;
   index = {
-    distinctiveStarts,
     templates: prepared,
     all,
     words: sizes,
@@ -186,8 +167,6 @@ function templates(): Index {
     byId,
     shortest,
     longest,
-    distinctive,
-    distinctiveLengths: { min, max },
   };
   return index;
 }
@@ -302,14 +281,9 @@ interface Hit {
 function distinctiveHits(card: JsonObject, ctx: RuleContext, idx: Index): Hit[][] {
   const hits: Hit[][] = idx.templates.map(() => []);
   const strings = cardStrings(card, ctx);
-  const { min, max } = idx.distinctiveLengths;
   for (let i = 0; i < strings.values.length; i++) {
     const value = strings.values[i]!;
-    if (value.length < min || value.length > max + 64) continue;
-    // Most strings start with a letter no distinctive value starts with: no copy made for them.
-    const first = value.charCodeAt(0);
-    if (first < 128 && !idx.distinctiveStarts[first | (first >= 65 && first <= 90 ? 32 : 0)]) continue;
-    const templatesWithIt = idx.distinctive.get(value.trim().toLowerCase());
+    const templatesWithIt = templatesWithValue(value);
     if (templatesWithIt === undefined) continue;
     const path = strings.path(i);
     if (path[0] === 'skills') continue;
