@@ -24,13 +24,20 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
 /** The tag names of a class and a method, each once, class first. */
-function tagsOf(...lists: unknown[]): string[] | undefined {
+function tagsOf(first: unknown, second?: unknown): string[] | undefined {
   const tags: string[] = [];
-  for (const list of lists) {
-    if (!Array.isArray(list)) continue;
-    for (const tag of list) if (typeof tag === 'string' && !tags.includes(tag)) tags.push(tag);
-  }
+  addTagNames(tags, first);
+  addTagNames(tags, second);
   return tags.length > 0 ? tags : undefined;
+}
+
+/** Indexed loops: this runs once per route at boot, mostly before the JIT has optimised it. */
+function addTagNames(tags: string[], list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const tag: unknown = list[i];
+    if (typeof tag === 'string' && !tags.includes(tag)) tags.push(tag);
+  }
 }
 
 /**
@@ -40,7 +47,8 @@ function tagsOf(...lists: unknown[]): string[] | undefined {
 function securityOf(list: unknown): SecurityRequirement[] | undefined {
   if (!Array.isArray(list)) return undefined;
   const requirements: SecurityRequirement[] = [];
-  for (const entry of list) {
+  for (let i = 0; i < list.length; i++) {
+    const entry: unknown = list[i];
     if (entry === null || typeof entry !== 'object') continue;
     const schemes: SecurityRequirement['schemes'] = {};
     for (const name in entry as Record<string, unknown>) {

@@ -27,8 +27,15 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
 /** `a` then `b`, each value once. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
   const out: string[] = [];
-  for (const list of [a, b]) if (list != null) for (const tag of list) if (!out.includes(tag)) out.push(tag);
+  addTags(out, a);
+  addTags(out, b);
   return out;
+}
+
+/** Indexed loops: this runs once per skill at boot, mostly before the JIT has optimised it. */
+function addTags(out: string[], list: readonly string[] | undefined): void {
+  if (list == null) return;
+  for (let i = 0; i < list.length; i++) if (!out.includes(list[i]!)) out.push(list[i]!);
 }
 
 /**
