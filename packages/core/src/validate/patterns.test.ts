@@ -94,6 +94,7 @@ const ATTACKS: Record<keyof typeof patterns, Input[]> = {
   ],
   INJECTION_PHRASE: [run('ignore all '), run('ignore the ', '', 'x'), run('forget ')],
   HIDDEN_CHARACTER_HINT: [run('a'), run('a-b')],
+  CARD_TEXT_HINT: [run(':/'), run(':'), run('a')],
   MODEL_MARKUP: [run('<|aaaa'), run('<<'), run('[/'), run('</system')],
   findHiddenCharacter: [run('\u{1F3F4}\u{E0067}'), run('\u200c a'), run('aé')],
   findUrlCredentials: [

@@ -304,6 +304,12 @@ export const INJECTION_PHRASE =
  * text of a card) is cleared by this one native scan instead of a scan in JavaScript.
  */
 export const HIDDEN_CHARACTER_HINT = /[\u180e\u200b-\u200d\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\udb40]/;
+/**
+ * What the card-text rules look for besides prose, in one native scan: a URL's `://`
+ * (`url-private-host`), chat markup's `<` or `[` and an invisible character's code unit
+ * (`hidden-instructions`).
+ */
+export const CARD_TEXT_HINT = /:\/\/|[<[\u180e\u200b-\u200d\u2060-\u2064\u202a-\u202e\u2066-\u2069\ufeff\udb40]/;
 /** Chat markup of model prompts: `<system>`, `</system>`, `<|im_start|>`, `[INST]`, `<<SYS>>`. */
 export const MODEL_MARKUP = /<\/?system>|<\|[a-z_]{2,24}\|>|\[\/?INST\]|<<\/?SYS>>/i;
 

@@ -5,7 +5,7 @@
  * distinctive values). Bounded in nodes and depth, whatever the card.
  */
 import type { CardStrings, JsonObject, RuleContext } from '../context';
-import { HIDDEN_CHARACTER_HINT } from '../patterns';
+import { CARD_TEXT_HINT } from '../patterns';
 import { mayBeDistinctive } from '../templates';
 
 export type { CardStrings };
@@ -24,13 +24,11 @@ export const MAX_CARD_NODES = 100_000;
 export function mayMatter(value: string, key: string | number): boolean {
   // system-prompt-text reads descriptions; url-private-host a `url`'s host:port and a `jku`.
   if (key === 'description' || key === 'url' || key === 'protected') return true;
-  // url-private-host: any URL with an authority.
-  if (value.includes('://')) return true;
-  // hidden-instructions: a phrase (spaces), chat markup ("<", "["), an invisible character.
+  // hidden-instructions: a phrase, which has spaces.
   if (value.length >= INJECTION_PHRASE_MIN_LENGTH && value.includes(' ')) return true;
-  if (value.includes('<') || value.includes('[') || HIDDEN_CHARACTER_HINT.test(value)) return true;
-  // template-content: the templates' distinctive values.
-  return mayBeDistinctive(value);
+  // url-private-host: a URL with an authority; hidden-instructions: markup or an invisible
+  // character; template-content: the templates' distinctive values.
+  return CARD_TEXT_HINT.test(value) || mayBeDistinctive(value);
 }
 
 /** Deepest list or object read: the validator's tree is never deeper than 64 levels. */
