@@ -6,8 +6,11 @@
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
 //                       [--only express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
-//                       [--check] [--json]
+//                       [--restart] [--check] [--json]
 //
+// `--restart` starts both servers afresh (and warms them up) in every round instead of once per
+// comparison: how well the JIT happened to compile one process then counts as noise of a round,
+// resampled with the rest, rather than as a difference between the two sides. It takes longer.
 // Every option can also be set through the environment (BENCH_DURATION, BENCH_ROUNDS,
 // BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY, BENCH_SOAK_DURATION, BENCH_SOAK_WARMUP). `--check` exits non-zero
 // when a ratio misses its target; errors and unexpected statuses always do.
@@ -43,6 +46,7 @@ const { values: args } = parseArgs({
     soak: { type: 'boolean', default: false },
     'soak-duration': { type: 'string', default: process.env.BENCH_SOAK_DURATION ?? '60' },
     'soak-warmup': { type: 'string', default: process.env.BENCH_SOAK_WARMUP ?? '10' },
+    restart: { type: 'boolean', default: process.env.BENCH_RESTART === '1' },
     check: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -273,28 +277,39 @@ function problems(result) {
 }
 
 async function compare(comparison) {
-  const [candidate, baseline] = await Promise.all([
-    startServer(comparison.candidate),
-    startServer(comparison.baseline),
-  ]);
-  try {
-    // A comparison may fetch another path on the candidate (the 100th agent's card).
-    const pathOf = (server) => (server === candidate ? (comparison.candidatePath ?? comparison.path) : comparison.path);
-    for (const server of [candidate, baseline]) {
-      await probe(server, pathOf(server));
-      const headers = server === candidate ? comparison.candidateHeaders : undefined;
-      if (settings.warmup > 0) await load(server.url + pathOf(server), settings.warmup, headers ? { headers } : {});
+  // A comparison may fetch another path on the candidate (the 100th agent's card).
+  const pathOf = (isCandidate) => (isCandidate ? (comparison.candidatePath ?? comparison.path) : comparison.path);
+  /** Both servers, started, probed and warmed up. */
+  const start = async () => {
+    const servers = await Promise.all([startServer(comparison.candidate), startServer(comparison.baseline)]);
+    for (const [index, server] of servers.entries()) {
+      await probe(server, pathOf(index === 0));
+      const headers = index === 0 ? comparison.candidateHeaders : undefined;
+      if (settings.warmup > 0)
+        await load(server.url + pathOf(index === 0), settings.warmup, headers ? { headers } : {});
     }
+    return servers;
+  };
+  let [candidate, baseline] = await start();
+  try {
     const totals = { candidate: 0, baseline: 0, seconds: { candidate: 0, baseline: 0 } };
     // Requests per second of each side in each round, for the interval of the ratio.
     const perRound = { candidate: [], baseline: [] };
     const failures = [];
     for (let round = 0; round < settings.rounds; round++) {
+      if (args.restart && round > 0) {
+        await Promise.all([candidate.stop(), baseline.stop()]);
+        [candidate, baseline] = await start();
+      }
       const order = round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
       for (const side of order) {
         const server = side === 'candidate' ? candidate : baseline;
         const headers = side === 'candidate' ? comparison.candidateHeaders : undefined;
-        const result = await load(server.url + pathOf(server), settings.duration, headers ? { headers } : {});
+        const result = await load(
+          server.url + pathOf(side === 'candidate'),
+          settings.duration,
+          headers ? { headers } : {},
+        );
         const problem = problems(result);
         if (problem) failures.push(`${server.kind}: ${problem}`);
         totals[side] += result.requests.total;
