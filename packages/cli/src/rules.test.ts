@@ -127,4 +127,43 @@ describe('rule settings of check', () => {
     expect(run.stdout).toMatch(/Turned off by your settings: template-content \(\d+ findings?\)\.\n$/);
     expect(run.code).toBe(0);
   });
+
+  it("counts the catalog's agents with the settings too", async () => {
+    // The same template card, also listed in an AI Catalog of the host.
+    const catalog = (self: string) =>
+      JSON.stringify({
+        specVersion: '1.0',
+        host: { displayName: 'Fernhill' },
+        entries: [
+          {
+            identifier: 'urn:air:acme.example:agents:shop',
+            displayName: 'Fernhill Market Shopping Assistant',
+            mediaType: 'application/a2a-agent-card+json',
+            url: `${self}/agents/shop/.well-known/agent-card.json`,
+          },
+        ],
+      });
+    const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
+    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
+    let self = '';
+    self = await servers.listen(
+      createServer(async (req, res) => {
+        if (req.url === '/.well-known/ai-catalog.json')
+          return void res.writeHead(200, { 'content-type': 'application/ai-catalog+json' }).end(catalog(self));
+        const path = req.url?.startsWith('/agents/shop/') ? req.url.slice('/agents/shop'.length) : (req.url ?? '/');
+        const answer = await responder.respond({ method: req.method ?? 'GET', path, headers: req.headers });
+        if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      }),
+    );
+    const agentOf = (stdout: string) => JSON.parse(stdout).agents[0];
+    const plain = await cli(['check', self, '--allow-http', '--json']);
+    expect(agentOf(plain.stdout)).toMatchObject({ checked: true, ok: false });
+    expect(agentOf(plain.stdout).errors).toBeGreaterThan(0);
+    expect(JSON.parse(plain.stdout).findings.map((f: { rule: string }) => f.rule)).toContain('catalog-entry-card');
+    const cwd = projectWith('{"rules": {"template-content": "off"}}');
+    const run = await cli(['check', self, '--allow-http', '--json'], { cwd });
+    expect(agentOf(run.stdout)).toMatchObject({ checked: true, ok: true, errors: 0 });
+    expect(JSON.parse(run.stdout).findings.map((f: { rule: string }) => f.rule)).not.toContain('catalog-entry-card');
+  });
 });

@@ -133,6 +133,38 @@ describe('discoverAgentCard and the AI Catalog', () => {
     expect(() => JSON.stringify(report)).not.toThrow();
   });
 
+  it("applies the caller's rule settings to each listed card: its counts, its ok, and the catalog's summary of it", async () => {
+    const untagged = (origin: string) => {
+      const billing = card(origin, 'Billing');
+      return { ...billing, skills: [{ ...billing.skills[0]!, tags: [] }] };
+    };
+    const h = await host((o) => ({ ...twoAgents(o), [cardPath('billing')]: json(untagged(o)) }));
+    const plain = await discover(h.origin);
+    const billing = plain.agents?.[0];
+    expect(billing?.findings.some((f) => f.rule === 'skill-tags-required' && f.severity === 'error')).toBe(true);
+    expect([billing?.errors, billing?.ok]).toEqual([1, false]);
+    expect(ids(plain, 'catalog-entry-card')).toEqual(['catalog-entry-card:error']);
+
+    const eased = await discover(h.origin, { rules: { 'skill-tags-required': 'warning' } });
+    const after = eased.agents?.[0];
+    expect(after?.findings.find((f) => f.rule === 'skill-tags-required')?.severity).toBe('warning');
+    expect([after?.errors, after?.ok]).toEqual([0, true]);
+    expect(ids(eased, 'catalog-entry-card')).toEqual([]);
+    expect(ids(eased, 'discovery-catalog-deadline')).toEqual([]);
+
+    const off = await discover(h.origin, { rules: { 'skill-tags-required': 'off' } });
+    expect(off.agents?.[0]?.findings.some((f) => f.rule === 'skill-tags-required')).toBe(false);
+    expect(off.agents?.[0]?.ok).toBe(true);
+  });
+
+  it('refuses an unknown rule id in the settings before any request', async () => {
+    const h = await host((o) => twoAgents(o));
+    await expect(discover(h.origin, { rules: { 'skill-tag-required': 'off' } as never })).rejects.toThrow(
+      /skill-tag-required.*skill-tags-required/,
+    );
+    expect(h.seen).toEqual([]);
+  });
+
   it('treats a 404 catalog as none: no finding, no agents, the single-card report unchanged', async () => {
     const h = await host((o) => ({ '/.well-known/agent-card.json': json(card(o, 'Solo')) }));
     const report = await discover(h.origin);

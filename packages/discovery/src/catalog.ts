@@ -13,6 +13,7 @@ import {
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
+  applyRuleOverrides,
   type Severity,
   quoteUntrusted as show,
   validateAiCatalog,
@@ -233,6 +234,15 @@ function skipFinding(w: CatalogWalk, agent: DiscoveryAgentReport, where: string)
     );
 }
 
+/**
+ * Whether the card was validated: its validator found no error, or validation ran (the shape it
+ * detected is recorded) and the errors it found were turned into less by the user's settings.
+ * A card left at the deadline has neither.
+ */
+function validated(card: DiscoveryPathReport): boolean {
+  return card.valid || card.shape !== undefined;
+}
+
 /** The summary findings of one checked agent: does not load, has errors, names or versions differ. */
 function summarize(w: CatalogWalk, agent: DiscoveryAgentReport, where: string): void {
   const at = `${agent.catalogUrl} ${where}`;
@@ -257,7 +267,7 @@ function summarize(w: CatalogWalk, agent: DiscoveryAgentReport, where: string): 
       `${at}: the listed card does not load (${show(why)} at ${show(agent.url)}).`,
       'Serve the card at the entry url with status 200, or remove the entry from the catalog.',
     );
-  } else if (agent.errors === 0 && !card.valid) {
+  } else if (agent.errors === 0 && !validated(card)) {
     w.report(
       'discovery-catalog-deadline',
       'warning',
@@ -353,15 +363,17 @@ async function checkAgent(w: CatalogWalk, agent: DiscoveryAgentReport, target: U
   if (checked.report === undefined) return;
   agent.checked = true;
   agent.card = checked.report;
-  agent.findings = checked.findings;
-  agent.errors = checked.findings.filter((f) => f.severity === 'error').length;
-  agent.warnings = checked.findings.filter((f) => f.severity === 'warning').length;
+  // The user's rule settings decide what counts, as they do for the well-known card.
+  const { findings } = applyRuleOverrides(checked.findings, w.ctx.settings.rules);
+  agent.findings = findings;
+  agent.errors = findings.filter((f) => f.severity === 'error').length;
+  agent.warnings = findings.filter((f) => f.severity === 'warning').length;
   // A card left unvalidated at the deadline is not called ok.
   agent.ok =
     agent.errors === 0 &&
     checked.report.status === 200 &&
     checked.report.document !== undefined &&
-    checked.report.valid;
+    validated(checked.report);
   const doc = checked.report.document;
   if (isObject(doc)) {
     const name = text(own(doc, 'name'));

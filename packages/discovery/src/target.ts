@@ -2,7 +2,12 @@
  * Turning the user's argument and options into what a discovery run needs, failing early with
  * one clear {@link AgentCardError} when they are wrong.
  */
-import { AgentCardError, type ValidationProfile } from '@agent-card/core';
+import {
+  AgentCardError,
+  checkRuleOverrides,
+  type ResolvedRuleOverrides,
+  type ValidationProfile,
+} from '@agent-card/core';
 import type { DiscoveryFetch, DiscoveryOptions, DiscoveryPath } from './types';
 
 /** The two well-known paths, the current one first. */
@@ -37,6 +42,8 @@ export interface DiscoverySettings {
   signal?: AbortSignal;
   followCatalog: 'same-origin' | 'any' | false;
   maxCatalogEntries: number;
+  /** The user's rule settings, for the findings of the cards a catalog lists. */
+  rules?: ResolvedRuleOverrides;
 }
 
 function optionsError(what: string, how: string): AgentCardError {
@@ -115,6 +122,11 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
     ),
   };
   if (options.signal !== undefined) settings.signal = options.signal;
+  const rules = checkRuleOverrides(options.rules, 'rules');
+  if (rules.problems.length > 0) {
+    throw optionsError(rules.problems.join('; '), 'Name rules of the catalogue (agent-card rules lists them).');
+  }
+  if (rules.overrides !== undefined) settings.rules = rules.overrides;
   return settings;
 }
 

@@ -8,6 +8,7 @@ import type {
   AgentCard,
   CardShape,
   Finding,
+  RuleOverrides,
   ValidationProfile,
   VerifyAgentCardOptions,
   VerifyAgentCardResult,
@@ -61,6 +62,13 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
   maxRedirects?: number;
   /** Validation profile for the served card. @default 'production' */
   profile?: ValidationProfile;
+  /**
+   * Per-rule settings (`{ 'metadata-quality': 'off' }`) for the findings of every card a catalog
+   * lists, so that each listed agent's error and warning counts, its `ok`, and the catalog's
+   * summary findings about it follow them. The report's own `findings` are left as they are: apply
+   * the same settings to them with `applyRuleOverrides`. An unknown rule id throws.
+   */
+  rules?: RuleOverrides;
   /**
    * Accept an `http://` origin (local development, tests against `127.0.0.1`): `discovery-https`
    * becomes info, and same-origin `http → http` redirects are followed like `https → https`.

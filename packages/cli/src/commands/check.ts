@@ -259,6 +259,8 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
     // Every discovery document of the host, compared and graded in one line.
     checkDocuments: true,
+    // The listed agents' counts and the catalog's summary of them follow the settings too.
+    ...(rules === undefined ? {} : { rules }),
   });
   const timeoutMs = options.timeout ?? 10_000;
   const probe = options.probe
