@@ -3,6 +3,7 @@
 import type { DiscoveryFinding, DiscoveryPathReport, DiscoveryReport } from '@agent-card/discovery';
 import { describe, expect, it } from 'vitest';
 import { findingFix, formatHtmlReport, summaryStrip } from './html-report';
+import { forPeople } from './commands/check';
 
 function path(overrides: Partial<DiscoveryPathReport> = {}): DiscoveryPathReport {
   return {
@@ -190,5 +191,28 @@ describe('formatHtmlReport', () => {
     expect(page).toContain('<li class="badge badge-ok">✓ Valid A2A card</li>');
     const invalid = formatHtmlReport(report({ primary: path({ valid: false }) }));
     expect(invalid).toContain('<li class="badge badge-bad">✗ Not valid</li>');
+  });
+});
+
+describe('the report for people', () => {
+  it("words the listed agents' hints with the CLI's flags, as the host's own", () => {
+    const finding = {
+      rule: 'discovery-https',
+      severity: 'info',
+      path: '',
+      message: 'https://a.example: checked over plain http (allowed by allowHttp).',
+      hint: 'Serve https (allowed by allowHttp).',
+    };
+    const report = {
+      origin: 'http://127.0.0.1:3000',
+      primary: {},
+      findings: [finding],
+      agents: [{ url: 'http://127.0.0.1:3000/agents/a/.well-known/agent-card.json', findings: [finding] }],
+    };
+    const people = forPeople(report as never);
+    for (const f of [...people.findings, ...(people.agents?.[0]?.findings ?? [])]) {
+      expect(f.message).toBe('https://a.example: checked over plain http (allowed by --allow-http).');
+      expect(f.hint).toBe('Serve https (allowed by --allow-http).');
+    }
   });
 });

@@ -193,8 +193,14 @@ export function forPeople(report: DiscoveryReport): DiscoveryReport {
       const hint = inFlagWords(f.hint) + (localHttp && f.rule === 'discovery-status' ? localHttp : '');
       return { ...f, message: inFlagWords(f.message), hint };
     });
+  // The listed agents' findings come from the same library: their hints name the flags too.
+  const agents = report.agents?.map((agent) => ({
+    ...agent,
+    findings: agent.findings.map((f) => ({ ...f, message: inFlagWords(f.message), hint: inFlagWords(f.hint) })),
+  }));
+  const words = agents === undefined ? { findings } : { findings, agents };
   const { catalog, ...rest } = report;
-  return catalogRefused ? { ...rest, findings } : { ...report, findings };
+  return catalogRefused ? { ...rest, ...words } : { ...report, ...words };
 }
 
 /** Renders a discovery report for a terminal. */
