@@ -13,6 +13,8 @@ import { validateAgentCard, validateAiCatalog, validateArdManifest } from '../pa
 import { brokenCheck, browseLines, checkLine, templateCheck } from './demo-report.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+/** The AI Catalog entry type of an A2A Agent Card. */
+const A2A_ENTRY_TYPE = 'application/a2a-agent-card+json';
 
 /** The example services. */
 const services = [
@@ -272,13 +274,26 @@ async function demoMultiAgent(service) {
     );
     const { valid, findings } = validateAiCatalog(catalog, { profile: 'development' });
     check(valid, 'served catalog is valid', summarize(findings));
+    // The A2A entries name cards this host serves; the entry leaves their name and version to the
+    // card (current draft), and says them only to be compared. The other entries (an MCP Server
+    // Card, an Agent Skills index) name documents served elsewhere.
+    const names = new Map();
     for (const entry of catalog.entries) {
+      if (entry.type !== A2A_ENTRY_TYPE) {
+        console.log(dim(`    ${entry.identifier}: ${entry.type}, listed at ${entry.url}`));
+        continue;
+      }
       const path = new URL(entry.url).pathname;
       const card = await fetch(url + path);
       const body = card.status === 200 ? await card.json() : undefined;
+      const named =
+        typeof body?.name === 'string' &&
+        (entry.displayName === undefined || body.name === entry.displayName) &&
+        (entry.version === undefined || body.version === entry.version);
+      if (named) names.set(entry.url, body.name);
       check(
-        body?.name === entry.displayName && body?.version === entry.version,
-        `${entry.identifier}: GET ${path} → ${card.status}, the card the entry names`,
+        named && validateAgentCard(body, { profile: 'development' }).valid,
+        `${entry.identifier}: GET ${path} → ${card.status}, a valid card ${JSON.stringify(body?.name)}`,
         `link: ${header(card, 'link')}`,
       );
     }
@@ -298,9 +313,9 @@ async function demoMultiAgent(service) {
     check((await root.json()).name === 'Acme Support Agent', `GET ${CARD_PATH} → the default agent (support)`);
     await checkViewer(`${url}/.well-known/ai-catalog.html`, 'Acme Corp');
     pages.push('/.well-known/ai-catalog.html');
-    for (const entry of catalog.entries) {
-      const page = new URL(entry.url).pathname.replace(/\.json$/, '.html');
-      await checkViewer(url + page, entry.displayName);
+    for (const [entryUrl, name] of names) {
+      const page = new URL(entryUrl).pathname.replace(/\.json$/, '.html');
+      await checkViewer(url + page, name);
       pages.push(page);
     }
   } finally {
@@ -319,13 +334,19 @@ async function demoDiscoveryDocuments(url, catalog) {
     `GET /.well-known/ard.json → ${response.status}, a valid ARD manifest`,
     `${ard.entries.length} entries; ${summarize(findings)}`,
   );
-  const urls = (doc) => doc.entries.map((e) => e.url).sort();
+  // ARD lists the agents and skills of the catalog (not its MCP Server Cards), under the same
+  // identifiers and URLs; every A2A card of the catalog is in it.
+  const listed = new Set(catalog.entries.map((e) => `${e.identifier} ${e.url}`));
+  const inArd = new Set(ard.entries.map((e) => `${e.identifier} ${e.url}`));
+  const cards = catalog.entries.filter((e) => e.type === A2A_ENTRY_TYPE);
   check(
-    JSON.stringify(urls(ard)) === JSON.stringify(urls(catalog)),
-    'ARD and the AI Catalog list the same cards',
+    ard.entries.length > 0 &&
+      [...inArd].every((key) => listed.has(key)) &&
+      cards.every((e) => inArd.has(`${e.identifier} ${e.url}`)),
+    "ARD lists the AI Catalog's cards, under the same identifiers",
     ard.entries.map((e) => `${e.identifier} (${e.representativeQueries?.length ?? 0} queries)`).join(', '),
   );
-  const path = new URL(catalog.entries[0].url).pathname;
+  const path = new URL(cards[0].url).pathname;
   const plain = await fetch(url + path);
   await plain.arrayBuffer();
   const link = header(plain, 'link');
