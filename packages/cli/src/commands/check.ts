@@ -2,6 +2,7 @@ import type { AgentCardCanonicalForm, ValidationProfile } from '@agent-card/core
 import {
   type DiscoveryAgentReport,
   type DiscoveryCatalogReport,
+  type DiscoveryFinding,
   discoverAgentCard,
   type DiscoveryPathReport,
   type DiscoveryReport,
@@ -164,6 +165,13 @@ const FLAG_WORDS: readonly (readonly [string, string])[] = [['(allowed by allowH
 
 const inFlagWords = (text: string): string => FLAG_WORDS.reduce((t, [from, to]) => t.replaceAll(from, to), text);
 
+/** A finding whose message and hint name the CLI's flags; `more` is appended to the hint. */
+const inCliWords = <F extends DiscoveryFinding>(f: F, more = ''): F => ({
+  ...f,
+  message: inFlagWords(f.message),
+  hint: inFlagWords(f.hint) + more,
+});
+
 /** `127.0.0.1`, `[::1]`, `localhost`: a service on this machine, most likely without TLS. */
 function isLoopbackOrigin(origin: string): boolean {
   try {
@@ -189,15 +197,9 @@ export function forPeople(report: DiscoveryReport): DiscoveryReport {
       : '';
   const findings = report.findings
     .filter((f) => !(catalogRefused && f.rule === 'discovery-catalog'))
-    .map((f) => {
-      const hint = inFlagWords(f.hint) + (localHttp && f.rule === 'discovery-status' ? localHttp : '');
-      return { ...f, message: inFlagWords(f.message), hint };
-    });
+    .map((f) => inCliWords(f, f.rule === 'discovery-status' ? localHttp : ''));
   // The listed agents' findings come from the same library: their hints name the flags too.
-  const agents = report.agents?.map((agent) => ({
-    ...agent,
-    findings: agent.findings.map((f) => ({ ...f, message: inFlagWords(f.message), hint: inFlagWords(f.hint) })),
-  }));
+  const agents = report.agents?.map((agent) => ({ ...agent, findings: agent.findings.map((f) => inCliWords(f)) }));
   const words = agents === undefined ? { findings } : { findings, agents };
   const { catalog, ...rest } = report;
   return catalogRefused ? { ...rest, ...words } : { ...report, ...words };

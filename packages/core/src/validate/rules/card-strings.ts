@@ -8,8 +8,6 @@ import type { CardStrings, JsonObject, RuleContext } from '../context';
 import { CARD_TEXT_HINT } from '../patterns';
 import { mayBeDistinctive } from '../templates';
 
-export type { CardStrings };
-
 /** The length of the shortest text `INJECTION_PHRASE` matches ("forget all rules"): shorter ones are not searched. */
 export const INJECTION_PHRASE_MIN_LENGTH = 16;
 
