@@ -64,6 +64,54 @@ describe('helpers', () => {
     expect(JSON.stringify(tree)).toBe(JSON.stringify({ c: [null, 1], d: date }));
     expect(problems).toEqual([]);
   });
+
+  it('copies own enumerable members only, in their order, as Object.keys lists them', () => {
+    const inherited = Object.create(
+      { polluted: 'yes' },
+      {
+        hidden: { value: 'no', enumerable: false },
+        b: { value: 2, enumerable: true },
+      },
+    );
+    inherited[1] = 'one';
+    inherited.a = 1;
+    const { tree, problems } = toJsonTree({ card: inherited });
+    expect(JSON.stringify(tree)).toBe('{"card":{"1":"one","b":2,"a":1}}');
+    expect(problems).toEqual([]);
+  });
+
+  it('reports a proxy whose keys cannot be listed, and keeps its siblings', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('no keys for you');
+        },
+      },
+    );
+    const { tree, problems } = toJsonTree({ name: 'A', skills: [hostile] });
+    expect(tree).toEqual({ name: 'A', skills: [null] });
+    expect(problems).toEqual([
+      {
+        path: ['skills', 0],
+        message: 'skills[0]: its keys cannot be listed (no keys for you).',
+        hint: 'Pass plain JSON data, not a proxy.',
+      },
+    ]);
+  });
+
+  it('reports a getter that throws under a member, not the member listing', () => {
+    const { tree, problems } = toJsonTree({
+      outer: {
+        get inner() {
+          throw new Error('boom');
+        },
+        kept: 1,
+      },
+    });
+    expect(tree).toEqual({ outer: { kept: 1 } });
+    expect(problems.map((p) => p.message)).toEqual(['outer.inner: reading the value threw (boom).']);
+  });
 });
 
 describe('requiresNonEmpty', () => {

@@ -306,40 +306,46 @@ class TreeCopy {
     // Nothing is inherited, so plain assignment defines an own property for every key,
     // `__proto__` included, without reaching `Object.prototype`.
     const out = emptyObject();
-    let keys: string[];
+    // `for…in` with an own-property test lists what `Object.keys` lists, in the same order,
+    // without a new array of keys per object (an object with an enumeration cache gives its
+    // names as they are). Only the listing's own failures are caught here: a copy below that
+    // throws aborts the whole copy, as everywhere else.
+    let below = false;
     try {
-      keys = Object.keys(obj);
+      for (const key in obj) {
+        if (this.nodes > MAX_NODES) break;
+        if (!Object.hasOwn(obj, key)) continue;
+        let raw: unknown;
+        try {
+          raw = (obj as Record<string, unknown>)[key];
+        } catch (error) {
+          this.problem(
+            [...path, key],
+            `reading the value threw (${errorText(error)}).`,
+            'Pass plain JSON data: replace the getter by its value.',
+          );
+          continue;
+        }
+        if (isPlainScalar(raw) && this.nodes < MAX_NODES) {
+          this.nodes += 1;
+          out[key] = raw;
+          continue;
+        }
+        path.push(key);
+        below = true;
+        const item = this.copy(raw, depth + 1);
+        below = false;
+        path.pop();
+        if (item !== OMIT) out[key] = item;
+      }
     } catch (error) {
+      if (below) throw error;
       this.problem(
         path.slice(),
         `its keys cannot be listed (${errorText(error)}).`,
         'Pass plain JSON data, not a proxy.',
       );
       return null;
-    }
-    for (let k = 0; k < keys.length; k++) {
-      if (this.nodes > MAX_NODES) break;
-      const key = keys[k]!;
-      let raw: unknown;
-      try {
-        raw = (obj as Record<string, unknown>)[key];
-      } catch (error) {
-        this.problem(
-          [...path, key],
-          `reading the value threw (${errorText(error)}).`,
-          'Pass plain JSON data: replace the getter by its value.',
-        );
-        continue;
-      }
-      if (isPlainScalar(raw) && this.nodes < MAX_NODES) {
-        this.nodes += 1;
-        out[key] = raw;
-        continue;
-      }
-      path.push(key);
-      const item = this.copy(raw, depth + 1);
-      path.pop();
-      if (item !== OMIT) out[key] = item;
     }
     return out;
   }

@@ -44,6 +44,16 @@ describe('encodeCard', () => {
     }
   });
 
+  it('gives the same bytes when only some slices of a long array hold characters beyond ASCII', () => {
+    const skills = Array.from({ length: 400 }, (_, i) => ({
+      id: `skill-${i}`,
+      name: i === 200 ? 'Ünï 🚀' : `Skill ${i}`,
+    }));
+    for (const card of [{ skills }, { name: 'Café', skills }, { skills: skills.slice(0, 250), name: 'x' }]) {
+      expectJsonBytes(encodeCard(card), card);
+    }
+  });
+
   it('calls toJSON with the key JSON.stringify would use', () => {
     const seen: string[] = [];
     const item = { toJSON: (key: string) => (seen.push(key), key) };

@@ -1,4 +1,3 @@
-import { concatBytes } from '../../bytes';
 import type { AgentCard } from '../../model';
 import type { AgentCardSigner } from '../../sign/sign';
 
@@ -18,11 +17,63 @@ const SLICE_LENGTH = 128;
  * one string of a few hundred kilobytes into bytes costs more than the pieces together.
  */
 export function encodeCard(card: AgentCard | Record<string, unknown>): Uint8Array {
-  const chunks = jsonChunks(card);
-  if (chunks === undefined) return encoder.encode(JSON.stringify(card));
+  const parts = jsonParts(card);
+  if (parts === undefined) return encoder.encode(JSON.stringify(card));
+  return joinParts(parts);
+}
+
+/**
+ * A piece of the card's JSON: its text and, for a slice of a long array, how its brackets join
+ * the slices around it (`[a,b]` `[c,d]` `[e]` become `[a,b` `,c,d` `,e]`).
+ */
+interface JsonPart {
+  text: string;
+  /** Its `[` is written as `,` (a slice after the first). */
+  comma: boolean;
+  /** Its `]` is left out (a slice before the last). */
+  open: boolean;
+}
+
+const COMMA = 0x2c;
+
+/**
+ * The UTF-8 bytes of the parts joined. ASCII text (a card's usual content) is one byte per code
+ * unit, so the parts are written in place into one array of their total length; a part with
+ * other characters is seen by `encodeInto` writing more bytes than it read, and the parts are
+ * then encoded one by one and joined.
+ */
+function joinParts(parts: readonly JsonPart[]): Uint8Array {
   let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  return concatBytes(chunks, length);
+  for (const part of parts) length += part.open ? part.text.length - 1 : part.text.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const { text, comma, open } of parts) {
+    // The `]` of an open slice is written where the next part starts, which writes over it.
+    const end = open ? offset + text.length - 1 : offset + text.length;
+    const { read, written } = encoder.encodeInto(text, out.subarray(offset, open ? end + 1 : end));
+    if (read !== text.length || written !== read) return joinEncoded(parts);
+    if (comma) out[offset] = COMMA;
+    offset = end;
+  }
+  return out;
+}
+
+/** {@link joinParts} for text beyond ASCII: each part encoded, then copied into place. */
+function joinEncoded(parts: readonly JsonPart[]): Uint8Array {
+  const encoded = parts.map((part) => {
+    const bytes = encoder.encode(part.text);
+    if (part.comma) bytes[0] = COMMA;
+    return part.open ? bytes.subarray(0, -1) : bytes;
+  });
+  let length = 0;
+  for (const bytes of encoded) length += bytes.byteLength;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const bytes of encoded) {
+    out.set(bytes, offset);
+    offset += bytes.byteLength;
+  }
+  return out;
 }
 
 /**
@@ -52,14 +103,12 @@ const hasToJson = (value: unknown): boolean =>
 const isPlainArray = (value: unknown): value is unknown[] =>
   Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 
-const COMMA = 0x2c;
-
 /**
- * The UTF-8 bytes of `JSON.stringify(card)` as consecutive chunks, or `undefined` when one string
- * is as good (no long array) or when chunks could differ from it (a `toJSON` that would be called
- * with another key).
+ * `JSON.stringify(card)` as consecutive parts, or `undefined` when one string is as good (no
+ * long array) or when parts could differ from it (a `toJSON` that would be called with another
+ * key).
  */
-function jsonChunks(card: object): Uint8Array[] | undefined {
+function jsonParts(card: object): JsonPart[] | undefined {
   const proto = Object.getPrototypeOf(card);
   if ((proto !== Object.prototype && proto !== null) || hasToJson(card)) return undefined;
   const keys = Object.keys(card);
@@ -68,30 +117,28 @@ function jsonChunks(card: object): Uint8Array[] | undefined {
   if (!values.some(isLong) || values.some(hasToJson)) return undefined;
   if (values.some((value) => isLong(value) && value.some(hasToJson))) return undefined;
 
-  const chunks: Uint8Array[] = [];
-  let open = '{';
+  const parts: JsonPart[] = [];
+  let text = '{';
   let separator = '';
   keys.forEach((key, index) => {
     const value = values[index];
     if (isLong(value)) {
-      chunks.push(encoder.encode(`${open}${separator}${JSON.stringify(key)}:`));
+      parts.push({ text: `${text}${separator}${JSON.stringify(key)}:`, comma: false, open: false });
       for (let start = 0; start < value.length; start += SLICE_LENGTH) {
-        // `[a,b]` `[c,d]` `[e]` become `[a,b` `,c,d` `,e]`.
         const end = start + SLICE_LENGTH;
-        const slice = encoder.encode(JSON.stringify(value.slice(start, end)));
-        if (start > 0) slice[0] = COMMA;
-        chunks.push(end < value.length ? slice.subarray(0, -1) : slice);
+        const slice = JSON.stringify(value.slice(start, end));
+        parts.push({ text: slice, comma: start > 0, open: end < value.length });
       }
-      open = '';
+      text = '';
       separator = ',';
       return;
     }
     const json = JSON.stringify(value);
     // JSON leaves out undefined, functions and symbols.
     if (json === undefined) return;
-    open += `${separator}${JSON.stringify(key)}:${json}`;
+    text += `${separator}${JSON.stringify(key)}:${json}`;
     separator = ',';
   });
-  chunks.push(encoder.encode(`${open}}`));
-  return chunks;
+  parts.push({ text: `${text}}`, comma: false, open: false });
+  return parts;
 }
