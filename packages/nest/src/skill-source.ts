@@ -6,16 +6,46 @@ import { toSkillId, toSkillName } from './skill-naming';
 /** One skill and where it was declared, as the explorer found it. */
 export interface SkillSource {
   /** `Controller#method`, or `AgentCardModule skills[i]`; `declaredBy`: the decorator or option to fix. */
-  origin: string;
-  declaredBy: string;
-  controller?: string;
+  readonly origin: string;
+  readonly declaredBy: string;
+  readonly controller?: string;
   /** With defaults applied; may be incomplete until checked. */
-  skill: AgentSkill;
-  extended: boolean;
-  openApi?: OpenApiRoute;
+  readonly skill: AgentSkill;
+  readonly extended: boolean;
+  readonly openApi?: OpenApiRoute;
   /** The decorator to name for a problem with `securityRequirements`, when not `declaredBy`. */
-  securityDeclaredBy?: string;
-  agent?: string;
+  readonly securityDeclaredBy?: string;
+  readonly agent?: string;
+}
+
+/**
+ * A `@Skill()` as found on a controller method. Every instance has the same fields, set once;
+ * the names used in messages are worded only when a message needs them (a boot of a thousand
+ * skills words none).
+ */
+class DecoratedSkill implements SkillSource {
+  constructor(
+    readonly controller: string,
+    private readonly method: string,
+    readonly skill: AgentSkill,
+    readonly extended: boolean,
+    readonly openApi: OpenApiRoute | undefined,
+    readonly agent: string | undefined,
+    /** `securityRequirements` came from the route's OpenAPI decorators. */
+    private readonly securityFromOpenApi: boolean,
+  ) {}
+
+  get origin(): string {
+    return `${this.controller}#${this.method}`;
+  }
+
+  get declaredBy(): string {
+    return `@Skill() on ${this.origin}`;
+  }
+
+  get securityDeclaredBy(): string | undefined {
+    return this.securityFromOpenApi ? `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${this.origin}` : undefined;
+  }
 }
 
 /** A copy of a list, so the card shares no array with metadata; a non-list is passed on for validation. */
@@ -26,10 +56,18 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
 
 /** `a` then `b`, each value once. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
+  // Usually one list is set (the controller's or the route's) with no repeats: one exact copy.
+  if (a == null && Array.isArray(b) && distinct(b)) return b.slice();
+  if (b == null && Array.isArray(a) && distinct(a)) return a.slice();
   const out: string[] = [];
   addTags(out, a);
   addTags(out, b);
   return out;
+}
+
+function distinct(list: readonly string[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list.lastIndexOf(list[i]!, i - 1) !== -1) return false;
+  return true;
 }
 
 /** Indexed loops: this runs once per skill at boot, mostly before the JIT has optimised it. */
@@ -64,19 +102,15 @@ export function skillFromDecorator(
   if (inputModes) skill.inputModes = inputModes;
   if (outputModes) skill.outputModes = outputModes;
   if (securityRequirements) skill.securityRequirements = securityRequirements;
-  const source: SkillSource = {
-    origin: `${controller}#${method}`,
-    declaredBy: `@Skill() on ${controller}#${method}`,
+  return new DecoratedSkill(
     controller,
+    method,
     skill,
-    extended: options.extended ?? defaults.extended ?? false,
-  };
-  if (openApi) source.openApi = openApi;
-  if (own === undefined && openApi?.securityRequirements !== undefined)
-    source.securityDeclaredBy = `@ApiSecurity() / @ApiBearerAuth() / @ApiOAuth2() on ${controller}#${method}`;
-  const agent = options.agent ?? defaults.agent;
-  if (agent !== undefined) source.agent = agent;
-  return source;
+    options.extended ?? defaults.extended ?? false,
+    openApi,
+    options.agent ?? defaults.agent,
+    own === undefined && openApi?.securityRequirements !== undefined,
+  );
 }
 
 /** Wraps one of the module's static `skills` so errors can name it. */
