@@ -126,7 +126,9 @@ function headersOf(request: Request, url: string): AgentCardRequestHeaders {
 function toResponse(response: AgentCardResponse, method: string): Response {
   // The body is the card's prebuilt bytes; HEAD, 204 and 304 carry none.
   const body = method === 'HEAD' || response.body === undefined ? null : (response.body as Uint8Array<ArrayBuffer>);
-  return new Response(body, { status: response.status, headers: response.headers });
+  // The prebuilt answer is itself the init (its `status` and `headers`): nothing is allocated
+  // for it per request.
+  return new Response(body, response);
 }
 
 /** One request through `respond`: `undefined` when it is not for the card (outside `base` or unanswered). */
