@@ -1,3 +1,27 @@
+/** Node's (and Bun's) `Buffer`, as far as this package uses it. */
+export interface NodeBufferClass {
+  isBuffer(value: unknown): boolean;
+  from(input: string, encoding: string): Uint8Array & { toString(encoding: string): string };
+  from(input: ArrayBufferLike, offset: number, length: number): Uint8Array & { toString(encoding: string): string };
+}
+
+/**
+ * `Buffer` where the runtime has one (Node, Bun), else `undefined`. Read from the global object,
+ * never imported: the package must load where there is no `Buffer` (Deno, Cloudflare Workers).
+ */
+export const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+
+/**
+ * `bytes` as the bytes the runtime's own HTTP server writes as they are: on Node and Bun a
+ * `Buffer` over the same memory (no copy), since Node's streams wrap any other `Uint8Array` in a
+ * new `Buffer` on every write; elsewhere `bytes` itself. For bodies prepared once and sent many
+ * times.
+ */
+export function nativeBytes(bytes: Uint8Array): Uint8Array {
+  if (NodeBuffer === undefined || NodeBuffer.isBuffer(bytes)) return bytes;
+  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** Joins byte chunks read from a stream into one array (no copy when there is a single chunk). */
 export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1 && chunks[0]) return chunks[0];

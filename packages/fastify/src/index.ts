@@ -82,17 +82,11 @@ function send(reply: FastifyReply, response: AgentCardResponse): undefined {
   return undefined;
 }
 
-// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). Core's bodies
-// are shared per card variant, so each gets one Buffer view, made on its first request.
-const buffers = new WeakMap<Uint8Array, Buffer>();
+// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). On Node core
+// prepares every body as a Buffer already; the view is for a body that is not one.
 function toBuffer(body: Uint8Array | undefined): Buffer | undefined {
   if (body === undefined || Buffer.isBuffer(body)) return body;
-  let buffer = buffers.get(body);
-  if (buffer === undefined) {
-    buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    buffers.set(body, buffer);
-  }
-  return buffer;
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 /** `app.agentCard` (or the name given as `decorator`): the responder's `update`. */

@@ -21,12 +21,12 @@ interface FastifyReply {
   send(payload?: unknown): FastifyReply;
 }
 
-// `reply.send` keeps the app's `onSend` hooks; a Buffer is sent as is (a Uint8Array as JSON).
+// `reply.send` keeps the app's `onSend` hooks; a Buffer is sent as is (a Uint8Array as JSON). On
+// Node core prepares every body as a Buffer already.
 function send(reply: FastifyReply, { status, headers, body }: AgentCardResponse): void {
-  reply
-    .code(status)
-    .headers(headers)
-    .send(body && Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  const payload =
+    body === undefined || Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  reply.code(status).headers(headers).send(payload);
 }
 
 /**

@@ -7,13 +7,7 @@
  * jose, which is loaded on first use, is there. Runtimes without `Buffer` (Deno, Cloudflare
  * Workers) use `btoa` and `atob`, which every runtime has.
  */
-
-interface NodeBufferClass {
-  from(input: string, encoding: string): Uint8Array & { toString(encoding: string): string };
-  from(input: ArrayBufferLike, offset: number, length: number): Uint8Array & { toString(encoding: string): string };
-}
-// Read from the global object, never imported: the module must load where there is no `Buffer`.
-const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+import { NodeBuffer } from '../bytes';
 
 /** Binary string chunks small enough for `String.fromCharCode.apply`. */
 const CHUNK = 0x8000;

@@ -1,3 +1,4 @@
+import { nativeBytes } from '../../bytes';
 import {
   ALLOWED_METHODS,
   BASE_ALLOW_HEADERS,
@@ -19,7 +20,11 @@ function freeze(
   body?: Uint8Array,
 ): AgentCardResponse {
   Object.freeze(headers);
-  return markServed(Object.freeze(body === undefined ? { status, headers } : { status, headers, body }), served);
+  // Prepared once, written on every request: in the form the server writes without a wrapper.
+  return markServed(
+    Object.freeze(body === undefined ? { status, headers } : { status, headers, body: nativeBytes(body) }),
+    served,
+  );
 }
 
 /**
