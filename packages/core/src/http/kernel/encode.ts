@@ -1,3 +1,4 @@
+import { concatBytes } from '../../bytes';
 import type { AgentCard } from '../../model';
 import type { AgentCardSigner } from '../../sign/sign';
 
@@ -67,13 +68,7 @@ function joinEncoded(parts: readonly JsonPart[]): Uint8Array {
   });
   let length = 0;
   for (const bytes of encoded) length += bytes.byteLength;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const bytes of encoded) {
-    out.set(bytes, offset);
-    offset += bytes.byteLength;
-  }
-  return out;
+  return concatBytes(encoded, length);
 }
 
 /**
