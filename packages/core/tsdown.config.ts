@@ -7,6 +7,7 @@ export default defineConfig({
     view: 'src/view/index.ts',
     next: 'src/next/index.ts',
     otel: 'src/otel/index.ts',
+    store: 'src/store/index.ts',
   },
   format: ['esm', 'cjs'],
   platform: 'node',

@@ -11,7 +11,11 @@ export type AgentCardErrorCode =
   /** Signing or verification failed. */
   | 'ERR_AGENT_CARD_SIGNATURE'
   /** A card could not be fetched or discovered. */
-  | 'ERR_AGENT_CARD_DISCOVERY';
+  | 'ERR_AGENT_CARD_DISCOVERY'
+  /** A card store could not be reached, or refused an operation. */
+  | 'ERR_AGENT_CARD_STORE'
+  /** A store write carried a version not newer than the stored one. */
+  | 'ERR_AGENT_CARD_STORE_VERSION';
 
 /** Options of {@link AgentCardError}. */
 export interface AgentCardErrorOptions {
