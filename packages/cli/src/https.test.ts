@@ -57,7 +57,8 @@ beforeAll(async () => {
   origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise((resolve) => server?.close(resolve)));
+// A suite that failed before its server started closes nothing (and does not wait for the hook's timeout).
+afterAll(() => new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve()))));
 
 describe('a URL given as input, over https', () => {
   it('diff reads it and compares the card it serves', async () => {
