@@ -114,7 +114,6 @@ describe('agent-card init on a terminal', () => {
     t.stdin.write('https://scout.acme-corp.io/a2a\n');
     expect(await done).toBe(0);
     // What the terminal shows, without readline's cursor moves.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the cursor moves removed here.
     const screen = t.screen().replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
     expect(screen).toContain('\nAgent name: Paper Scout\n');
     expect(screen).toContain(
