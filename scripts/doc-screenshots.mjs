@@ -1,6 +1,6 @@
 // Regenerates the README screenshots (packages/core/docs/*.png, packages/cli/docs/*.png) from the
 // real pages: builds the packages, then runs the browser suites that take them with
-// UPDATE_DOC_SCREENSHOTS=1. Each page is shot desktop (1024 px) and phone (390 px), light and dark.
+// UPDATE_DOC_SCREENSHOTS=1. Each page is shot desktop (1366 px, the most common laptop width) and phone (390 px), light and dark.
 import { spawnSync } from 'node:child_process';
 
 const SUITES = ['test/browser/viewer.test.ts', 'test/browser/cli-pages.test.ts'];

@@ -24,6 +24,7 @@ import {
   type OpenedPage,
   openPage,
   seriousAxeViolations,
+  wordsBrokenMidWord,
 } from './harness';
 
 const bin = join(REPO_ROOT, 'packages/cli/dist/cli.mjs');
@@ -276,6 +277,13 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       }
       expect(text).toContain('Every call needs a bearer token (JWT).');
       expect(text).toContain('https://support-agent.larkspur-telecom.com/a2a/v1');
+      // Each said once: the endpoint and what a call needs are the summary's; a flag the card
+      // leaves out is "no", said so.
+      expect(text.split('https://support-agent.larkspur-telecom.com/a2a/v1').length - 1).toBe(1);
+      expect(text.split('Every call needs a bearer token (JWT).').length - 1).toBe(1);
+      expect(text).not.toContain('not stated (no)');
+      expect(text).toMatch(/Extended card\s+no \(not declared\)/);
+      expect(text).toContain('Other interfaces');
       await opened.screenshot('cli-view-card');
     });
   });
@@ -338,6 +346,36 @@ describe.skipIf(!browserAvailable)('pages written by the CLI, in Chromium', () =
       await opened.screenshot('cli-check-report-phone-dark');
     });
   }, 60_000);
+
+  it.each([390, 1366])(
+    'check --html at %i px: no table word broken mid-word, the grade sentence said once',
+    async (width) => {
+      await withPage('report.html', { viewport: { width, height: 844 } }, async (opened) => {
+        expectQuietLoad(opened);
+        const page = opened.page;
+        expect(await wordsBrokenMidWord(page, 'table')).toEqual([]);
+        const documents = page.locator('section[aria-labelledby="grade"] table');
+        expect(await documents.locator('thead th').allInnerTexts()).toEqual(['Document', 'Where', 'State']);
+        expect(await documents.locator('tbody th').allInnerTexts()).toEqual([
+          'Agent Card',
+          'legacy alias',
+          'AI Catalog',
+          'ARD',
+          'MCP catalog',
+          'JWK Set',
+        ]);
+        // The grade's sentence is in the header; its section gives the letter and the table.
+        const sentence = (await shown(page.locator('p.grade'))).replace(/^Discovery documents: /, '');
+        expect(sentence).toMatch(/^A: the card, the AI Catalog, ARD and the Link header agree\.$/);
+        expect((await bodyText(opened)).split(sentence).length - 1).toBe(1);
+        expect(await shown(page.locator('section[aria-labelledby="grade"] > p').first())).toBe(
+          'Grade A, from the documents below.',
+        );
+        const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scroll, 'no horizontal scrolling').toBeLessThanOrEqual(width);
+      });
+    },
+  );
 
   it('check --html leads with the verdict: a strip of checks, errors and warnings open, infos folded', async () => {
     await withPage('production-report.html', {}, async (opened) => {

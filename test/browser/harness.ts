@@ -42,15 +42,15 @@ export const updateDocScreenshots = process.env.UPDATE_DOC_SCREENSHOTS === '1';
 
 /** The four views a README shows of a page: desktop and phone, light and dark. */
 export const DOC_VIEWS = [
-  { suffix: '', width: 1024, colorScheme: 'light' },
-  { suffix: '-dark', width: 1024, colorScheme: 'dark' },
+  { suffix: '', width: 1366, colorScheme: 'light' },
+  { suffix: '-dark', width: 1366, colorScheme: 'dark' },
   { suffix: '-phone', width: 390, colorScheme: 'light' },
   { suffix: '-phone-dark', width: 390, colorScheme: 'dark' },
 ] as const;
 
 /**
  * Saves the first screen of `page` as README screenshots, when {@link updateDocScreenshots} is
- * on: `{base}.png` (desktop, 1024 px wide, `height` tall, light), `{base}-dark.png`, and
+ * on: `{base}.png` (desktop, 1366 px wide, `height` tall, light), `{base}-dark.png`, and
  * `{base}-phone.png` / `{base}-phone-dark.png` (390×844). `base` is relative to the repository
  * root, without `.png`. The page's own viewport and colour scheme are restored afterwards.
  */
@@ -59,7 +59,7 @@ export async function docScreenshots(page: Page, base: string, height = 900): Pr
   const size = page.viewportSize();
   for (const view of DOC_VIEWS) {
     await page.emulateMedia({ colorScheme: view.colorScheme });
-    await page.setViewportSize({ width: view.width, height: view.width === 1024 ? height : 844 });
+    await page.setViewportSize({ width: view.width, height: view.width > 390 ? height : 844 });
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(REPO_ROOT, `${base}${view.suffix}.png`) });
   }
@@ -176,6 +176,33 @@ export async function openPage(url: string, options: OpenPageOptions = {}): Prom
     },
     close: () => context.close(),
   };
+}
+
+/**
+ * Words the page breaks over two lines, where it may not: in `root`, every word of plain text (not
+ * in a link or `<code>`, which may break anywhere, and not a URL or a path, which must when it is
+ * wider than the screen) whose rendered boxes are more than one, as "Docum|ent" in a table column
+ * too narrow for it.
+ */
+export function wordsBrokenMidWord(page: Page, root: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const broken: string[] = [];
+    for (const scope of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        if (node.parentElement?.closest('a, code, pre') || !node.parentElement?.checkVisibility()) continue;
+        const text = node.textContent ?? '';
+        for (const word of text.matchAll(/[^\s/]+/g)) {
+          if (word[0].length > 24 || word[0].includes(':')) continue;
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          if (range.getClientRects().length > 1) broken.push(word[0]);
+        }
+      }
+    }
+    return broken;
+  }, root);
 }
 
 /** A serious or critical accessibility violation axe-core found. */

@@ -3,5 +3,6 @@
 declare const document: any;
 declare const window: any;
 declare const navigator: any;
+declare const NodeFilter: { readonly SHOW_TEXT: number };
 declare function getComputedStyle(element: unknown): any;
 type HTMLAnchorElement = { href: string };

@@ -8,7 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { agentCard } from '@agent-card/express';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, closeBrowser, docScreenshots, openPage, seriousAxeViolations } from './harness';
+import {
+  browserAvailable,
+  closeBrowser,
+  docScreenshots,
+  openPage,
+  seriousAxeViolations,
+  wordsBrokenMidWord,
+} from './harness';
 import { hostAgents, SHOWCASE_CARD } from './showcase';
 
 const PAGE = '/.well-known/agent-card.html';
@@ -162,6 +169,28 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
       } finally {
         await opened.close();
       }
+    }
+  });
+
+  it.each([390, 1366])('at %i px each thing is said once, in plain words', async (width) => {
+    const opened = await openPage(`${single}${PAGE}`, { viewport: { width, height: 844 } });
+    try {
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+      const text = await opened.page.locator('main').innerText();
+      const count = (wanted: string) => text.split(wanted).length - 1;
+      // The preferred endpoint is the summary's; the section below lists the other interfaces.
+      expect(count('https://agents.harbourline-travel.com/a2a/v1')).toBe(1);
+      expect(count('https://agents.harbourline-travel.com/a2a/rest')).toBe(1);
+      expect(text).toContain('Other interfaces');
+      // What a call needs is the summary's Authentication; the schemes section describes each.
+      expect(count('Calls need one of:')).toBe(1);
+      expect(text).toContain('Security schemes');
+      // A capability the card leaves out is no, and says so, never "not stated (no)".
+      expect(text).not.toContain('not stated');
+      expect(text).toMatch(/Push notifications\s+no\n/);
+      expect(await wordsBrokenMidWord(opened.page, 'main')).toEqual([]);
+    } finally {
+      await opened.close();
     }
   });
 

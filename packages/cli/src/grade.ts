@@ -74,7 +74,7 @@ export function documentsSection(set: DiscoveryDocumentsReport): SafeHtml {
     set.disagreements.length === 0
       ? ''
       : html`<h3>Where they disagree</h3><ul>${set.disagreements.map((d) => html`<li>${d.message} <span class="muted">${d.hint}</span></li>`)}</ul>`;
-  const lead =
-    set.grade === 'A' ? html`<span class="status-ok">${set.summary}</span>` : html`<strong>${set.summary}</strong>`;
-  return html`<section aria-labelledby="grade"><h2 id="grade">Discovery documents</h2><p class="lead">${lead}</p><table><thead><tr><th scope="col">Document</th><th scope="col">Where</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table>${links}${differences}</section>`;
+  // The grade's sentence is the header's (gradeLine, which links here): said once, the letter here.
+  const grade = set.grade === 'A' ? html`<span class="status-ok">A</span>` : html`<strong>${set.grade}</strong>`;
+  return html`<section aria-labelledby="grade"><h2 id="grade">Discovery documents</h2><p>Grade ${grade}, from the documents below.</p><table><thead><tr><th scope="col">Document</th><th scope="col">Where</th><th scope="col">State</th></tr></thead><tbody>${rows}</tbody></table>${links}${differences}</section>`;
 }

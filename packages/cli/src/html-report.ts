@@ -23,6 +23,9 @@ import {
   type ViewerSignature,
 } from '@agent-card/core/view';
 import { documentsSection, gradeLine } from './grade';
+import { findingFix } from './report';
+
+export { findingFix } from './report';
 
 /** At most this many signatures are listed (a card may carry any number). */
 const MAX_SIGNATURES = 16;
@@ -166,21 +169,6 @@ const SEVERITIES: readonly { severity: Severity; title: string; mark: string }[]
   { severity: 'warning', title: 'Warnings', mark: '⚠' },
   { severity: 'info', title: 'Info', mark: 'ℹ' },
 ];
-
-/**
- * The fix of a finding, or `undefined` when its hint says there is nothing to do ("Nothing to do;
- * …", "Checked against the A2A v1.0 rules."): those read as notes, not as a fix to apply.
- */
-export function findingFix(hint: string | undefined): { fix?: string; note?: string } {
-  if (hint === undefined || hint.trim() === '') return {};
-  const nothing = /^nothing to do\b[.;:,]?\s*/i.exec(hint);
-  if (nothing) {
-    const rest = hint.slice(nothing[0].length);
-    return rest === '' ? {} : { note: rest.charAt(0).toUpperCase() + rest.slice(1) };
-  }
-  if (/^checked against\b/i.test(hint)) return { note: hint };
-  return { fix: hint };
-}
 
 function findingItem(f: DiscoveryFinding, mark: string): SafeHtml {
   const { fix, note } = findingFix(f.hint);

@@ -106,6 +106,34 @@ describe('agent-card init on a terminal', () => {
     });
   });
 
+  it("shows each prompt with its pasted answer, and the template's leftovers one per line", async () => {
+    const cwd = tmp();
+    const t = terminal([]);
+    t.stdin.write('booking\nPaper Scout\nFinds and summarises papers on a topic for a research team.\nHTTP+JSON\n');
+    const done = run(['init'], { stdin: t.stdin, stdout: t.stdout, stderr: t.stderr, env: {}, cwd });
+    t.stdin.write('https://scout.acme-corp.io/a2a\n');
+    expect(await done).toBe(0);
+    // What the terminal shows, without readline's cursor moves.
+    const screen = t.screen().replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    expect(screen).toContain('\nAgent name: Paper Scout\n');
+    expect(screen).toContain(
+      '\nWhat does the agent do?: Finds and summarises papers on a topic for a research team.\n',
+    );
+    expect(screen).toContain('\nProtocol binding [JSONRPC/HTTP+JSON/GRPC] (JSONRPC): HTTP+JSON\n');
+    expect(screen).toContain(
+      '\nPublic URL of the A2A endpoint (http://localhost:3000/a2a): https://scout.acme-corp.io/a2a\n',
+    );
+    expect(screen).toContain(
+      [
+        `  - replace what is still the "booking" template's:`,
+        '      securitySchemes.harbourlineId.oauth2SecurityScheme.description',
+        '      securitySchemes.harbourlineId.oauth2SecurityScheme.flows.authorizationCode.authorizationUrl',
+        '',
+      ].join('\n'),
+    );
+    expect(screen.match(/^ {6}securitySchemes\./gm)).toHaveLength(7);
+  });
+
   it('takes the defaults when the answers are empty, and skips prompts answered by flags', async () => {
     const cwd = tmp();
     const t = terminal(['', '', '']);

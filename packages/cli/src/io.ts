@@ -3,7 +3,13 @@ import { styleText } from 'node:util';
 
 /** Where the CLI reads and writes; injectable so the commands can be driven in-process. */
 export interface CliIO {
-  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stdout: {
+    write(chunk: string): unknown;
+    /** Lines the CLI starts with a workflow command of its own (`--format github`); see `guardStream`. */
+    commands?(chunk: string): unknown;
+    isTTY?: boolean;
+    columns?: number;
+  };
   stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;

@@ -425,8 +425,14 @@ function commanderColour(env: CliIO['env'], stream: CliIO['stdout']): boolean {
  * 0 success, 1 errors found or verification failed, 2 usage or I/O error.
  */
 export async function run(argv: readonly string[], unguarded: CliIO): Promise<number> {
-  // Every byte a command writes passes the terminal guard, whatever it quotes (issue 11, item 6).
-  const io: CliIO = { ...unguarded, stdout: guardStream(unguarded.stdout), stderr: guardStream(unguarded.stderr) };
+  // Every byte a command writes passes the terminal guard, whatever it quotes (issue 11, item 6),
+  // and in GitHub Actions a card's text cannot run as a workflow command (issue 36, item 1).
+  const guard = { workflowCommands: unguarded.env.GITHUB_ACTIONS === 'true' };
+  const io: CliIO = {
+    ...unguarded,
+    stdout: guardStream(unguarded.stdout, guard),
+    stderr: guardStream(unguarded.stderr, guard),
+  };
   const result = { code: 0 };
   const program = createProgram(io, result);
   try {

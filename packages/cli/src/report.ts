@@ -23,13 +23,30 @@ export function summarize(findings: readonly Finding[], painter: Painter): strin
 }
 
 /**
+ * The fix of a finding, or `undefined` when its hint says there is nothing to do ("Nothing to do;
+ * …", "Checked against the A2A v1.0 rules."): those read as notes, not as a fix to apply.
+ */
+export function findingFix(hint: string | undefined): { fix?: string; note?: string } {
+  if (hint === undefined || hint.trim() === '') return {};
+  const nothing = /^nothing to do\b[.;:,]?\s*/i.exec(hint);
+  if (nothing) {
+    const rest = hint.slice(nothing[0].length);
+    return rest === '' ? {} : { note: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
+  if (/^checked against\b/i.test(hint)) return { note: hint };
+  return { fix: hint };
+}
+
+/**
  * One finding as two or three indented lines. Messages, hints and paths quote the card, so they
  * are printed {@link visible}.
  */
 export function formatFinding(f: Finding, painter: Painter, indent = '  '): string {
   const head = `${indent}${painter.paint(STYLE[f.severity], `${MARK[f.severity]} ${f.severity.padEnd(7)}`)} ${painter.paint('bold', visible(f.rule))}${f.path ? painter.paint('dim', `  ${visible(f.path)}`) : ''}`;
   const lines = [head, `${indent}  ${visible(f.message)}`];
-  if (f.hint) lines.push(`${indent}  ${painter.paint('dim', `→ ${visible(f.hint)}`)}`);
+  const { fix, note } = findingFix(f.hint);
+  if (fix) lines.push(`${indent}  ${painter.paint('dim', `→ ${visible(fix)}`)}`);
+  if (note) lines.push(`${indent}  ${painter.paint('dim', visible(note))}`);
   return lines.join('\n');
 }
 

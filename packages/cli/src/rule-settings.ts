@@ -7,12 +7,13 @@ import {
   applyRuleOverrides,
   checkRuleOverrides,
   type Finding,
+  readJsonText,
   type RuleOverrides,
   type RuleTurnedOff,
 } from '@agent-card/core';
 import { InvalidArgumentError } from 'commander';
 import { CliError, type CliIO, type Painter } from './io';
-import { readJson } from './read';
+import { parseJson, readBytes } from './read';
 import { visible } from './terminal';
 
 /** The configuration file `validate` and `check` read from the working directory, when it exists. */
@@ -37,7 +38,11 @@ async function configRules(io: CliIO, problems: string[]): Promise<Record<string
   } catch {
     return undefined;
   }
-  const config = await readJson(io, CONFIG_FILE);
+  const bytes = await readBytes(io, CONFIG_FILE);
+  // Members named twice are listed: JSON readers keep one or the other, so the file says two things.
+  const read = readJsonText(bytes, { duplicates: 16, inexactNumbers: 0 });
+  const config = read.ok ? read.value : parseJson(bytes, CONFIG_FILE);
+  for (const path of read.ok ? read.duplicates : []) problems.push(duplicateProblem(path));
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     problems.push(`${CONFIG_FILE}: must be a JSON object such as {"rules": {"metadata-quality": "off"}}.`);
     return undefined;
@@ -53,9 +58,47 @@ async function configRules(io: CliIO, problems: string[]): Promise<Record<string
     problems.push(`${CONFIG_FILE}: "rules" must be an object such as {"metadata-quality": "off"}.`);
     return undefined;
   }
-  const { problems: found } = checkRuleOverrides(rules, `${CONFIG_FILE} rules`);
+  // A setting is one word: anything else is said here, with its pointer, before the catalogue check.
+  const words: Record<string, unknown> = {};
+  for (const [id, setting] of Object.entries(rules)) {
+    if (typeof setting === 'string') words[id] = setting;
+    else problems.push(settingProblem(id, setting));
+  }
+  const { problems: found } = checkRuleOverrides(words, `${CONFIG_FILE} rules`);
   problems.push(...found);
-  return rules as Record<string, unknown>;
+  return words;
+}
+
+/** Where a member is in the file: its names (and array indexes) from the root. */
+type JsonPath = readonly (string | number)[];
+
+/** The settings of a rule, as the catalogue takes them. */
+const RULE_SETTINGS = ['off', 'info', 'warning', 'error'] as const;
+
+/** A JSON Pointer (RFC 6901) of a path in the configuration file. */
+const pointer = (path: JsonPath) => path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** A member the configuration file names twice in one object. */
+function duplicateProblem(path: JsonPath): string {
+  const name = JSON.stringify(String(path.at(-1)));
+  const what =
+    path.length === 2 && path[0] === 'rules'
+      ? `the rule ${name} is set twice, and only the last setting would apply`
+      : `the member ${name} is named twice in one object`;
+  return `${CONFIG_FILE} ${pointer(path)}: ${what}. Keep one of them.`;
+}
+
+/** A rule setting that is not a string (an object, an array, a number…). */
+function settingProblem(id: string, setting: unknown): string {
+  const kind =
+    setting === null
+      ? 'null'
+      : Array.isArray(setting)
+        ? 'an array'
+        : typeof setting === 'object'
+          ? 'an object'
+          : `a ${typeof setting}`;
+  return `${CONFIG_FILE} ${pointer(['rules', id])}: a rule setting is one of ${RULE_SETTINGS.join(', ')}, not ${kind}. Write ${JSON.stringify(id)}: "off" (or info, warning, error).`;
 }
 
 /**

@@ -84,6 +84,34 @@ describe('rule settings of validate', () => {
     );
   });
 
+  it('an object where a setting belongs is a usage error naming the file, the pointer and the fix, not a crash', async () => {
+    const cwd = projectWith('{"rules": {"secrets-in-card": {"toString": "off"}, "url-localhost": ["off"]}}');
+    const run = await cli(['validate', localhostCard], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      [
+        'agent-card: agent-card.config.json /rules/secrets-in-card: a rule setting is one of off, info, warning, error, not an object. Write "secrets-in-card": "off" (or info, warning, error).',
+        'agent-card: agent-card.config.json /rules/url-localhost: a rule setting is one of off, info, warning, error, not an array. Write "url-localhost": "off" (or info, warning, error).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a rule set twice in the file is a usage error, as a card naming a member twice is refused', async () => {
+    const cwd = projectWith('{"rules": {"url-localhost": "off", "metadata-quality": "off", "url-localhost": "error"}}');
+    const run = await cli(['validate', localhostCard], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'agent-card: agent-card.config.json /rules/url-localhost: the rule "url-localhost" is set twice, and only the last setting would apply. Keep one of them.\n',
+    );
+    const twice = await cli(['validate', localhostCard], { cwd: projectWith('{"rules": {}, "rules": {}}') });
+    expect(twice.stderr).toBe(
+      'agent-card: agent-card.config.json /rules: the member "rules" is named twice in one object. Keep one of them.\n',
+    );
+  });
+
   it('--rule without a setting is a usage error', async () => {
     const run = await cli(['validate', localhostCard, '--rule', 'url-localhost']);
     expect(run.code).toBe(2);

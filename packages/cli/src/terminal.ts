@@ -64,18 +64,88 @@ export function guardOutput(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** A writable that passes every chunk through {@link guardOutput}; `unguarded` is the stream itself. */
+/**
+ * Where a stream is in its current line, for {@link inertWorkflowCommands}: still in the leading
+ * whitespace (`blank`), just after a leading `:` (`colon`), or past the start (`text`); and how
+ * many `#` end what was written.
+ */
+export interface WorkflowCommandState {
+  head: 'blank' | 'colon' | 'text';
+  hashes: number;
+}
+
+/** What the GitHub Actions runner trims from the start of a line (.NET `char.IsWhiteSpace`). */
+const RUNNER_WHITESPACE = /[\s\u0085]/;
+
+/**
+ * Text that the GitHub Actions runner reads as no workflow command. The runner runs a line whose
+ * start, after whitespace, is `::name …::` and, in the legacy form, a line holding `##[name …]`
+ * anywhere (actions/runner `ActionCommand.TryParseV2` and `TryParse`), so a card's name printed in
+ * a report could set a step output, mask a value or stop the CLI's own annotations. Here the second
+ * `:` of a line's leading `::` is `\u003a` and the `[` after `##` is `\u005b`: in JSON the same
+ * value, elsewhere the CLI's usual escape. `state` carries a line across chunks; `commandLines`
+ * leaves line starts as they are (the `--format github` annotations, whose lines the CLI starts).
+ */
+export function inertWorkflowCommands(text: string, state: WorkflowCommandState, commandLines = false): string {
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    let replacement: string | undefined;
+    if (c === '\n') {
+      state.head = 'blank';
+    } else if (state.head === 'blank') {
+      if (c === ':') state.head = commandLines ? 'text' : 'colon';
+      else if (!RUNNER_WHITESPACE.test(c)) state.head = 'text';
+    } else if (state.head === 'colon') {
+      if (c === ':') replacement = '\\u003a';
+      state.head = 'text';
+    }
+    if (c === '[' && state.hashes >= 2) replacement = '\\u005b';
+    state.hashes = c === '#' ? state.hashes + 1 : 0;
+    if (replacement !== undefined) {
+      out += text.slice(last, i) + replacement;
+      last = i + 1;
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** A stream of the CLI's output as {@link guardStream} makes it. */
+export interface GuardedStream<T> {
+  write(chunk: string): unknown;
+  /**
+   * Writes lines the CLI starts itself with a workflow command (`--format github`): guarded as
+   * `write` does, except that a line's leading `::` stays a command.
+   */
+  commands(chunk: string): unknown;
+  isTTY?: boolean;
+  readonly columns?: number;
+  readonly unguarded: T;
+}
+
+/**
+ * A writable that passes every chunk through {@link guardOutput}; `unguarded` is the stream itself.
+ * With `workflowCommands` (the CLI runs in GitHub Actions), also through
+ * {@link inertWorkflowCommands}.
+ */
 export function guardStream<T extends { write(chunk: string): unknown; isTTY?: boolean; columns?: number }>(
   stream: T,
-): { write(chunk: string): unknown; isTTY?: boolean; readonly columns?: number; readonly unguarded: T } {
-  const guarded: { write(chunk: string): unknown; isTTY?: boolean; readonly columns?: number; readonly unguarded: T } =
-    {
-      write: (chunk: string) => stream.write(guardOutput(String(chunk))),
-      get columns() {
-        return stream.columns;
-      },
-      unguarded: stream,
-    };
+  options: { workflowCommands?: boolean } = {},
+): GuardedStream<T> {
+  const state: WorkflowCommandState = { head: 'blank', hashes: 0 };
+  const guard = (chunk: string, commandLines: boolean) => {
+    const text = guardOutput(String(chunk));
+    return options.workflowCommands ? inertWorkflowCommands(text, state, commandLines) : text;
+  };
+  const guarded: GuardedStream<T> = {
+    write: (chunk: string) => stream.write(guard(chunk, false)),
+    commands: (chunk: string) => stream.write(guard(chunk, true)),
+    get columns() {
+      return stream.columns;
+    },
+    unguarded: stream,
+  };
   if (stream.isTTY !== undefined) guarded.isTTY = stream.isTTY;
   return guarded;
 }

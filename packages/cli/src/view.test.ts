@@ -512,6 +512,29 @@ describe('agent-card view on a terminal', () => {
     expect(readFileSync(opened, 'utf8').trim()).toBe(file);
   });
 
+  it('says how to open the page by hand when the opener exits with a status (no browser)', async () => {
+    const dir = tmp();
+    const browser = join(dir, 'no-browser.sh');
+    // What xdg-open does on a machine without a browser: a message of its own, then status 3.
+    writeFileSync(browser, '#!/bin/sh\necho "no method available for opening" >&2\nexit 3\n', { mode: 0o755 });
+    const shown = await onTerminal(['view', join(cards, 'booking.json'), '--open'], { TMPDIR: dir, BROWSER: browser });
+    expect(shown.code).toBe(0);
+    const file = /^Wrote (.+card\.html)/m.exec(shown.stderr)?.[1];
+    expect(shown.stderr).toContain(
+      `Could not open it: ${browser} exited with status 3 (no browser?); open ${pathToFileURL(file!).href} in a browser yourself, or set BROWSER to the command that opens one.\n`,
+    );
+  });
+
+  it('says how to open the page by hand when the opener is not installed', async () => {
+    const dir = tmp();
+    const browser = join(dir, 'not-installed');
+    const shown = await onTerminal(['view', join(cards, 'booking.json'), '--open'], { TMPDIR: dir, BROWSER: browser });
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toMatch(
+      /Could not open it with .+not-installed \(spawn .+ ENOENT\): open file:\/\/.+card\.html in a browser yourself/,
+    );
+  });
+
   it('still prints the HTML when stdout is piped (view card.json > card.html)', async () => {
     const piped = await cli(['view', join(cards, 'support.json')]);
     expect(piped.code).toBe(0);

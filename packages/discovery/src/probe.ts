@@ -209,9 +209,15 @@ class Prober {
   }
 }
 
+/** The bindings of the A2A specification. */
+const KNOWN_BINDINGS: ReadonlySet<string> = new Set(['JSONRPC', 'GRPC', 'HTTP+JSON']);
+
 /** Probes one interface: its binding, and whether it lets a caller without credentials in. */
 async function probeInterface(p: Prober, t: Target, secured: boolean): Promise<ProbeInterfaceReport> {
-  const where = `${t.binding} interface ${show(t.url)}`;
+  // A binding of the spec names the interface; any other is the card's text, quoted in the detail
+  // and never at the start of the message (a report line that starts with card text can be read as
+  // a command, as GitHub Actions reads `::add-mask::…`).
+  const where = KNOWN_BINDINGS.has(t.binding) ? `${t.binding} interface ${show(t.url)}` : `interface ${show(t.url)}`;
   const base = { url: t.url, binding: t.binding };
   if (t.binding !== 'JSONRPC' && t.binding !== 'HTTP+JSON') {
     const detail = t.binding === 'GRPC' ? 'gRPC is not probed' : `binding ${show(t.binding)} is not probed`;

@@ -183,21 +183,26 @@ function isLoopbackOrigin(origin: string): boolean {
 }
 
 /**
- * The report as a person reads it: a connection refused by the host is said once, on the card
- * (the catalog request to the same host was refused too, which says nothing more), hints name
- * the CLI's flags, and a refused https connection to this machine says how to check a local
- * service without TLS.
+ * The report as a person reads it, in every format: a connection refused by the host, or a TLS
+ * handshake it failed, is said once, on the card (the catalog request to the same host failed the
+ * same way, which says nothing more); hints name the CLI's flags; and a failed https connection to
+ * this machine says how to check a local service without TLS, not how to get a public certificate.
  */
 export function forPeople(report: DiscoveryReport): DiscoveryReport {
-  const refused = report.primary.failure?.kind === 'refused';
-  const catalogRefused = refused && report.catalog?.failure?.kind === 'refused';
-  const localHttp =
-    refused && report.origin.startsWith('https:') && isLoopbackOrigin(report.origin)
-      ? ` If it is a local service without TLS: agent-card check --allow-http ${report.origin.replace('https:', 'http:')}`
-      : '';
+  const failed = report.primary.failure?.kind;
+  const once = failed === 'refused' || failed === 'tls';
+  const catalogRefused = once && report.catalog?.failure?.kind === failed;
+  const local = report.origin.startsWith('https:') && isLoopbackOrigin(report.origin);
+  const command = `agent-card check --allow-http ${report.origin.replace('https:', 'http:')}`;
+  const localHttp = failed === 'refused' && local ? ` If it is a local service without TLS: ${command}` : '';
+  const localTls = failed === 'tls' && local;
   const findings = report.findings
     .filter((f) => !(catalogRefused && f.rule === 'discovery-catalog'))
-    .map((f) => inCliWords(f, f.rule === 'discovery-status' ? localHttp : ''));
+    .map((f) =>
+      localTls && f.rule === 'discovery-https' && f.severity === 'error'
+        ? { ...f, hint: `A service on this machine most likely has no TLS: check it over http with ${command}` }
+        : inCliWords(f, f.rule === 'discovery-status' ? localHttp : ''),
+    );
   // The listed agents' findings come from the same library: their hints name the flags too.
   const agents = report.agents?.map((agent) => ({ ...agent, findings: agent.findings.map((f) => inCliWords(f)) }));
   const words = agents === undefined ? { findings } : { findings, agents };
@@ -282,7 +287,10 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
     const artifact = { uri: report.cardUrl ?? report.origin };
-    writeFormatted(io, format, { command: 'check', artifact, findings: report.findings, ok: report.ok });
+    // The same findings, in the same words, as the text report: the flags by their names, a
+    // failed connection counted once.
+    const { findings: shown } = forPeople(report);
+    writeFormatted(io, format, { command: 'check', artifact, findings: shown, ok: report.ok });
   } else {
     const painter = createPainter(io);
     io.stdout.write(formatReport(forPeople(report), painter, { showInfo: options.info !== false }));

@@ -42,6 +42,14 @@ const failsUnder = (failOn: FailOn) => {
       : impacts.has(f.impact as ChangeImpact);
 };
 
+/** What made the run fail, and only that: the changes at or above `--fail-on`, the unbumped version. */
+function failReasons(findings: readonly ReportFinding[], fails: (f: ReportFinding) => boolean): string {
+  const changes = findings.filter((f) => f.impact !== undefined && fails(f)).length;
+  const reasons = changes > 0 ? [`${changes} change(s) at or above it`] : [];
+  if (findings.some((f) => f.impact === undefined && fails(f))) reasons.push('"version" not bumped');
+  return reasons.join(', and ');
+}
+
 const TONE = { breaking: 'red', structural: 'yellow', descriptive: 'cyan' } as const;
 
 /** Today's change lines, then the judged changes by impact, then the counts. */
@@ -124,10 +132,7 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
         ' Bump "version" so clients and caches can tell the cards apart.\n',
     );
   }
-  if (failing) {
-    io.stdout.write(
-      `${painter.paint('red', `✖ failed (--fail-on ${failOn})`)}: ${findings.filter((f) => f.impact !== undefined && fails(f)).length} change(s) at or above it${stale && failOn !== 'none' ? ', or "version" not bumped' : ''}.\n`,
-    );
-  }
+  if (failing)
+    io.stdout.write(`${painter.paint('red', `✖ failed (--fail-on ${failOn})`)}: ${failReasons(findings, fails)}.\n`);
   return code;
 }

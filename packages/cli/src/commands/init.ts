@@ -75,9 +75,11 @@ async function ask(io: CliIO, options: InitCommandOptions): Promise<InitCommandO
     rl.setPrompt(prompt);
     rl.prompt();
     if (pasted.length > 0) {
-      const line = pasted.shift();
-      // The pasted answer is on the screen already, after the first prompt: end this prompt's line.
-      output.write?.('\n');
+      const line = pasted.shift() ?? '';
+      // readline echoed the pasted lines under the first prompt, as they came; this prompt shows
+      // its own answer, so the screen reads as question and answer. The user's own typing,
+      // through the guard's escaping: a pasted control character cannot move the cursor.
+      output.write?.(`${visible(line)}\n`);
       return Promise.resolve(line);
     }
     if (closed) return Promise.resolve(undefined);
@@ -148,8 +150,12 @@ function nextSteps(
     lines.push(`  - set "description" to describe your agent (it is still the "${templateName}" template's);`);
   } else if (!answers.name) lines.push(`  - set "name" (it is still the "${templateName}" template's);`);
   const leftovers = otherLeftovers(findings);
-  if (leftovers.length > 0)
-    lines.push(`  - replace what is still the "${templateName}" template's: ${leftovers.join(', ')};`);
+  // Several are one per line: they are long JSON paths (an OAuth flow's URLs).
+  if (leftovers.length === 1)
+    lines.push(`  - replace what is still the "${templateName}" template's: ${leftovers[0]};`);
+  else if (leftovers.length > 1) {
+    lines.push(`  - replace what is still the "${templateName}" template's:`, ...leftovers.map((l) => `      ${l}`));
+  }
   lines.push(`  - edit "skills" to list what your agent does (they are still the "${templateName}" template's);`);
   const local = !/^https:\/\//.test(url) || /^(https?:\/\/)?(localhost|127\.|\[::1\])/.test(url);
   if (local) lines.push(`  - before publishing, set your public https URL (--url; now ${url});`);

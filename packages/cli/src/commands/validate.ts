@@ -68,10 +68,12 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
     return result.valid ? 0 : 1;
   }
   const painter = createPainter(io);
-  const card = result.card;
-  const title = card
-    ? `${painter.paint('bold', visible(card.name))} ${visible(card.version)} (${result.shape})`
-    : `(${result.shape} card)`;
+  // An invalid card keeps its name and version in the header, when they are strings.
+  const card = result.card ?? namedDocument(bytes);
+  const title =
+    card?.name !== undefined
+      ? `${painter.paint('bold', visible(card.name))}${card.version === undefined ? '' : ` ${visible(card.version)}`} (${result.shape})`
+      : `(${result.shape} card)`;
   io.stdout.write(`${visible(name)}: ${title}, profile ${profile}\n`);
   const body = formatFindings(result.findings, painter, { showInfo: options.info !== false });
   if (body) io.stdout.write(`${body}\n`);
@@ -147,4 +149,15 @@ function validateCatalog(
   const verdict = result.valid ? painter.paint('green', '✔ valid') : painter.paint('red', '✖ invalid');
   io.stdout.write(`${verdict}: ${summarize(result.findings, painter)}\n`);
   return result.valid ? 0 : 1;
+}
+
+/** The `name` and `version` of a JSON object that is not a valid card, where they are strings. */
+function namedDocument(bytes: Uint8Array): { name?: string; version?: string } | undefined {
+  const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
+  if (!read.ok || typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) return undefined;
+  const { name, version } = read.value as Record<string, unknown>;
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof version === 'string' ? { version } : {}),
+  };
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { discoverAgentCard, type DiscoveryReport } from '@agent-card/discovery';
 import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
 import type { CliIO } from '../io';
@@ -46,20 +47,43 @@ function opener(io: CliIO): { command: string; args: string[] } {
   return { command: 'xdg-open', args: [] };
 }
 
-/** Opens `file` in the browser, without waiting for it; a missing opener is said, not thrown. */
+/**
+ * How long `--open` waits for the opener to say it failed: one that finds no browser (`xdg-open`
+ * on a server, a `$BROWSER` that is not installed) exits at once with a status; one that found a
+ * browser may run as long as the browser does, and is left to it.
+ */
+const OPENER_FAILS_WITHIN_MS = 2_000;
+
+/**
+ * Opens `file` in the browser. A missing opener, or one that exits with a status other than 0, is
+ * said with the way to open the page by hand; it is not an error of the command.
+ */
 function openFile(io: CliIO, file: string): Promise<void> {
   const { command, args } = opener(io);
+  const byHand = `open ${pathToFileURL(file).href} in a browser yourself, or set BROWSER to the command that opens one`;
   return new Promise((resolve) => {
     const child = spawn(command, [...args, file], { detached: true, stdio: 'ignore', env: io.env, cwd: io.cwd });
-    child.once('error', (error) => {
-      io.stderr.write(
-        `Could not open it with ${visible(command)} (${visible(error.message)}); open the file yourself.\n`,
-      );
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = (message?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (message !== undefined) io.stderr.write(`${message}\n`);
       resolve();
+    };
+    child.once('error', (error) =>
+      settle(`Could not open it with ${visible(command)} (${visible(error.message)}): ${byHand}.`),
+    );
+    child.once('exit', (code, signal) => {
+      const how = code === null ? `was stopped by ${signal}` : `exited with status ${code}`;
+      settle(code === 0 ? undefined : `Could not open it: ${visible(command)} ${how} (no browser?); ${byHand}.`);
     });
     child.once('spawn', () => {
-      child.unref();
-      resolve();
+      timer = setTimeout(() => {
+        child.unref();
+        settle();
+      }, OPENER_FAILS_WITHIN_MS);
     });
   });
 }

@@ -3,6 +3,7 @@
  * per finding, shown on the pull request's diff and in the run's summary.
  * @see https://docs.github.com/actions/reference/workflow-commands-for-github-actions
  */
+import { findingFix } from '../report';
 import { visible } from '../terminal';
 import { locateFindings } from './locate';
 import { type FormatReport, failsByDefault } from './report';
@@ -30,7 +31,10 @@ export function toGithub(report: FormatReport): string {
     }
     props.push(`title=${property(`${f.rule}${f.path ? ` ${f.path}` : ''}`)}`);
     const source = where.file === undefined && where.uri ? ` (${where.uri})` : '';
-    const text = `${data(f.message)}${data(source)}${f.hint ? `%0A${data(`Fix: ${f.hint}`)}` : ''}`;
+    // "Fix:" only for a fix: a hint such as "Nothing to do" is a note, printed as it is.
+    const { fix, note } = findingFix(f.hint);
+    const after = fix ? `Fix: ${fix}` : note;
+    const text = `${data(f.message)}${data(source)}${after ? `%0A${data(after)}` : ''}`;
     return `::${fails(f) ? 'error' : COMMAND[f.severity]} ${props.join(',')}::${text}`;
   });
   const failing = report.findings.filter(fails).length;

@@ -36,5 +36,10 @@ export function outputFormat(options: { format?: OutputFormat; json?: boolean })
 
 /** Writes `report` to stdout in a machine-readable `format` (not `text` or `json`). */
 export function writeFormatted(io: CliIO, format: Exclude<OutputFormat, 'text' | 'json'>, report: FormatReport): void {
-  io.stdout.write(format === 'sarif' ? toSarif(report) : format === 'github' ? toGithub(report) : toJunit(report));
+  if (format === 'github') {
+    // The annotations' own `::` starts each line: the one place the CLI writes workflow commands.
+    const text = toGithub(report);
+    if (io.stdout.commands) io.stdout.commands(text);
+    else io.stdout.write(text);
+  } else io.stdout.write(format === 'sarif' ? toSarif(report) : toJunit(report));
 }

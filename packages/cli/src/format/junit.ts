@@ -3,6 +3,7 @@
  * finding (a `<failure>` when it fails the run), or one passing case when there is none. Every
  * value is escaped for XML, and control characters, which XML 1.0 cannot carry, are `\uXXXX` text.
  */
+import { findingFix } from '../report';
 import { visible } from '../terminal';
 import { locateFindings } from './locate';
 import { type FormatReport, failsByDefault } from './report';
@@ -32,7 +33,9 @@ export function toJunit(report: FormatReport): string {
     const at = `${where.file ?? where.uri}${where.line === undefined ? '' : `:${where.line}`}`;
     const name = `${f.rule} ${f.path || '/'}`;
     // Each line escaped on its own: only the newlines between them are the report's.
-    const body = [f.message, ...(f.hint ? [`Fix: ${f.hint}`] : []), `at ${at} ${f.path || '/'}`].map(xmlText);
+    const { fix, note } = findingFix(f.hint);
+    const after = fix ? [`Fix: ${fix}`] : note ? [note] : [];
+    const body = [f.message, ...after, `at ${at} ${f.path || '/'}`].map(xmlText);
     const inner = fails(f)
       ? `<failure message="${xmlText(f.message)}" type="${xmlText(f.rule)}">${body.join('\n')}</failure>`
       : `<system-out>${xmlText(f.severity)}: ${body.join('\n')}</system-out>`;

@@ -5,6 +5,7 @@
  * JSON Pointer as a logical location.
  */
 import pkg from '../../package.json' with { type: 'json' };
+import { findingFix } from '../report';
 import { locateFindings } from './locate';
 import { type FormatReport, failsByDefault, type ReportFinding } from './report';
 import { ruleHelp } from './rules';
@@ -34,11 +35,12 @@ export function toSarif(report: FormatReport): string {
     const where = locations[i]!;
     const physical: Record<string, unknown> = { artifactLocation: { uri: toUri(where.file ?? where.uri) } };
     if (where.line !== undefined) physical.region = { startLine: where.line, startColumn: where.column ?? 1 };
+    const { fix, note } = findingFix(f.hint);
     const result: Record<string, unknown> = {
       ruleId: f.rule,
       ruleIndex: index.get(f.rule),
       level: fails(f) ? 'error' : LEVEL[f.severity],
-      message: { text: f.hint ? `${f.message} Fix: ${f.hint}` : f.message },
+      message: { text: fix ? `${f.message} Fix: ${fix}` : note ? `${f.message} ${note}` : f.message },
       locations: [
         {
           physicalLocation: physical,

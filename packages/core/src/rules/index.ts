@@ -107,7 +107,15 @@ function ruleProblem(where: string, id: string, value: unknown): string | undefi
     return `${where}["${id}"]: unknown rule (${JSON.stringify(id)}). ${fix}`;
   }
   if (!(RULE_SETTINGS as readonly unknown[]).includes(value)) {
-    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    // An object may have no usable toString (a JSON object read without a prototype): named by kind.
+    const shown =
+      typeof value === 'string'
+        ? JSON.stringify(value)
+        : typeof value === 'object' && value !== null
+          ? Array.isArray(value)
+            ? 'an array'
+            : 'an object'
+          : String(value);
     return `${where}["${id}"]: unknown setting (${shown.slice(0, 80)}). Use one of ${RULE_SETTINGS.join(', ')}.`;
   }
   return undefined;

@@ -98,6 +98,14 @@ describe('per-rule settings', () => {
     );
   });
 
+  it('an object setting without a usable toString (JSON read without a prototype) is named, not a TypeError', () => {
+    const setting = Object.assign(Object.create(null), { toString: 'off' });
+    const rules = { 'secrets-in-card': setting } as unknown as RuleOverrides;
+    expect(thrown(() => validateAgentCard(baseCard(), { rules })).message).toContain(
+      'options.rules["secrets-in-card"]: unknown setting (an object). Use one of off, info, warning, error.',
+    );
+  });
+
   it('defineAgentCard: an error set to warning no longer throws; the warning is returned', () => {
     const definition = {
       name: 'Staging Orders',

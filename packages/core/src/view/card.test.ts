@@ -36,7 +36,7 @@ describe('renderAgentCardPage', () => {
       '<a href="https://conformance.dev/" rel="noopener noreferrer nofollow">https://conformance.dev/</a>',
       'HTTP bearer token (JWT) in the Authorization header',
       'API key in header X-API-Key',
-      '<h2>Security</h2><p>Calls need one of:</p><ul class="plain"><li>a bearer token (JWT)</li><li>an API key in the header X-API-Key</li></ul>',
+      '<h2>Security schemes</h2><ul class="items"><li><h3>bearer',
       '<h3>Public answers</h3>',
       'What is an agent card?',
       '<h3>HTTP+JSON</h3>',
@@ -48,6 +48,33 @@ describe('renderAgentCardPage', () => {
     ]) {
       expect(page).toContain(text);
     }
+  });
+
+  it('says each thing once: the preferred endpoint and what a call needs in the summary only', () => {
+    const page = renderAgentCardPage(CONFORMANCE_CARD);
+    const count = (text: string) => page.split(text).length - 1;
+    // The summary's endpoint; the raw JSON holds it once more, as JSON.
+    expect(count('>https://agent.conformance.dev/a2a/jsonrpc</a>')).toBe(1);
+    expect(count('<p>Calls need one of:</p>')).toBe(1);
+    expect(page).toContain('<h2>Other interfaces</h2><ul class="items"><li><h3>HTTP+JSON</h3>');
+    expect(page).not.toContain('(preferred)</span></h3>');
+  });
+
+  it('a capability the card leaves out is "no", said as not declared', () => {
+    const page = renderAgentCardPage({ ...CONFORMANCE_CARD, capabilities: { streaming: true } });
+    expect(page).toContain('<dt>Push notifications</dt><dd>no (not declared)</dd>');
+    expect(page).not.toContain('not stated (no)');
+  });
+
+  it('one interface: no section repeats it; its tenant is in the summary', () => {
+    const page = renderAgentCardPage({
+      ...CONFORMANCE_CARD,
+      supportedInterfaces: [
+        { url: 'https://a.example/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' },
+      ],
+    });
+    expect(page).toContain('<dt>Binding</dt><dd>JSONRPC, A2A 1.0</dd>\n<dt>Tenant</dt><dd>acme</dd>');
+    expect(page).not.toContain('interfaces</h2>');
   });
 
   it('opens with a summary: endpoint, binding, authentication, skills, and valid and signed badges', () => {

@@ -73,8 +73,9 @@ export function jsonLink(jsonHref: string | undefined): string | undefined {
   return safeHref(jsonHref);
 }
 
+/** A capability flag in words: one the card leaves out is `false` (A2A §4.4.3), said as such. */
 function yesNo(value: boolean | undefined): string {
-  return value === true ? 'yes' : value === false ? 'no' : 'not stated (no)';
+  return value === true ? 'yes' : value === false ? 'no' : 'no (not declared)';
 }
 
 function chips(items: readonly string[], label: string): SafeHtml | undefined {
@@ -104,17 +105,21 @@ function renderOverview(card: unknown): SafeHtml {
   return html`<dl class="facts">${rows}</dl>`;
 }
 
-function renderInterfaces(card: unknown): SafeHtml {
-  const interfaces = list(card, 'supportedInterfaces');
-  if (interfaces.length === 0) return html`<h2>Interfaces</h2><p class="muted">The card lists no interface.</p>`;
-  const items = interfaces.map((item, index) => {
+/**
+ * The interfaces after the preferred one, which the summary shows (endpoint, binding, version and
+ * tenant): each is said once on the page. Nothing when the card lists one interface or none.
+ */
+function renderOtherInterfaces(card: unknown): SafeHtml | '' {
+  const others = list(card, 'supportedInterfaces').slice(1);
+  if (others.length === 0) return '';
+  const items = others.map((item) => {
     const url = text(item, 'url');
     const tenant = text(item, 'tenant');
-    return html`<li><h3>${text(item, 'protocolBinding') ?? 'Unknown binding'}${index === 0 ? html` <span class="muted">(preferred)</span>` : ''}</h3>
+    return html`<li><h3>${text(item, 'protocolBinding') ?? 'Unknown binding'}</h3>
 <dl class="facts"><dt>URL</dt><dd>${url === undefined ? 'not given' : renderUrl(url)}</dd>
 <dt>Protocol version</dt><dd>${text(item, 'protocolVersion') ?? 'not given'}</dd>${tenant === undefined ? '' : html`<dt>Tenant</dt><dd>${tenant}</dd>`}</dl></li>`;
   });
-  return html`<h2>Interfaces</h2><ul class="items">${items}</ul>`;
+  return html`<h2>Other interfaces</h2><ul class="items">${items}</ul>`;
 }
 
 function renderCapabilities(card: unknown): SafeHtml {
@@ -131,13 +136,18 @@ function renderCapabilities(card: unknown): SafeHtml {
 <dt>Extensions</dt><dd>${extensions.length === 0 ? 'none' : html`<ul class="plain">${extensions}</ul>`}</dd></dl>`;
 }
 
-function renderSecurity(card: unknown): SafeHtml {
+/**
+ * Each security scheme the card declares. What a call needs is the summary's (Authentication),
+ * said once; nothing when the card declares no scheme.
+ */
+function renderSecurity(card: unknown): SafeHtml | '' {
   const schemes = entries(card, 'securitySchemes');
+  if (schemes.length === 0) return '';
   const items = schemes.map(([name, scheme]) => {
     const described = describeSecurityScheme(scheme);
     return html`<li><h3>${name} <span class="muted">— ${described.kind}</span></h3><p>${renderDescriptionParts(described.parts)}</p>${described.description ? html`<p class="desc muted">${described.description}</p>` : ''}</li>`;
   });
-  return html`<h2>Security</h2>${renderAuthentication(describeAuthentication(card))}${items.length > 0 ? html`<ul class="items">${items}</ul>` : ''}`;
+  return html`<h2>Security schemes</h2><ul class="items">${items}</ul>`;
 }
 
 function renderSkills(card: unknown): SafeHtml {
@@ -208,6 +218,7 @@ function renderSummary(card: unknown, signatures: readonly ViewerSignature[], va
     preferred === undefined
       ? html`<span class="muted">none listed</span>`
       : html`${url === undefined ? html`<span class="muted">no URL given</span>` : renderUrl(url)}${others > 0 ? html` <span class="muted">(preferred; ${others === 1 ? 'one more interface' : `${others} more interfaces`} below)</span>` : ''}`;
+  const tenant = text(preferred, 'tenant');
   const bindingText =
     preferred === undefined ? 'none' : `${binding ?? 'not given'}${version === undefined ? '' : `, A2A ${version}`}`;
   const skills = list(card, 'skills');
@@ -219,7 +230,12 @@ function renderSummary(card: unknown, signatures: readonly ViewerSignature[], va
       : `${skills.length === 1 ? 'one skill' : `${skills.length} skills`}: ${names.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
   return html`<section class="summary" aria-label="Summary"><ul class="badges" aria-label="Status">${validBadge(card, valid)}${signedBadge(signatures)}</ul>
 <dl class="facts"><dt>Endpoint</dt><dd>${endpoint}</dd>
-<dt>Binding</dt><dd>${bindingText}</dd>
+<dt>Binding</dt><dd>${bindingText}</dd>${
+    tenant === undefined
+      ? ''
+      : html`
+<dt>Tenant</dt><dd>${tenant}</dd>`
+  }
 <dt>Authentication</dt><dd>${renderAuthentication(describeAuthentication(card))}</dd>
 <dt>Skills</dt><dd>${skillText}</dd></dl></section>`;
 }
@@ -310,7 +326,7 @@ export function renderCardSection(card: unknown, options: CardSectionOptions = {
 ${asRecord(card) === undefined ? html`<p class="status-warn">This document is not a JSON object, so it is not an Agent Card.</p>` : ''}
 ${renderSummary(card, signatures, options.valid)}
 ${renderOverview(card)}
-${renderInterfaces(card)}
+${renderOtherInterfaces(card)}
 ${renderCapabilities(card)}
 ${renderSecurity(card)}
 ${renderSkills(card)}

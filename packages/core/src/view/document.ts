@@ -61,6 +61,9 @@ ul.checks>li{display:flex}
 .finding{border-left-width:4px!important}
 .finding-error{border-left-color:var(--bad)!important}
 .finding-warning{border-left-color:var(--warn)!important}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
+th,td{text-align:left;vertical-align:top;padding:4px 12px 4px 0;border-bottom:1px solid var(--line);overflow-wrap:normal}
+td a,td code{overflow-wrap:anywhere}
 button{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:6px;padding:4px 12px;cursor:pointer}
 footer{margin-top:2rem;padding-top:.5rem;border-top:1px solid var(--line);font-size:.9rem;color:var(--muted)}
 `.trim();
