@@ -128,7 +128,7 @@ describe('agent-card sign with both keys, and check of a host that serves them',
   });
 
   it('the host serves a signature by each key and a JWK Set of both', async () => {
-    const card = await (await fetch(`${host}/.well-known/agent-card.json`)).json();
+    const card = (await (await fetch(`${host}/.well-known/agent-card.json`)).json()) as { signatures?: { protected: string }[] };
     expect(new Set(headers(card).map((h) => h.alg))).toEqual(new Set(['ES256', 'EdDSA']));
     const served = (await (await fetch(`${host}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
     expect(served.keys.map((k) => k.kid).sort()).toEqual(jwks.keys.map((k) => k.kid).sort());
