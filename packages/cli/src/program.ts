@@ -188,6 +188,11 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
+      positiveInt,
+    )
     .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
     .addHelpText(
       'after',
@@ -262,6 +267,11 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
     )
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
+      positiveInt,
+    )
     .addHelpText(
       'after',
       example(

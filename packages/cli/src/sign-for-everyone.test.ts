@@ -128,7 +128,9 @@ describe('agent-card sign with both keys, and check of a host that serves them',
   });
 
   it('the host serves a signature by each key and a JWK Set of both', async () => {
-    const card = (await (await fetch(`${host}/.well-known/agent-card.json`)).json()) as { signatures?: { protected: string }[] };
+    const card = (await (await fetch(`${host}/.well-known/agent-card.json`)).json()) as {
+      signatures?: { protected: string }[];
+    };
     expect(new Set(headers(card).map((h) => h.alg))).toEqual(new Set(['ES256', 'EdDSA']));
     const served = (await (await fetch(`${host}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
     expect(served.keys.map((k) => k.kid).sort()).toEqual(jwks.keys.map((k) => k.kid).sort());
@@ -227,6 +229,21 @@ describe('the card size limit of check and verify (--max-card-bytes)', () => {
     });
     expect(raised.code).toBe(0);
     expect(raised.stdout).toContain('Valid: at least one signature verified.');
+  });
+
+  it('diff and view of a host refuse its 300 KiB card naming --max-card-bytes, and read it when raised', async () => {
+    const diff = await cli(['diff', host, 'big.json', '--allow-http'], { cwd: dir });
+    expect(diff.code).not.toBe(0);
+    expect(diff.stderr).toMatch(/over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/);
+    const raised = await cli(['diff', host, 'big.json', '--allow-http', '--max-card-bytes', '524288'], { cwd: dir });
+    expect(raised.code).toBe(0);
+    const view = await cli(['view', host, '--allow-http', '-o', 'card.html'], { cwd: dir });
+    expect(view.code).not.toBe(0);
+    expect(view.stderr).toMatch(/over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/);
+    const shown = await cli(['view', host, '--allow-http', '-o', 'card.html', '--max-card-bytes', '524288'], {
+      cwd: dir,
+    });
+    expect(shown.code).toBe(0);
   });
 
   it('verify of a host refuses its 300 KiB card the same way', async () => {
