@@ -234,12 +234,16 @@ describe('the card size limit of check and verify (--max-card-bytes)', () => {
   it('diff and view of a host refuse its 300 KiB card naming --max-card-bytes, and read it when raised', async () => {
     const diff = await cli(['diff', host, 'big.json', '--allow-http'], { cwd: dir });
     expect(diff.code).not.toBe(0);
-    expect(diff.stderr).toMatch(/over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/);
+    expect(diff.stderr).toMatch(
+      /over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/,
+    );
     const raised = await cli(['diff', host, 'big.json', '--allow-http', '--max-card-bytes', '524288'], { cwd: dir });
     expect(raised.code).toBe(0);
     const view = await cli(['view', host, '--allow-http', '-o', 'card.html'], { cwd: dir });
     expect(view.code).not.toBe(0);
-    expect(view.stderr).toMatch(/over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/);
+    expect(view.stderr).toMatch(
+      /over the 262144-byte card size limit; not read\. Raise the limit with --max-card-bytes/,
+    );
     const shown = await cli(['view', host, '--allow-http', '-o', 'card.html', '--max-card-bytes', '524288'], {
       cwd: dir,
     });
