@@ -11,7 +11,7 @@ let failed = false;
 
 for (const [script, scriptArgs] of [
   ['validate.mjs', []],
-  ['verify.mjs', []],
+  ['verify.mjs', ['--check']],
   ['http.mjs', args],
   ['nest-boot.mjs', []],
   ['nest-http.mjs', []],

@@ -1,18 +1,27 @@
 // What a card and a key set chosen to be slow cost one verification, against one honest
 // signature check measured in the same run. The checked host chooses both in `agent-card check`
-// (its card and its /.well-known/jwks.json), so the worst ones within the documented limits
-// (a 1 MiB card, a 256 KiB key set) must verify or fail in under 100 ms of CPU, or, for a card so
-// large that canonicalizing it alone takes a good part of that, within 4 × one honest verification
-// of the same card.
+// (its card and its /.well-known/jwks.json), and two rules hold:
 //
-// Warm figures are medians of `--rounds` runs in this process. Cold figures are medians of
-// `--cold` fresh processes that each verify once: the first verification of a process, with
-// `jose` still to load (it is imported on first use), and with `jose` already loaded; each is held
-// to the same rule against an honest verification of the same card in a fresh process, since a
-// process's first pass over a 1 MiB card runs before the JIT has compiled anything.
-// `--against <dir>` measures another build of core (its dist directory, e.g. a copy made before a
-// change) alternately with this one, warm and cold, so the two are compared in the same conditions.
-// Runs against the built package: `npx pnpm@12.4.2 build`, then `node bench/verify.mjs [--rounds 5]`.
+// 1. At the default card size limit (256 KiB, `maxCardBytes` / `--max-card-bytes`; a 256 KiB key
+//    set, `maxJwksBytes`), the worst card and key set verify or fail in under 100 ms of CPU, warm.
+// 2. For a card of 256 KiB and for one of 1 MiB (the limit raised), the worst case stays within
+//    4 × one honest verification of the same card, warm: canonicalizing a large card alone takes a
+//    good part of 100 ms, so what the host chooses is held to what its own card costs. (A small
+//    card's worst case is the cost of the eight public-key checks a verification allows, many
+//    times its one honest check and far under 100 ms: rule 1 holds it.)
+//
+// Cold runs (a fresh process each, the first verification of the process) are held to the rule of
+// either: under 100 ms, or within 4 × an honest verification of the same card in a fresh process.
+//
+// Warm figures are medians of `--rounds` runs in this process, with a 95% bootstrap interval of the
+// median. Cold figures are medians of `--cold` fresh processes that each verify once: the first
+// verification of a process, with `jose` still to load (it is imported on first use), and with
+// `jose` already loaded.
+// `--check` exits 1 when a rule does not hold (what `pnpm bench` runs); without it the figures are
+// printed only. `--against <dir>` measures another build of core (its dist directory, e.g. a copy
+// made before a change) alternately with this one, warm and cold, so the two are compared in the
+// same conditions; the rules are held by this build only.
+// Runs against the built package: `npx pnpm@12.4.2 build`, then `node bench/verify.mjs --check [--rounds 9]`.
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -21,11 +30,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median } from './stats.mjs';
+import { median, pairedInterval } from './stats.mjs';
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '9' },
+    check: { type: 'boolean', default: false },
     cold: { type: 'string', default: '5' },
     against: { type: 'string' },
     // Internal: one cold verification in this fresh process.
@@ -57,6 +67,8 @@ const coldRuns = Number(values.cold);
 const BUDGET_MS = 100;
 const BUDGET_RATIO = 4;
 const KiB = 1024;
+/** The default card size limit of discovery, `check` and `verify`. */
+const DEFAULT_LIMIT = 256 * KiB;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const builds = [{ name: 'this build', url: import.meta.resolve('@agent-card/core') }];
 if (values.against) {
@@ -177,6 +189,9 @@ async function scenario(name, cardBytes, signatureCount, jwksBytes, { namedForm 
       keys: jwks.keys.length,
       honest: median(measured[i].honest),
       worst: median(measured[i].worst),
+      honestInterval: pairedInterval([measured[i].honest], ([x]) => median(x)),
+      worstInterval: pairedInterval([measured[i].worst], ([x]) => median(x)),
+      ratioInterval: pairedInterval([measured[i].worst, measured[i].honest], ([w, h]) => median(w) / median(h)),
       outcome: outcomes[i],
       file,
       honestFile,
@@ -192,6 +207,13 @@ const load = () =>
 const loadBefore = load();
 const results = [
   ...(await scenario('a small card with 200 signatures; a 16 KiB key set', 34 * KiB, 200, 16 * KiB)),
+  ...(await scenario('a 256 KiB card with 500 signatures; a 256 KiB key set', 255 * KiB, 500, 256 * KiB, {
+    coldCase: true,
+  })),
+  ...(await scenario('a 256 KiB card with 8 signatures naming no form; a 256 KiB key set', 255 * KiB, 8, 256 * KiB, {
+    namedForm: false,
+    coldCase: true,
+  })),
   ...(await scenario('a 1 MiB card with 2,000 signatures; a 256 KiB key set', 1020 * KiB, 2000, 256 * KiB, {
     coldCase: true,
   })),
@@ -220,27 +242,55 @@ for (const r of results) {
 }
 rmSync(scratch, { recursive: true, force: true });
 
+const ms = (n) => n.toFixed(1);
+const interval = ([low, high], unit = ' ms') => `[${ms(low)}–${ms(high)}]${unit}`;
 console.log(
-  `Verification cost chosen by the card and key set: ES512 (P-521), every key under one kid, CPU ms, median of ${rounds} rounds (warm) and of ${coldRuns} fresh processes (cold); ` +
+  `Verification cost chosen by the card and key set: ES512 (P-521), every key under one kid, CPU ms, median of ${rounds} rounds with a 95% bootstrap interval (warm) and median of ${coldRuns} fresh processes (cold); ` +
     `limits ${JSON.stringify(AGENT_CARD_VERIFY_LIMITS)}; Node ${process.version}; load average ${loadBefore} before, ${load()} after`,
 );
 console.log(
   `| case | build | keys | honest verify | worst case | ratio | cold, first in process: honest → worst | cold, jose loaded: honest → worst | outcome |`,
 );
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
-let failed = false;
+// Cold, either rule against an honest verification of the same card in a fresh process.
+const coldOver = (honest, worst) => worst !== undefined && worst >= BUDGET_MS && worst >= BUDGET_RATIO * honest;
 for (const r of results) {
-  const over = r.worst >= BUDGET_MS && r.worst >= BUDGET_RATIO * r.honest;
-  // Cold, the same rule against an honest verification of the same card in a fresh process.
-  const coldOver = (honest, worst) => worst !== undefined && worst >= BUDGET_MS && worst >= BUDGET_RATIO * honest;
-  const overCold = coldOver(r.coldHonestFirst, r.coldFirst) || coldOver(r.coldHonestLoaded, r.coldLoaded);
-  if (r.build === builds[0].name) failed ||= over || overCold;
   const coldCell = (honest, worst) =>
     worst === undefined
       ? ''
-      : `${honest.toFixed(1)} → ${worst.toFixed(1)} ms (${(worst / honest).toFixed(1)}×)${coldOver(honest, worst) ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''}`;
+      : `${ms(honest)} → ${ms(worst)} ms (${(worst / honest).toFixed(1)}×)${coldOver(honest, worst) ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''}`;
   console.log(
-    `| ${r.name} (${(r.text.card / KiB).toFixed(0)} KiB, ${(r.text.jwks / KiB).toFixed(0)} KiB) | ${r.build} | ${r.keys} | ${r.honest.toFixed(1)} ms | ${r.worst.toFixed(1)} ms${over ? ` (over ${BUDGET_MS} ms and ${BUDGET_RATIO}×)` : ''} | ${(r.worst / r.honest).toFixed(1)}× | ${coldCell(r.coldHonestFirst, r.coldFirst)} | ${coldCell(r.coldHonestLoaded, r.coldLoaded)} | ${r.outcome.valid ? 'verified' : 'failed'}; ${(r.outcome.limits ?? []).join('; ')} |`,
+    `| ${r.name} (${(r.text.card / KiB).toFixed(0)} KiB, ${(r.text.jwks / KiB).toFixed(0)} KiB) | ${r.build} | ${r.keys} | ${ms(r.honest)} ms ${interval(r.honestInterval, '')} | ${ms(r.worst)} ms ${interval(r.worstInterval, '')} | ${(r.worst / r.honest).toFixed(1)}× ${interval(r.ratioInterval, '')} | ${coldCell(r.coldHonestFirst, r.coldFirst)} | ${coldCell(r.coldHonestLoaded, r.coldLoaded)} | ${r.outcome.valid ? 'verified' : 'failed'}; ${(r.outcome.limits ?? []).join('; ')} |`,
   );
 }
-process.exitCode = failed ? 1 : 0;
+
+// The rules, held by this build.
+const rules = [];
+for (const r of results.filter((x) => x.build === builds[0].name)) {
+  const size = `${(r.text.card / KiB).toFixed(0)} KiB card`;
+  if (r.text.card <= DEFAULT_LIMIT) {
+    rules.push({
+      rule: `1. at the default limit, under ${BUDGET_MS} ms warm`,
+      what: `${r.name}: ${ms(r.worst)} ms`,
+      ok: r.worst < BUDGET_MS,
+    });
+  }
+  if (r.text.card > 64 * KiB) {
+    rules.push({
+      rule: `2. within ${BUDGET_RATIO}× the honest verification, warm`,
+      what: `${r.name} (${size}): ${ms(r.worst)} / ${ms(r.honest)} ms = ${(r.worst / r.honest).toFixed(2)}×`,
+      ok: r.worst <= BUDGET_RATIO * r.honest,
+    });
+  }
+  if (r.coldMs) {
+    rules.push({
+      rule: `cold: under ${BUDGET_MS} ms or within ${BUDGET_RATIO}×`,
+      what: `${r.name}: ${ms(r.coldHonestFirst)} → ${ms(r.coldFirst)} ms (jose to load), ${ms(r.coldHonestLoaded)} → ${ms(r.coldLoaded)} ms (jose loaded)`,
+      ok: !coldOver(r.coldHonestFirst, r.coldFirst) && !coldOver(r.coldHonestLoaded, r.coldLoaded),
+    });
+  }
+}
+console.log('');
+for (const { rule, what, ok } of rules) console.log(`${ok ? 'holds' : 'FAILS'}  ${rule}: ${what}`);
+const failed = rules.some((r) => !r.ok);
+process.exitCode = values.check && failed ? 1 : 0;

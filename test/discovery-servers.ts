@@ -277,6 +277,16 @@ export const misbehaving = {
     );
   }) as RequestListener,
 
+  /** A 300 KiB card: over the 256 KiB card size limit of discovery, under the 1 MiB body cap. */
+  cardOverLimit: ((req, res) => {
+    if (!isCardPath(req)) return notFound(res);
+    serveJson(
+      res,
+      req,
+      JSON.stringify({ ...GOOD_CARD, description: `${GOOD_CARD.description} ${'More detail. '.repeat(23_700)}` }),
+    );
+  }) as RequestListener,
+
   /** Headers at once, then one byte per second. */
   slowBody: ((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -242,9 +242,9 @@ describe('discoverAgentCard against misbehaving servers', () => {
       'warning',
       /redirects before the card \(301 →/,
     ],
-    ['endless body', misbehaving.endlessBody, 'discovery-size', 'error', /over the 1048576-byte read cap/],
+    ['endless body', misbehaving.endlessBody, 'discovery-size', 'error', /over the 262144-byte card size limit/],
     ['huge body (Content-Length)', misbehaving.hugeBody, 'discovery-size', 'error', /5242880 bytes declared/],
-    ['huge chunked body', misbehaving.hugeChunkedBody, 'discovery-size', 'error', /read cap/],
+    ['huge chunked body', misbehaving.hugeChunkedBody, 'discovery-size', 'error', /card size limit/],
     [
       'slow body (one byte per second)',
       misbehaving.slowBody,
@@ -308,6 +308,29 @@ describe('discoverAgentCard against misbehaving servers', () => {
     expect(report.primary.bytes).toBeGreaterThan(256 * 1024);
     expect(report.primary.bytes).toBeLessThan(256 * 1024 + 65_536 + 16);
     expect(report.wall).toBeLessThan(5_000);
+  });
+
+  it('refuses a 300 KiB card at the 256 KiB card size limit, naming the option that raises it', async () => {
+    const report = await discover(misbehaving.cardOverLimit);
+    expect(report.primary.failure?.kind).toBe('too-large');
+    const f = finding(report, 'discovery-size', 'error');
+    expect(f.message).toMatch(/body over the 262144-byte card size limit \(\d+ bytes declared\); reading stopped\.$/);
+    expect(f.hint).toMatch(/raise the limit \(maxCardBytes\)\.$/);
+    expect(report.document).toBeUndefined();
+  });
+
+  it('reads the same card with maxCardBytes raised: a size warning, no error', async () => {
+    const report = await discover(misbehaving.cardOverLimit, { maxCardBytes: 512 * 1024 });
+    expect(report.primary.failure).toBeUndefined();
+    expect(finding(report, 'discovery-size', 'warning').message).toMatch(/larger than 128 KiB/);
+    expect(ids(report, 'error')).not.toContain('discovery-size:error');
+    expect(report.document).toBeDefined();
+  });
+
+  it('refuses a maxCardBytes that is not a positive integer', async () => {
+    await expect(discoverAgentCard('acme.test', { maxCardBytes: 0 })).rejects.toThrow(
+      /maxCardBytes must be an integer/,
+    );
   });
 
   it('warns for a card over 128 KiB', async () => {

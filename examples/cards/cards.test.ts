@@ -15,7 +15,7 @@ const good = readdirSync(dir).filter((name) => name.endsWith('.json'));
 const broken = readdirSync(brokenDir).filter((name) => name.endsWith('.json'));
 
 /**
- * Rules 1–41 and 57–59 of the catalogue (RULES.md §6.1–6.3). Rule 38 (`interface-origin-mismatch`) compares
+ * Rules 1–41, 57–59 and 144 of the catalogue (RULES.md §6.1–6.3). Rule 38 (`interface-origin-mismatch`) compares
  * interface hosts with the URL that served the card, so no card can trigger it on its own.
  */
 const CARD_RULES = [
@@ -63,6 +63,7 @@ const CARD_RULES = [
   'template-content',
   'system-prompt-text',
   'hidden-instructions',
+  'card-registry-size',
 ];
 
 describe('examples/cards', () => {

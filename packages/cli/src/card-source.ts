@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { discoverAgentCard } from '@agent-card/discovery';
+import { DEFAULT_MAX_CARD_BYTES, discoverAgentCard } from '@agent-card/discovery';
 import type { CliIO } from './io';
 import { CliError } from './io';
 import {
@@ -31,11 +31,27 @@ export interface CardSource {
   name: string;
 }
 
+/** A card over the card size limit (`--max-card-bytes`): reported as a finding, not read. */
+export class CardTooLargeError extends CliError {
+  constructor(
+    readonly source: string,
+    readonly size: string,
+    readonly limit: number,
+  ) {
+    super(
+      `${visible(source)}: the card is ${size}, over the ${limit}-byte card size limit; not read. Raise the limit with --max-card-bytes <bytes> to read it anyway.`,
+      1,
+    );
+  }
+}
+
 /** How {@link readCardSource} reads remote cards. */
 export interface CardSourceOptions {
   timeoutMs: number;
   /** The command's `--allow-http`. */
   allowHttp: boolean;
+  /** Largest card read from a host (`--max-card-bytes`); a document URL reads up to this or 1 MiB. */
+  maxCardBytes?: number;
 }
 
 /** How long `git` may take to print one file: a local object read, so this is generous. */
@@ -108,7 +124,17 @@ async function hostCard(origin: string, options: CardSourceOptions): Promise<Car
     allowHttp: options.allowHttp,
     probeHttp: false,
     followCatalog: false,
+    ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
   });
+  if (report.primary.failure?.kind === 'too-large') {
+    const declared = Number(report.primary.headers['content-length'] ?? Number.NaN);
+    const limit = options.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES;
+    throw new CardTooLargeError(
+      report.cardUrl ?? `${origin}${report.primary.path}`,
+      Number.isFinite(declared) ? `${declared} bytes` : `more than ${limit} bytes`,
+      limit,
+    );
+  }
   const unreadable = report.findings.filter((f) => f.severity === 'error' && UNREADABLE.has(f.rule));
   if (unreadable.length > 0) throw new CardInputError(report.cardUrl ?? origin, unreadable);
   const document = report.document;
@@ -132,7 +158,8 @@ export async function readCardSource(io: CliIO, source: string, options: CardSou
   if (isRemote(source)) {
     const url = documentUrl(source, options.allowHttp);
     if (url.pathname === '/' && url.search === '') return hostCard(url.origin, options);
-    const bytes = await fetchBytes(url.href, options.timeoutMs);
+    // A URL may name a catalog too (verify reads both): the card's own limit is checked after.
+    const bytes = await fetchBytes(url.href, options.timeoutMs, Math.max(1024 * 1024, options.maxCardBytes ?? 0));
     return { card: cardFromBytes(bytes, url.href), bytes, name: url.href };
   }
   const revision = gitRevisionOf(io, source);

@@ -297,6 +297,9 @@ describe('check keeps its time bound against a server that trickles a large card
       '5000',
       '--jwks',
       `${url}/jwks.json`,
+      // A card of about 1 MB: the card size limit raised, so that all of it is read.
+      '--max-card-bytes',
+      '1048576',
       '--json',
     ]);
     expect(run.stderr).toBe('');

@@ -123,6 +123,11 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
         .default('same-origin'),
     )
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card read, in bytes (default 262144, 256 KiB; registries refuse far less)',
+      positiveInt,
+    )
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .addOption(RULE_OPTION())
@@ -183,6 +188,11 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
+      positiveInt,
+    )
     .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
     .addHelpText(
       'after',
@@ -257,6 +267,11 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
     )
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
+      positiveInt,
+    )
     .addHelpText(
       'after',
       example(
@@ -333,7 +348,11 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
     .command('sign')
     .description('Sign a card (JWS over its RFC 8785 canonical form) and print or write the signed card.')
     .argument('<file>', 'the card to sign')
-    .requiredOption('--key <file>', 'the private key: PEM (PKCS#8) or JWK')
+    .requiredOption(
+      '--key <file>',
+      'the private key: PEM (PKCS#8) or JWK; repeat it to sign with each key (--for-everyone keys)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option(
       '--kid <kid>',
       "key id for the protected header (default: the JWK's kid, else the key's RFC 7638 thumbprint)",
@@ -348,6 +367,7 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
       'after',
       example(
         'agent-card sign agent-card.json --key card-key.pem --kid card-key-1 --alg ES256 -o agent-card.json --force',
+        'agent-card sign agent-card.json --key card-key.es256.pem --key card-key.ed25519.pem -o agent-card.json --force',
       ),
     )
     .action(async (file: string, options) => {
@@ -364,6 +384,11 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
     .addOption(FORM_OPTION())
     .option('--allow-http', 'read the card or the JWKS over http:// from localhost, 127.0.0.1 or ::1 (tests)')
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card verified, in bytes (default 262144, 256 KiB; registries refuse far less)',
+      positiveInt,
+    )
     .option('--json', 'print the result as JSON (same as --format json)')
     .addOption(formatOption())
     .addHelpText(
@@ -385,12 +410,22 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
     .addOption(
       new Option('--alg <alg>', 'JWS algorithm the key is for').choices(AGENT_CARD_SIGNING_ALGORITHMS).default('ES256'),
     )
+    .addOption(
+      new Option(
+        '--for-everyone',
+        'write two keys, ES256 and Ed25519 (-o card-key.pem: card-key.es256.pem and card-key.ed25519.pem), and print their JWK Set: signed with both, a card verifies under every verifier',
+      ).conflicts(['alg', 'kid']),
+    )
     .option('-o, --output <file>', 'where to write the private key', 'card-key.pem')
     .option('--kid <kid>', "key id of the public JWK (default: the key's RFC 7638 thumbprint)")
     .option('--force', 'overwrite the output file')
     .addHelpText(
       'after',
-      example('agent-card keys generate', 'agent-card keys generate --alg EdDSA -o card-key.pem > card-key.pub.jwk'),
+      example(
+        'agent-card keys generate',
+        'agent-card keys generate --alg EdDSA -o card-key.pem > card-key.pub.jwk',
+        'agent-card keys generate --for-everyone > jwks.json',
+      ),
     )
     .action(async (options) => {
       result.code = await keysGenerateCommand(io, options);

@@ -333,7 +333,7 @@ export function documentUrl(input: string, allowHttp: boolean, offerFlag = true)
 const MAX_BYTES = 1024 * 1024;
 
 /** Fetches a body from a URL with one deadline for headers and body, no redirects and a size cap. */
-export async function fetchBytes(url: string, timeoutMs: number): Promise<Uint8Array> {
+export async function fetchBytes(url: string, timeoutMs: number, maxBytes = MAX_BYTES): Promise<Uint8Array> {
   const shown = visible(url);
   const signal = AbortSignal.timeout(timeoutMs);
   const failed = (error: unknown): CliError => {
@@ -358,11 +358,7 @@ export async function fetchBytes(url: string, timeoutMs: number): Promise<Uint8A
   }
   if (!response.body) return new Uint8Array();
   try {
-    return await collect(
-      response.body,
-      MAX_BYTES,
-      () => new CliError(`${shown}: body larger than ${MAX_BYTES} bytes.`),
-    );
+    return await collect(response.body, maxBytes, () => new CliError(`${shown}: body larger than ${maxBytes} bytes.`));
   } catch (error) {
     throw error instanceof CliError ? error : failed(error);
   }

@@ -125,8 +125,10 @@ export {
   AI_CATALOG_SPEC_VERSION,
   MCP_CATALOG_PATH,
   MCP_SERVER_CARD_ENTRY_TYPE,
+  registeredEntryTypeOf,
   toAgentEntry,
   toAiCatalog,
+  urnAirOf,
   validateAiCatalog,
 } from './catalog';
 export type {

@@ -451,4 +451,36 @@ describe('discoverAgentCard and the AI Catalog', () => {
     expect(report.catalog?.valid).toBe(false);
     expect(report.ok).toBe(false);
   });
+
+  it('reads a urn:ai: identifier as urn:air: (a warning) and follows an entry whose type is another spelling (an info)', async () => {
+    const h = await host((o) =>
+      twoAgents(o, [
+        {
+          ...entry('billing', `${o}${cardPath('billing')}`, 'Billing'),
+          identifier: 'urn:ai:acme.com:agents:billing',
+          mediaType: 'Application/A2A-Agent-Card; charset=utf-8',
+        },
+        entry('support', `${o}${cardPath('support')}`, 'Support'),
+      ]),
+    );
+    const report = await discover(h.origin);
+    expect(report.agents?.map((a) => [a.identifier, a.checked, a.ok])).toEqual([
+      ['urn:air:acme.com:agents:billing', true, true],
+      ['urn:agent-card:test:support', true, true],
+    ]);
+    const spellings = ['catalog-identifier-urn-ai', 'catalog-entry-type-spelling'];
+    expect(report.findings.filter((f) => spellings.includes(f.rule))).toEqual([
+      expect.objectContaining({
+        rule: 'catalog-identifier-urn-ai',
+        severity: 'warning',
+        message: expect.stringContaining('is spelled urn:ai:, read as "urn:air:acme.com:agents:billing"'),
+      }),
+      expect.objectContaining({
+        rule: 'catalog-entry-type-spelling',
+        severity: 'info',
+        message: expect.stringContaining('is read as application/a2a-agent-card+json'),
+      }),
+    ]);
+    expect(requestsTo(h, cardPath('billing'))).toBe(5);
+  });
 });

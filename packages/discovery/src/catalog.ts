@@ -16,6 +16,8 @@ import {
   applyRuleOverrides,
   type Severity,
   quoteUntrusted as show,
+  registeredEntryTypeOf,
+  urnAirOf,
   validateAiCatalog,
 } from '@agent-card/core';
 import { parseBody, parseMediaType } from './body';
@@ -87,8 +89,11 @@ function label(at: readonly (string | number)[]): string {
 
 function mediaTypeOf(entry: Record<string, unknown>): string | undefined {
   // `type` in the current AI Catalog draft, `mediaType` in the previous one.
+  // Another spelling of a registered type is read as that type (validateAiCatalog reports it).
   const raw = text(own(entry, 'type')) ?? text(own(entry, 'mediaType'));
-  return raw === undefined ? undefined : parseMediaType(raw)?.essence;
+  if (raw === undefined) return undefined;
+  const essence = parseMediaType(raw)?.essence;
+  return registeredEntryTypeOf(essence ?? raw) ?? essence;
 }
 
 /** Adds one finding about `url` to the run's findings. */
@@ -327,7 +332,8 @@ function followCard(
   const identifier = text(own(entry, 'identifier'));
   const displayName = text(own(entry, 'displayName'));
   const version = text(own(entry, 'version'));
-  if (identifier !== undefined) agent.identifier = identifier;
+  // A urn:ai: identifier is read as the urn:air: one it means (validateAiCatalog warns).
+  if (identifier !== undefined) agent.identifier = urnAirOf(identifier) ?? identifier;
   if (displayName !== undefined) agent.displayName = displayName;
   if (version !== undefined) agent.version = version;
   w.agents.push(agent);

@@ -152,7 +152,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     origin,
     allowHttp: settings.allowHttp,
     timeoutMs: settings.timeoutMs,
-    maxBytes: settings.maxBytes,
+    maxBytes: settings.maxCardBytes,
     maxRedirects: settings.maxRedirects,
     corsOrigin: settings.corsOrigin,
     primary,
@@ -169,7 +169,7 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
   }
   const signature = source?.report.signature;
   if (source && signature) {
-    findings.push(signatureFinding(signature, source.get.finalUrl, options.requireSignature === true));
+    findings.push(...signatureFindings(signature, source.get.finalUrl, options.requireSignature === true));
   }
   if (listed) findings.push(...listed.findings);
   findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
@@ -324,7 +324,7 @@ async function checkListedCard(
     origin: target.origin,
     allowHttp: settings.allowHttp,
     timeoutMs: settings.timeoutMs,
-    maxBytes: settings.maxBytes,
+    maxBytes: settings.maxCardBytes,
     maxRedirects: settings.maxRedirects,
     corsOrigin: settings.corsOrigin,
     primary: run,
@@ -351,7 +351,7 @@ async function runPath(
       follow,
       allowHttp: settings.allowHttp,
       maxRedirects: settings.maxRedirects,
-      maxBytes: settings.maxBytes,
+      maxBytes: settings.maxCardBytes,
       timeoutMs: settings.timeoutMs,
       fetch: settings.fetch,
       onRequest,
@@ -743,6 +743,31 @@ function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKey
   if (options.algorithms !== undefined) out.algorithms = options.algorithms;
   if (options.forms !== undefined) out.forms = options.forms;
   if (origin.startsWith('http:')) out.allowInsecureJwksUrl = true;
+  return out;
+}
+
+/**
+ * The signature findings of a card: one, and when a signature verified, one info more for each
+ * listed signature that did not (another algorithm or key the verifier does not know, as a card
+ * signed for every verifier has), so that a card passes a reader that knows one of its keys.
+ */
+function signatureFindings(signature: DiscoverySignature, url: string, required: boolean): DiscoveryFinding[] {
+  const result = signature.result;
+  if (signature.status !== 'verified' || result === undefined) return [signatureFinding(signature, url, required)];
+  const listed = result.signatures.slice(0, AGENT_CARD_VERIFY_LIMITS.signatures);
+  const verified = listed.filter((s) => s.valid).map((s) => s.index);
+  const out = [signatureFinding(signature, url, required)];
+  for (const s of listed) {
+    if (s.valid) continue;
+    out.push({
+      rule: 'discovery-signature' satisfies RuleId,
+      severity: 'info',
+      path: `/signatures/${s.index}`,
+      message: `${url}: signature #${s.index} (kid ${JSON.stringify(s.kid ?? '')}, ${s.alg ?? '?'}) did not verify (${s.reason ?? 'unknown reason'}); #${verified.join(', #')} did, which is enough.`,
+      hint: 'Nothing to do when this signature is for verifiers with other keys or algorithms; otherwise re-sign the card, or publish its key.',
+      url,
+    });
+  }
   return out;
 }
 

@@ -29,5 +29,6 @@ export type {
   DiscoveryVersioned,
 } from './types';
 export { discoverAgentCard } from './discover';
+export { DEFAULT_MAX_CARD_BYTES } from './target';
 export type { ProbeAgentCardOptions, ProbeInterfaceReport, ProbeReport } from './probe';
 export { probeAgentCard } from './probe';

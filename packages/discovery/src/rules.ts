@@ -38,6 +38,7 @@ export interface RuleInput {
   origin: string;
   allowHttp: boolean;
   timeoutMs: number;
+  /** The card's read cap (`maxCardBytes`). */
   maxBytes: number;
   maxRedirects: number;
   corsOrigin: string;
@@ -413,7 +414,13 @@ function checkSize({ primary, maxBytes }: RuleInput, report: Report): void {
     'Keep the card small: move long descriptions to documentationUrl and trim examples; some scanners stop at 128 KiB.';
   if (get.failure?.kind === 'too-large') {
     const size = Number.isFinite(declared) ? `${declared} bytes declared` : `more than ${maxBytes} bytes`;
-    report('discovery-size', 'error', url, `body over the ${maxBytes}-byte read cap (${size}); reading stopped.`, hint);
+    report(
+      'discovery-size',
+      'error',
+      url,
+      `body over the ${maxBytes}-byte card size limit (${size}); reading stopped.`,
+      `${hint} To check a larger card anyway, raise the limit (maxCardBytes).`,
+    );
     return;
   }
   if (get.failure !== undefined || get.status !== 200) return;

@@ -13,10 +13,22 @@ import type { DiscoveryFetch, DiscoveryOptions, DiscoveryPath } from './types';
 /** The two well-known paths, the current one first. */
 export const WELL_KNOWN_PATHS: readonly DiscoveryPath[] = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
 
+/**
+ * The card size limit of discovery, `agent-card check` and `agent-card verify` unless raised
+ * (`maxCardBytes`, `--max-card-bytes`): 256 KiB.
+ */
+export const DEFAULT_MAX_CARD_BYTES = 262_144;
+
 /** Defaults of {@link DiscoveryOptions}. */
 export const DISCOVERY_DEFAULTS = {
   timeoutMs: 10_000,
   maxBytes: 1_048_576,
+  /**
+   * Largest card body read: 256 KiB. Registries refuse cards far smaller (AWS's agent registry,
+   * over 102,400 characters), and at this size the worst card and key set a host can choose
+   * verify or fail in under 100 ms of CPU (`bench/verify.mjs --check`).
+   */
+  maxCardBytes: DEFAULT_MAX_CARD_BYTES,
   maxRedirects: 3,
   profile: 'production' as ValidationProfile,
   corsOrigin: 'https://example.org',
@@ -32,6 +44,8 @@ export const DISCOVERY_DEFAULTS = {
 export interface DiscoverySettings {
   timeoutMs: number;
   maxBytes: number;
+  /** The read cap of a card body (the well-known paths and the cards a catalog lists). */
+  maxCardBytes: number;
   maxRedirects: number;
   profile: ValidationProfile;
   allowHttp: boolean;
@@ -103,9 +117,17 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
     }
     headers[name.toLowerCase()] = value;
   }
+  const maxBytes = positiveInteger('maxBytes', options.maxBytes, DISCOVERY_DEFAULTS.maxBytes, 1);
   const settings: DiscoverySettings = {
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, DISCOVERY_DEFAULTS.timeoutMs, 1),
-    maxBytes: positiveInteger('maxBytes', options.maxBytes, DISCOVERY_DEFAULTS.maxBytes, 1),
+    maxBytes,
+    // A smaller maxBytes given alone caps the card too: it is the cap of every body.
+    maxCardBytes: positiveInteger(
+      'maxCardBytes',
+      options.maxCardBytes,
+      Math.min(DISCOVERY_DEFAULTS.maxCardBytes, maxBytes),
+      1,
+    ),
     maxRedirects: positiveInteger('maxRedirects', options.maxRedirects, DISCOVERY_DEFAULTS.maxRedirects, 0),
     profile,
     allowHttp: options.allowHttp === true,

@@ -49,11 +49,21 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
    */
   timeoutMs?: number;
   /**
-   * Hard cap on the bytes read from one body. Reading stops (and the connection is dropped) as
-   * soon as the cap is passed, whatever `Content-Length` says.
-   * @default 1_048_576 (1 MiB, the `discovery-size` error threshold)
+   * Hard cap on the bytes read from one body other than a card (the AI Catalog, the key set, the
+   * other discovery documents). Reading stops (and the connection is dropped) as soon as the cap
+   * is passed, whatever `Content-Length` says.
+   * @default 1_048_576 (1 MiB)
    */
   maxBytes?: number;
+  /**
+   * Hard cap on the bytes read from a card body (the well-known paths and each card a catalog
+   * lists), held like `maxBytes`; a card over it is a `discovery-size` error that names this
+   * option. 256 KiB keeps the worst card and key set a host can choose under 100 ms of CPU to
+   * verify, and is more than any registry accepts (AWS's agent registry refuses cards over
+   * 102,400 characters).
+   * @default 262_144 (256 KiB), or `maxBytes` when that is given and smaller
+   */
+  maxCardBytes?: number;
   /**
    * Same-origin `https → https` redirects followed per request. Any other redirect is recorded
    * and ends the chain.

@@ -34,6 +34,8 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   /** `same-origin` (default), `any`, or `off` (no catalog request). */
   followCatalog?: 'same-origin' | 'any' | 'off';
   maxAgents?: number;
+  /** `--max-card-bytes`: the largest card body read. @default 262144 (256 KiB) */
+  maxCardBytes?: number;
   /** Also write the report as one self-contained HTML page to this file. */
   html?: string;
   /** Overwrite the `html` file. */
@@ -161,7 +163,10 @@ function catalogLines(
 }
 
 /** Hints of the discovery library, in the words of the CLI: its options are the CLI's flags. */
-const FLAG_WORDS: readonly (readonly [string, string])[] = [['(allowed by allowHttp)', '(allowed by --allow-http)']];
+const FLAG_WORDS: readonly (readonly [string, string])[] = [
+  ['(allowed by allowHttp)', '(allowed by --allow-http)'],
+  ['raise the limit (maxCardBytes)', 'raise the limit (--max-card-bytes <bytes>)'],
+];
 
 const inFlagWords = (text: string): string => FLAG_WORDS.reduce((t, [from, to]) => t.replaceAll(from, to), text);
 
@@ -270,6 +275,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
+    ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
     // Every discovery document of the host, compared and graded in one line.
     checkDocuments: true,
     // The listed agents' counts and the catalog's summary of them follow the settings too.

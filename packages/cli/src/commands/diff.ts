@@ -18,6 +18,8 @@ export interface DiffCommandOptions {
   failOn?: FailOn;
   timeout?: number;
   allowHttp?: boolean;
+  /** The largest card of a host read (`--max-card-bytes`). @default 262144 (256 KiB) */
+  maxCardBytes?: number;
 }
 
 /** A value in one line: JSON (read at most 64 levels deep, see readCard), cut to 120 characters. */
@@ -85,7 +87,11 @@ function textReport(diff: ReturnType<typeof diffAgentCards>, findings: DiffFindi
 export async function diffCommand(io: CliIO, a: string, b: string, options: DiffCommandOptions): Promise<number> {
   const format = outputFormat(options);
   const failOn = options.failOn ?? 'breaking';
-  const read = { timeoutMs: options.timeout ?? 10_000, allowHttp: options.allowHttp ?? false };
+  const read = {
+    timeoutMs: options.timeout ?? 10_000,
+    allowHttp: options.allowHttp ?? false,
+    ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
+  };
   const [before, after]: [CardSource, CardSource] = await Promise.all([
     readCardSource(io, a, read),
     readCardSource(io, b, read),

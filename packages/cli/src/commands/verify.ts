@@ -11,7 +11,8 @@ import {
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { isRemote, readJson, toJsonText } from '../read';
-import { readCardSource } from '../card-source';
+import { CardTooLargeError, type CardSource, readCardSource } from '../card-source';
+import { DEFAULT_MAX_CARD_BYTES } from '@agent-card/discovery';
 import { type OutputFormat, outputFormat, type ReportFinding, writeFormatted } from '../format';
 import { visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
@@ -28,6 +29,8 @@ export interface VerifyCommandOptions {
   timeout?: number;
   /** The one canonical form a signature may cover. */
   form?: AgentCardCanonicalForm;
+  /** `--max-card-bytes`: the largest card verified. @default 262144 (256 KiB) */
+  maxCardBytes?: number;
 }
 
 /**
@@ -80,6 +83,35 @@ function verifyFindings(result: VerifyAgentCardResult): ReportFinding[] {
     });
   }
   return findings;
+}
+
+/**
+ * A card over the card size limit: not verified, one `signature-verify` error that names
+ * `--max-card-bytes`, exit 1.
+ */
+function tooLarge(io: CliIO, format: OutputFormat, error: CardTooLargeError): number {
+  const finding: ReportFinding = {
+    rule: 'signature-verify',
+    severity: 'error',
+    path: '',
+    message: `card: ${error.size}, over the ${error.limit}-byte card size limit; not verified.`,
+    hint: 'Keep the card under 100 KiB (registries refuse larger ones), or raise the limit with --max-card-bytes <bytes> to verify it anyway.',
+  };
+  if (format === 'json') {
+    io.stdout.write(toJsonText({ valid: false, signatures: [], reason: finding.message, limit: error.limit }));
+  } else if (format !== 'text') {
+    writeFormatted(io, format, {
+      command: 'verify',
+      artifact: { uri: error.source, document: {} },
+      findings: [finding],
+      ok: false,
+    });
+  } else {
+    const painter = createPainter(io);
+    io.stdout.write(`${painter.paint('red', '✖')} ${visible(error.message)}\n`);
+    io.stdout.write(painter.paint('red', 'Invalid: the card was not verified.\n'));
+  }
+  return 1;
 }
 
 /** An AI Catalog rather than a card: `specVersion` and `entries`. */
@@ -138,11 +170,23 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   if (!options.key === !options.jwks)
     throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
   const format = outputFormat(options);
-  const source = await readCardSource(io, file, {
-    allowHttp: options.allowHttp ?? false,
-    timeoutMs: options.timeout ?? 10_000,
-  });
+  const limit = options.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES;
+  let source: CardSource;
+  try {
+    source = await readCardSource(io, file, {
+      allowHttp: options.allowHttp ?? false,
+      timeoutMs: options.timeout ?? 10_000,
+      maxCardBytes: limit,
+    });
+  } catch (error) {
+    if (error instanceof CardTooLargeError) return tooLarge(io, format, error);
+    throw error;
+  }
   const card = source.card;
+  // A catalog is held to its own limits (verifyAiCatalog); a card to the card size limit.
+  if (!isCatalog(card) && source.bytes !== undefined && source.bytes.byteLength > limit) {
+    return tooLarge(io, format, new CardTooLargeError(source.name, `${source.bytes.byteLength} bytes`, limit));
+  }
   const verifyOptions: VerifyAgentCardOptions = options.form ? { forms: [options.form] } : {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);

@@ -3,7 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { discoverAgentCard, type DiscoveryReport } from '@agent-card/discovery';
+import { DEFAULT_MAX_CARD_BYTES, discoverAgentCard, type DiscoveryReport } from '@agent-card/discovery';
+import { CardTooLargeError } from '../card-source';
 import { renderAgentCardPage, renderAiCatalogPage } from '@agent-card/core/view';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
@@ -34,6 +35,8 @@ export interface ViewCommandOptions {
   allowHttp?: boolean;
   /** Catalog entries of a host followed at most. @default 16 */
   maxAgents?: number;
+  /** The largest card of a host read (`--max-card-bytes`). @default 262144 (256 KiB) */
+  maxCardBytes?: number;
   /** Open the page in the browser (`$BROWSER`, else the system's opener) once written. */
   open?: boolean;
 }
@@ -119,7 +122,7 @@ function documentPage(bytes: Uint8Array, source: string, options: ViewCommandOpt
 
 /**
  * A host (an origin with no path): discovered as `check` does, with its bounds (one time
- * budget, 1 MiB per body, no cross-origin redirects, listed cards on the same origin only), and
+ * budget, 256 KiB per card and 1 MiB per other body, no cross-origin redirects, listed cards on the same origin only), and
  * shown as its AI Catalog with every listed card that loaded, or else as its one card.
  */
 async function hostPage(origin: string, options: ViewCommandOptions): Promise<Page> {
@@ -130,6 +133,7 @@ async function hostPage(origin: string, options: ViewCommandOptions): Promise<Pa
     probeHttp: false,
     followCatalog: 'same-origin',
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
+    ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
   });
   const catalog = report.catalog;
   if (catalog?.found && typeof catalog.document === 'object' && catalog.document !== null) {
@@ -155,6 +159,10 @@ async function hostPage(origin: string, options: ViewCommandOptions): Promise<Pa
     };
   }
   const primary = report.primary;
+  if (primary.failure?.kind === 'too-large') {
+    const limit = options.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES;
+    throw new CardTooLargeError(`${origin}${primary.path}`, `more than ${limit} bytes`, limit);
+  }
   const answer =
     primary.status === undefined ? (primary.failure?.message ?? 'no response') : `status ${primary.status}`;
   throw new CliError(

@@ -28,5 +28,6 @@ export type {
   AiCatalogPreviousHost,
   AiCatalogPublisher,
 } from './format';
+export { registeredEntryTypeOf, urnAirOf } from './spellings';
 export { validateAiCatalog } from './validate';
 export type { AiCatalogValidationResult, ValidateAiCatalogOptions } from './validate';

@@ -133,3 +133,75 @@ describe('validateAiCatalog, previous draft', () => {
     );
   });
 });
+
+describe('validateAiCatalog: the spellings published catalogs use', () => {
+  const current = (entries: unknown[]) => ({ specVersion: '1.0', host: { displayName: 'Acme' }, entries });
+  const a2a = (extra: Record<string, unknown>) => ({
+    identifier: 'urn:air:acme.com:agents:billing',
+    type: 'application/a2a-agent-card+json',
+    url: 'https://acme.com/agents/billing/.well-known/agent-card.json',
+    ...extra,
+  });
+  const found = (value: unknown) =>
+    validateAiCatalog(value, { draft: '0379c868' }).findings.map((f) => [f.rule, f.severity, f.path, f.message]);
+
+  it('reads urn:ai: as urn:air: with a warning, and holds it unique as read', () => {
+    expect(found(current([a2a({ identifier: 'urn:ai:acme.com:agents:billing' })]))).toEqual([
+      [
+        'catalog-identifier-urn-ai',
+        'warning',
+        '/entries/0/identifier',
+        'catalog.entries[0].identifier: is spelled urn:ai:, read as "urn:air:acme.com:agents:billing" ("urn:ai:acme.com:agents:billing").',
+      ],
+    ]);
+    const twice = found(current([a2a({}), a2a({ identifier: 'URN:AI:acme.com:agents:billing' })]));
+    expect(twice.map(([rule, severity, path]) => `${rule} ${severity} ${path}`)).toEqual([
+      'catalog-identifier-urn-ai warning /entries/1/identifier',
+      'catalog-identifier-unique error /entries/1/identifier',
+    ]);
+  });
+
+  it('reads a Trust Manifest against the urn:air: publisher a urn:ai: identifier names', () => {
+    const manifest = { identity: 'did:web:evil.example', signature: 'x' };
+    const rulesOf = (identifier: string) =>
+      found(current([a2a({ identifier, trustManifests: [manifest] })])).map(([rule]) => rule);
+    expect(rulesOf('urn:ai:acme.com:agents:billing')).toContain('catalog-trust-identity');
+    expect(rulesOf('urn:air:acme.com:agents:billing')).toContain('catalog-trust-identity');
+  });
+
+  it.each([
+    ['Application/A2A-Agent-Card+JSON', 'application/a2a-agent-card+json'],
+    ['application/a2a-agent-card+json; charset=utf-8', 'application/a2a-agent-card+json'],
+    [' application/mcp-server-card+json ', 'application/mcp-server-card+json'],
+    ['application/a2a-agent-card', 'application/a2a-agent-card+json'],
+    ['application/agent-skills', 'application/agent-skills+json'],
+  ])('normalises the entry type %j to %s with an info', (type, registered) => {
+    expect(found(current([a2a({ type })]))).toEqual([
+      [
+        'catalog-entry-type-spelling',
+        'info',
+        '/entries/0/type',
+        `catalog.entries[0].type: is read as ${registered} (${JSON.stringify(type)}).`,
+      ],
+    ]);
+  });
+
+  it('leaves a registered type and a type it does not know as they are', () => {
+    expect(found(current([a2a({})]))).toEqual([]);
+    expect(found(current([a2a({ type: 'application/x-other+json' })])).map(([rule]) => rule)).not.toContain(
+      'catalog-entry-type-spelling',
+    );
+  });
+
+  it('reads an inline nested catalog whose type is another spelling as a catalog', () => {
+    const nested = {
+      identifier: 'urn:air:acme.com:catalogs:team',
+      type: 'APPLICATION/AI-CATALOG+JSON',
+      data: { specVersion: 'x', entries: [] },
+    };
+    expect(found(current([nested])).map(([rule, , path]) => `${rule} ${path}`)).toEqual([
+      'catalog-entry-type-spelling /entries/0/type',
+      'catalog-spec-version /entries/0/data/specVersion',
+    ]);
+  });
+});

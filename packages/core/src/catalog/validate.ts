@@ -6,6 +6,7 @@ import { readJsonText } from '../json/read';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import { checkCurrentEntry, detectDraft, reportDifferences } from './drafts';
+import { registeredEntryTypeOf, urnAirOf } from './spellings';
 import {
   AI_CATALOG_DRAFT,
   AI_CATALOG_DRAFT_IDS,
@@ -246,7 +247,45 @@ function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments
   }
 }
 
-function checkEntry(w: Walk, entry: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
+/**
+ * The entry as a reader takes it: a `urn:ai:` identifier read as `urn:air:` (a warning), an entry
+ * type in another spelling read as the registered one (an info). The other checks see this copy;
+ * the findings keep the entry's paths.
+ */
+function readSpellings(w: Walk, entry: Record<string, unknown>, path: Segments): Record<string, unknown> {
+  let read = entry;
+  const identifier = own(entry, 'identifier');
+  const air = typeof identifier === 'string' ? urnAirOf(identifier) : undefined;
+  if (air !== undefined) {
+    report(
+      w,
+      'catalog-identifier-urn-ai',
+      'warning',
+      [...path, 'identifier'],
+      `is spelled urn:ai:, read as ${quote(air, SHOW_MAX)} (${quote(identifier as string, SHOW_MAX)})`,
+      `Write it as ${quote(air, SHOW_MAX)}: urn:air is the namespace the AI Catalog registers.`,
+    );
+    read = { ...read, identifier: air };
+  }
+  const name = w.members.entryType;
+  const type = own(entry, name);
+  const registered = typeof type === 'string' ? registeredEntryTypeOf(type) : undefined;
+  if (registered !== undefined) {
+    report(
+      w,
+      'catalog-entry-type-spelling',
+      'info',
+      [...path, name],
+      `is read as ${registered} (${quote(type as string, SHOW_MAX)})`,
+      `Write ${registered} exactly: readers that compare the type as written do not follow this entry.`,
+    );
+    read = { ...read, [name]: registered };
+  }
+  return read;
+}
+
+function checkEntry(w: Walk, listed: unknown, path: Segments, depth: number, seen: Map<string, number>): void {
+  const entry = isObject(listed) ? readSpellings(w, listed, path) : listed;
   if (!isObject(entry)) {
     report(
       w,

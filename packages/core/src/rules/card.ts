@@ -505,6 +505,17 @@ export const CARD_RULES = {
       '[evidence] a2a-samples#687 (prompt injection through card descriptions), "agent card poisoning"; Unicode tag "ASCII smuggling"; Trojan Source (CVE-2021-42574)',
     reportedBy: '`validateAgentCard`',
   },
+  'card-registry-size': {
+    number: 144,
+    section: 'publishing',
+    severity: profiles('info', 'warning', 'warning'),
+    summary: 'The card is at most 100 KiB: at least one large registry refuses a larger one.',
+    details:
+      "The card's JSON text (the bytes or text given; a value passed in code, as compact JSON) is at most 102,400 bytes of UTF-8. AWS's agent registry refuses cards over 102,400 characters, so a larger card cannot be listed there; discovery, `check` and `verify` read cards up to 256 KiB by default. Emitted from `rules/registry-size.ts`.",
+    fix: 'Make the card smaller: move long descriptions to documentationUrl, trim examples, and split a card of very many skills into several agents.',
+    source: "[evidence] AWS's agent registry refuses cards over 102,400 characters",
+    reportedBy: '`validateAgentCard` (so `agent-card validate` and `check`), the middleware at start-up',
+  },
   'card-json-duplicate-member': {
     number: 70,
     section: 'other',

@@ -200,4 +200,24 @@ export const CATALOG_RULES = {
     fix: 'Sign the RFC 8785 form of the catalog without signature and keep "header..signature" (empty payload), or remove signature.',
     reportedBy: '`validateAiCatalog`',
   },
+  'catalog-identifier-urn-ai': {
+    number: 145,
+    section: 'catalog',
+    severity: profiles('warning'),
+    summary: 'An entry identifier is spelled `urn:air:`, not `urn:ai:`.',
+    details:
+      'About one published entry in nine names its agent `urn:ai:…`; the drafts register `urn:air:{publisher}:{namespace}:{name}`. The identifier is read as `urn:air:…` (its uniqueness, its publisher for Trust Manifests, and by discovery) and reported, so the catalog is still followed.',
+    fix: 'Write the identifier as urn:air:{your domain}:{namespace}:{name}.',
+    reportedBy: '`validateAiCatalog`, `discoverAgentCard`',
+  },
+  'catalog-entry-type-spelling': {
+    number: 146,
+    section: 'catalog',
+    severity: profiles('info'),
+    summary: 'An entry type is written as registered (`application/a2a-agent-card+json`, …).',
+    details:
+      'An entry `type` (`mediaType` in the previous draft) written in other letter case, with spaces or media type parameters, or without its `+json` suffix, is read as the registered type it names (`application/a2a-agent-card+json`, `application/mcp-server-card+json`, `application/agent-skills+json`, `application/ai-catalog+json`) and reported.',
+    fix: 'Write the registered type exactly, e.g. application/a2a-agent-card+json.',
+    reportedBy: '`validateAiCatalog`, `discoverAgentCard`',
+  },
 } satisfies Record<string, RuleEntry>;

@@ -16,6 +16,7 @@ import {
   type RuleContext,
 } from './context';
 import { checkHiddenInstructions } from './rules/hidden-instructions';
+import { checkRegistrySize } from './rules/registry-size';
 import { checkInternalHosts } from './rules/internal-hosts';
 import { checkLegacy } from './rules/legacy';
 import { findQuietSkills } from './rules/quiet-skills';
@@ -363,6 +364,7 @@ function run(value: unknown, options: ValidationOptions, typed: boolean, skipQui
     runRule(checkTemplateContent, 'template', card, ctx);
     runRule(checkSystemPromptText, 'system-prompt', card, ctx);
     runRule(checkHiddenInstructions, 'hidden-instruction', card, ctx);
+    runRule((c, x) => checkRegistrySize(c, x, value), 'registry-size', card, ctx);
     runRule((c) => replaceSdkShapeFindings(c, ctx), 'sdk-shape', card, ctx);
     ctx.closeBounds();
     return done(ctx.findings, card, tree);
