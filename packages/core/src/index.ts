@@ -67,6 +67,7 @@ export {
   UNSUPPORTED_OPERATION,
   agentCardRoutes,
   agentCardStatus,
+  agentCardStore,
   agentResponderOf,
   closeAgentCard,
   computeEtag,
@@ -89,6 +90,8 @@ export type {
   AgentCardServedKind,
   AgentCardState,
   AgentCardStatus,
+  AgentCardStoreOptions,
+  AgentCardTenantOption,
   AgentCardUpdate,
   AgentCardWatchOptions,
   AgentOptions,
@@ -98,6 +101,7 @@ export type {
   ExtendedCardRequest,
   GetExtendedAgentCardResult,
   Principal,
+  TenantOwns,
 } from './http';
 export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
 export type {

@@ -7,6 +7,7 @@ import type { ExtendedAgentCardOptions, ExtendedCardRequest, GetExtendedAgentCar
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
 import type { AgentCardStatus } from './health';
 import type { AgentCardServedKind } from './served';
+import type { CardStore } from '../../store/card-store';
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */
 export interface AgentCardResponder<Req = unknown> {
@@ -50,6 +51,8 @@ export interface ResponderInternals {
   status?(): AgentCardStatus;
   /** Stops what runs beside it (the watch of `agent-card.json`), for `closeAgentCard`. */
   close?(): void;
+  /** With `store`: the writer of write-throughs, for `agentCardStore`. */
+  readonly store?: CardStore;
   /** The paths it serves and their kinds, for `agentCardRoutes`. */
   routes?(): Promise<{ readonly path: string; readonly kind: AgentCardServedKind }[]>;
 }
