@@ -52,7 +52,7 @@ export interface StoreServeSettings<Req> {
   readonly store: ResolvedStoreOptions;
   readonly tenancy: Tenancy<Req>;
   readonly card: CardSettings<Req>;
-  /** The options every tenant's host is built with (no card, no `sign`: records are signed). */
+  /** The options every tenant's host is built with (its agents never sign: records are signed). */
   readonly hostOptions: AgentCardOptions<Req>;
   /** The agent served at a tenant's root, when it has one by that id. */
   readonly defaultAgent: string | undefined;

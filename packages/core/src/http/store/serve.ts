@@ -90,7 +90,7 @@ export function createStoreHost<Req>(
   throwProblems(problems);
   for (const warning of card.signing?.warnings ?? []) card.logger.warn(`agent card: ${warning}`);
 
-  const { store: _s, tenant: _t, default: defaultAgent, sign: _sign, onServe: _o, ...shared } = options;
+  const { store: _s, tenant: _t, default: defaultAgent, onServe: _o, ...shared } = options;
   const writer = createCardStore(store!.driver, {
     profile: card.profile,
     rules: card.rules,
@@ -107,6 +107,8 @@ export function createStoreHost<Req>(
     defaultAgent,
     writer,
     health,
-    createSingle,
+    // Cards are signed at the write: an agent's responder never signs again (its host signs its
+    // catalog, with the deterministic signatures every replica makes alike).
+    createSingle: (own, agent) => createSingle({ ...own, sign: undefined }, agent),
   });
 }
