@@ -103,6 +103,7 @@ export type {
   Principal,
   TenantOwns,
 } from './http';
+export type { CardStore } from './store/card-store';
 export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
 export type {
   AgentCardFetchBridge,

@@ -31,6 +31,8 @@ const SERVING: Record<ServingKey, true> = {
   viewer: true,
   ard: true,
   onServe: true,
+  store: true,
+  tenant: true,
 };
 const SERVING_KEYS = Object.keys(SERVING) as ServingKey[];
 
