@@ -123,7 +123,12 @@ export function internalsFrom(source: unknown, caller: string): ResponderInterna
 export function servedPathsOf(
   source: AgentCardResponder<any> | { readonly responder: AgentCardResponder<any> },
 ): readonly string[] {
-  const paths = internalsFrom(source, 'servedPathsOf').paths;
+  const internals = internalsFrom(source, 'servedPathsOf');
+  const paths = internals.paths;
+  if (paths === undefined && internals.store !== undefined)
+    throw new TypeError(
+      "servedPathsOf: the responder serves the cards of a store (store), whose documents depend on the request's tenant. List a tenant's records with agentCardStore(responder).list({ tenant }).",
+    );
   if (paths === undefined)
     throw new TypeError(
       'servedPathsOf: the responder serves a card function, whose documents depend on the request (dynamic). Give a card (an object) to list the paths it serves.',

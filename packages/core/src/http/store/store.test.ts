@@ -5,6 +5,7 @@ import { memoryStore } from '../../store/memory';
 import type { CardStoreDriver, StoreEvent } from '../../store/types';
 import { openCardStore } from '../../store/writer';
 import type { AgentCardResponse } from '../kernel/exchange';
+import { servedPathsOf } from '../kernel/responder';
 import { agentCardStatus, agentCardStore, closeAgentCard } from '../observe/status';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
@@ -450,6 +451,46 @@ describe('tenant names from requests', () => {
 });
 
 describe('writes', () => {
+  it('removes a deleted agent from its tenant, and the tenant once it has none', async () => {
+    const driver = memoryStore();
+    const responder = createAgentCardResponder(base(driver));
+    const store = agentCardStore(responder);
+    await store.put('acme', 'main', cardOf('acme'));
+    await store.put('acme', 'billing', cardOf('acme', 'billing'));
+    const billing = get('acme.agents.example.com', `/agents/billing${CARD_PATH}`);
+    expect((await responder.respond(billing))?.status).toBe(200);
+    expect(await store.delete('acme', 'billing')).toBe(true);
+    expect(await responder.respond(billing)).toBeUndefined();
+    const catalog = await responder.respond(get('acme.agents.example.com', '/.well-known/ai-catalog.json'));
+    expect(JSON.parse(text(catalog)).entries).toHaveLength(1);
+    await store.delete('acme', 'main');
+    expect((await responder.respond(get('acme.agents.example.com')))?.status).toBe(404);
+  });
+
+  it('sends the headers a tenant function reads in Vary on every answer, 200 and 304 alike', async () => {
+    const driver = memoryStore();
+    const responder = createAgentCardResponder(
+      base(driver, {
+        tenant: { from: (r) => r.headers['x-tenant'] as string | undefined, vary: ['X-Tenant'] },
+        cors: ['https://app.example.com'],
+      }),
+    );
+    await openCardStore(driver, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
+    const ok = await responder.respond(get('any.example.com', CARD_PATH, { 'x-tenant': 'acme' }));
+    expect([ok?.status, ok?.headers.vary]).toEqual([200, 'Origin, Accept, X-Tenant']);
+    const again = await responder.respond(
+      get('any.example.com', CARD_PATH, { 'x-tenant': 'acme', 'if-none-match': ok!.headers.etag! }),
+    );
+    expect([again?.status, again?.headers.vary]).toEqual([304, 'Origin, Accept, X-Tenant']);
+    expect(await responder.respond(get('any.example.com'))).toBeUndefined();
+  });
+
+  it('has no fixed list of paths to build for a static host', () => {
+    expect(() => servedPathsOf(createAgentCardResponder(base(memoryStore())))).toThrow(
+      "servedPathsOf: the responder serves the cards of a store (store), whose documents depend on the request's tenant.",
+    );
+  });
+
   it('refuses a stale version with ERR_AGENT_CARD_STORE_VERSION', async () => {
     const driver = memoryStore();
     const responder = createAgentCardResponder(base(driver));
