@@ -377,7 +377,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
           '  - tenant: a card field at the top level. Move it into definition: { tenant }.',
           '  - guards: at the top level. Move it into extended: { guards }.',
           '  - allowedOrigins: a dynamic-card option at the top level. Move it into dynamic: { allowedOrigins }.',
-          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, rules, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer, ard, onServe.',
+          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, rules, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer, ard, onServe, store, tenant.',
         ].join('\n'),
       );
     });

@@ -301,6 +301,37 @@ describe('a store-backed host when the store fails', () => {
     closeAgentCard(responder);
   });
 
+  it('reads a snapshot file at start-up, and refuses one that is not records, listing each', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-snapshot-'));
+    const good = join(dir, 'good.json');
+    const record = { tenant: 'acme', agent: 'main', version: 1, body: JSON.stringify(cardOf('acme')), revision: '1' };
+    writeFileSync(good, JSON.stringify({ records: [record] }));
+    const down: CardStoreDriver = {
+      ...memoryStore(),
+      description: 'redis://cards.internal:6379/0',
+      tenant: () => Promise.reject(new Error('ECONNREFUSED')),
+      watch: () => Promise.reject(new Error('ECONNREFUSED')),
+    };
+    const log = lines();
+    const responder = createAgentCardResponder(
+      base(down, { store: { driver: down, snapshot: good }, logger: log.logger }),
+    );
+    expect(JSON.parse(text(await responder.respond(get('acme.agents.example.com')))).name).toBe('acme main');
+    expect(log.out).toContain(
+      'agent card: the store redis://cards.internal:6379/0 cannot be reached (ECONNREFUSED); serving the cards held in memory until it is back.',
+    );
+    closeAgentCard(responder);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ records: [record, { tenant: '*', agent: 'main', version: 1, body: '{}' }] }));
+    expect(() => createAgentCardResponder(base(down, { store: { driver: down, snapshot: bad } }))).toThrow(
+      'options.store.snapshot[1]: must be a record { tenant, agent, version, body, revision }',
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('is not ready while the store has never been reached and there is no snapshot', async () => {
     const driver: CardStoreDriver = { ...memoryStore(), watch: () => Promise.reject(new Error('ECONNREFUSED')) };
     const responder = createAgentCardResponder(base(driver));
