@@ -67,6 +67,7 @@ export interface StoreServeSettings<Req> {
 const MAX_HOST_KEYS = 4;
 const MAX_REMEMBERED_LINES = 1000;
 const WATCH_RETRY_MS = 5000;
+const FAILED_TENANT_MS = 1000;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this masks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
@@ -108,6 +109,9 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
   const tenants = new Map<string, Held<Req>>();
   const byHost = new Map<string, Held<Req>>();
   const unknown = new Map<string, number>();
+  // Tenants whose load failed (the store unreachable): answered 503 without asking again for
+  // FAILED_TENANT_MS, so an outage costs the store one look-up per tenant per interval too.
+  const failed = new Map<string, number>();
   const loading = new Map<string, Promise<Held<Req> | undefined>>();
   const refreshing = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -396,11 +400,15 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
     if (event.type === 'change') {
       const name = event.change.tenant;
       unknown.delete(name);
+      failed.delete(name);
       if (tenants.has(name) || loading.has(name)) void refresh(name);
     } else if (event.type === 'resync') {
       for (const name of [...tenants.keys()]) void refresh(name);
     } else if (event.type === 'down') storeDown('event', event.error);
-    else if (event.type === 'up') storeUp('event');
+    else if (event.type === 'up') {
+      failed.clear();
+      storeUp('event');
+    }
   };
   const startWatch = () => {
     retry = undefined;
@@ -434,9 +442,16 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
       if (until > now()) return answer(notFound, request);
       unknown.delete(name);
     }
+    const retryAt = failed.get(name);
+    if (retryAt !== undefined) {
+      if (retryAt > now()) return answer(unavailable, request);
+      failed.delete(name);
+    }
     return load(name).then(
       (held) => (held === undefined ? answer(notFound, request) : held.host.respond(inner)),
       (error) => {
+        if (failed.size >= store.maxUnknownTenants) failed.delete(failed.keys().next().value as string);
+        failed.set(name, now() + FAILED_TENANT_MS);
         card.onError(error);
         return answer(unavailable, request);
       },

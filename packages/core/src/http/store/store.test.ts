@@ -247,7 +247,7 @@ describe('a store-backed host', () => {
 
 describe('a store-backed host when the store fails', () => {
   it('keeps answering warm tenants with the same bytes, logs the outage once, and says stale', async () => {
-    const { driver, state, emit } = counted();
+    const { driver, state, emit, calls } = counted();
     await openCardStore(driver, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
     const log = lines();
     const responder = createAgentCardResponder(base(driver, { logger: log.logger }));
@@ -267,6 +267,10 @@ describe('a store-backed host when the store fails', () => {
     const cold = await responder.respond(get('globex.agents.example.com'));
     expect(cold?.status).toBe(503);
     expect(cold?.headers['retry-after']).toBe('30');
+    // Its next requests, right after, are answered without asking the store again.
+    const asked = calls.length;
+    for (let i = 0; i < 20; i++) expect((await responder.respond(get('globex.agents.example.com')))?.status).toBe(503);
+    expect(calls.length).toBe(asked);
     expect(log.out.filter((l) => l.includes('cannot be reached'))).toHaveLength(1);
     expect(log.out.find((l) => l.includes('cannot be reached'))).toBe(
       'agent card: the store memory cannot be reached (connection lost); serving the cards held in memory until it is back.',
