@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only store,store-fetch,express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--restart] [--check] [--json]
 //
@@ -71,6 +71,22 @@ function positive(name) {
 
 /** The comparisons: candidate vs baseline on the same path, with the ratio the issue asks for. */
 const comparisons = [
+  {
+    id: 'store',
+    title: 'Express: GET a warm tenant\'s card from a store-backed host vs the same card from a static host',
+    candidate: 'express-store',
+    baseline: 'express-static-main',
+    path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'store-fetch',
+    title: 'Hono (fetch bridge): GET a warm tenant\'s card from a store-backed host vs a static host',
+    candidate: 'hono-store',
+    baseline: 'hono-static-main',
+    path: CARD_PATH,
+    target: 0.95,
+  },
   {
     id: 'express',
     title: 'Express: GET card, middleware vs hand-written route',

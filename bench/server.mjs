@@ -4,7 +4,8 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import Koa from 'koa';
-import { createAgentCardResponder } from '@agent-card/core';
+import { agentCardStore, createAgentCardResponder } from '@agent-card/core';
+import { memoryStore } from '@agent-card/core/store';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
 import { agentCardHandler } from '@a2a-js/sdk/server/express';
@@ -51,6 +52,25 @@ const honoListener = (setup) => {
   return getRequestListener(app.fetch);
 };
 
+/**
+ * The fixture card served from a store (memory driver) for one tenant, loaded before the run: a
+ * warm tenant. autocannon sends `Host: 127.0.0.1:{port}`, so the tenant of `{tenant}.0.0.1` is
+ * `127`; `owns` lets the fixture card keep its interface URLs.
+ */
+async function storeBacked(create) {
+  const { card: stored, extended: _extended, ...shared } = options;
+  const middleware = create({
+    ...shared,
+    store: memoryStore(),
+    tenant: { from: 'host', hosts: ['{tenant}.0.0.1'], owns: () => true },
+    default: 'main',
+  });
+  await agentCardStore(middleware).put('127', 'main', stored);
+  const warm = await middleware.responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: '127.0.0.1' } });
+  if (warm?.status !== 200) throw new Error(`bench: the store-backed host did not serve ${CARD_PATH} (${warm?.status})`);
+  return middleware;
+}
+
 const servers = {
   'express-ours': () => express().use(expressAgentCard(options)),
   'express-baseline': () =>
@@ -58,6 +78,14 @@ const servers = {
       res.writeHead(200, HEADERS);
       res.end(BODY);
     }),
+  // Issue #35: a warm tenant of a store-backed host against the same card from a static host.
+  'express-store': async () => express().use(await storeBacked(expressAgentCard)),
+  'express-static-main': () => express().use(expressAgentCard({ ...options, extended: undefined })),
+  'hono-store': async () => {
+    const middleware = await storeBacked(honoAgentCard);
+    return honoListener((app) => app.use(middleware));
+  },
+  'hono-static-main': () => honoListener((app) => app.use(honoAgentCard({ ...options, extended: undefined }))),
   'koa-ours': () => new Koa().use(koaAgentCard(options)).callback(),
   'koa-baseline': () =>
     new Koa()

@@ -67,6 +67,7 @@ export {
   UNSUPPORTED_OPERATION,
   agentCardRoutes,
   agentCardStatus,
+  agentCardStore,
   agentResponderOf,
   closeAgentCard,
   computeEtag,
@@ -89,6 +90,8 @@ export type {
   AgentCardServedKind,
   AgentCardState,
   AgentCardStatus,
+  AgentCardStoreOptions,
+  AgentCardTenantOption,
   AgentCardUpdate,
   AgentCardWatchOptions,
   AgentOptions,
@@ -98,7 +101,9 @@ export type {
   ExtendedCardRequest,
   GetExtendedAgentCardResult,
   Principal,
+  TenantOwns,
 } from './http';
+export type { CardStore } from './store/card-store';
 export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
 export type {
   AgentCardFetchBridge,

@@ -41,6 +41,7 @@ export interface BootedCard {
 /** Builds and validates the card in the mode the options ask for, after the OpenAPI checks. */
 export async function bootAgentCard(input: BootInput): Promise<BootedCard> {
   checkOpenApi(input.decorated, input.options.logger ?? input.logger);
+  if (input.options.store !== undefined) return { responder: bootStore(input) };
   if (input.options.agents !== undefined) return { responder: bootSeveralAgents(input) };
   if (typeof input.options.card === 'function') return { responder: bootPerRequestCard(input, input.options.card) };
   return bootSingleCard(input);
@@ -98,6 +99,23 @@ export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentC
     ...coreOptions(options, input.logger),
     card: withSkills(card, publicSkills),
     ...extendedOption(input, extended),
+  });
+}
+
+/** `forRoot({ store, tenant })`: the cards of a store, per tenant; the module has no card of its own. */
+export function bootStore(input: BootInput): AgentCardResponder<any> {
+  const { options } = input;
+  const problems: string[] = [];
+  for (const key of ['definition', 'card', 'skills', 'agents'] as const)
+    if (options[key] !== undefined) problems.push(messages.notWithStore(`forRoot({ ${key} })`));
+  if (input.decorated.length > 0)
+    problems.push(messages.notWithStore(input.decorated.map((d) => d.declaredBy).join(', ')));
+  if (problems.length > 0)
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
+  return createAgentCardResponder({
+    ...coreOptions(options, input.logger),
+    ...(options.default === undefined ? {} : { default: options.default }),
+    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
   });
 }
 

@@ -51,6 +51,14 @@ export const noSingleCard =
 export const severalAgents =
   'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.';
 
+/** The single card was asked for while the module serves the cards of a store. */
+export const storeBacked =
+  'AgentCardService: the module serves the cards of a store (forRoot({ store })), one set per tenant, so there is no single card to read or change. Write through the store: await service.store().put(tenant, agent, card).';
+
+/** Decorated skills, or a card of the module's own, next to `store`. */
+export const notWithStore = (what: string): string =>
+  `${what}: cannot be used with store: the cards are the records of the store. Write each tenant's cards (with their skills) through agentCardStore(…).put(tenant, agent, card), or remove store.`;
+
 export const notBuiltYet =
   'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.';
 

@@ -31,6 +31,8 @@ const SERVING: Record<ServingKey, true> = {
   viewer: true,
   ard: true,
   onServe: true,
+  store: true,
+  tenant: true,
 };
 const SERVING_KEYS = Object.keys(SERVING) as ServingKey[];
 
@@ -105,7 +107,10 @@ const MOVED: [(key: string, value: unknown) => boolean, string, string][] = [
 
 /** The problem with one top-level key, or `undefined` for a current one. */
 function newHome(key: string, value: unknown): string | undefined {
-  if (KNOWN.has(key)) return undefined;
+  // `tenant` is the store's option (an object); a string is the card field of the old spelling, a
+  // function the dynamic card's.
+  const oldTenant = key === 'tenant' && (typeof value !== 'object' || value === null);
+  if (KNOWN.has(key) && !oldTenant) return undefined;
   const moved = MOVED.find(([is]) => is(key, value));
   if (moved) return `${key}: ${moved[1]}at the top level. Move it into ${moved[2]}: { ${key} }.`;
   return `${key}: not an option of AgentCardModule.forRoot(). Use one of: ${[...KNOWN].join(', ')}.`;

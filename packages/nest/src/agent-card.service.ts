@@ -3,6 +3,7 @@ import {
   AgentCardError,
   agentCardRoutes,
   agentCardStatus,
+  agentCardStore,
   closeAgentCard,
   formatFindings,
   getExtendedAgentCard,
@@ -15,6 +16,7 @@ import {
   type AgentSkill,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
+  type CardStore,
   type Principal,
 } from '@agent-card/core';
 import type { BootedCard } from './agent-card.boot';
@@ -168,6 +170,16 @@ export class AgentCardService {
     return agentCardStatus(this.ready().responder);
   }
 
+  /**
+   * With `forRoot({ store, tenant })`: the cards of the store (core's `agentCardStore`). `put`
+   * validates and signs like the module, writes a new version that every replica serves, and
+   * resolves once this one serves it.
+   * @example await this.cards.store().put('acme', 'main', card)
+   */
+  store(): CardStore {
+    return agentCardStore(this.ready().responder);
+  }
+
   /** The paths the module serves, with the kind of document at each (core's `agentCardRoutes`). */
   routes(): Promise<AgentCardRoute[]> {
     return agentCardRoutes(this.ready().responder);
@@ -192,9 +204,11 @@ export class AgentCardService {
     if (build) return build;
     const why = !this.booted
       ? messages.notBuiltYet
-      : this.options.agents !== undefined
-        ? messages.severalAgents
-        : messages.noSingleCard;
+      : this.options.store !== undefined
+        ? messages.storeBacked
+        : this.options.agents !== undefined
+          ? messages.severalAgents
+          : messages.noSingleCard;
     throw new AgentCardError('ERR_AGENT_CARD_CONFIG', why);
   }
 }

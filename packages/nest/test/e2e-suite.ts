@@ -10,6 +10,7 @@ import type * as AgentCardNest from '../src/index';
 import { generateKeyPairSync } from 'node:crypto';
 import { AgentCardError, computeEtag, verifyAgentCard, type AgentCard, type AgentCardOptions } from '@agent-card/core';
 import { conformanceAgentCard, runAgentCardConformanceSuite } from '@agent-card/core/testing';
+import { memoryStore } from '@agent-card/core/store';
 import { API_KEY, baseDefinition, baseOptions, createFixture, publicSkillIds } from './fixture-app';
 
 export interface Platform {
@@ -252,6 +253,50 @@ export function agentCardE2E(deps: SuiteDeps): void {
     });
   });
 
+  describe('forRoot({ store, tenant })', () => {
+    const storeOptions = () => ({
+      store: memoryStore(),
+      tenant: { from: 'path' as const, prefix: '/t', owns: () => true },
+      default: 'main',
+      profile: 'development' as const,
+      logger: { warn: () => {} },
+    });
+
+    for (const platform of platforms)
+      it(`serves each tenant's cards from the store, written through service.store() (${platform.name})`, async () => {
+        @Module({ imports: [AgentCardModule.forRoot(storeOptions())] })
+        class AppModule {}
+        const { app, base } = await start(AppModule, platform);
+        try {
+          const service = app.get(AgentCardService);
+          expect((await fetch(`${base}/t/acme/.well-known/agent-card.json`)).status).toBe(404);
+          await service.store().put('acme', 'main', conformanceAgentCard('acme'));
+          const res = await fetch(`${base}/t/acme/.well-known/agent-card.json`);
+          expect(res.status).toBe(200);
+          expect(((await res.json()) as AgentCard).name).toBe('Conformance acme');
+          expect((await fetch(`${base}/t/ACME/.well-known/agent-card.json`)).status).toBe(400);
+          expect(() => service.addSkill({ id: 'x', name: 'X', description: 'X.', tags: ['x'] })).toThrow(
+            'AgentCardService: the module serves the cards of a store (forRoot({ store })), one set per tenant, so there is no single card to read or change. Write through the store: await service.store().put(tenant, agent, card).',
+          );
+        } finally {
+          await app.close();
+        }
+      });
+
+    it('refuses decorated skills next to store, naming Controller#method', async () => {
+      @Controller('refunds')
+      class RefundsController {
+        @Get() @Skill({ description: 'Refunds.', tags: ['refunds'] }) refund() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot(storeOptions())], controllers: [RefundsController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      expect(error.message).toBe(
+        "AgentCardModule:\n  - @Skill() on RefundsController#refund: cannot be used with store: the cards are the records of the store. Write each tenant's cards (with their skills) through agentCardStore(…).put(tenant, agent, card), or remove store.",
+      );
+    });
+  });
+
   describe('forRoot({ agents })', () => {
     const agents = () => [
       { id: 'billing', path: '/agents/billing', card: conformanceAgentCard('billing') },
@@ -332,7 +377,7 @@ export function agentCardE2E(deps: SuiteDeps): void {
           '  - tenant: a card field at the top level. Move it into definition: { tenant }.',
           '  - guards: at the top level. Move it into extended: { guards }.',
           '  - allowedOrigins: a dynamic-card option at the top level. Move it into dynamic: { allowedOrigins }.',
-          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, rules, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer, ard, onServe.',
+          '  - retries: not an option of AgentCardModule.forRoot(). Use one of: definition, card, skills, extended, dynamic, agents, default, catalog, openApi, serve, profile, rules, contentType, cacheControl, cors, legacy, onError, logger, sign, viewer, ard, onServe, store, tenant.',
         ].join('\n'),
       );
     });

@@ -3,7 +3,7 @@ export { getExtendedAgentCard } from './extended/get';
 export type { TrustProxySetting } from './dynamic/trust';
 export { agentResponderOf } from './agents/responder';
 export { servedPathsOf } from './kernel/responder';
-export { agentCardRoutes, agentCardStatus, closeAgentCard } from './observe/status';
+export { agentCardRoutes, agentCardStatus, agentCardStore, closeAgentCard } from './observe/status';
 export type { AgentCardClientFamily } from './observe/client';
 export type { AgentCardServeEvent, AgentCardServeHook } from './observe/hook';
 export type { AgentCardWatchOptions } from './observe/options';
@@ -33,6 +33,9 @@ export type {
   AgentCardOptions,
   AgentCardResponder,
   AgentCardUpdate,
+  AgentCardStoreOptions,
+  AgentCardTenantOption,
+  TenantOwns,
   AgentOptions,
   AiCatalogServeOptions,
   DynamicCardOptions,

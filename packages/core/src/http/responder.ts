@@ -42,6 +42,7 @@ import { candidatePaths } from './observe/routes';
 import type { AgentCardOptions } from './types';
 import { resolveViewerOption } from './viewer/options';
 import { withCardViewer } from './viewer/serve';
+import { createStoreHost } from './store/serve';
 
 /** Every top-level option of a single card (the old dynamic spelling is known, and refused). */
 const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard', ...OBSERVE_KEYS]);
@@ -76,10 +77,13 @@ export function createAgentCardResponder<Req = unknown>(options?: AgentCardOptio
   const context: ZeroConfigContext = { health };
   let inner: AgentCardResponder<Req>;
   try {
+    const single = <R>(own: AgentCardOptions<R>, agent: string) => createCardResponder(own, { agent, health });
     inner =
-      options?.agents !== undefined
-        ? createMultiAgentResponder(options, (own, agent) => createCardResponder(own, { agent, health }))
-        : createCardResponder(options, context);
+      options?.store !== undefined
+        ? createStoreHost(options, health, single)
+        : options?.agents !== undefined
+          ? createMultiAgentResponder(options, single)
+          : createCardResponder(options, context);
   } catch (error) {
     throw withProblems(error, problems);
   }

@@ -13,6 +13,9 @@ import type { LegacySetting } from './legacy/alias';
 import type { AgentCardServeHook } from './observe/hook';
 import type { AgentCardWatchOptions } from './observe/options';
 import type { AgentCardViewerOptions } from './viewer/options';
+import type { CardStoreDriver } from '../store/types';
+import type { AgentCardStoreOptions } from './store/options';
+import type { AgentCardTenantOption } from './store/tenancy';
 
 export type {
   AgentCardContext,
@@ -30,6 +33,8 @@ export type {
 export type { DynamicCardOptions } from './dynamic/types';
 export type { AiCatalogServeOptions } from './agents/types';
 export type { AgentCardViewerOptions } from './viewer/options';
+export type { AgentCardStoreOptions } from './store/options';
+export type { AgentCardTenantOption, TenantOwns } from './store/tenancy';
 
 /** Options shared by every adapter (`agentCard(options)`) and {@link createAgentCardResponder}. */
 export interface AgentCardOptions<Req = unknown> {
@@ -162,6 +167,20 @@ export interface AgentCardOptions<Req = unknown> {
    * @example viewer: { path: '/.well-known/agent.html' }
    */
   viewer?: boolean | AgentCardViewerOptions;
+  /**
+   * Serves the cards of a store, one set per tenant: each tenant's records (agent → card) are one
+   * host with everything `agents` has (cards, legacy aliases, ETag, 304, CORS, the AI Catalog, the
+   * ARD manifest, the JWK Set of `sign`, the viewer's pages). The agent named by `default` is
+   * served at the tenant's root, every agent at `store.agentPath` (`/agents/{agent}`). A replica
+   * keeps the prepared answers of the tenants it serves (bounded by count and bytes) and swaps a
+   * tenant's answers when the store announces a change; records are validated when read and an
+   * invalid one is never served. Requires `tenant`; cannot be combined with `card`, `agents`,
+   * `extended`, `dynamic` or `watch`. Write with `agentCardStore(responder).put(tenant, agent, card)`.
+   * @example store: memoryStore(), tenant: { from: 'host', hosts: ['{tenant}.agents.example.com'] }, default: 'main'
+   */
+  store?: CardStoreDriver | AgentCardStoreOptions;
+  /** With `store`: where a request's tenant comes from (see {@link AgentCardTenantOption}). */
+  tenant?: AgentCardTenantOption<Req>;
 }
 
 /**

@@ -1,4 +1,7 @@
 export { memoryStore } from './memory';
+export { isAgentName, isTenantName } from './names';
+export { openCardStore } from './writer';
+export type { CardStore, CardStoreOptions } from './card-store';
 export type {
   CardStoreDriver,
   StoreChange,

@@ -25,6 +25,17 @@ export interface AgentCardStatus {
   readonly lastErrorAt?: Date;
   /** When the state last changed (the responder's creation at first). */
   readonly since: Date;
+  /**
+   * With `store`: the store's name (never a password), whether this replica hears its changes
+   * now, and how many tenants and prepared bytes it holds. `ready` is `false` while the store
+   * has never been reached (and no `store.snapshot` is configured).
+   */
+  readonly store?: {
+    readonly description: string;
+    readonly connected: boolean;
+    readonly tenants: number;
+    readonly bytes: number;
+  };
 }
 
 /** The recorder every rebuild reports to. */

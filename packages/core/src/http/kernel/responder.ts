@@ -7,6 +7,7 @@ import type { ExtendedAgentCardOptions, ExtendedCardRequest, GetExtendedAgentCar
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
 import type { AgentCardStatus } from './health';
 import type { AgentCardServedKind } from './served';
+import type { CardStore } from '../../store/card-store';
 
 /** Answers requests for the card; built once by {@link createAgentCardResponder}. */
 export interface AgentCardResponder<Req = unknown> {
@@ -50,6 +51,8 @@ export interface ResponderInternals {
   status?(): AgentCardStatus;
   /** Stops what runs beside it (the watch of `agent-card.json`), for `closeAgentCard`. */
   close?(): void;
+  /** With `store`: the writer of write-throughs, for `agentCardStore`. */
+  readonly store?: CardStore;
   /** The paths it serves and their kinds, for `agentCardRoutes`. */
   routes?(): Promise<{ readonly path: string; readonly kind: AgentCardServedKind }[]>;
 }
@@ -120,7 +123,12 @@ export function internalsFrom(source: unknown, caller: string): ResponderInterna
 export function servedPathsOf(
   source: AgentCardResponder<any> | { readonly responder: AgentCardResponder<any> },
 ): readonly string[] {
-  const paths = internalsFrom(source, 'servedPathsOf').paths;
+  const internals = internalsFrom(source, 'servedPathsOf');
+  const paths = internals.paths;
+  if (paths === undefined && internals.store !== undefined)
+    throw new TypeError(
+      "servedPathsOf: the responder serves the cards of a store (store), whose documents depend on the request's tenant. List a tenant's records with agentCardStore(responder).list({ tenant }).",
+    );
   if (paths === undefined)
     throw new TypeError(
       'servedPathsOf: the responder serves a card function, whose documents depend on the request (dynamic). Give a card (an object) to list the paths it serves.',

@@ -42,8 +42,11 @@ export function finishResponder<Req>(inner: AgentCardResponder<Req>, s: FinishSe
     { respond, update },
     {
       ...internalsOf(inner),
-      status: health.status,
-      close: s.close,
+      status: internalsOf(inner)?.status ?? health.status,
+      close: () => {
+        internalsOf(inner)?.close?.();
+        s.close();
+      },
       routes: () => probeRoutes(inner.respond as AgentCardResponder<unknown>['respond'], s.candidates),
     },
   );

@@ -2,6 +2,7 @@
 // handler, which carries it as `responder`) like `getExtendedAgentCard` reads the extended card.
 import type { AgentCardStatus } from '../kernel/health';
 import { type AgentCardResponder, internalsFrom, type ResponderInternals } from '../kernel/responder';
+import type { CardStore } from '../../store/card-store';
 import type { AgentCardRoute } from './routes';
 
 type Source = AgentCardResponder<any> | { readonly responder: AgentCardResponder<any> };
@@ -48,4 +49,21 @@ export function closeAgentCard(source: Source): void {
  */
 export function agentCardRoutes(source: Source): Promise<AgentCardRoute[]> {
   return top(source, 'agentCardRoutes').routes?.() ?? Promise.resolve([]);
+}
+
+/**
+ * The cards of a store-backed responder (`store`), to write through: `put(tenant, agent, card)`
+ * validates with the responder's `profile` and `rules`, refuses interface URLs that are not the
+ * tenant's, signs once with its `sign`, writes a new version to the store (every replica hears
+ * it) and resolves once this replica serves it. `delete(tenant, agent)` likewise.
+ * @throws TypeError when the responder does not serve from a store.
+ * @example await agentCardStore(cards).put('acme', 'main', card)
+ */
+export function agentCardStore(source: Source): CardStore {
+  const store = top(source, 'agentCardStore').store;
+  if (store === undefined)
+    throw new TypeError(
+      'agentCardStore: the responder does not serve from a store. Create it with store: memoryStore() (or another driver) and tenant, or use update(card).',
+    );
+  return store;
 }
