@@ -3,6 +3,8 @@ import type { CatalogRuleId } from '../rules';
 import { at, isString, report, SHOW_MAX, show, type Walk } from './walk';
 import { isObject } from '../validate/context';
 import { readJsonText } from '../json/read';
+import { signatureObjectProblem } from '../sign/catalog-did-web';
+import { scalarProblem } from '../sign/jcs';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import { checkCurrentEntry, detectDraft, reportDifferences } from './drafts';
@@ -484,9 +486,35 @@ function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): v
   }
 }
 
-/** The catalog `signature`: a detached JWS in compact form, its payload part empty. */
+/**
+ * The catalog `signature`: the current Signature object, or the earlier detached JWS string
+ * (read, with a warning that names the current form).
+ */
 function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
-  if (typeof value === 'string' && /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value)) return;
+  if (isObject(value)) {
+    const problem = signatureObjectProblem(value);
+    if (problem !== undefined)
+      report(
+        w,
+        'catalog-signature-format',
+        'error',
+        path,
+        problem,
+        'Give signature { signer, profile: "did-web-v1", issuedAt, jws } with jws a detached compact JWS ("header..signature").',
+      );
+    return;
+  }
+  if (typeof value === 'string' && /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value)) {
+    report(
+      w,
+      'catalog-signature-previous-form',
+      'warning',
+      path,
+      'is a detached JWS string, the form of an earlier draft; the current specification carries a Signature object { signer, profile, issuedAt, jws }',
+      "Sign the catalog in the Signature object form with a did:web signer (the middleware's catalog: { signer: 'did:web:…' }, or signAiCatalogDidWeb), and serve the signer's /.well-known/did.json.",
+    );
+    return;
+  }
   report(
     w,
     'catalog-signature-format',
@@ -495,6 +523,40 @@ function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
     `is not a detached JWS in compact form (${show(value)})`,
     'Sign the RFC 8785 form of the catalog without signature and keep "header..signature" (empty payload), or remove signature.',
   );
+}
+
+/** Where the document is not valid RFC 8785 input: lone surrogates and numbers JSON cannot carry. */
+function checkJcsInput(w: Walk, value: unknown, path: Segments, budget = { left: 8 }): void {
+  if (budget.left <= 0) return;
+  const problem = scalarProblem(value);
+  if (problem !== undefined) {
+    budget.left--;
+    report(
+      w,
+      'catalog-jcs-input',
+      'error',
+      path,
+      `is not valid RFC 8785 input (${problem.toLowerCase()})`,
+      'Replace lone surrogates with the characters meant, and write numbers a double cannot hold as strings.',
+    );
+    return;
+  }
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkJcsInput(w, value[i], [...path, i], budget);
+  else if (isObject(value))
+    for (const [name, member] of Object.entries(value)) {
+      if (scalarProblem(name) !== undefined && budget.left > 0) {
+        budget.left--;
+        report(
+          w,
+          'catalog-jcs-input',
+          'error',
+          path,
+          'names a member with a lone surrogate, which RFC 8785 cannot write',
+          'Replace lone surrogates with the characters meant.',
+        );
+      }
+      checkJcsInput(w, member, [...path, name], budget);
+    }
 }
 
 /**
@@ -528,7 +590,7 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
   let doc = value;
   if (typeof value === 'string') {
     // Any depth: inline catalogs past the draft's depth are reported as such.
-    const read = readJsonText(value, { maxDepth: Number.POSITIVE_INFINITY, inexactNumbers: 0 });
+    const read = readJsonText(value, { maxDepth: Number.POSITIVE_INFINITY, inexactNumbers: 8 });
     if (!read.ok) {
       const reason = read.error === 'syntax' ? quote(read.reason, SHOW_MAX) : 'parse error';
       report(w, 'catalog-json-parse', 'error', [], `is not JSON (${reason})`, 'Serve a UTF-8 JSON object.');
@@ -536,12 +598,22 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
     }
     doc = read.value;
     w.findings.push(...duplicateMemberFindings(read.duplicates));
+    for (const inexact of read.inexact)
+      report(
+        w,
+        'catalog-jcs-input',
+        'error',
+        inexact.path,
+        `is a number a double does not hold exactly (${quote(inexact.literal, SHOW_MAX)}), so RFC 8785 writes another value`,
+        'Write numbers a double cannot hold as strings.',
+      );
   }
   if (fixed === undefined) {
     w.draft = detectDraft(doc, w.maxEntries);
     w.members = AI_CATALOG_MEMBERS[w.draft];
   }
   checkCatalog(w, doc, [], 1);
+  checkJcsInput(w, doc, []);
   if (fixed === undefined && w.draft === AI_CATALOG_PREVIOUS_DRAFT.id) reportDifferences(w, doc);
   return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings, draft: w.draft };
 }

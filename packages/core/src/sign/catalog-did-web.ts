@@ -348,3 +348,16 @@ export function coverageProblem(entry: Record<string, unknown>, manifest: Record
   }
   return undefined;
 }
+
+/** Why `value` is not a well-formed Signature object (members and the jws shape), or `undefined`. */
+export function signatureObjectProblem(value: Record<string, unknown>): string | undefined {
+  for (const member of ['signer', 'profile', 'issuedAt', 'jws'] as const)
+    if (typeof value[member] !== 'string' || value[member] === '') return `has no ${member} string`;
+  if (value.expiresAt !== undefined && instant(value.expiresAt) === undefined)
+    return `expiresAt is not an RFC 3339 date-time (${showValue(value.expiresAt)})`;
+  if (instant(value.issuedAt) === undefined)
+    return `issuedAt is not an RFC 3339 date-time (${showValue(value.issuedAt)})`;
+  if (!/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value.jws as string))
+    return 'jws is not a detached compact JWS ("header..signature")';
+  return undefined;
+}
