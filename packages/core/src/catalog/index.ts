@@ -27,6 +27,7 @@ export type {
   AiCatalogPreviousEntry,
   AiCatalogPreviousHost,
   AiCatalogPublisher,
+  AiCatalogSignature,
 } from './format';
 export { validateAiCatalog } from './validate';
 export type { AiCatalogValidationResult, ValidateAiCatalogOptions } from './validate';
