@@ -69,6 +69,9 @@ export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
  * The well-known path of the MCP discovery subset: the host's catalog with its MCP Server Card
  * entries only, served when it has any.
  */
+/** Where a root `did:web` DID's document is served (the did:web method, §3.2). */
+export const DID_DOCUMENT_PATH = '/.well-known/did.json';
+
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 
 /** The link relation that points to a catalog (RFC 8288; draft §"Link Relation Discovery"). */
