@@ -7,7 +7,7 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signAiCatalog } from '@agent-card/core';
+import { signAiCatalog, signAiCatalogDidWeb } from '@agent-card/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test/run-cli';
 
@@ -116,5 +116,28 @@ describe('agent-card verify with an AI Catalog', () => {
     } finally {
       await new Promise((resolve) => counter.close(resolve));
     }
+  });
+
+  it('verifies a did:web catalog with no key given, resolving the signer, never on this machine unless asked', async () => {
+    const { dir } = setUp();
+    const catalog = signAiCatalogDidWeb(
+      { specVersion: '1.0', host: { displayName: 'Local' }, entries: [] },
+      { privateKey, alg: 'ES256', kid: 'catalog-1' },
+      { signer: 'did:web:localhost' },
+    );
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify(catalog));
+    const run = await cli(['verify', 'ai-catalog.json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      '✖ ai-catalog.json: catalog signature (did:web:localhost, did-web-v1, kid "did:web:localhost#catalog-1"): the DID document of did:web:localhost could not be read: "https://localhost/.well-known/did.json" was not fetched: localhost: localhost is a loopback name\nInvalid: the catalog signature did not verify: the DID document of did:web:localhost could not be read: "https://localhost/.well-known/did.json" was not fetched: localhost: localhost is a loopback name.\n',
+    );
+  });
+
+  it('still asks for a key for a catalog signed in the earlier form', async () => {
+    const { dir, catalog } = setUp();
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify(catalog));
+    const run = await cli(['verify', 'ai-catalog.json'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('verify: pass exactly one of --key <file> or --jwks <file|url>.');
   });
 });
