@@ -8,7 +8,7 @@ import { AgentCardError } from '../../errors';
 import type { AgentCard } from '../../model';
 import { verifyAiCatalog } from '../../sign/catalog-signing';
 import type { AgentCardRequest } from '../kernel/exchange';
-import type { AgentCardResponder } from '../kernel/responder';
+import { type AgentCardResponder, servedPathsOf } from '../kernel/responder';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 
@@ -330,6 +330,8 @@ describe('a catalog signed with a did:web signer (catalog.signer)', () => {
       assertionMethod: [`${SIGNER}#catalog-key`],
     });
     expect((await get(r, '/.well-known/did.json', { 'if-none-match': res.headers.etag! })).status).toBe(304);
+    // Static hosts get it too (agent-card build writes every served path).
+    expect(servedPathsOf(r)).toContain('/.well-known/did.json');
   });
 
   it('signs the catalog and the Trust Manifest in the Signature object form; a reader verifies both from what the host serves', async () => {
