@@ -371,6 +371,17 @@ describe('a catalog signed with a did:web signer (catalog.signer)', () => {
     expect(startupError({ ...baseOptions(), catalog: { signer: SIGNER } })).toContain(
       'options.catalog.signer: signs with the keys of the sign option, which is not set.',
     );
+    expect(
+      startupError({
+        ...baseOptions(),
+        sign,
+        catalog: {
+          publisher: 'acme.com',
+          host: { displayName: 'Acme', identifier: 'did:web:acme.com' },
+          signer: SIGNER,
+        },
+      }),
+    ).toContain('options.catalog.host.identifier: must be the signer (did:web:agents.acme.example)');
   });
 });
 

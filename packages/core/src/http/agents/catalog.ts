@@ -274,6 +274,13 @@ export function checkCatalogOption(
       );
     else if (c.sign === false)
       problems.push('options.catalog.signer: is set but catalog.sign is false. Remove one of them.');
+    else {
+      const identifier = (c.host as { identifier?: unknown } | undefined)?.identifier;
+      if (identifier !== undefined && identifier !== c.signer)
+        problems.push(
+          `options.catalog.host.identifier: must be the signer (${c.signer}) for readers to accept the signature as the catalog operator's (${show(identifier)}). Leave host.identifier out (it is set to the signer), or sign as that DID.`,
+        );
+    }
   }
   const baseUrl = c.baseUrl === undefined ? undefined : checkBaseUrl(c.baseUrl, problems);
   checkPublishedUrls(c, 'options.catalog', profile, problems);
@@ -328,6 +335,9 @@ function catalogSigner(
   problems: string[],
 ): CatalogSigning | undefined {
   if (catalog.signer !== undefined) {
+    const identifier = (catalog.host as { identifier?: unknown } | undefined)?.identifier;
+    // A host.identifier other than the signer is already a problem of the catalog option.
+    if (identifier !== undefined && identifier !== catalog.signer) return undefined;
     if (sign === undefined) {
       problems.push(
         `options.catalog.signer: signs with the keys of the sign option, which is not set. Add sign: { keys: [{ privateKey, alg: 'ES256', kid }] }, or remove signer.`,
