@@ -105,6 +105,9 @@ describe('validateAiCatalog and the trust model of the current specification (be
       'error catalog-jcs-input /extensions/com.acme.note',
     ]);
     expect(rules('{"specVersion":"1.0","entries":[],"extensions":{"com.acme.n":[1.0,0.1,1e3]}}')).toEqual([]);
+    // Any depth: the walk keeps its own stack.
+    const deep = `{"specVersion":"1.0","entries":[],"extensions":{"com.acme.deep":${'['.repeat(20_000)}"\\udc00"${']'.repeat(20_000)}}}`;
+    expect(rules(deep)).toContain(`error catalog-jcs-input /extensions/com.acme.deep${'/0'.repeat(20_000)}`);
   });
 });
 

@@ -525,38 +525,62 @@ function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
   );
 }
 
-/** Where the document is not valid RFC 8785 input: lone surrogates and numbers JSON cannot carry. */
-function checkJcsInput(w: Walk, value: unknown, path: Segments, budget = { left: 8 }): void {
-  if (budget.left <= 0) return;
-  const problem = scalarProblem(value);
-  if (problem !== undefined) {
-    budget.left--;
-    report(
-      w,
-      'catalog-jcs-input',
-      'error',
-      path,
-      `is not valid RFC 8785 input (${problem.toLowerCase()})`,
-      'Replace lone surrogates with the characters meant, and write numbers a double cannot hold as strings.',
-    );
-    return;
-  }
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) checkJcsInput(w, value[i], [...path, i], budget);
-  else if (isObject(value))
-    for (const [name, member] of Object.entries(value)) {
-      if (scalarProblem(name) !== undefined && budget.left > 0) {
-        budget.left--;
-        report(
-          w,
-          'catalog-jcs-input',
-          'error',
-          path,
-          'names a member with a lone surrogate, which RFC 8785 cannot write',
-          'Replace lone surrogates with the characters meant.',
-        );
+/** One value of the JCS walk: its parent and its name or index there, so that paths cost nothing until reported. */
+interface JcsNode {
+  value: unknown;
+  parent?: JcsNode;
+  key?: string | number;
+}
+
+function pathOf(node: JcsNode): Segments {
+  const path: (string | number)[] = [];
+  for (let n: JcsNode | undefined = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+  return path.reverse();
+}
+
+/**
+ * Where the document is not valid RFC 8785 input: lone surrogates and numbers JSON cannot carry.
+ * Walked with an explicit stack (the text may nest to any depth), at most 8 findings.
+ */
+function checkJcsInput(w: Walk, doc: unknown): void {
+  let left = 8;
+  const hint = 'Replace lone surrogates with the characters meant, and write numbers a double cannot hold as strings.';
+  const stack: JcsNode[] = [{ value: doc }];
+  while (stack.length > 0 && left > 0) {
+    const node = stack.pop()!;
+    const { value } = node;
+    const problem = scalarProblem(value);
+    if (problem !== undefined) {
+      left--;
+      report(
+        w,
+        'catalog-jcs-input',
+        'error',
+        pathOf(node),
+        `is not valid RFC 8785 input (${problem.toLowerCase()})`,
+        hint,
+      );
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: i });
+    } else if (isObject(value)) {
+      const names = Object.keys(value);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        if (scalarProblem(name) !== undefined && left > 0) {
+          left--;
+          report(
+            w,
+            'catalog-jcs-input',
+            'error',
+            pathOf(node),
+            'names a member with a lone surrogate, which RFC 8785 cannot write',
+            hint,
+          );
+        }
+        stack.push({ value: value[name], parent: node, key: name });
       }
-      checkJcsInput(w, member, [...path, name], budget);
     }
+  }
 }
 
 /**
@@ -613,7 +637,7 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
     w.members = AI_CATALOG_MEMBERS[w.draft];
   }
   checkCatalog(w, doc, [], 1);
-  checkJcsInput(w, doc, []);
+  checkJcsInput(w, doc);
   if (fixed === undefined && w.draft === AI_CATALOG_PREVIOUS_DRAFT.id) reportDifferences(w, doc);
   return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings, draft: w.draft };
 }

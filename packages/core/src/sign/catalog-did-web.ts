@@ -46,8 +46,14 @@ export function didWebDocumentUrl(did: string): string | undefined {
   if (!did.startsWith('did:web:')) return undefined;
   const parts = did.slice('did:web:'.length).split(':');
   if (parts.some((p) => p === '')) return undefined;
-  const host = decodeURIComponent(parts[0]!);
-  const path = parts.slice(1).map((p) => decodeURIComponent(p));
+  let host: string;
+  let path: string[];
+  try {
+    host = decodeURIComponent(parts[0]!);
+    path = parts.slice(1).map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined;
+  }
   if (/[/?#@\s]/.test(host) || path.some((p) => /[/?#\s]/.test(p) || p === '.' || p === '..')) return undefined;
   try {
     const url = new URL(`https://${host}/${path.length === 0 ? '.well-known' : path.join('/')}/did.json`);
