@@ -336,6 +336,18 @@ describe('a catalog signed with did-web-v1', () => {
     );
   });
 
+  it('refuses a kid whose fragment is not a URI fragment, without echoing its control characters', async () => {
+    const forged = await resign(
+      build(),
+      { alg: 'ES256', kid: `${SIGNER}#key\u001b[2J`, typ: 'ai-catalog+jws' },
+      owner.privateKey,
+    );
+    const result = await ours(forged);
+    expect(result.signature.reason).toBe(
+      'kid "did:web:agents.example.com#key\\u001b[2J" is not did:web:agents.example.com#<fragment>',
+    );
+  });
+
   it('refuses an expired signature', async () => {
     const result = await verifyAiCatalog(build(), {
       didDocuments: { [SIGNER]: didDocument },

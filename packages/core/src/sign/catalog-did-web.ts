@@ -297,8 +297,8 @@ export async function verifyDidWebSignature(
   if (
     typeof kid !== 'string' ||
     !kid.startsWith(`${signer}#`) ||
-    kid.length === signer.length + 1 ||
-    /[/?]/.test(kid.slice(signer.length))
+    // A DID URL: the signer, '#', and a fragment of URI characters (RFC 3986 §3.5), no path or query.
+    !/^#[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/.test(kid.slice(signer.length))
   )
     return fail(`kid ${showValue(kid)} is not ${signer}#<fragment>`);
   if (context.now + context.skewMs < issuedAt) return fail(`the signature is not valid before ${out.issuedAt}`);
