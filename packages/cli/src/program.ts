@@ -383,6 +383,16 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
     .option('--jwks <file|url>', 'a JWK Set file or https URL')
     .addOption(FORM_OPTION())
     .option('--allow-http', 'read the card or the JWKS over http:// from localhost, 127.0.0.1 or ::1 (tests)')
+    .addOption(
+      new Option(
+        '--follow-artifacts <which>',
+        "AI Catalog: fetch the entries of the catalog's own origin (same-origin) or of any https origin (any) to check their digests",
+      ).choices(['same-origin', 'any']),
+    )
+    .option(
+      '--allow-private',
+      'AI Catalog: let entry and DID document requests reach loopback, private and link-local addresses',
+    )
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option(
       '--max-card-bytes <bytes>',
@@ -395,6 +405,7 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
       'after',
       `${example(
         'agent-card verify agent-card.json --key card-key.pub.pem --kid card-key-1',
+        'agent-card verify https://agents.example.com/.well-known/ai-catalog.json   # did:web-signed catalog: no key needed',
         'agent-card verify agent-card.json --jwks https://acme.io/.well-known/jwks.json',
         'agent-card verify https://acme.io --jwks https://acme.io/.well-known/jwks.json',
       )}\nExit status: 0 when at least one signature verifies, 1 otherwise.\n`,

@@ -147,11 +147,28 @@ export type {
   AiCatalogPreviousEntry,
   AiCatalogPreviousHost,
   AiCatalogPublisher,
+  AiCatalogSignature,
   AiCatalogValidationResult,
   ValidateAiCatalogOptions,
 } from './catalog';
-export { AI_CATALOG_VERIFY_LIMITS, signAiCatalog, verifyAiCatalog } from './sign/catalog-signing';
-export type { AiCatalogDigestCheck, VerifyAiCatalogOptions, VerifyAiCatalogResult } from './sign/catalog-signing';
+export {
+  AI_CATALOG_VERIFY_LIMITS,
+  aiCatalogDidDocument,
+  prepareAiCatalogDidWebSigner,
+  signAiCatalog,
+  signAiCatalogDidWeb,
+  verifyAiCatalog,
+} from './sign/catalog-signing';
+export type {
+  AiCatalogDidWebSigner,
+  AiCatalogDigestCheck,
+  AiCatalogManifestCheck,
+  AiCatalogSignatureObject,
+  SignAiCatalogDidWebOptions,
+  VerifyAiCatalogOptions,
+  VerifyAiCatalogResult,
+} from './sign/catalog-signing';
+export { AI_CATALOG_JWS_TYP, DID_WEB_PROFILE, didWebDocumentUrl, TRUST_MANIFEST_JWS_TYP } from './sign/catalog-did-web';
 // ARD (Agentic Resource Discovery): the manifest at /.well-known/ard.json and its validator.
 export { ARD_SPEC, ARD_PATH, ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_CONTEXT, validateArdManifest } from './ard';
 export type { ArdEntry, ArdManifest, ArdValidationResult, ValidateArdManifestOptions } from './ard';

@@ -3,11 +3,13 @@
 // flags, Next.js's edge runtime). What needs one asks for it when it runs, through the
 // `process.getBuiltinModule` that Node (20.16+), Deno and Bun provide.
 import type * as NodeCrypto from 'node:crypto';
+import type * as NodeDns from 'node:dns';
 import type * as NodeFs from 'node:fs';
 import type * as NodePath from 'node:path';
 
 interface NodeBuiltins {
   'node:crypto': typeof NodeCrypto;
+  'node:dns': typeof NodeDns;
   'node:fs': typeof NodeFs;
   'node:path': typeof NodePath;
 }

@@ -1,8 +1,9 @@
 // discoverAgentCard reading a host's AI Catalog: what an honest multi-agent host gets, and what a
 // hostile catalog cannot make the client do (issue 13).
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { aiCatalogDidDocument, prepareAiCatalogDidWebSigner } from '@agent-card/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverAgentCard } from './discover';
 import type { DiscoveryReport } from './types';
@@ -482,5 +483,71 @@ describe('discoverAgentCard and the AI Catalog', () => {
       }),
     ]);
     expect(requestsTo(h, cardPath('billing'))).toBe(5);
+  });
+});
+
+describe('a catalog signed with a did:web Signature object', () => {
+  const SIGNER = 'did:web:agents.example.com';
+  const keyPair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signer = prepareAiCatalogDidWebSigner(
+    { privateKey: keyPair.privateKey, alg: 'ES256', kid: 'catalog-1' },
+    { signer: SIGNER, issuedAt: new Date(Date.now() - 60_000) },
+  );
+  /** The run's fetch: the DID document where did:web puts it, everything else from the test hosts. */
+  const fetchWithDid: typeof fetch = async (input, init) =>
+    String(input) === 'https://agents.example.com/.well-known/did.json'
+      ? new Response(JSON.stringify(aiCatalogDidDocument([signer])))
+      : fetch(input, init);
+
+  async function signedHost(edit?: (catalog: Record<string, any>) => void, swapCard = false) {
+    return host((origin) => {
+      const billing = JSON.stringify(card(origin, 'Billing'));
+      const signed: Record<string, any> = signer.sign({
+        specVersion: '1.0',
+        host: { displayName: 'Test' },
+        entries: [
+          {
+            identifier: 'urn:air:agents.example.com:agent:billing',
+            type: 'application/a2a-agent-card+json',
+            url: `${origin}${cardPath('billing')}`,
+            digest: `sha256:${createHash('sha256').update(billing).digest('hex')}`,
+          },
+        ],
+      });
+      edit?.(signed);
+      return {
+        '/.well-known/agent-card.json': json(card(origin, 'Billing')),
+        [cardPath('billing')]: json(swapCard ? JSON.stringify(card(origin, 'Billing', '6.6.6')) : billing),
+        [CATALOG]: json(signed),
+      };
+    });
+  }
+
+  it('verifies its signature and the digest of the card it lists: no finding', async () => {
+    const h = await signedHost();
+    const report = await discover(h.origin, { fetch: fetchWithDid });
+    expect(ids(report, 'catalog-signature')).toEqual([]);
+  });
+
+  it('reports a tampered catalog as catalog-signature-verify', async () => {
+    const h = await signedHost((c) => {
+      c.entries[0].identifier = 'urn:air:agents.example.com:agent:evil';
+    });
+    const report = await discover(h.origin, { fetch: fetchWithDid });
+    expect(ids(report, 'catalog-signature')).toEqual(['catalog-signature-verify:error']);
+    expect(report.findings.find((f) => f.rule === 'catalog-signature-verify')).toMatchObject({
+      path: '/signature',
+      message: expect.stringContaining('the signature does not match'),
+    });
+  });
+
+  it('reports a card that differs from the signed digest', async () => {
+    const h = await signedHost(undefined, true);
+    const report = await discover(h.origin, { fetch: fetchWithDid });
+    expect(ids(report, 'catalog-signature')).toEqual(['catalog-signature-verify:error']);
+    expect(report.findings.find((f) => f.rule === 'catalog-signature-verify')).toMatchObject({
+      path: '/entries/0/digest',
+      message: expect.stringContaining('the bytes do not match the digest'),
+    });
   });
 });

@@ -19,6 +19,7 @@ import {
   registeredEntryTypeOf,
   urnAirOf,
   validateAiCatalog,
+  verifyAiCatalog,
 } from '@agent-card/core';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange } from './request';
@@ -168,6 +169,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
   };
   walk(w, { value: root.value, at: [], catalogUrl: catalog.finalUrl, depth: 1, level: 0, report: catalog });
   await drain(w.queue, DISCOVERY_DEFAULTS.catalogConcurrency);
+  await verifyCatalogSignature(ctx, root.value, catalog.finalUrl, report);
 
   if (w.overflow > 0 || w.scanCut)
     report(
@@ -181,6 +183,74 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
       'Raise maxCatalogEntries (--max-agents) to check more, or split the catalog.',
     );
   return { catalog, agents, findings };
+}
+
+/**
+ * A catalog signed in the current form (a Signature object): its did:web signature, each signed
+ * Trust Manifest and each entry digest, with the run's fetch and bounds (entries at the catalog's
+ * origin unless `followCatalog: 'any'`, public addresses only, what is left of the run's time).
+ * Each failure is a `catalog-signature-verify` finding. The earlier string form needs keys the
+ * run does not have; the validator already says it is the earlier form.
+ */
+async function verifyCatalogSignature(
+  ctx: CatalogContext,
+  value: Record<string, unknown>,
+  url: string,
+  report: ReportFinding,
+): Promise<void> {
+  if (!isObject(own(value, 'signature'))) return;
+  const left = ctx.remaining();
+  const hint =
+    "Sign the catalog again with a key the signer's DID document lists under assertionMethod (ES256), with host.identifier the signer, and publish the bytes its digests name.";
+  if (left <= 0) {
+    report(
+      'catalog-signature-verify',
+      'warning',
+      url,
+      '/signature',
+      `${url}: signature not verified: the time for follow-up requests is spent.`,
+      'Raise timeoutMs (--timeout) to verify it.',
+    );
+    return;
+  }
+  const result = await verifyAiCatalog(value, {
+    fetch: ctx.settings.fetch as typeof globalThis.fetch,
+    catalogUrl: url,
+    followArtifacts: ctx.settings.followCatalog === 'any' ? 'any' : 'same-origin',
+    allowInsecureArtifactUrls: ctx.settings.allowHttp,
+    artifactTimeoutMs: left,
+    maxArtifactBytes: ctx.settings.maxBytes,
+  });
+  const s = result.signature;
+  if (!s.valid)
+    report(
+      'catalog-signature-verify',
+      'error',
+      url,
+      '/signature',
+      `${url}: signature: did not verify: ${show(s.reason ?? 'no reason')}.`,
+      hint,
+    );
+  for (const m of result.manifests)
+    if (!m.valid)
+      report(
+        'catalog-signature-verify',
+        'error',
+        url,
+        `/entries/${m.entry}/trustManifests/${m.index}`,
+        `${url}: entries[${m.entry}].trustManifests[${m.index}]: did not verify: ${show(m.reason ?? 'no reason')}.`,
+        'Sign the manifest again as its contributor, with its subject copied from the entry.',
+      );
+  for (const d of result.digests)
+    if (!d.valid)
+      report(
+        'catalog-signature-verify',
+        'error',
+        url,
+        `/entries/${d.index}/digest`,
+        `${url}: entries[${d.index}].digest: did not verify: ${show(d.reason ?? 'no reason')}.`,
+        'Publish the digest of the exact bytes served at the entry url, and sign the catalog again.',
+      );
 }
 
 /** The caller's headers (credentials, API keys under any name) stay on the origin checked. */

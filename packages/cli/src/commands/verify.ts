@@ -31,6 +31,10 @@ export interface VerifyCommandOptions {
   form?: AgentCardCanonicalForm;
   /** `--max-card-bytes`: the largest card verified. @default 262144 (256 KiB) */
   maxCardBytes?: number;
+  /** AI Catalog: which entry URLs are fetched to check digests. */
+  followArtifacts?: 'same-origin' | 'any';
+  /** AI Catalog: let requests reach loopback, private and link-local addresses. */
+  allowPrivate?: boolean;
 }
 
 /**
@@ -119,9 +123,16 @@ function isCatalog(doc: Record<string, unknown>): boolean {
   return typeof doc.specVersion === 'string' && Array.isArray(doc.entries);
 }
 
+/** Whether the catalog carries the current Signature object, which needs no key from the caller. */
+function hasSignatureObject(doc: Record<string, unknown>): boolean {
+  return typeof doc.signature === 'object' && doc.signature !== null && !Array.isArray(doc.signature);
+}
+
 /**
- * A signed AI Catalog: its `signature` with the same keys, and each entry `digest` against the
- * bytes its URL serves (https only, bounded; http to this machine with --allow-http).
+ * A signed AI Catalog: its `signature` (a did:web Signature object, or the earlier detached JWS
+ * with the keys given), each signed Trust Manifest, then each entry `digest` against the bytes
+ * its URL serves (https only, bounded, the catalog's own origin unless --follow-artifacts any,
+ * public addresses unless --allow-private; http to this machine with --allow-http).
  */
 async function verifyCatalog(
   io: CliIO,
@@ -129,11 +140,15 @@ async function verifyCatalog(
   catalog: Record<string, unknown>,
   keys: VerifyAgentCardOptions,
   options: VerifyCommandOptions,
+  catalogUrl: string | undefined,
 ): Promise<number> {
   const { forms: _forms, ...keyOptions } = keys;
   const result = await verifyAiCatalog(catalog, {
     ...keyOptions,
     ...(options.allowHttp ? { allowInsecureArtifactUrls: true } : {}),
+    ...(options.allowPrivate ? { allowPrivateTargets: true } : {}),
+    ...(catalogUrl === undefined ? {} : { catalogUrl }),
+    ...(options.followArtifacts === undefined ? {} : { followArtifacts: options.followArtifacts }),
   });
   if (options.json) {
     io.stdout.write(toJsonText(result));
@@ -142,16 +157,25 @@ async function verifyCatalog(
   const painter = createPainter(io);
   const mark = (ok: boolean) => (ok ? painter.paint('green', '✔') : painter.paint('red', '✖'));
   const s = result.signature;
+  const by =
+    s.form === 'signature-object'
+      ? `${visible(s.signer ?? '?')}, ${visible(s.profile ?? '?')}, kid "${visible(s.kid ?? '?')}"`
+      : `${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}"`;
   io.stdout.write(
-    `${mark(s.valid)} ${visible(file)}: catalog signature (${visible(s.alg ?? '?')}, kid "${visible(s.kid ?? '?')}"): ${s.valid ? `verified with ${visible(s.key)}` : visible(s.reason ?? 'did not verify')}
+    `${mark(s.valid)} ${visible(file)}: catalog signature (${by}): ${s.valid ? `verified with ${visible(s.key)}` : visible(s.reason ?? 'did not verify')}
 `,
   );
+  for (const m of result.manifests)
+    io.stdout.write(
+      `${mark(m.valid)} entries[${m.entry}].trustManifests[${m.index}] ${visible(m.contributor ?? '')}: ${m.valid ? `signed by ${visible(m.signer ?? '?')}${m.publisher ? ' (the publisher its urn:air identifier names)' : ''}` : visible(m.reason ?? 'did not verify')}
+`,
+    );
   for (const d of result.digests)
     io.stdout.write(
       `${mark(d.valid)} entries[${d.index}] ${visible(d.identifier ?? '')}: ${d.valid ? `digest matches ${visible(d.url ?? 'its data')}` : visible(d.reason ?? 'did not verify')}
 `,
     );
-  for (const note of result.limits ?? [])
+  for (const note of [...(result.notes ?? []), ...(result.limits ?? [])])
     io.stdout.write(`${painter.paint('yellow', '!')} ${visible(note)}
 `);
   io.stdout.write(
@@ -167,8 +191,8 @@ async function verifyCatalog(
  * otherwise. An AI Catalog is verified as one: its signature and every entry digest.
  */
 export async function verifyCommand(io: CliIO, file: string, options: VerifyCommandOptions): Promise<number> {
-  if (!options.key === !options.jwks)
-    throw new CliError('verify: pass exactly one of --key <file> or --jwks <file|url>.');
+  const keyError = 'verify: pass exactly one of --key <file> or --jwks <file|url>.';
+  if (options.key && options.jwks) throw new CliError(keyError);
   const format = outputFormat(options);
   const limit = options.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES;
   let source: CardSource;
@@ -187,6 +211,11 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
   if (!isCatalog(card) && source.bytes !== undefined && source.bytes.byteLength > limit) {
     return tooLarge(io, format, new CardTooLargeError(source.name, `${source.bytes.byteLength} bytes`, limit));
   }
+  const catalogUrl = source.file === undefined && /^https?:\/\//.test(source.name) ? source.name : undefined;
+  if (!options.key && !options.jwks) {
+    if (isCatalog(card) && hasSignatureObject(card)) return verifyCatalog(io, file, card, {}, options, catalogUrl);
+    throw new CliError(keyError);
+  }
   const verifyOptions: VerifyAgentCardOptions = options.form ? { forms: [options.form] } : {};
   if (options.key) {
     const key = await readKeyFile(io, options.key);
@@ -203,7 +232,7 @@ export async function verifyCommand(io: CliIO, file: string, options: VerifyComm
     }
     verifyOptions.jwks = jwks as NonNullable<VerifyAgentCardOptions['jwks']>;
   }
-  if (isCatalog(card)) return verifyCatalog(io, file, card, verifyOptions, options);
+  if (isCatalog(card)) return verifyCatalog(io, file, card, verifyOptions, options, catalogUrl);
   const result = await verifyAgentCard(card as AgentCard, verifyOptions);
   if (format !== 'text' && format !== 'json') {
     const artifact = {

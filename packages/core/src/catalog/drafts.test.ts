@@ -52,6 +52,65 @@ describe('validateAiCatalog, current draft (0379c868)', () => {
   });
 });
 
+describe('validateAiCatalog and the trust model of the current specification (be6803f6)', () => {
+  const minimal = () => JSON.parse(fixture('valid-minimal.json'));
+  const entry = {
+    identifier: 'urn:air:acme.com:agent:finance',
+    type: 'application/a2a-agent-card+json',
+    url: 'https://acme.com/finance.json',
+    digest: `sha256:${'a'.repeat(64)}`,
+  };
+  const signature = {
+    signer: 'did:web:acme.com',
+    profile: 'did-web-v1',
+    issuedAt: '2026-09-12T10:00:00Z',
+    jws: 'eyJ9..c2ln',
+  };
+  const rules = (doc: unknown) => validateAiCatalog(doc).findings.map((f) => `${f.severity} ${f.rule} ${f.path}`);
+
+  it('reads a Signature object, and names the current form for a detached JWS string', () => {
+    expect(rules({ ...minimal(), signature })).toEqual([]);
+    expect(rules({ ...minimal(), signature: 'eyJhbGciOiJFUzI1NiJ9..c2ln' })).toEqual([
+      'warning catalog-signature-previous-form /signature',
+    ]);
+    expect(rules({ ...minimal(), signature: { ...signature, jws: 'eyJ9.e30.c2ln' } })).toEqual([
+      'error catalog-signature-format /signature',
+    ]);
+  });
+
+  it('refuses a signed Trust Manifest whose subject or signer does not bind its entry', () => {
+    const manifest = {
+      contributor: 'did:web:acme.com',
+      subject: { identifier: entry.identifier, type: entry.type, digest: entry.digest },
+      signature,
+    };
+    const doc = (m: unknown) => ({ specVersion: '1.0', entries: [{ ...entry, trustManifests: [m] }] });
+    expect(rules(doc(manifest))).toEqual([]);
+    expect(rules(doc({ ...manifest, subject: { ...manifest.subject, digest: `sha256:${'b'.repeat(64)}` } }))).toEqual([
+      'error catalog-trust-manifest-subject /entries/0/trustManifests/0/subject',
+    ]);
+    expect(rules(doc({ ...manifest, contributor: 'did:web:assessor.example' }))).toEqual([
+      'error catalog-trust-manifest-subject /entries/0/trustManifests/0/signature/signer',
+    ]);
+    expect(rules(doc({ contributor: 'did:web:acme.com' }))).toEqual([
+      'warning catalog-trust-manifest-empty /entries/0/trustManifests/0',
+    ]);
+  });
+
+  it('refuses a catalog that is not valid JCS input, signed or not', () => {
+    expect(rules('{"specVersion":"1.0","entries":[],"extensions":{"com.acme.id":12345678901234567890}}')).toEqual([
+      'error catalog-jcs-input /extensions/com.acme.id',
+    ]);
+    expect(rules('{"specVersion":"1.0","entries":[],"extensions":{"com.acme.note":"\\ud800"}}')).toEqual([
+      'error catalog-jcs-input /extensions/com.acme.note',
+    ]);
+    expect(rules('{"specVersion":"1.0","entries":[],"extensions":{"com.acme.n":[1.0,0.1,1e3]}}')).toEqual([]);
+    // Any depth: the walk keeps its own stack.
+    const deep = `{"specVersion":"1.0","entries":[],"extensions":{"com.acme.deep":${'['.repeat(20_000)}"\\udc00"${']'.repeat(20_000)}}}`;
+    expect(rules(deep)).toContain(`error catalog-jcs-input /extensions/com.acme.deep${'/0'.repeat(20_000)}`);
+  });
+});
+
 describe('validateAiCatalog reads the previous draft (634a09d9) and says how it differs', () => {
   const old = {
     specVersion: '1.0',

@@ -1,5 +1,6 @@
 // Which draft a catalog follows, what the current draft adds to an entry's checks, and how a
 // catalog written to the previous draft differs from the current one (each difference with its fix).
+import { coverageProblem, signatureObjectProblem } from '../sign/catalog-did-web';
 import { isObject } from '../validate/context';
 import type { Segments } from '../validate/rules/read-json';
 import { own } from '../validate/rules/read-json';
@@ -76,8 +77,85 @@ function identityDomain(identity: string): string | undefined {
 
 const SUBSTANTIVE = ['signature', 'attestations', 'provenance', 'trustSchema'];
 
+/**
+ * A Trust Manifest of the current specification (§"Trust Manifest"): its `contributor`, its
+ * substance, and when signed, the Signature object and the subject binding its entry.
+ */
+function checkContributorManifest(
+  w: Walk,
+  trust: Record<string, unknown>,
+  entry: Record<string, unknown>,
+  path: Segments,
+): void {
+  const contributor = own(trust, 'contributor');
+  if (typeof contributor !== 'string' || contributor === '')
+    report(
+      w,
+      'catalog-required-fields',
+      'error',
+      [...path, 'contributor'],
+      'is required',
+      'Add the contributor URI (e.g. did:web:assessor.example).',
+    );
+  const signature = own(trust, 'signature');
+  if (signature !== undefined) {
+    const problem = isObject(signature) ? signatureObjectProblem(signature) : 'is not a Signature object';
+    if (problem !== undefined)
+      report(
+        w,
+        'catalog-signature-format',
+        'error',
+        [...path, 'signature'],
+        problem,
+        'Give signature { signer, profile: "did-web-v1", issuedAt, jws } with jws a detached compact JWS ("header..signature").',
+      );
+    else if ((signature as Record<string, unknown>).signer !== contributor)
+      report(
+        w,
+        'catalog-trust-manifest-subject',
+        'error',
+        [...path, 'signature', 'signer'],
+        `is not the contributor (${show((signature as Record<string, unknown>).signer)})`,
+        'Sign the manifest again with its subject copied from the entry (identifier, type, version, digest, url), as the contributor.',
+      );
+    const coverage = coverageProblem(entry, trust);
+    if (coverage !== undefined)
+      report(
+        w,
+        'catalog-trust-manifest-subject',
+        'error',
+        [...path, 'subject'],
+        coverage,
+        'Sign the manifest again with its subject copied from the entry (identifier, type, version, digest, url), as the contributor.',
+      );
+  }
+  const substantive = [...SUBSTANTIVE, 'extensions'].some((name) => {
+    const value = own(trust, name);
+    return Array.isArray(value)
+      ? value.length > 0
+      : isObject(value) && name === 'extensions'
+        ? Object.keys(value).length > 0
+        : value !== undefined;
+  });
+  if (!substantive)
+    report(
+      w,
+      'catalog-trust-manifest-empty',
+      'warning',
+      path,
+      'carries no signature, attestations, provenance, trustSchema or extensions, so readers treat it as absent',
+      'Add trust evidence, or leave the manifest out.',
+    );
+}
+
 /** One Trust Manifest of an entry, against the current draft's §"Identity" and §"Manifest Validity". */
-function checkTrustManifest(w: Walk, trust: unknown, identifier: unknown, path: Segments): void {
+function checkTrustManifest(
+  w: Walk,
+  trust: unknown,
+  identifier: unknown,
+  path: Segments,
+  entry?: Record<string, unknown>,
+): void {
   if (!isObject(trust)) {
     report(
       w,
@@ -87,6 +165,10 @@ function checkTrustManifest(w: Walk, trust: unknown, identifier: unknown, path: 
       `must be an object (${show(trust)})`,
       'Use { identity, … } or remove it.',
     );
+    return;
+  }
+  if (entry !== undefined && (own(trust, 'contributor') !== undefined || own(trust, 'identity') === undefined)) {
+    checkContributorManifest(w, trust, entry, path);
     return;
   }
   const identity = own(trust, 'identity');
@@ -156,7 +238,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
       );
     else
       for (const [i, t] of trusts.slice(0, 100).entries())
-        checkTrustManifest(w, t, identifier, [...path, 'trustManifests', i]);
+        checkTrustManifest(w, t, identifier, [...path, 'trustManifests', i], entry);
   }
   const type = own(entry, 'type');
   if (typeof type === 'string' && SELF_DESCRIBING.has(type))

@@ -69,6 +69,9 @@ export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
  * The well-known path of the MCP discovery subset: the host's catalog with its MCP Server Card
  * entries only, served when it has any.
  */
+/** Where a root `did:web` DID's document is served (the did:web method, §3.2). */
+export const DID_DOCUMENT_PATH = '/.well-known/did.json';
+
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 
 /** The link relation that points to a catalog (RFC 8288; draft §"Link Relation Discovery"). */
@@ -134,7 +137,10 @@ export const AI_CATALOG_MEMBERS: Readonly<Record<AiCatalogDraftId, AiCatalogMemb
   '0379c868': Object.freeze({
     entryType: 'type',
     custom: 'extensions',
-    catalog: { required: ['specVersion', 'entries'], optional: ['host', 'extensions', 'signature'] },
+    catalog: {
+      required: ['specVersion', 'entries'],
+      optional: ['host', 'extensions', 'signature', 'additionalSignatures'],
+    },
     host: { required: ['displayName'], optional: ['identifier', 'documentationUrl', 'logoUrl'] },
     entry: {
       required: ['identifier', 'type'],
@@ -258,8 +264,27 @@ export interface AiCatalog {
   host?: AiCatalogHost;
   entries: AiCatalogEntry[];
   extensions?: Record<string, unknown>;
-  /** Detached JWS (compact, empty payload) over the RFC 8785 form of the catalog without `signature`. */
-  signature?: string;
+  /**
+   * The Signature object `{ signer, profile, issuedAt, expiresAt?, jws }` of the current
+   * specification, or the earlier draft's detached JWS string.
+   */
+  signature?: string | AiCatalogSignature;
+  /** Reserved by the specification; excluded from the signed payload. */
+  additionalSignatures?: unknown;
+}
+
+/** The AI Catalog's Signature object (specification §"Signature Object"). */
+export interface AiCatalogSignature {
+  /** The signer's identity URI, e.g. `did:web:agents.example.com`. */
+  signer: string;
+  /** The signer verification procedure, e.g. `did-web-v1`. */
+  profile: string;
+  /** RFC 3339 date-time. */
+  issuedAt: string;
+  /** RFC 3339 date-time. */
+  expiresAt?: string;
+  /** Detached compact JWS: `header..signature`. */
+  jws: string;
 }
 
 /** An AI Catalog document as the previous draft has it. */

@@ -27,6 +27,7 @@ export type {
   AiCatalogPreviousEntry,
   AiCatalogPreviousHost,
   AiCatalogPublisher,
+  AiCatalogSignature,
 } from './format';
 export { registeredEntryTypeOf, urnAirOf } from './spellings';
 export { validateAiCatalog } from './validate';

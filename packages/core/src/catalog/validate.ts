@@ -3,6 +3,8 @@ import type { CatalogRuleId } from '../rules';
 import { at, isString, report, SHOW_MAX, show, type Walk } from './walk';
 import { isObject } from '../validate/context';
 import { readJsonText } from '../json/read';
+import { signatureObjectProblem } from '../sign/catalog-did-web';
+import { scalarProblem } from '../sign/jcs';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import { checkCurrentEntry, detectDraft, reportDifferences } from './drafts';
@@ -523,9 +525,35 @@ function checkCatalog(w: Walk, value: unknown, path: Segments, depth: number): v
   }
 }
 
-/** The catalog `signature`: a detached JWS in compact form, its payload part empty. */
+/**
+ * The catalog `signature`: the current Signature object, or the earlier detached JWS string
+ * (read, with a warning that names the current form).
+ */
 function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
-  if (typeof value === 'string' && /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value)) return;
+  if (isObject(value)) {
+    const problem = signatureObjectProblem(value);
+    if (problem !== undefined)
+      report(
+        w,
+        'catalog-signature-format',
+        'error',
+        path,
+        problem,
+        'Give signature { signer, profile: "did-web-v1", issuedAt, jws } with jws a detached compact JWS ("header..signature").',
+      );
+    return;
+  }
+  if (typeof value === 'string' && /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/.test(value)) {
+    report(
+      w,
+      'catalog-signature-previous-form',
+      'warning',
+      path,
+      'is a detached JWS string, the form of an earlier draft; the current specification carries a Signature object { signer, profile, issuedAt, jws }',
+      "Sign the catalog in the Signature object form with a did:web signer (the middleware's catalog: { signer: 'did:web:…' }, or signAiCatalogDidWeb), and serve the signer's /.well-known/did.json.",
+    );
+    return;
+  }
   report(
     w,
     'catalog-signature-format',
@@ -534,6 +562,64 @@ function checkSignatureFormat(w: Walk, value: unknown, path: Segments): void {
     `is not a detached JWS in compact form (${show(value)})`,
     'Sign the RFC 8785 form of the catalog without signature and keep "header..signature" (empty payload), or remove signature.',
   );
+}
+
+/** One value of the JCS walk: its parent and its name or index there, so that paths cost nothing until reported. */
+interface JcsNode {
+  value: unknown;
+  parent?: JcsNode;
+  key?: string | number;
+}
+
+function pathOf(node: JcsNode): Segments {
+  const path: (string | number)[] = [];
+  for (let n: JcsNode | undefined = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+  return path.reverse();
+}
+
+/**
+ * Where the document is not valid RFC 8785 input: lone surrogates and numbers JSON cannot carry.
+ * Walked with an explicit stack (the text may nest to any depth), at most 8 findings.
+ */
+function checkJcsInput(w: Walk, doc: unknown): void {
+  let left = 8;
+  const hint = 'Replace lone surrogates with the characters meant, and write numbers a double cannot hold as strings.';
+  const stack: JcsNode[] = [{ value: doc }];
+  while (stack.length > 0 && left > 0) {
+    const node = stack.pop()!;
+    const { value } = node;
+    const problem = scalarProblem(value);
+    if (problem !== undefined) {
+      left--;
+      report(
+        w,
+        'catalog-jcs-input',
+        'error',
+        pathOf(node),
+        `is not valid RFC 8785 input (${problem.toLowerCase()})`,
+        hint,
+      );
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: i });
+    } else if (isObject(value)) {
+      const names = Object.keys(value);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const name = names[i]!;
+        if (scalarProblem(name) !== undefined && left > 0) {
+          left--;
+          report(
+            w,
+            'catalog-jcs-input',
+            'error',
+            pathOf(node),
+            'names a member with a lone surrogate, which RFC 8785 cannot write',
+            hint,
+          );
+        }
+        stack.push({ value: value[name], parent: node, key: name });
+      }
+    }
+  }
 }
 
 /**
@@ -567,7 +653,7 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
   let doc = value;
   if (typeof value === 'string') {
     // Any depth: inline catalogs past the draft's depth are reported as such.
-    const read = readJsonText(value, { maxDepth: Number.POSITIVE_INFINITY, inexactNumbers: 0 });
+    const read = readJsonText(value, { maxDepth: Number.POSITIVE_INFINITY, inexactNumbers: 8 });
     if (!read.ok) {
       const reason = read.error === 'syntax' ? quote(read.reason, SHOW_MAX) : 'parse error';
       report(w, 'catalog-json-parse', 'error', [], `is not JSON (${reason})`, 'Serve a UTF-8 JSON object.');
@@ -575,12 +661,22 @@ export function validateAiCatalog(value: unknown, options: ValidateAiCatalogOpti
     }
     doc = read.value;
     w.findings.push(...duplicateMemberFindings(read.duplicates));
+    for (const inexact of read.inexact)
+      report(
+        w,
+        'catalog-jcs-input',
+        'error',
+        inexact.path,
+        `is a number a double does not hold exactly (${quote(inexact.literal, SHOW_MAX)}), so RFC 8785 writes another value`,
+        'Write numbers a double cannot hold as strings.',
+      );
   }
   if (fixed === undefined) {
     w.draft = detectDraft(doc, w.maxEntries);
     w.members = AI_CATALOG_MEMBERS[w.draft];
   }
   checkCatalog(w, doc, [], 1);
+  checkJcsInput(w, doc);
   if (fixed === undefined && w.draft === AI_CATALOG_PREVIOUS_DRAFT.id) reportDifferences(w, doc);
   return { valid: !w.findings.some((f) => f.severity === 'error'), findings: w.findings, draft: w.draft };
 }

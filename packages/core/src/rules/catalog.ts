@@ -220,4 +220,44 @@ export const CATALOG_RULES = {
     fix: 'Write the registered type exactly, e.g. application/a2a-agent-card+json.',
     reportedBy: '`validateAiCatalog`, `discoverAgentCard`',
   },
+  'catalog-signature-previous-form': {
+    number: 147,
+    section: 'catalog',
+    severity: profiles('warning'),
+    summary: 'The catalog `signature` is the current Signature object, not the earlier detached JWS string.',
+    details:
+      "The current AI Catalog specification carries `signature` as a Signature object `{ signer, profile, issuedAt, expiresAt?, jws }`, verified through the signer's `did:web` DID document (`did-web-v1`); a detached JWS string is the form of an earlier draft, which readers of the current text do not verify.",
+    fix: "Sign the catalog in the Signature object form with a did:web signer (the middleware's catalog: { signer: 'did:web:…' }, or signAiCatalogDidWeb), and serve the signer's /.well-known/did.json.",
+    reportedBy: '`validateAiCatalog`, `verifyAiCatalog`, `agent-card verify`',
+  },
+  'catalog-jcs-input': {
+    number: 148,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: 'The catalog is valid RFC 8785 (JCS) input, signed or not.',
+    details:
+      'Every AI Catalog must be valid JCS input whether or not it is signed: no string or member name with a lone surrogate, no number a double cannot hold exactly (write large integers as strings); duplicate members are `catalog-duplicate-member`.',
+    fix: 'Replace lone surrogates with the characters meant, and write numbers a double cannot hold as strings.',
+    reportedBy: '`validateAiCatalog`',
+  },
+  'catalog-trust-manifest-subject': {
+    number: 149,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: "A signed Trust Manifest's `subject` and signer bind the entry it sits on.",
+    details:
+      "A signed Trust Manifest carries a `subject` whose `identifier` and `type` equal the entry's, whose `version` and `digest` are present exactly when the entry's are and equal them, whose `url` (when present) equals the entry's https `url`, with a `digest` or a `url`; its `signature.signer` equals its `contributor` (Entry Release Coverage).",
+    fix: 'Sign the manifest again with its subject copied from the entry (identifier, type, version, digest, url), as the contributor.',
+    reportedBy: '`validateAiCatalog`, `verifyAiCatalog`',
+  },
+  'catalog-signature-verify': {
+    number: 150,
+    section: 'catalog',
+    severity: profiles('error'),
+    summary: "A signed catalog's signature, Trust Manifests and digests verify.",
+    details:
+      "The catalog's Signature object verifies under `did-web-v1` (ES256, `kid` under the signer, the key in the signer's DID document `assertionMethod`, `host.identifier` equal to the signer), each signed Trust Manifest verifies and binds its entry, and each entry `digest` matches the exact bytes served at its `url`.",
+    fix: "Sign the catalog again with a key the signer's DID document lists under assertionMethod, and publish the bytes the digests name.",
+    reportedBy: '`verifyAiCatalog`, `agent-card verify`, `agent-card check`',
+  },
 } satisfies Record<string, RuleEntry>;

@@ -31,7 +31,7 @@ describe('verifyAiCatalog', () => {
     const result = await verifyAiCatalog(JSON.stringify(signed), { keys, ...given });
     expect(result).toEqual({
       valid: true,
-      signature: { valid: true, kid: 'catalog-key', alg: 'ES256', key: 'keys["catalog-key"]' },
+      signature: { valid: true, form: 'detached-jws', kid: 'catalog-key', alg: 'ES256', key: 'keys["catalog-key"]' },
       digests: [
         {
           index: 0,
@@ -40,6 +40,10 @@ describe('verifyAiCatalog', () => {
           digest: unsigned.entries[0]!.digest,
           valid: true,
         },
+      ],
+      manifests: [],
+      notes: [
+        'signature is a detached JWS string, the form of an earlier AI Catalog draft; the current specification carries a Signature object { signer, profile: "did-web-v1", issuedAt, jws } verified through the signer\'s did:web DID document',
       ],
     });
   });

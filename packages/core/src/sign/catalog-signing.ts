@@ -6,16 +6,30 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { nodeCrypto } from './node-crypto';
 import canonicalize from 'canonicalize';
-import { readCapped } from '../bytes';
 import { AI_CATALOG_SIGNATURE_ALGORITHMS } from '../catalog/format';
 import { AgentCardError } from '../errors';
 import { readJsonText } from '../json/read';
 import { quoteUntrusted, showValue } from '../util';
 import type { AgentCardSigningAlgorithm } from './algorithms';
 import { decodeBase64url, encodeBase64url } from './base64url';
+import {
+  AI_CATALOG_JWS_TYP,
+  type BoundedFetcher,
+  boundedFetch,
+  coverageProblem,
+  DID_WEB_PROFILE,
+  type DidWebContext,
+  DidWebResolver,
+  rootDidWebProblem,
+  signaturePayload,
+  TRUST_MANIFEST_JWS_TYP,
+  verifyDidWebSignature,
+} from './catalog-did-web';
+import { jcs } from './jcs';
 import { keyMismatch } from './keys';
 import { nodeDigest, nodeKeyOptions, type PreparedKey, prepareKey, type SignAgentCardOptions } from './sign';
 import type { AgentCardSigningOptions } from './signing-options';
+import { type AgentCardPublicJwk, jwkThumbprint } from './thumbprint';
 import { decodeHeader } from './verify-header';
 import { KeyFinder } from './verify-keys';
 import { type ResolvedVerifyOptions, resolveVerifyOptions } from './verify-options';
@@ -105,14 +119,198 @@ export function signAiCatalog<T extends object>(
   return prepareAiCatalogSigner(keys).sign(catalog);
 }
 
+/** Options of {@link signAiCatalogDidWeb}. */
+export interface SignAiCatalogDidWebOptions {
+  /** The root `did:web` DID that signs, e.g. `did:web:agents.example.com`; also the catalog's `host.identifier`. */
+  signer: string;
+  /** @default now */
+  issuedAt?: Date | string;
+  /** When the signature stops being acceptable. @default none */
+  expiresAt?: Date | string;
+}
+
+/** Signs catalogs (and Trust Manifests) in the Signature object form, with one ES256 key. */
+export interface AiCatalogDidWebSigner {
+  readonly signer: string;
+  /** `{signer}#{fragment}`: the verification method the DID document lists under `assertionMethod`. */
+  readonly kid: string;
+  /** The public JWK published in the DID document. */
+  readonly publicJwk: AgentCardPublicJwk;
+  /** The catalog with `host.identifier` set to the signer and its Signature object last. */
+  sign<T extends object>(
+    catalog: T,
+    at?: Pick<SignAiCatalogDidWebOptions, 'issuedAt' | 'expiresAt'>,
+  ): T & {
+    signature: AiCatalogSignatureObject;
+  };
+  /** A Trust Manifest for `entry` by the signer: `contributor`, a `subject` copied from the entry, and a signature. */
+  signManifest(
+    entry: Readonly<Record<string, unknown>>,
+    manifest?: Readonly<Record<string, unknown>>,
+    at?: Pick<SignAiCatalogDidWebOptions, 'issuedAt' | 'expiresAt'>,
+  ): Record<string, unknown>;
+}
+
+/** The AI Catalog's Signature object. */
+export interface AiCatalogSignatureObject {
+  signer: string;
+  profile: typeof DID_WEB_PROFILE;
+  issuedAt: string;
+  expiresAt?: string;
+  jws: string;
+}
+
+function timestamp(value: Date | string, where: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime()))
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: ${showValue(value)} is not a date. Pass a Date or an RFC 3339 date-time.`,
+    );
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A `kid` fragment: the key's own id when it is one, its thumbprint otherwise. */
+function fragmentOf(kid: string, thumbprint: string): string {
+  return /^[A-Za-z0-9._~-]+$/.test(kid) ? kid : thumbprint;
+}
+
+/**
+ * Prepares the Signature object signer of `did-web-v1`: the first ES256 key of `keys`, whose
+ * `kid` becomes `{signer}#{key kid}` (the key's thumbprint when its kid is not a plain fragment).
+ * ES256 signs deterministically here, so replicas serve the same bytes.
+ * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a signer that is not a root did:web DID or no ES256 key.
+ */
+export function prepareAiCatalogDidWebSigner(
+  value: SignAgentCardOptions | readonly SignAgentCardOptions[] | AgentCardSigningOptions,
+  options: SignAiCatalogDidWebOptions,
+  where = 'signAiCatalogDidWeb',
+): AiCatalogDidWebSigner {
+  const problem = rootDidWebProblem(options?.signer);
+  if (problem !== undefined)
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: ${problem}. Name the domain that serves /.well-known/did.json, e.g. "did:web:agents.example.com".`,
+    );
+  const signer = options.signer;
+  const full = typeof value === 'object' && value !== null && !Array.isArray(value) && 'keys' in value;
+  const keys = full ? (value as AgentCardSigningOptions).keys : value;
+  const list: readonly SignAgentCardOptions[] = Array.isArray(keys) ? keys : [keys as SignAgentCardOptions];
+  const chosen = list.findIndex((k) => k?.alg === 'ES256');
+  if (chosen === -1)
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_SIGNATURE',
+      `${where}: the did:web profile of the AI Catalog signs with ES256 only, and no key uses it (${list.map((k) => showValue(k?.alg)).join(', ')}). Add a P-256 key with alg "ES256" (agent-card keys generate).`,
+    );
+  const key: PreparedKey = prepareKey(list[chosen]!, Array.isArray(keys) ? `${where}[${chosen}]` : where);
+  const thumbprint = jwkThumbprint(key.publicJwk);
+  const kid = `${signer}#${fragmentOf(key.header.kid, thumbprint)}`;
+  const publicJwk = { ...key.publicJwk, kid, alg: 'ES256' as const, use: 'sig' as const };
+  const stamp = (at?: Pick<SignAiCatalogDidWebOptions, 'issuedAt' | 'expiresAt'>) => {
+    const issuedAt = timestamp(at?.issuedAt ?? options.issuedAt ?? new Date(), `${where}: issuedAt`);
+    const until = at?.expiresAt ?? options.expiresAt;
+    const meta: Omit<AiCatalogSignatureObject, 'jws'> = { signer, profile: DID_WEB_PROFILE, issuedAt };
+    if (until !== undefined) meta.expiresAt = timestamp(until, `${where}: expiresAt`);
+    return meta;
+  };
+  const signObject = (
+    container: Record<string, unknown>,
+    typ: string,
+    meta: Omit<AiCatalogSignatureObject, 'jws'>,
+  ): AiCatalogSignatureObject => {
+    const header = encodeBase64url(JSON.stringify({ alg: 'ES256', kid, typ }));
+    const { signature: _old, additionalSignatures: _reserved, ...rest } = container;
+    const payload = encodeBase64url(signaturePayload({ ...rest, signature: meta }));
+    const sig = key.signInput(Buffer.from(`${header}.${payload}`)).toString('base64url');
+    return { ...meta, jws: `${header}..${sig}` };
+  };
+  return {
+    signer,
+    kid,
+    publicJwk,
+    sign(catalog, at) {
+      const c = catalog as Record<string, unknown>;
+      const host = (typeof c.host === 'object' && c.host !== null ? c.host : {}) as Record<string, unknown>;
+      if (host.identifier !== undefined && host.identifier !== signer)
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_SIGNATURE',
+          `${where}: host.identifier is ${showValue(host.identifier)}, but the did:web catalog profile requires it to be the signer (${signer}). Leave host.identifier out (it is set to the signer) or sign as that DID.`,
+        );
+      const { signature: _old, ...rest } = c;
+      const unsigned = {
+        ...rest,
+        host: { displayName: host.displayName ?? signer.slice('did:web:'.length), ...host, identifier: signer },
+      };
+      const signature = signObject(unsigned, AI_CATALOG_JWS_TYP, stamp(at));
+      return { ...unsigned, signature } as unknown as typeof catalog & { signature: AiCatalogSignatureObject };
+    },
+    signManifest(entry, manifest = {}, at) {
+      const subject: Record<string, unknown> = { identifier: entry.identifier, type: entry.type };
+      if (entry.digest !== undefined) subject.digest = entry.digest;
+      if (typeof entry.url === 'string' && entry.url.startsWith('https://')) subject.url = entry.url;
+      if (entry.version !== undefined) subject.version = entry.version;
+      if (subject.digest === undefined && subject.url === undefined)
+        throw new AgentCardError(
+          'ERR_AGENT_CARD_SIGNATURE',
+          `${where}: entry ${showValue(entry.identifier)} has neither a digest nor an https url, so a Trust Manifest cannot bind its release. Give the entry a digest.`,
+        );
+      const { signature: _old, ...rest } = manifest as Record<string, unknown>;
+      const unsigned = { ...rest, contributor: signer, subject };
+      return { ...unsigned, signature: signObject(unsigned, TRUST_MANIFEST_JWS_TYP, stamp(at)) };
+    },
+  };
+}
+
+/**
+ * Signs an AI Catalog in the current specification's form: a Signature object `{ signer,
+ * profile: "did-web-v1", issuedAt[, expiresAt], jws }` whose `jws` is a detached ES256 JWS
+ * (`typ: "ai-catalog+jws"`, `kid: "{signer}#{fragment}"`) over the RFC 8785 form of the catalog
+ * without `signature.jws` and `additionalSignatures`. `host.identifier` is set to the signer (the
+ * did:web catalog profile). Publish the key in the signer's DID document ({@link aiCatalogDidDocument}).
+ * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for a signer that is not a root did:web DID or no ES256 key.
+ * @example
+ * const signed = signAiCatalogDidWeb(catalog, { privateKey, alg: 'ES256', kid: 'catalog' }, { signer: 'did:web:agents.example.com' })
+ */
+export function signAiCatalogDidWeb<T extends object>(
+  catalog: T,
+  keys: SignAgentCardOptions | readonly SignAgentCardOptions[],
+  options: SignAiCatalogDidWebOptions,
+): T & { signature: AiCatalogSignatureObject } {
+  return prepareAiCatalogDidWebSigner(keys, options).sign(catalog);
+}
+
+/**
+ * The DID document `did:web` resolves to for `signers`: each key a `JsonWebKey2020`
+ * verification method controlled by the DID and listed under `assertionMethod` (and only
+ * there), with its public JWK. Serve it at `https://{domain}/.well-known/did.json`.
+ */
+export function aiCatalogDidDocument(signers: readonly Pick<AiCatalogDidWebSigner, 'signer' | 'kid' | 'publicJwk'>[]) {
+  const did = signers[0]?.signer;
+  if (did === undefined || signers.some((s) => s.signer !== did))
+    throw new AgentCardError('ERR_AGENT_CARD_SIGNATURE', 'aiCatalogDidDocument: pass the signers of one DID.');
+  const methods = signers.map((s) => {
+    const { kid: _kid, ...jwk } = s.publicJwk;
+    return { id: s.kid, type: 'JsonWebKey2020', controller: did, publicKeyJwk: jwk };
+  });
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.map((m) => m.id),
+  };
+}
+
 /** Options of {@link verifyAiCatalog}: the key options of `verifyAgentCard`, and how digests are checked. */
-export interface VerifyAiCatalogOptions extends Omit<VerifyAgentCardOptions, 'forms' | 'maxCheckTimeMs'> {
+export interface VerifyAiCatalogOptions
+  extends Omit<VerifyAgentCardOptions, 'forms' | 'maxCheckTimeMs' | 'keys'>,
+    Partial<Pick<VerifyAgentCardOptions, 'keys'>> {
   /** The exact bytes of listed artifacts, by entry `url`, when the caller has them already. */
   artifacts?: Readonly<Record<string, Uint8Array | string>>;
   /**
-   * Fetch entry URLs whose bytes `artifacts` does not give, to check their digests: https only
-   * (http to a loopback host with `allowInsecureArtifactUrls`), no redirects, at most
-   * `maxArtifactBytes` each, within `artifactTimeoutMs` for all of them.
+   * Fetch entry URLs whose bytes `artifacts` does not give, to check their digests, once the
+   * catalog signature verified: https only (http to a loopback host with
+   * `allowInsecureArtifactUrls`), no redirects, at most `maxArtifactBytes` each, within
+   * `artifactTimeoutMs` for all of them, to public addresses only (`allowPrivateTargets`).
    * @default true
    */
   fetchArtifacts?: boolean;
@@ -122,6 +320,25 @@ export interface VerifyAiCatalogOptions extends Omit<VerifyAgentCardOptions, 'fo
   artifactTimeoutMs?: number;
   /** Lets artifact URLs use `http:` to 127.0.0.1, [::1] or localhost: for tests. @default false */
   allowInsecureArtifactUrls?: boolean;
+  /**
+   * The URL the catalog was read from. With it, only entries at the catalog's own origin are
+   * fetched (`followArtifacts: 'any'` fetches other origins too).
+   */
+  catalogUrl?: string;
+  /**
+   * Which entry URLs are fetched: `'same-origin'` (the catalog's origin, the default when
+   * `catalogUrl` is given) or `'any'` (every https origin; the default for a catalog read from
+   * a file, which has no origin).
+   */
+  followArtifacts?: 'same-origin' | 'any';
+  /** Lets requests (artifacts, DID documents) reach loopback, private and link-local addresses. @default false */
+  allowPrivateTargets?: boolean;
+  /** DID documents by DID, used instead of resolving them over https (tests, offline checks). */
+  didDocuments?: Readonly<Record<string, unknown>>;
+  /** The verification instant for `issuedAt` and `expiresAt`. @default now */
+  now?: Date;
+  /** Clock skew tolerated on `issuedAt` and `expiresAt`. @default 60000 (one minute) */
+  clockSkewMs?: number;
 }
 
 /** The outcome for one entry's `digest`. */
@@ -135,20 +352,55 @@ export interface AiCatalogDigestCheck {
   reason?: string;
 }
 
+/** The outcome for one signed Trust Manifest. */
+export interface AiCatalogManifestCheck {
+  /** Index in `entries`. */
+  entry: number;
+  /** Index in that entry's `trustManifests`. */
+  index: number;
+  contributor?: string;
+  signer?: string;
+  kid?: string;
+  valid: boolean;
+  /** The signer is the publisher `urn:air:{publisher}` names (the did:web publisher profile). */
+  publisher?: boolean;
+  reason?: string;
+}
+
 /** What {@link verifyAiCatalog} returns. */
 export interface VerifyAiCatalogResult {
-  /** The signature verified with a trusted key and every entry digest matched its bytes. */
+  /** The signature verified with a trusted key, every signed Trust Manifest verified and every entry digest matched its bytes. */
   valid: boolean;
   /** Why not, in one sentence. */
   reason?: string;
-  signature: { valid: boolean; kid?: string; alg?: string; jku?: string; key?: string; reason?: string };
-  /** One check per entry that carries a `digest` (at most {@link AI_CATALOG_VERIFY_LIMITS}.digests). */
+  signature: {
+    valid: boolean;
+    /** `signature-object` (the current specification) or `detached-jws` (the earlier draft's string). */
+    form?: 'signature-object' | 'detached-jws';
+    signer?: string;
+    profile?: string;
+    issuedAt?: string;
+    expiresAt?: string;
+    kid?: string;
+    alg?: string;
+    jku?: string;
+    key?: string;
+    reason?: string;
+  };
+  /** One check per entry that carries a `digest` (at most {@link AI_CATALOG_VERIFY_LIMITS}.digests), made once the signature verified. */
   digests: AiCatalogDigestCheck[];
+  /** One check per signed Trust Manifest, made once the catalog signature verified. */
+  manifests: AiCatalogManifestCheck[];
+  /** What the catalog should change although it verified (the earlier signature form). */
+  notes?: string[];
   /** Limits that cut the verification short. */
   limits?: string[];
 }
 
-/** The catalog as an object, read within the size and depth bounds, or why not. */
+/** The note a catalog signed in the earlier form gets. */
+export const AI_CATALOG_PREVIOUS_SIGNATURE_NOTE =
+  'signature is a detached JWS string, the form of an earlier AI Catalog draft; the current specification carries a Signature object { signer, profile: "did-web-v1", issuedAt, jws } verified through the signer\'s did:web DID document';
+
 function readCatalog(input: unknown): Record<string, unknown> | string {
   let value = input;
   if (typeof input === 'string' || input instanceof Uint8Array) {
@@ -231,55 +483,20 @@ async function checkSignature(
   return reasons.join('; ');
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/** Fetches one artifact's bytes within the bounds, or says why not. */
-async function fetchArtifact(
-  url: string,
-  options: VerifyAiCatalogOptions,
-  deadline: number,
-): Promise<Uint8Array | string> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `url is not an absolute URL (${quoteUntrusted(url)})`;
-  }
-  const insecureOk =
-    options.allowInsecureArtifactUrls === true && parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname);
-  if (parsed.protocol !== 'https:' && !insecureOk)
-    return `url is not https (${quoteUntrusted(url)}); it was not fetched`;
-  if (parsed.username || parsed.password) return 'url carries credentials; it was not fetched';
-  const left = deadline - Date.now();
-  if (left <= 0) return 'not fetched: the time for artifact requests is spent';
-  const max = options.maxArtifactBytes ?? AI_CATALOG_VERIFY_LIMITS.artifactBytes;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), left);
-  try {
-    const response = await (options.fetch ?? globalThis.fetch)(parsed, {
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => undefined);
-      return `${parsed.href} answered HTTP ${response.status}${response.status >= 300 && response.status < 400 ? ' (a redirect, not followed)' : ''}`;
-    }
-    const bytes = await readCapped(response.body, max);
-    return bytes ?? `${parsed.href} is larger than ${max} bytes`;
-  } catch (error) {
-    return controller.signal.aborted
-      ? `${parsed.href} did not answer in time`
-      : `${parsed.href} could not be fetched (${(error as Error).message})`;
-  } finally {
-    clearTimeout(timer);
-  }
+/** Where digests may be fetched from, and how. */
+interface ArtifactPolicy {
+  options: VerifyAiCatalogOptions;
+  via: BoundedFetcher;
+  /** The only origin fetched, when the catalog has one and `followArtifacts` is not `'any'`. */
+  origin?: string;
 }
 
 /** Checks each entry `digest` against the bytes it names (given, fetched, or the JCS form of `data`). */
-async function checkDigests(catalog: Record<string, unknown>, options: VerifyAiCatalogOptions, limits: string[]) {
+async function checkDigests(catalog: Record<string, unknown>, policy: ArtifactPolicy, limits: string[]) {
+  const { options } = policy;
   const entries = Array.isArray(catalog.entries) ? catalog.entries : [];
   const checks: AiCatalogDigestCheck[] = [];
-  const deadline = Date.now() + (options.artifactTimeoutMs ?? AI_CATALOG_VERIFY_LIMITS.timeoutMs);
+  const max = options.maxArtifactBytes ?? AI_CATALOG_VERIFY_LIMITS.artifactBytes;
   for (const [index, entry] of entries.entries()) {
     if (typeof entry !== 'object' || entry === null || !('digest' in entry)) continue;
     const e = entry as Record<string, unknown>;
@@ -299,7 +516,7 @@ async function checkDigests(catalog: Record<string, unknown>, options: VerifyAiC
     let bytes: Uint8Array | string | undefined;
     if ('data' in e) {
       try {
-        bytes = canonicalizeAiCatalog({ data: e.data }).slice('{"data":'.length, -1);
+        bytes = jcs(e.data);
       } catch {
         check.reason = 'data cannot be put in RFC 8785 form';
         continue;
@@ -309,8 +526,10 @@ async function checkDigests(catalog: Record<string, unknown>, options: VerifyAiC
       if (given !== undefined) bytes = given;
       else if (options.fetchArtifacts === false)
         check.reason = 'not checked: its bytes were not given and fetching is off';
+      else if (policy.origin !== undefined && originOf(check.url) !== policy.origin)
+        check.reason = `not fetched: ${quoteUntrusted(check.url)} is not at the catalog's origin (${policy.origin}); fetch other origins with followArtifacts: 'any' (--follow-artifacts any)`;
       else {
-        const fetched = await fetchArtifact(check.url, options, deadline);
+        const fetched = await boundedFetch(check.url, max, policy.via, 'url');
         if (typeof fetched === 'string') check.reason = fetched;
         else bytes = fetched;
       }
@@ -325,55 +544,174 @@ async function checkDigests(catalog: Record<string, unknown>, options: VerifyAiC
   return checks;
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Signed Trust Manifests checked per catalog. */
+const MANIFEST_LIMIT = 100;
+
+/** Checks every signed Trust Manifest: its did-web-v1 signature, contributor, and release coverage. */
+async function checkManifests(catalog: Record<string, unknown>, context: DidWebContext, limits: string[]) {
+  const checks: AiCatalogManifestCheck[] = [];
+  const entries = Array.isArray(catalog.entries) ? catalog.entries : [];
+  let seen = 0;
+  for (const [entryIndex, entry] of entries.entries()) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const e = entry as Record<string, unknown>;
+    if (!Array.isArray(e.trustManifests)) continue;
+    for (const [index, manifest] of e.trustManifests.entries()) {
+      if (typeof manifest !== 'object' || manifest === null || !('signature' in manifest)) continue;
+      seen += 1;
+      if (seen > MANIFEST_LIMIT) continue;
+      const m = manifest as Record<string, unknown>;
+      const check: AiCatalogManifestCheck = { entry: entryIndex, index, valid: false };
+      if (typeof m.contributor === 'string') check.contributor = m.contributor;
+      checks.push(check);
+      const signed = await verifyDidWebSignature(m, TRUST_MANIFEST_JWS_TYP, context);
+      if (signed.signer !== undefined) check.signer = signed.signer;
+      if (signed.kid !== undefined) check.kid = signed.kid;
+      if (!signed.valid) {
+        check.reason = signed.reason ?? 'did not verify';
+        continue;
+      }
+      if (m.contributor !== signed.signer) {
+        check.reason = `contributor ${showValue(m.contributor)} is not the signer (${signed.signer})`;
+        continue;
+      }
+      const coverage = coverageProblem(e, m);
+      if (coverage !== undefined) {
+        check.reason = coverage;
+        continue;
+      }
+      check.valid = true;
+      const publisher = typeof e.identifier === 'string' ? /^urn:air:([^:]+):/.exec(e.identifier)?.[1] : undefined;
+      check.publisher = publisher !== undefined && signed.signer === `did:web:${publisher}`;
+    }
+  }
+  if (seen > MANIFEST_LIMIT)
+    limits.push(`only the first ${MANIFEST_LIMIT} of ${seen} signed Trust Manifests were checked`);
+  return checks;
+}
+
+function hasKeySource(options: VerifyAiCatalogOptions): boolean {
+  return (
+    options.keys !== undefined ||
+    options.jwks !== undefined ||
+    options.jwksUrl !== undefined ||
+    options.allowJkuHosts !== undefined
+  );
+}
+
 /**
- * Verifies a signed AI Catalog: its `signature` (a detached JWS over the RFC 8785 form of the
- * catalog without `signature`) against trusted keys, and every entry `digest` against the exact
- * bytes the entry points to. Never throws for anything in the catalog (it may be hostile); only
- * wrong options throw.
+ * Verifies a signed AI Catalog. Never throws for anything in the catalog (it may be hostile);
+ * only wrong options throw.
  *
- * Keys as {@link verifyAgentCard} takes them: from `keys`, `jwks` and `jwksUrl`, which the
- * caller chose; a `jku` in the header is fetched only when `allowJkuHosts` admits it, and never
- * trusted by itself. Algorithms: the draft's list (ES256, ES384, EdDSA, PS256, PS384, RS256),
- * narrowed by `algorithms`. Bounds: {@link AI_CATALOG_VERIFY_LIMITS}.
+ * - The current form, a Signature object under `did-web-v1`: the root signature through the
+ *   signer's `did:web` DID document (resolved over https within the bounds, or from
+ *   `didDocuments`), `typ: "ai-catalog+jws"`, ES256 only, `kid` under the signer, no key named
+ *   by the header, `host.identifier` equal to the signer; then every signed Trust Manifest
+ *   (its signature, `contributor`, and the subject binding its entry's release).
+ * - The earlier form, a detached JWS string: against the keys the caller trusts (`keys`, `jwks`,
+ *   `jwksUrl`, `allowJkuHosts`), as {@link verifyAgentCard} takes them, with a note naming the
+ *   current form.
+ *
+ * Entry digests are compared with the exact bytes only once the signature verified, and entry
+ * URLs are fetched only at the catalog's own origin when `catalogUrl` is given, never at a
+ * loopback, private or link-local address unless `allowPrivateTargets`. Bounds:
+ * {@link AI_CATALOG_VERIFY_LIMITS}.
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for options `verifyAgentCard` refuses too.
  * @example
- * const result = await verifyAiCatalog(text, { jwksUrl: 'https://acme.example/.well-known/jwks.json' })
+ * const result = await verifyAiCatalog(text, { catalogUrl: 'https://acme.example/.well-known/ai-catalog.json' })
  * if (!result.valid) console.error(result.reason)
  */
 export async function verifyAiCatalog(
   catalog: unknown,
-  options: VerifyAiCatalogOptions,
+  options: VerifyAiCatalogOptions = {},
 ): Promise<VerifyAiCatalogResult> {
-  let resolved: ResolvedVerifyOptions;
-  try {
-    resolved = resolveVerifyOptions({ ...options, forms: undefined });
-  } catch (error) {
-    if (!(error instanceof AgentCardError)) throw error;
-    throw new AgentCardError(
-      'ERR_AGENT_CARD_SIGNATURE',
-      error.message.replace(/^verifyAgentCard:/, 'verifyAiCatalog:'),
-    );
-  }
   const read = readCatalog(catalog);
+  const objectForm = typeof read !== 'string' && typeof read.signature === 'object' && read.signature !== null;
+  let resolved: ResolvedVerifyOptions | undefined;
+  if (!objectForm || hasKeySource(options)) {
+    try {
+      resolved = resolveVerifyOptions({ ...options, forms: undefined } as VerifyAgentCardOptions);
+    } catch (error) {
+      if (!(error instanceof AgentCardError)) throw error;
+      throw new AgentCardError(
+        'ERR_AGENT_CARD_SIGNATURE',
+        error.message.replace(/^verifyAgentCard:/, 'verifyAiCatalog:'),
+      );
+    }
+  }
   const signature: VerifyAiCatalogResult['signature'] = { valid: false };
   if (typeof read === 'string')
-    return { valid: false, reason: read, signature: { valid: false, reason: read }, digests: [] };
+    return { valid: false, reason: read, signature: { valid: false, reason: read }, digests: [], manifests: [] };
   const limits: string[] = [];
-  const failed = await checkSignature(read, resolved, signature, limits);
-  if (failed !== undefined) signature.reason = failed;
-  const digests = await checkDigests(read, options, limits);
+  const notes: string[] = [];
+  const via: BoundedFetcher = {
+    fetch: options.fetch ?? globalThis.fetch,
+    deadline: Date.now() + (options.artifactTimeoutMs ?? AI_CATALOG_VERIFY_LIMITS.timeoutMs),
+    allowPrivateTargets: options.allowPrivateTargets === true,
+    allowInsecureLoopback: options.allowInsecureArtifactUrls === true,
+  };
+  const context: DidWebContext = {
+    resolver: new DidWebResolver(via, options.didDocuments),
+    now: (options.now ?? new Date()).getTime(),
+    skewMs: options.clockSkewMs ?? 60_000,
+  };
+  if (objectForm) {
+    signature.form = 'signature-object';
+    const checked = await verifyDidWebSignature(read, AI_CATALOG_JWS_TYP, context);
+    const { valid, reason, ...about } = checked;
+    Object.assign(signature, about);
+    const host = read.host as Record<string, unknown> | undefined;
+    if (!valid) signature.reason = reason ?? 'did not verify';
+    else if (host?.identifier !== checked.signer)
+      signature.reason = `host.identifier (${showValue(host?.identifier)}) is not the signer (${checked.signer}), so the signature does not speak for the catalog's operator (did:web catalog profile)`;
+    else {
+      signature.valid = true;
+      signature.key = checked.kid;
+    }
+  } else if (read.signature === undefined) {
+    signature.reason = 'the catalog has no signature';
+  } else {
+    signature.form = 'detached-jws';
+    const failed = await checkSignature(read, resolved!, signature, limits);
+    if (failed !== undefined) signature.reason = failed;
+    notes.push(AI_CATALOG_PREVIOUS_SIGNATURE_NOTE);
+  }
+  let digests: AiCatalogDigestCheck[] = [];
+  let manifests: AiCatalogManifestCheck[] = [];
+  if (signature.valid) {
+    manifests = await checkManifests(read, context, limits);
+    const follow = options.followArtifacts ?? (options.catalogUrl === undefined ? 'any' : 'same-origin');
+    const origin =
+      follow === 'same-origin' && options.catalogUrl !== undefined ? originOf(options.catalogUrl) : undefined;
+    const policy: ArtifactPolicy = { options, via };
+    if (follow === 'same-origin') policy.origin = origin ?? 'null';
+    digests = await checkDigests(read, policy, limits);
+  }
   const mismatch = digests.find((d) => !d.valid);
+  const badManifest = manifests.find((m) => !m.valid);
   const reason = !signature.valid
     ? `the catalog signature did not verify: ${signature.reason}`
-    : mismatch !== undefined
-      ? `entries[${mismatch.index}] digest did not verify: ${mismatch.reason}`
-      : undefined;
+    : badManifest !== undefined
+      ? `entries[${badManifest.entry}].trustManifests[${badManifest.index}] did not verify: ${badManifest.reason}`
+      : mismatch !== undefined
+        ? `entries[${mismatch.index}] digest did not verify: ${mismatch.reason}`
+        : undefined;
   return {
     valid: reason === undefined,
     ...(reason === undefined ? {} : { reason }),
     signature,
     digests,
+    manifests,
+    ...(notes.length > 0 ? { notes } : {}),
     ...(limits.length > 0 ? { limits } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { severalAgents } from './features/agents';
-import { aiCatalog } from './features/catalog';
+import { aiCatalog, aiCatalogDidWeb } from './features/catalog';
 import { fallThrough, publicCard } from './features/card';
 import { cors } from './features/cors';
 import { discoveryDocuments } from './features/discovery';
@@ -32,5 +32,5 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     discoveryDocuments,
     serveEvents,
   ]);
-  runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog]);
+  runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog, aiCatalogDidWeb]);
 }

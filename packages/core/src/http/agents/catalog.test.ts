@@ -8,7 +8,7 @@ import { AgentCardError } from '../../errors';
 import type { AgentCard } from '../../model';
 import { verifyAiCatalog } from '../../sign/catalog-signing';
 import type { AgentCardRequest } from '../kernel/exchange';
-import type { AgentCardResponder } from '../kernel/responder';
+import { type AgentCardResponder, servedPathsOf } from '../kernel/responder';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 
@@ -230,7 +230,10 @@ describe('a signed catalog', () => {
       signature: { valid: true, kid: 'catalog-key', alg: 'ES256', key: 'keys["catalog-key"]' },
       digests: [{ valid: true }, { valid: true }],
     });
-    expect(validateAiCatalog(catalog).findings).toEqual([]);
+    // Without a did:web signer the catalog keeps the earlier form, which readers are told about.
+    expect(validateAiCatalog(catalog).findings.map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['catalog-signature-previous-form', 'warning', '/signature'],
+    ]);
   });
 
   it('is the same bytes on every replica (signed once, deterministically)', async () => {
@@ -279,3 +282,112 @@ describe('entries of other kinds', () => {
     expect(await host().respond({ method: 'GET', path: '/.well-known/mcp/catalog.json', headers: {} })).toBeUndefined();
   });
 });
+
+describe('a catalog signed with a did:web signer (catalog.signer)', () => {
+  const SIGNER = 'did:web:agents.acme.example';
+  const didHost = (extra: Partial<AgentCardOptions> = {}) =>
+    createAgentCardResponder({
+      logger: quiet,
+      sign,
+      agents: [
+        {
+          id: 'billing',
+          path: '/agents/billing',
+          card: card('billing'),
+          catalogEntry: {
+            trustManifests: [
+              {
+                contributor: SIGNER,
+                provenance: [{ relation: 'publishedFrom', sourceId: 'https://github.com/acme/billing' }],
+              },
+            ],
+          },
+        },
+        { id: 'support', path: '/agents/support', card: card('support') },
+      ],
+      catalog: { publisher: 'agents.acme.example', host: { displayName: 'Acme' }, signer: SIGNER },
+      ...extra,
+    });
+
+  it('serves the signer DID document at /.well-known/did.json, prebuilt with an ETag and CORS', async () => {
+    const r = didHost();
+    const res = await get(r, '/.well-known/did.json', { origin: 'https://elsewhere.example' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/did+json');
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(decoder.decode(res.body))).toEqual({
+      '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+      id: SIGNER,
+      verificationMethod: [
+        {
+          id: `${SIGNER}#catalog-key`,
+          type: 'JsonWebKey2020',
+          controller: SIGNER,
+          publicKeyJwk: { ...publicKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' },
+        },
+      ],
+      assertionMethod: [`${SIGNER}#catalog-key`],
+    });
+    expect((await get(r, '/.well-known/did.json', { 'if-none-match': res.headers.etag! })).status).toBe(304);
+    // Static hosts get it too (agent-card build writes every served path).
+    expect(servedPathsOf(r)).toContain('/.well-known/did.json');
+  });
+
+  it('signs the catalog and the Trust Manifest in the Signature object form; a reader verifies both from what the host serves', async () => {
+    const r = didHost();
+    const catalog = JSON.parse(await text(r, '/.well-known/ai-catalog.json'));
+    expect(catalog.host).toEqual({ displayName: 'Acme', identifier: SIGNER });
+    expect(catalog.signature).toMatchObject({ signer: SIGNER, profile: 'did-web-v1' });
+    const [billing] = catalog.entries;
+    expect(billing.trustManifests[0]).toMatchObject({
+      contributor: SIGNER,
+      subject: { identifier: billing.identifier, type: billing.type, digest: billing.digest, url: billing.url },
+      signature: { signer: SIGNER, profile: 'did-web-v1' },
+    });
+    // The reader resolves did:web:agents.acme.example to this host's /.well-known/did.json.
+    const fetch = async (url: URL | string | Request) => {
+      const u = new URL(String(url));
+      const res = await get(r, u.pathname);
+      return new Response(res.body, { status: res.status });
+    };
+    const result = await verifyAiCatalog(catalog, {
+      fetch,
+      catalogUrl: 'https://agents.acme.example/.well-known/ai-catalog.json',
+    });
+    expect(result).toMatchObject({
+      valid: true,
+      signature: { valid: true, signer: SIGNER, kid: `${SIGNER}#catalog-key` },
+      manifests: [{ entry: 0, index: 0, valid: true, publisher: true }],
+      digests: [{ valid: true }, { valid: true }],
+    });
+    expect(validateAiCatalog(catalog).findings).toEqual([]);
+  });
+
+  it('refuses a signer that is not a root did:web DID, or one without sign, at start-up', () => {
+    expect(startupError({ ...baseOptions(), sign, catalog: { signer: 'did:web:Acme.example:path' } })).toContain(
+      'options.catalog.signer: signer "did:web:Acme.example:path" is not a root did:web DID',
+    );
+    expect(startupError({ ...baseOptions(), catalog: { signer: SIGNER } })).toContain(
+      'options.catalog.signer: signs with the keys of the sign option, which is not set.',
+    );
+    expect(
+      startupError({
+        ...baseOptions(),
+        sign,
+        catalog: {
+          publisher: 'acme.com',
+          host: { displayName: 'Acme', identifier: 'did:web:acme.com' },
+          signer: SIGNER,
+        },
+      }),
+    ).toContain('options.catalog.host.identifier: must be the signer (did:web:agents.acme.example)');
+  });
+});
+
+function baseOptions(): AgentCardOptions {
+  return {
+    logger: quiet,
+    agents: ['billing', 'support'].map((id) => ({ id, path: `/agents/${id}`, card: card(id) })),
+  };
+}

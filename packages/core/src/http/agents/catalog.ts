@@ -18,7 +18,15 @@ import {
 } from '../../catalog/format';
 import { validateAiCatalog } from '../../catalog/validate';
 import { AgentCardError } from '../../errors';
-import { type AiCatalogSigner, prepareAiCatalogSigner, sha256Digest } from '../../sign/catalog-signing';
+import { rootDidWebProblem } from '../../sign/catalog-did-web';
+import {
+  type AiCatalogDidWebSigner,
+  type AiCatalogSigner,
+  aiCatalogDidDocument,
+  prepareAiCatalogDidWebSigner,
+  prepareAiCatalogSigner,
+  sha256Digest,
+} from '../../sign/catalog-signing';
 import type { AgentCard } from '../../model';
 import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
@@ -52,6 +60,7 @@ const CATALOG_KEYS = new Set([
   'extensions',
   'metadata',
   'sign',
+  'signer',
 ]);
 
 /** A domain name: two labels or more, the last one letters (draft §"Catalog Entry", `{publisher}`). */
@@ -253,6 +262,26 @@ export function checkCatalogOption(
     problems.push(
       `options.catalog.sign: must be true or false (${show(c.sign)}). Leave it out to sign the catalog with the sign option.`,
     );
+  if (c.signer !== undefined) {
+    const problem = rootDidWebProblem(c.signer);
+    if (problem !== undefined)
+      problems.push(
+        `options.catalog.signer: ${problem}. Name the domain that serves this responder, e.g. 'did:web:agents.example.com'.`,
+      );
+    else if (draft !== AI_CATALOG_DRAFT.id)
+      problems.push(
+        `options.catalog.signer: the pinned draft ${draft} has no catalog signature (set). Remove signer, or remove draft to follow the current specification.`,
+      );
+    else if (c.sign === false)
+      problems.push('options.catalog.signer: is set but catalog.sign is false. Remove one of them.');
+    else {
+      const identifier = (c.host as { identifier?: unknown } | undefined)?.identifier;
+      if (identifier !== undefined && identifier !== c.signer)
+        problems.push(
+          `options.catalog.host.identifier: must be the signer (${c.signer}) for readers to accept the signature as the catalog operator's (${show(identifier)}). Leave host.identifier out (it is set to the signer), or sign as that DID.`,
+        );
+    }
+  }
   const baseUrl = c.baseUrl === undefined ? undefined : checkBaseUrl(c.baseUrl, problems);
   checkPublishedUrls(c, 'options.catalog', profile, problems);
   // The document the options describe, with the agents left out, must already be a valid catalog.
@@ -289,6 +318,8 @@ export type CatalogRoute<Req> = (
 ) & {
   /** The MCP discovery subset (`/.well-known/mcp/catalog.json`), when MCP entries are declared. */
   readonly mcp?: PreparedDocument;
+  /** The signer's DID document (`/.well-known/did.json`), when `catalog.signer` names one. */
+  readonly did?: PreparedDocument;
   /** The publisher domain the identifiers took from a host name, when `publisher` is not set. */
   readonly derivedPublisher?: string;
 };
@@ -302,15 +333,70 @@ function catalogSigner(
   sign: AgentCardOptions<unknown>['sign'],
   catalog: ResolvedCatalogOptions,
   problems: string[],
-): AiCatalogSigner | undefined {
+): CatalogSigning | undefined {
+  if (catalog.signer !== undefined) {
+    const identifier = (catalog.host as { identifier?: unknown } | undefined)?.identifier;
+    // A host.identifier other than the signer is already a problem of the catalog option.
+    if (identifier !== undefined && identifier !== catalog.signer) return undefined;
+    if (sign === undefined) {
+      problems.push(
+        `options.catalog.signer: signs with the keys of the sign option, which is not set. Add sign: { keys: [{ privateKey, alg: 'ES256', kid }] }, or remove signer.`,
+      );
+      return undefined;
+    }
+    const full = typeof sign === 'object' && sign !== null && !Array.isArray(sign) && 'keys' in sign;
+    const keys = (full ? (sign as { keys: unknown }).keys : sign) as Parameters<typeof prepareAiCatalogSigner>[0];
+    const list = (Array.isArray(keys) ? keys : [keys]) as { alg?: unknown }[];
+    try {
+      const didWeb = prepareAiCatalogDidWebSigner(keys, { signer: catalog.signer }, 'options.catalog.signer');
+      // Every ES256 key is published, so that a key can be added before it signs.
+      const published = list
+        .filter((k) => k?.alg === 'ES256')
+        .map((k) => prepareAiCatalogDidWebSigner(k as never, { signer: catalog.signer! }, 'options.sign'));
+      return {
+        signer: { kid: didWeb.kid, alg: 'ES256', sign: (doc) => didWeb.sign(doc) as never },
+        didWeb,
+        didDocument: aiCatalogDidDocument(published),
+      };
+    } catch (error) {
+      if (!(error instanceof AgentCardError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
+  }
   if (sign === undefined || catalog.sign === false || catalog.draft !== AI_CATALOG_DRAFT.id) return undefined;
   try {
-    return prepareAiCatalogSigner(sign, 'options.sign');
+    return { signer: prepareAiCatalogSigner(sign, 'options.sign') };
   } catch (error) {
     if (error instanceof AgentCardError && error.message.includes('AI Catalog draft'))
       problems.push(`${error.message.replace(/or leave the catalog unsigned\.$/, 'or set catalog.sign: false.')}`);
     return undefined;
   }
+}
+
+/** How the catalog is signed: the earlier string form, or a did:web Signature object and its DID document. */
+interface CatalogSigning {
+  signer: AiCatalogSigner;
+  didWeb?: AiCatalogDidWebSigner;
+  didDocument?: object;
+}
+
+/**
+ * The Trust Manifests of an entry: those the host's did:web signer contributes without a
+ * signature are signed, their subject copied from the entry; the others are served as given.
+ */
+function withSignedManifests(entry: AnyEntry, didWeb: AiCatalogDidWebSigner | undefined): AnyEntry {
+  const manifests = (entry as AiCatalogEntry).trustManifests;
+  if (didWeb === undefined || !Array.isArray(manifests)) return entry;
+  const { trustManifests: _given, ...bare } = entry as AiCatalogEntry;
+  return {
+    ...entry,
+    trustManifests: manifests.map((m) =>
+      m.signature === undefined && (m.contributor === undefined || m.contributor === didWeb.signer)
+        ? didWeb.signManifest(bare as Record<string, unknown>, m)
+        : m,
+    ),
+  } as AnyEntry;
 }
 
 /** The identifier an agent's `catalogEntry` gives, if any. */
@@ -362,7 +448,17 @@ export function prepareCatalog<Req>(
   const settings = { served, contentType: AI_CATALOG_MEDIA_TYPE, cacheControl: shared.cacheControl, cors: shared.cors };
   const listed = agents.filter((a) => a.entry !== false);
   const link = `<${catalog.baseUrl ?? ''}${AI_CATALOG_PATH}>; rel="${AI_CATALOG_LINK_REL}"`;
-  const signer = catalogSigner(options.sign as AgentCardOptions<unknown>['sign'], catalog, problems);
+  const signing = catalogSigner(options.sign as AgentCardOptions<unknown>['sign'], catalog, problems);
+  const signer = signing?.signer;
+  const didWeb = signing?.didWeb;
+  const did =
+    signing?.didDocument === undefined
+      ? undefined
+      : prepareDocument(encodeJson(signing.didDocument), {
+          ...settings,
+          served: { kind: 'did' },
+          contentType: 'application/did+json',
+        });
   const write = catalogWriter(catalog, signer);
   const current = catalog.draft === AI_CATALOG_DRAFT.id;
   const assemble = (entries: AnyEntry[]) => write([...entries, ...(catalog.entries ?? [])]);
@@ -393,7 +489,9 @@ export function prepareCatalog<Req>(
       }
       if (needsPublisher && ownIdentifier(a) === undefined) derivedPublisher ??= hostnameOf(base);
       const bytes = signer === undefined ? undefined : cardBytesOf(a);
-      entries.push(entryOf(a as Agent<unknown>, a.card!, base, catalog, bytes && sha256Digest(bytes)));
+      entries.push(
+        withSignedManifests(entryOf(a as Agent<unknown>, a.card!, base, catalog, bytes && sha256Digest(bytes)), didWeb),
+      );
     }
     const doc = assemble(entries) as { entries: AnyEntry[] };
     checkUrls(doc.entries);
@@ -407,6 +505,7 @@ export function prepareCatalog<Req>(
       link,
       document: prepareDocument(encodeJson(doc), settings),
       ...(mcp ? { mcp } : {}),
+      ...(did ? { did } : {}),
       ...(derivedPublisher ? { derivedPublisher } : {}),
     };
   }
@@ -418,8 +517,14 @@ export function prepareCatalog<Req>(
           `options.catalog.publisher: is needed to name agent "${a.id}"'s entry (urn:air:{publisher}:${catalog.namespace}:${a.id}), and its card is a function, whose host comes from the request (none). Set catalog.publisher to your domain, e.g. 'acme.com', or give the agent catalogEntry.identifier.`,
         );
   if (needsPublisher && catalog.baseUrl !== undefined) derivedPublisher = hostnameOf(catalog.baseUrl);
-  const route = dynamicCatalog(catalog, listed, settings, shared, assemble, signer !== undefined);
-  return { ...route, link, ...(mcp ? { mcp } : {}), ...(derivedPublisher ? { derivedPublisher } : {}) };
+  const route = dynamicCatalog(catalog, listed, settings, shared, assemble, signer !== undefined, didWeb);
+  return {
+    ...route,
+    link,
+    ...(mcp ? { mcp } : {}),
+    ...(did ? { did } : {}),
+    ...(derivedPublisher ? { derivedPublisher } : {}),
+  };
 }
 
 /**
@@ -433,6 +538,7 @@ function dynamicCatalog<Req>(
   shared: HostDocumentSettings<Req>,
   assemble: (entries: AnyEntry[]) => object,
   digests: boolean,
+  didWeb?: AiCatalogDidWebSigner,
 ): { build(request: AgentCardRequest<Req>): Promise<AgentCardResponse> } {
   const cache = new LruCache<string, PreparedDocument>(shared.maxVariants);
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
@@ -465,13 +571,16 @@ function dynamicCatalog<Req>(
       if (doc === undefined) {
         const decoder = new TextDecoder();
         const entries = listed.map((a, i) =>
-          entryOf(
-            a as Agent<unknown>,
-            JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard,
-            // A static card keeps the origin of its own interfaces; a dynamic one has the request's.
-            catalog.baseUrl ?? (a.card === undefined ? origin : (originOfCard(a.card) ?? origin)),
-            catalog,
-            digests ? sha256Digest(answers[i]!.body!) : undefined,
+          withSignedManifests(
+            entryOf(
+              a as Agent<unknown>,
+              JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard,
+              // A static card keeps the origin of its own interfaces; a dynamic one has the request's.
+              catalog.baseUrl ?? (a.card === undefined ? origin : (originOfCard(a.card) ?? origin)),
+              catalog,
+              digests ? sha256Digest(answers[i]!.body!) : undefined,
+            ),
+            didWeb,
           ),
         );
         // Signed (when signed) once per variant, when it is first built, never per request.

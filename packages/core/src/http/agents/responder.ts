@@ -1,6 +1,12 @@
 // Several agents from one responder: each agent a responder of its own, a router in front, the
 // AI Catalog listing them, and the viewer's pages for each and for the host.
-import { AI_CATALOG_LINK_REL, AI_CATALOG_MEDIA_TYPE, AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
+import {
+  AI_CATALOG_LINK_REL,
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_PATH,
+  DID_DOCUMENT_PATH,
+  MCP_CATALOG_PATH,
+} from '../../catalog/format';
 import { AgentCardError } from '../../errors';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
@@ -150,6 +156,7 @@ function hostPaths<Req>(
     if (catalog.document === undefined) return undefined;
     paths.push(AI_CATALOG_PATH);
     if (catalog.mcp !== undefined) paths.push(MCP_CATALOG_PATH);
+    if (catalog.did !== undefined) paths.push(DID_DOCUMENT_PATH);
   }
   return paths;
 }

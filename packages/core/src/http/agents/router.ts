@@ -1,6 +1,6 @@
 // Finds the agent of a request with one Map lookup and answers with it, or with the catalog;
 // adds the `Link` headers each agent's card answers carry.
-import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
+import { AI_CATALOG_PATH, DID_DOCUMENT_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { isPromiseLike } from '../../util';
 import { answerDocument, withHeaders } from '../kernel/documents';
 import type { AgentCardResponse } from '../kernel/exchange';
@@ -92,6 +92,8 @@ export function createRouter<Req>(
         }
         if (catalog?.mcp !== undefined && (path === MCP_CATALOG_PATH || comparablePath(path) === MCP_CATALOG_PATH))
           return answerDocument(catalog.mcp, request);
+        if (catalog?.did !== undefined && (path === DID_DOCUMENT_PATH || comparablePath(path) === DID_DOCUMENT_PATH))
+          return answerDocument(catalog.did, request);
         return defaultAgent === undefined ? undefined : linked(rootLinker, defaultAgent.responder.respond(request));
       }
       const a = byPath.get(path.slice(0, wk));

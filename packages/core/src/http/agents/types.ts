@@ -62,4 +62,15 @@ export interface AiCatalogServeOptions {
    * @default true
    */
   sign?: boolean;
+  /**
+   * The root `did:web` DID that signs the catalog in the current specification's form, e.g.
+   * `'did:web:agents.example.com'`: the catalog's `signature` becomes a Signature object
+   * (`did-web-v1`, ES256, `kid` `{signer}#{key kid}`), `host.identifier` the signer, and
+   * `/.well-known/did.json` is served with every ES256 key of `sign` under `assertionMethod`.
+   * Serve the responder at that domain's root. A Trust Manifest given in an agent's
+   * `catalogEntry.trustManifests` with this `contributor` and no `signature` is signed too, its
+   * `subject` copied from the entry. Needs `sign` with an ES256 key.
+   * @default the earlier detached JWS string form, with the keys of `sign`
+   */
+  signer?: string;
 }

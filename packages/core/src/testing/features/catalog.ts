@@ -21,10 +21,10 @@ const SKILLS_ENTRY = {
 };
 
 /** The HTTP behaviour every discovery document has: headers, ETag, 304, HEAD, CORS, 405, Vary. */
-function documentCases(path: string, contentType: string): ConformanceCase<CatalogKeys>[] {
+function documentCases(path: string, contentType: string, fixture = 'catalog'): ConformanceCase<CatalogKeys>[] {
   return [
     check(`${path}: GET → 200 ${contentType}, strong ETag of its bytes, Cache-Control, CORS, nosniff`, async (t) => {
-      const res = await t.get('catalog', path);
+      const res = await t.get(fixture, path);
       expect(res.status).toBe(200);
       expect(res.headers).toMatchObject({
         'content-type': contentType,
@@ -35,10 +35,10 @@ function documentCases(path: string, contentType: string): ConformanceCase<Catal
       });
     }),
     check(`${path}: HEAD → 200 without body; If-None-Match → 304 with the same ETag and Vary`, async (t) => {
-      const ok = await t.get('catalog', path);
-      const head = await t.get('catalog', path, { method: 'HEAD' });
+      const ok = await t.get(fixture, path);
+      const head = await t.get(fixture, path, { method: 'HEAD' });
       expect([head.status, head.body.byteLength, head.headers.etag]).toEqual([200, 0, ok.headers.etag]);
-      const notModified = await t.get('catalog', `${path}?x=1`, { headers: { 'if-none-match': ok.headers.etag! } });
+      const notModified = await t.get(fixture, `${path}?x=1`, { headers: { 'if-none-match': ok.headers.etag! } });
       expect([notModified.status, notModified.body.byteLength, notModified.headers.etag]).toEqual([
         304,
         0,
@@ -47,12 +47,12 @@ function documentCases(path: string, contentType: string): ConformanceCase<Catal
       expect([head.headers.vary, notModified.headers.vary]).toEqual([ok.headers.vary, ok.headers.vary]);
     }),
     check(`${path}: OPTIONS → 204 with CORS; POST → 405 with Allow`, async (t) => {
-      const preflight = await t.get('catalog', path, {
+      const preflight = await t.get(fixture, path, {
         method: 'OPTIONS',
         headers: { origin: 'https://client.example', 'access-control-request-method': 'GET' },
       });
       expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, '*']);
-      const post = await t.get('catalog', path, { method: 'POST', body: '{}' });
+      const post = await t.get(fixture, path, { method: 'POST', body: '{}' });
       expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
     }),
   ];
@@ -105,6 +105,43 @@ export const aiCatalog: ConformanceFeature<CatalogKeys> = {
       }
       const result = await verifyAiCatalog(catalog, {
         keys: { catalog: t.state.publicKey },
+        artifacts,
+        fetchArtifacts: false,
+      });
+      expect([result.valid, result.signature.valid, result.digests.length]).toEqual([true, true, 2]);
+    }),
+  ],
+};
+
+const DID_PATH = '/.well-known/did.json';
+const DID_SIGNER = 'did:web:conformance.dev';
+
+/**
+ * The AI Catalog signed as a `did:web` signer (`catalog.signer`): the Signature object, and the
+ * signer's DID document at `/.well-known/did.json`, which verifies it.
+ */
+export const aiCatalogDidWeb: ConformanceFeature<CatalogKeys> = {
+  title: 'the AI Catalog signed as a did:web signer, and its DID document',
+  state: catalogKeys,
+  fixtures: {
+    didCatalog: (keys) => ({
+      agents: AGENT_IDS.map((id) => ({ id, path: `/agents/${id}`, card: conformanceAgentCard(id) })),
+      sign: { privateKey: keys.privateKey, alg: 'ES256', kid: 'catalog' },
+      catalog: { publisher: 'conformance.dev', host: { displayName: 'Conformance Corp' }, signer: DID_SIGNER },
+    }),
+  },
+  cases: [
+    ...documentCases(DID_PATH, 'application/did+json', 'didCatalog'),
+    check('the catalog carries a did-web-v1 Signature object that the served DID document verifies', async (t) => {
+      const catalog = JSON.parse((await t.get('didCatalog', CATALOG_PATH)).text);
+      expect(catalog.signature).toMatchObject({ signer: DID_SIGNER, profile: 'did-web-v1' });
+      const did = JSON.parse((await t.get('didCatalog', DID_PATH)).text);
+      expect(did.assertionMethod).toEqual([`${DID_SIGNER}#catalog`]);
+      const artifacts: Record<string, Uint8Array> = {};
+      for (const entry of catalog.entries)
+        artifacts[entry.url] = (await t.get('didCatalog', new URL(entry.url).pathname)).body;
+      const result = await verifyAiCatalog(catalog, {
+        didDocuments: { [DID_SIGNER]: did },
         artifacts,
         fetchArtifacts: false,
       });
