@@ -137,7 +137,7 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
     } catch {}
     throw new AgentCardError(
       'ERR_AGENT_CARD_STORE',
-      `${description}: the version file ${shown(paths.meta(key))} is not the store's (${shown(text.slice(0, 40))}). Delete it: the card then reads as version 1.`,
+      `${description}: the version file ${JSON.stringify(paths.meta(key))} is not the store's (${shown(text.slice(0, 40))}). Delete it: the card then reads as version 1.`,
     );
   };
   const readCard = async (key: StoreKey): Promise<string | undefined> => {
@@ -148,12 +148,12 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
       if (info.size > MAX_CARD_BYTES)
         throw new AgentCardError(
           'ERR_AGENT_CARD_STORE',
-          `${description}: the card file ${shown(file)} is larger than ${MAX_CARD_BYTES} bytes. Make it smaller.`,
+          `${description}: the card file ${JSON.stringify(file)} is larger than ${MAX_CARD_BYTES} bytes. Make it smaller.`,
         );
       return await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw fail(`reading ${shown(file)}`, error);
+      throw fail(`reading ${JSON.stringify(file)}`, error);
     }
   };
   const locked = async () =>
@@ -217,7 +217,7 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
       if (Date.now() > deadline)
         throw new AgentCardError(
           'ERR_AGENT_CARD_STORE',
-          `${description}: another writer held ${shown(paths.lock)} for more than ${lockTimeout} ms. If no writer runs, delete the file.`,
+          `${description}: another writer held ${JSON.stringify(paths.lock)} for more than ${lockTimeout} ms. If no writer runs, delete the file.`,
         );
       await sleep(2 + Math.random() * 8);
     }
@@ -242,7 +242,7 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
     if (!/^[0-9]{1,20}\s*$/.test(text))
       throw new AgentCardError(
         'ERR_AGENT_CARD_STORE',
-        `${description}: the revision file ${shown(paths.revision)} holds ${shown(text.slice(0, 40))}, not a number. Write the highest revision of the change log into it.`,
+        `${description}: the revision file ${JSON.stringify(paths.revision)} holds ${shown(text.slice(0, 40))}, not a number. Write the highest revision of the change log into it.`,
       );
     return BigInt(text.trim());
   };
@@ -294,14 +294,14 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
       opened();
       checkFileKey(key);
       return exclusive(async () => {
+        // A record whose version file is garbled is deleted too: deleting is how it is repaired.
         const stored = await readRecord(key, false).catch(() => undefined);
-        const meta = await readMeta(key).catch(() => undefined);
-        if (stored === undefined && meta === undefined) return false;
+        const body = stored?.body ?? (await readCard(key));
         try {
-          await rm(paths.card(key), { force: true });
           await rm(paths.meta(key), { force: true });
-          if (stored === undefined) return false;
-          await record({ tenant: key.tenant, agent: key.agent, version: stored.version, deleted: true });
+          if (body === undefined) return false;
+          await rm(paths.card(key), { force: true });
+          await record({ tenant: key.tenant, agent: key.agent, version: stored?.version ?? 0, deleted: true });
           return true;
         } catch (error) {
           throw fail(`deleting ${key.tenant}/${key.agent}`, error);
@@ -359,7 +359,7 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
   async function names(folder: string, kind: 'file' | 'directory'): Promise<string[]> {
     const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [];
-      throw fail(`reading ${shown(folder)}`, error);
+      throw fail(`reading ${JSON.stringify(folder)}`, error);
     });
     const out: string[] = [];
     for (const entry of entries) {

@@ -34,7 +34,7 @@ export interface RedisClientLike {
   duplicate(overrides?: { socket?: { reconnectStrategy?: false; connectTimeout?: number } }): RedisClientLike;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   destroy(): void;
-  readonly options?: { readonly url?: string; readonly socket?: { readonly host?: string; readonly port?: number } };
+  readonly options?: { readonly url?: string; readonly socket?: object };
 }
 
 /** Options of {@link redisStore}. */
@@ -111,7 +111,8 @@ async function loadRedis(description: string): Promise<RedisModule> {
 function describeClient(client: RedisClientLike): string {
   const url = client.options?.url;
   if (typeof url === 'string') return describeUrl(url);
-  const socket = client.options?.socket;
+  const socket = client.options?.socket as { host?: string; port?: number; path?: string } | undefined;
+  if (typeof socket?.path === 'string') return `redis+unix://${socket.path}`;
   return `redis://${socket?.host ?? 'localhost'}:${socket?.port ?? 6379}`;
 }
 
@@ -156,6 +157,7 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
 
   let client: RedisClientLike | undefined = options.client;
   let connecting: Promise<RedisClientLike> | undefined;
+  let connectedOnce = false;
   let closed = false;
 
   const newClient = async (overrides: object): Promise<RedisClientLike> => {
@@ -188,9 +190,16 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
           (await newClient({
             // Commands fail at once while the store is away instead of waiting without bound.
             disableOfflineQueue: true,
-            socket: { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, retryDelay) },
+            socket: {
+              connectTimeout,
+              // Before the first connection, a refusal is the answer (the caller hears it at once);
+              // after it, the client keeps trying in the background.
+              reconnectStrategy: (retries: number, cause: Error) =>
+                connectedOnce ? Math.min(50 * 2 ** retries, retryDelay) : cause,
+            },
           }));
         client = await open(made);
+        connectedOnce = true;
         if (options.client === undefined && client !== made) made.destroy();
         return client;
       } catch (error) {
