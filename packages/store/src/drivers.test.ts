@@ -360,6 +360,14 @@ describe.skipIf(postgresMissing !== undefined)('the PostgreSQL driver', () => {
   });
 });
 
+describe('the README', () => {
+  it('prints the SQL that cardTableDdl() runs', () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const sql = /```sql\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(sql).toBe(cardTableDdl());
+  });
+});
+
 describe('every driver', () => {
   it('is at its own entry, and the main entry is the files driver', async () => {
     const main = await import('./index');
