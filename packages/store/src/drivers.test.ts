@@ -230,10 +230,15 @@ describe.skipIf(redisMissing !== undefined)('the Redis driver', () => {
   });
 
   it('uses a client it is given, and leaves it open', async () => {
-    const client = createClient({ url: server.url });
+    const client = createClient({ socket: { host: '127.0.0.1', port: server.port } });
     const store = redisStore({ client, prefix: 'given:' });
     expect(store.description).toBe(`redis://127.0.0.1:${server.port}`);
+    // The watcher's own connection goes to the same server as the client.
+    const watching = await events(store);
     await store.put({ tenant: 't', agent: 'a' }, card('a'));
+    await watching.until(() => watching.seen.length >= 1);
+    expect(watching.seen[0]).toMatchObject({ type: 'change', change: { tenant: 't', agent: 'a', version: 1 } });
+    await watching.stop();
     await store.close();
     expect(client.isOpen).toBe(true);
     expect(await client.sendCommand(['HGET', 'given:record:1:t:a', 'version'])).toBe('1');

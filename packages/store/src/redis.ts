@@ -31,7 +31,7 @@ export interface RedisClientLike {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
   sendCommand(args: string[]): Promise<unknown>;
-  duplicate(overrides?: { socket?: { reconnectStrategy?: false; connectTimeout?: number } }): RedisClientLike;
+  duplicate(overrides?: { socket?: object }): RedisClientLike;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   destroy(): void;
   readonly options?: { readonly url?: string; readonly socket?: object };
@@ -368,7 +368,8 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
   const startWatcher = async (): Promise<{ stop(): Promise<void> }> => {
     const base = await ready();
     const connectWatch = () =>
-      open(base.duplicate({ socket: { reconnectStrategy: false, connectTimeout } }) as RedisClientLike);
+      // `socket` replaces the client's own, so its host and port are carried over.
+      open(base.duplicate({ socket: { ...(base.options?.socket ?? {}), reconnectStrategy: false, connectTimeout } }));
     let conn: RedisClientLike | undefined = await connectWatch();
     let stopped = false;
     let position = await latest(conn);
