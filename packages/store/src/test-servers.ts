@@ -109,7 +109,8 @@ function redisPing(port: number): Promise<boolean> {
 
 /**
  * `redis-server` on a free port with a temp folder, no RDB snapshots (`--save ''`) and an
- * append-only file, so that a killed and restarted server still has its records.
+ * append-only file written before each reply, so that a killed and restarted server still has
+ * every record it acknowledged.
  */
 export async function startRedis(): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-card-redis-'));
@@ -127,6 +128,10 @@ export async function startRedis(): Promise<TestServer> {
       '',
       '--appendonly',
       'yes',
+      // Every acknowledged write is on disk before the reply: a killed server comes back with all
+      // of them (with everysec, a write can wait behind a slow fsync and be lost with the process).
+      '--appendfsync',
+      'always',
       '--daemonize',
       'no',
     ]);
