@@ -272,6 +272,7 @@ describe.skipIf(postgresMissing !== undefined)('the PostgreSQL driver', () => {
   beforeAll(async () => {
     server = await startPostgres();
     raw = new pg.Client({ connectionString: server.url });
+    raw.on('error', () => {});
     await raw.connect();
   }, 60_000);
   afterAll(async () => {
@@ -327,6 +328,7 @@ describe.skipIf(postgresMissing !== undefined)('the PostgreSQL driver', () => {
   it('announces a change with a small NOTIFY payload, whatever the size of the names', async () => {
     const store = postgresStore({ connectionString: server.url, createTable: true });
     const listener = new pg.Client({ connectionString: server.url });
+    listener.on('error', () => {});
     await listener.connect();
     const payloads: string[] = [];
     listener.on('notification', (m) => payloads.push(m.payload ?? ''));
@@ -335,7 +337,7 @@ describe.skipIf(postgresMissing !== undefined)('the PostgreSQL driver', () => {
     const watching = await events(store);
     await store.put({ tenant: 'small', agent: 'a' }, card('a'));
     await store.put({ tenant: long, agent: long }, card('long'));
-    await watching.until(() => watching.seen.length >= 2);
+    await watching.until(() => watching.seen.length >= 2 && payloads.length >= 2);
     expect(payloads.map((p) => Buffer.byteLength(p) <= 1000)).toEqual([true, true]);
     expect(JSON.parse(payloads[0] as string)).toMatchObject({ tenant: 'small', agent: 'a', version: 1 });
     expect(Object.keys(JSON.parse(payloads[1] as string))).toEqual(['revision']);

@@ -507,6 +507,8 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
     };
   };
 
+  // Holds the watcher still (not part of the API): a folder has no outage, so this is how the
+  // tests let its change log run past a watcher to see the resync a lagging replica gets.
   Object.defineProperty(driver, Symbol.for('agent-card.store.pause'), {
     value: (value: boolean) => watcher?.pause(value),
     enumerable: false,
