@@ -164,18 +164,24 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
     const { createClient } = await loadRedis(description);
     return createClient({ url, ...overrides });
   };
+  const heard = new WeakSet<RedisClientLike>();
   const open = async (candidate: RedisClientLike): Promise<RedisClientLike> => {
-    candidate.on('error', () => {
-      // Reported by the operation that fails; a client without a listener would crash the process.
-    });
+    if (!heard.has(candidate)) {
+      heard.add(candidate);
+      candidate.on('error', () => {
+        // Reported by the operation that fails; a client without a listener would crash the process.
+      });
+    }
     if (candidate.isOpen) return candidate;
     try {
       await within(candidate.connect(), connectTimeout, () => new Error(`no connection within ${connectTimeout} ms`));
       return candidate;
     } catch (error) {
-      try {
-        candidate.destroy();
-      } catch {}
+      // A client of our own stops trying; one the application gave us is the application's.
+      if (candidate !== options.client)
+        try {
+          candidate.destroy();
+        } catch {}
       throw fail('unreachable', error);
     }
   };
