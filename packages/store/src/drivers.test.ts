@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILES_STATE_DIR, filesStore } from './files';
+import { storeFromUrl } from './from-url';
 import { cardTableDdl, postgresStore } from './postgres';
 import { redisStore } from './redis';
 import {
@@ -367,6 +368,23 @@ describe.skipIf(postgresMissing !== undefined)('the PostgreSQL driver', () => {
   });
 });
 
+describe('storeFromUrl', () => {
+  it('picks the driver a location names, never printing its password', async () => {
+    const files = await storeFromUrl('files:./cards');
+    expect(files.description).toBe('files:./cards');
+    expect((await storeFromUrl('/srv/cards')).description).toBe('files:/srv/cards');
+    const redis = await storeFromUrl('redis://app:Secret-pw-1@cards.internal:6380/2');
+    expect(redis.description).toBe('redis://app@cards.internal:6380/2');
+    const postgres = await storeFromUrl('postgresql://app:Secret-pw-1@db:5433/cards?sslmode=require');
+    expect(postgres.description).toBe('postgresql://app@db:5433/cards');
+    await expect(storeFromUrl('mongodb://app:Secret-pw-1@db/cards')).rejects.toThrow(
+      'storeFromUrl: mongodb://app@db/cards is not a store this package knows. Use redis://, rediss://, postgres://, or a folder.',
+    );
+    await expect(storeFromUrl('')).rejects.toMatchObject({ code: 'ERR_AGENT_CARD_OPTIONS' });
+    await Promise.all([files.close(), redis.close(), postgres.close()]);
+  });
+});
+
 describe('the README', () => {
   it('prints the SQL that cardTableDdl() runs', () => {
     const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
@@ -378,6 +396,6 @@ describe('the README', () => {
 describe('every driver', () => {
   it('is at its own entry, and the main entry is the files driver', async () => {
     const main = await import('./index');
-    expect(Object.keys(main).sort()).toEqual(['FILES_STATE_DIR', 'filesStore']);
+    expect(Object.keys(main).sort()).toEqual(['FILES_STATE_DIR', 'filesStore', 'storeFromUrl']);
   });
 });
