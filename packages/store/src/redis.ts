@@ -24,7 +24,7 @@ import {
 } from './shared';
 
 /**
- * The part of a client of the `redis` package (5.x or 6.x) the driver uses: pass the result of
+ * The part of a client of the `redis` package (6.x) the driver uses: pass the result of
  * `createClient()`, connected or not.
  */
 export interface RedisClientLike {
