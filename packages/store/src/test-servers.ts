@@ -72,8 +72,16 @@ interface Running {
   output: () => string;
 }
 
+/** Servers still running: ended with this process, so a test run that fails leaves none behind. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 function launch(command: string, args: string[], as?: { uid: number; gid: number }): Running {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...as });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-8000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-8000)));
