@@ -285,6 +285,7 @@ describe('entries of other kinds', () => {
 
 describe('a catalog signed with a did:web signer (catalog.signer)', () => {
   const SIGNER = 'did:web:agents.acme.example';
+  const RELEASED_AT = '2026-12-01T09:00:00Z';
   const didHost = (extra: Partial<AgentCardOptions> = {}) =>
     createAgentCardResponder({
       logger: quiet,
@@ -305,7 +306,12 @@ describe('a catalog signed with a did:web signer (catalog.signer)', () => {
         },
         { id: 'support', path: '/agents/support', card: card('support') },
       ],
-      catalog: { publisher: 'agents.acme.example', host: { displayName: 'Acme' }, signer: SIGNER },
+      catalog: {
+        publisher: 'agents.acme.example',
+        host: { displayName: 'Acme' },
+        signer: SIGNER,
+        issuedAt: RELEASED_AT,
+      },
       ...extra,
     });
 
@@ -368,7 +374,7 @@ describe('a catalog signed with a did:web signer (catalog.signer)', () => {
     expect(startupError({ ...baseOptions(), sign, catalog: { signer: 'did:web:Acme.example:path' } })).toContain(
       'options.catalog.signer: signer "did:web:Acme.example:path" is not a root did:web DID',
     );
-    expect(startupError({ ...baseOptions(), catalog: { signer: SIGNER } })).toContain(
+    expect(startupError({ ...baseOptions(), catalog: { signer: SIGNER, issuedAt: RELEASED_AT } })).toContain(
       'options.catalog.signer: signs with the keys of the sign option, which is not set.',
     );
     expect(
@@ -379,9 +385,31 @@ describe('a catalog signed with a did:web signer (catalog.signer)', () => {
           publisher: 'acme.com',
           host: { displayName: 'Acme', identifier: 'did:web:acme.com' },
           signer: SIGNER,
+          issuedAt: RELEASED_AT,
         },
       }),
     ).toContain('options.catalog.host.identifier: must be the signer (did:web:agents.acme.example)');
+  });
+
+  it('refuses a signer without issuedAt, and a bad issuedAt, at start-up: every replica signs the same bytes', () => {
+    expect(startupError({ ...baseOptions(), sign, catalog: { signer: SIGNER } })).toContain(
+      'options.catalog.issuedAt: is required with signer (missing). Set it to when this catalog was released, the same on every replica',
+    );
+    expect(startupError({ ...baseOptions(), sign, catalog: { signer: SIGNER, issuedAt: 'yesterday' } })).toContain(
+      'options.catalog.signer: issuedAt: "yesterday" is not a date. Pass a Date or an RFC 3339 date-time.',
+    );
+    expect(startupError({ ...baseOptions(), sign, catalog: { issuedAt: RELEASED_AT } })).toContain(
+      'options.catalog.issuedAt: only dates a did:web signature',
+    );
+  });
+
+  it('signs the same catalog bytes in responders created at different times (two replicas)', async () => {
+    const first = await get(didHost(), '/.well-known/ai-catalog.json');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const second = await get(didHost(), '/.well-known/ai-catalog.json');
+    expect(decoder.decode(second.body)).toBe(decoder.decode(first.body));
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(JSON.parse(decoder.decode(first.body)).signature.issuedAt).toBe(RELEASED_AT);
   });
 });
 

@@ -61,6 +61,7 @@ const CATALOG_KEYS = new Set([
   'metadata',
   'sign',
   'signer',
+  'issuedAt',
 ]);
 
 /** A domain name: two labels or more, the last one letters (draft §"Catalog Entry", `{publisher}`). */
@@ -262,6 +263,10 @@ export function checkCatalogOption(
     problems.push(
       `options.catalog.sign: must be true or false (${show(c.sign)}). Leave it out to sign the catalog with the sign option.`,
     );
+  if (c.issuedAt !== undefined && c.signer === undefined)
+    problems.push(
+      `options.catalog.issuedAt: only dates a did:web signature (set without signer: ${show(c.issuedAt)}). Remove it, or add signer.`,
+    );
   if (c.signer !== undefined) {
     const problem = rootDidWebProblem(c.signer);
     if (problem !== undefined)
@@ -274,6 +279,10 @@ export function checkCatalogOption(
       );
     else if (c.sign === false)
       problems.push('options.catalog.signer: is set but catalog.sign is false. Remove one of them.');
+    else if (c.issuedAt === undefined)
+      problems.push(
+        "options.catalog.issuedAt: is required with signer (missing). Set it to when this catalog was released, the same on every replica (never the start-up time, or replicas sign different bytes), e.g. issuedAt: process.env.RELEASED_AT ?? '2026-12-07T09:00:00Z'.",
+      );
     else {
       const identifier = (c.host as { identifier?: unknown } | undefined)?.identifier;
       if (identifier !== undefined && identifier !== c.signer)
@@ -348,7 +357,11 @@ function catalogSigner(
     const keys = (full ? (sign as { keys: unknown }).keys : sign) as Parameters<typeof prepareAiCatalogSigner>[0];
     const list = (Array.isArray(keys) ? keys : [keys]) as { alg?: unknown }[];
     try {
-      const didWeb = prepareAiCatalogDidWebSigner(keys, { signer: catalog.signer }, 'options.catalog.signer');
+      const didWeb = prepareAiCatalogDidWebSigner(
+        keys,
+        { signer: catalog.signer, issuedAt: catalog.issuedAt },
+        'options.catalog.signer',
+      );
       // Every ES256 key is published, so that a key can be added before it signs.
       const published = list
         .filter((k) => k?.alg === 'ES256')

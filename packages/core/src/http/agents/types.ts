@@ -73,4 +73,12 @@ export interface AiCatalogServeOptions {
    * @default the earlier detached JWS string form, with the keys of `sign`
    */
   signer?: string;
+  /**
+   * With `signer`: the Signature object's `issuedAt`, an RFC 3339 date-time (or a `Date`), the
+   * time this catalog was released. Required with `signer`, and never the start-up time: every
+   * replica must sign the same catalog bytes (one ETag, one 304 whichever replica answers), so
+   * take it from the release, e.g. the deploy's timestamp or the commit date.
+   * @example issuedAt: process.env.RELEASED_AT // '2026-12-07T09:00:00Z'
+   */
+  issuedAt?: string | Date;
 }

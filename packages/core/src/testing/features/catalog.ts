@@ -127,7 +127,12 @@ export const aiCatalogDidWeb: ConformanceFeature<CatalogKeys> = {
     didCatalog: (keys) => ({
       agents: AGENT_IDS.map((id) => ({ id, path: `/agents/${id}`, card: conformanceAgentCard(id) })),
       sign: { privateKey: keys.privateKey, alg: 'ES256', kid: 'catalog' },
-      catalog: { publisher: 'conformance.dev', host: { displayName: 'Conformance Corp' }, signer: DID_SIGNER },
+      catalog: {
+        publisher: 'conformance.dev',
+        host: { displayName: 'Conformance Corp' },
+        signer: DID_SIGNER,
+        issuedAt: '2026-12-01T09:00:00Z',
+      },
     }),
   },
   cases: [
