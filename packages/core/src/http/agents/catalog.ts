@@ -255,7 +255,7 @@ export function checkCatalogOption(
           .replace(/\.type$/, '.mediaType')}:`,
       ),
     );
-  for (const f of validateAiCatalog(skeleton, { draft }).findings)
+  for (const f of validateAiCatalog(skeleton, { draft, profile: profile as ValidationProfile }).findings)
     if (f.severity === 'error' && !reported(f))
       problems.push(`options.${f.message.replace(/^catalog/, 'catalog')} ${f.hint}`);
   return { ...c, draft, namespace: typeof c.namespace === 'string' ? c.namespace : 'agent', baseUrl };
