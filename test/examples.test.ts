@@ -1,5 +1,7 @@
 // The example services: their cards are valid, their own API still works next to the card, and
 // the public URL the card advertises follows the address they listen on (or PUBLIC_URL).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentCard, validateAgentCard } from '@agent-card/core';
 import * as expressExample from '../examples/express/app.mjs';
@@ -66,4 +68,31 @@ describe.each(Object.entries(examples))('%s', (_name, example) => {
     const card = (await (await fetch(`${started.url}/.well-known/agent-card.json`)).json()) as AgentCard;
     expect(card.supportedInterfaces[0]?.url).toBe('https://agents.northwind-traders.com/a2a');
   });
+});
+
+describe('examples/multi-agent', () => {
+  it('starts without a warning, as a user who copies it runs it (node server.mjs)', async () => {
+    const server = spawn(process.execPath, ['server.mjs'], {
+      cwd: fileURLToPath(new URL('../examples/multi-agent/', import.meta.url)),
+      env: { PATH: process.env.PATH, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    server.stdout.on('data', (chunk) => (stdout += chunk));
+    server.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise((done) => server.once('exit', done));
+    try {
+      const end = Date.now() + 15_000;
+      while (!/listening on (\S+)/.test(stdout) && server.exitCode === null && Date.now() < end)
+        await new Promise((done) => setTimeout(done, 20));
+      const url = /listening on (\S+)/.exec(stdout)?.[1];
+      expect(url, stderr).toBeDefined();
+      expect((await fetch(`${url}/.well-known/ard.json`)).status).toBe(200);
+      expect(stderr).toBe('');
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+    }
+  }, 20_000);
 });

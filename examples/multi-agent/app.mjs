@@ -75,6 +75,8 @@ export function otherEntries() {
       identifier: 'urn:air:acme-corp.example:mcp:invoices',
       type: 'application/mcp-server-card+json',
       url: 'https://mcp.acme-corp.example/server-card',
+      // The ARD manifest (/.well-known/ard.json) lists an entry only with a name people see.
+      displayName: 'Acme invoices MCP server',
     },
     {
       identifier: 'urn:air:acme-corp.example:skills:index',

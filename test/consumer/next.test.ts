@@ -121,6 +121,23 @@ describe('Next.js 16 App Router app with @agent-card/core/next, from the tarball
     expect(ard.entries.map((e) => e.url)).toEqual(catalog.entries.map((e) => e.url));
   });
 
+  it('serves the legacy alias and the viewer page from the catch-all app/.well-known/[...path]/route.ts', async () => {
+    const card = await (await fetch(`${started().base}/.well-known/agent-card.json`)).text();
+    const alias = await fetch(`${started().base}/.well-known/agent.json`);
+    expect(alias.status, started().output()).toBe(200);
+    expect(await alias.text()).toBe(card);
+    const page = await fetch(`${started().base}/.well-known/agent-card.html`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toContain('Orders Agent');
+    const agentAlias = await fetch(`${started().base}/agents/orders/.well-known/agent.json`);
+    expect([agentAlias.status, ((await agentAlias.json()) as { name: string }).name]).toEqual([200, 'Orders Agent']);
+    const other = await fetch(`${started().base}/.well-known/nothing.json`);
+    expect([other.status, await other.json()]).toEqual([
+      404,
+      { error: { code: 404, status: 'NOT_FOUND', message: 'Not found.' } },
+    ]);
+  });
+
   it('gives the extended card only to whom authenticate admits', async () => {
     const url = `${started().base}/a2a/rest/extendedAgentCard`;
     for (const key of [undefined, 'wrong-key']) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AgentCardOptions, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
 import { cli, loopbackServers } from '../test/run-cli';
-import { freePort, nginxMissing, startNginx } from '../test/nginx';
+import { freePort, nginxMissing, nginxTest, startNginx } from '../test/nginx';
 
 const servers = loopbackServers();
 const dirs: string[] = [];
@@ -145,7 +145,7 @@ describe('agent-card build', () => {
 
   it.each(configurations)('%s: every file is the bytes the middleware serves', async (_name, configure) => {
     const options = configure('https://agents.acme-corp.dev');
-    const { site, run } = await build(options);
+    const { dir, site, run } = await build(options);
     expect(run.code, run.stderr).toBe(0);
     const paths = writtenPaths(run.stdout);
     expect(paths.length).toBeGreaterThanOrEqual(3);
@@ -158,7 +158,7 @@ describe('agent-card build', () => {
       );
     }
     const headers = readFileSync(join(site, '_headers'), 'utf8');
-    const vercel = JSON.parse(readFileSync(join(site, 'vercel.json'), 'utf8')) as {
+    const vercel = JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')) as {
       headers: { source: string; headers: { key: string; value: string }[] }[];
     };
     expect(vercel.headers.map((h) => h.source)).toEqual(paths);
@@ -179,9 +179,9 @@ describe('agent-card build', () => {
     async (_name, configure) => {
       const port = await freePort();
       const options = configure(`http://127.0.0.1:${port}`);
-      const { site, run } = await build(options);
+      const { dir, site, run } = await build(options);
       expect(run.code, run.stderr).toBe(0);
-      const nginx = await startNginx(site, join(site, 'agent-card.nginx.conf'), port);
+      const nginx = await startNginx(site, join(dir, 'agent-card.nginx.conf'), port);
       try {
         const served = await middleware(options);
         for (const path of writtenPaths(run.stdout)) {
@@ -230,6 +230,70 @@ describe('agent-card build', () => {
       }
     },
     60_000,
+  );
+
+  /** The file `build` listed on stdout whose name is `name`, resolved in `dir`. */
+  const listed = (dir: string, stdout: string, name: string) =>
+    join(dir, stdout.split('\n').find((line) => line.endsWith(name))!);
+
+  // Every character an agent path may hold besides letters and digits (core's AGENT_PATH), and a
+  // regular expression: nginx reads `;` as the end of a directive, Netlify's `_headers` reads `*` as
+  // a splat and `:x` as a placeholder, Vercel's `source` reads `:x`, `(…)`, `*` and `+` as patterns.
+  const agentPaths = [...`-._~!$&'()*+,;=:@`].map((c) => `/agents/a${c}xb`).concat('/agents/a(.*)b');
+  it.skipIf(nginxMissing !== undefined).each(agentPaths)(
+    'agent path %s: refused with the character named, or written so that nginx, Netlify and Vercel read it literally',
+    async (path) => {
+      const origin = 'https://agents.acme-corp.dev';
+      const { dir, site, run } = await build({
+        agents: [{ id: 'orders', path, card: cardAt(origin, path, 'Orders') }],
+      });
+      if (run.code !== 0) {
+        expect(run.code).toBe(2);
+        const [, character] = /has "(.)", which/.exec(run.stderr) ?? [];
+        expect(path, run.stderr).toContain(character);
+        expect(run.stderr).toContain(`${path}/.well-known/agent-card.json: has "${character}", which`);
+        expect(existsSync(site)).toBe(false);
+        return;
+      }
+      const snippet = listed(dir, run.stdout, 'agent-card.nginx.conf');
+      const tested = nginxTest(site, snippet);
+      expect(tested.ok, tested.output).toBe(true);
+      const headers = readFileSync(listed(dir, run.stdout, '_headers'), 'utf8');
+      const pathLines = headers.split('\n').filter((line) => line.startsWith('/'));
+      expect(pathLines).toContain(`${path}/.well-known/agent-card.json`);
+      for (const line of pathLines) expect(line).not.toMatch(/[*:]/);
+      const vercel = JSON.parse(readFileSync(listed(dir, run.stdout, 'vercel.json'), 'utf8')) as {
+        headers: { source: string }[];
+      };
+      for (const { source } of vercel.headers) expect(source).not.toMatch(/[*:()+?{}\\]/);
+      const nginx = await startNginx(site, snippet);
+      try {
+        const served = await fetch(`${nginx.base}${path}/.well-known/agent-card.json`);
+        expect([served.status, served.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+      } finally {
+        await nginx.stop();
+      }
+    },
+    30_000,
+  );
+
+  it.skipIf(nginxMissing !== undefined)(
+    'writes no server configuration nginx would serve from the web root',
+    async () => {
+      const { dir, site, run } = await build(configurations[1]![1]('https://agents.acme-corp.dev'));
+      expect(run.code, run.stderr).toBe(0);
+      const nginx = await startNginx(site, listed(dir, run.stdout, 'agent-card.nginx.conf'));
+      try {
+        for (const file of ['/agent-card.nginx.conf', '/vercel.json', '/_headers']) {
+          const response = await fetch(nginx.base + file);
+          const body = await response.text();
+          expect([file, response.status, body.includes('agent-card build')]).toEqual([file, 404, false]);
+        }
+      } finally {
+        await nginx.stop();
+      }
+    },
+    30_000,
   );
 
   it('refuses a card function, which the middleware builds per request, and writes nothing', async () => {

@@ -181,6 +181,24 @@ describe('agent-card validate with an AI Catalog file', () => {
     expect(run.stdout).toContain('✔ valid');
   });
 
+  it('refuses the entry URLs the middleware refuses in its own catalog: credentials, data: (exit 1)', async () => {
+    const file = write('partner.json', {
+      specVersion: '1.0',
+      entries: [
+        { ...entry('billing'), url: 'https://user:s3cret@acme.test/agents/billing/.well-known/agent-card.json' },
+        { ...entry('support'), url: 'data:text/html,<script>alert(1)</script>' },
+      ],
+    });
+    const run = await cli(['validate', file, '--json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    const errors = JSON.parse(run.stdout).findings.filter((f: { severity: string }) => f.severity === 'error');
+    expect(errors.map((f: { rule: string; path: string }) => `${f.rule} ${f.path}`)).toEqual([
+      'catalog-url-format /entries/0/url',
+      'catalog-url-format /entries/1/url',
+    ]);
+    expect(run.stdout).not.toContain('s3cret');
+  });
+
   it('--catalog reads any file as a catalog: a card is missing specVersion and entries', async () => {
     const file = write('card.json', card('https://acme.test', 'Acme'));
     const run = await cli(['validate', file, '--catalog', '--json'], { cwd: dir });

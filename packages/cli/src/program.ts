@@ -230,7 +230,7 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
       `${example(
         'agent-card build agent-card.json --out public',
         'agent-card build agent-card.config.mjs --out dist',
-      )}\nThe files are what the middleware serves for the same options, byte for byte: the card, the legacy alias,\nthe JWK Set, the AI Catalog, each agent's card. With them: vercel.json, _headers (Netlify, Cloudflare Pages)\nand agent-card.nginx.conf (with the middleware's ETags, 304, 204 and 405).\n\nExit status: 0 when everything is written, 1 when the options or a card are invalid, 2 on usage and I/O errors.\n`,
+      )}\nThe files are what the middleware serves for the same options, byte for byte: the card, the legacy alias,\nthe JWK Set, the AI Catalog, each agent's card. With them: _headers (Netlify, Cloudflare Pages) in the\ndirectory, and beside it, where no host serves them, vercel.json and agent-card.nginx.conf (the middleware's ETags,\n304, 204 and 405). Paths nginx, _headers or vercel.json would read as syntax (; $ * : ( ) +) are refused.\n\nExit status: 0 when everything is written, 1 when the options or a card are invalid, 2 on usage and I/O errors.\n`,
     )
     .action(async (config: string | undefined, options) => {
       result.code = await buildCommand(io, config, options);

@@ -2,7 +2,7 @@
 // own (no service, no system paths written): `startNginx(root, snippet)` serves `root` with the
 // snippet `agent-card build` wrote. Where nginx is missing (scripts/ensure-nginx.mjs installs it
 // as root), `nginxMissing` says why and the tests that need it are skipped loudly.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,14 +36,10 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-/**
- * nginx in the foreground, one worker, serving `root` on a free loopback port with `include`
- * of the snippet; `port` when the caller already built for that origin. Stops with `stop()`.
- */
-export async function startNginx(root: string, snippet: string, port?: number): Promise<RunningNginx> {
+/** A prefix directory and a configuration serving `root` on `listen` with `include` of the snippet. */
+function configure(root: string, snippet: string, listen: number): { prefix: string; config: string } {
   const prefix = mkdtempSync(join(tmpdir(), 'agent-card-nginx-'));
   for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, dir));
-  const listen = port ?? (await freePort());
   // Started as root, nginx would run its worker as nobody, who cannot read a 0700 temp directory.
   const rootUser = process.getuid?.() === 0 ? 'user root;\n' : '';
   const config = join(prefix, 'nginx.conf');
@@ -69,6 +65,27 @@ http {
 }
 `,
   );
+  return { prefix, config };
+}
+
+/** `nginx -t` of a server serving `root` with the snippet: whether nginx accepts it, and what it said. */
+export function nginxTest(root: string, snippet: string): { ok: boolean; output: string } {
+  const { prefix, config } = configure(root, snippet, 8080);
+  try {
+    const result = spawnSync(NGINX, ['-t', '-q', '-p', prefix, '-c', config], { encoding: 'utf8' });
+    return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+  } finally {
+    rmSync(prefix, { recursive: true, force: true });
+  }
+}
+
+/**
+ * nginx in the foreground, one worker, serving `root` on a free loopback port with `include`
+ * of the snippet; `port` when the caller already built for that origin. Stops with `stop()`.
+ */
+export async function startNginx(root: string, snippet: string, port?: number): Promise<RunningNginx> {
+  const listen = port ?? (await freePort());
+  const { prefix, config } = configure(root, snippet, listen);
   const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

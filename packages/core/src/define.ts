@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AgentCardError, formatFindings } from './errors';
+import { AgentCardError, formatErrorFindings, formatFindings } from './errors';
 import type { Finding, ValidationProfile } from './findings';
 import {
   AgentCardSchema,
@@ -456,7 +456,7 @@ function invalid(findings: Finding[]): AgentCardError {
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
   return new AgentCardError(
     'ERR_AGENT_CARD_INVALID',
-    `defineAgentCard: the agent card has ${count}. Fix each one below.\n${formatFindings(errors)}`,
+    `defineAgentCard: the agent card has ${count}. Fix each one below.\n${formatErrorFindings(errors)}`,
     { findings },
   );
 }

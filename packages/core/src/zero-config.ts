@@ -99,6 +99,45 @@ export function watchZeroConfigCard(initial: AgentCard, settings: ZeroConfigWatc
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
+  // Each watched directory with the names in it that matter, computed again after every reload:
+  // a link retargeted to another directory (`agent-card.json -> v2/card.json`) moves the watch.
+  const watched = new Map<string, { watcher: FSWatcher; names: Set<string> }>();
+  const rewatch = (starting: boolean) => {
+    const dirs = new Map<string, Set<string>>();
+    watchedNames(file, dirs);
+    if (packageJson !== undefined) watchedNames(packageJson, dirs);
+    for (const [dir, entry] of watched)
+      if (!dirs.has(dir)) {
+        entry.watcher.close();
+        watched.delete(dir);
+      }
+    for (const [dir, names] of dirs) {
+      const entry = watched.get(dir);
+      if (entry !== undefined) {
+        entry.names = names;
+        continue;
+      }
+      let watcher: FSWatcher;
+      try {
+        watcher = nodeFiles().fs.watch(dir, { persistent: false }, (_event, name) => {
+          if (matters(added.names, name === null ? null : String(name))) schedule();
+        });
+      } catch (error) {
+        // At start-up a directory that cannot be watched is an error; later (a link to a
+        // directory not there yet), the next reload tries again.
+        if (starting) throw error;
+        continue;
+      }
+      const added = { watcher, names };
+      // A directory that goes away (the old side of a swapped link) ends its watcher, not the others.
+      watcher.on('error', () => {
+        watcher.close();
+        if (watched.get(dir) === added) watched.delete(dir);
+      });
+      watched.set(dir, added);
+    }
+  };
+
   const reload = () => {
     timer = undefined;
     if (closed) return;
@@ -113,6 +152,7 @@ export function watchZeroConfigCard(initial: AgentCard, settings: ZeroConfigWatc
       settings.onFailure(error, message === lastFailure);
       lastFailure = message;
     }
+    rewatch(false);
   };
   const schedule = () => {
     if (closed || timer !== undefined) return;
@@ -120,23 +160,18 @@ export function watchZeroConfigCard(initial: AgentCard, settings: ZeroConfigWatc
     timer.unref?.();
   };
 
-  const dirs = new Map<string, Set<string>>();
-  watchedNames(file, dirs);
-  if (packageJson !== undefined) watchedNames(packageJson, dirs);
-  const watchers: FSWatcher[] = [];
-  for (const [dir, names] of dirs) {
-    // A directory that goes away (the old side of a swapped link) ends its watcher, not the others.
-    const watcher = nodeFiles().fs.watch(dir, { persistent: false }, (_event, name) => {
-      if (matters(names, name === null ? null : String(name))) schedule();
-    });
-    watcher.on('error', () => watcher.close());
-    watchers.push(watcher);
+  try {
+    rewatch(true);
+  } catch (error) {
+    for (const { watcher } of watched.values()) watcher.close();
+    throw error;
   }
   return {
     close() {
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
+      for (const { watcher } of watched.values()) watcher.close();
+      watched.clear();
     },
   };
 }

@@ -101,7 +101,7 @@ export class AgentCardService {
       const errors = error.findings.filter((f) => f.severity === 'error');
       throw new AgentCardError(
         'ERR_AGENT_CARD_INVALID',
-        messages.changeRefused(operation, errors.length, formatFindings(errors)),
+        messages.changeRefused(operation, errors.length, formatFindings(errors, { max: 20, rest: 'error.findings' })),
         { findings: error.findings, cause: error },
       );
     }

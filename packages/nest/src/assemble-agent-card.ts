@@ -288,7 +288,7 @@ function invalid(findings: readonly Finding[]): AgentCardError {
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
   return new AgentCardError(
     'ERR_AGENT_CARD_INVALID',
-    `AgentCardModule: the agent card built from the module options and @Skill() decorators has ${count}. Fix each one below.\n${formatFindings(errors)}`,
+    `AgentCardModule: the agent card built from the module options and @Skill() decorators has ${count}. Fix each one below.\n${formatFindings(errors, { max: 20, rest: 'error.findings' })}`,
     { findings: [...errors, ...findings.filter((f) => f.severity !== 'error')] },
   );
 }

@@ -2,7 +2,7 @@
 // document comes from core's responder, asked path by path (`servedPathsOf`), so the bytes and
 // ETags are the middleware's own and a document core learns to serve is written here too.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, extname, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   AgentCardError,
@@ -198,14 +198,51 @@ function nginxLocation(doc: BuiltDocument): string {
   ].join('\n');
 }
 
-/** The nginx snippet: one `location` per document, to include in a `server` whose `root` is the output. */
+/**
+ * The nginx snippet: one `location` per document, to include in a `server` whose `root` is the
+ * output, and a 404 for `_headers`, which Netlify and Cloudflare Pages read from that directory
+ * but nginx would otherwise serve as a file.
+ */
 export function nginxSnippet(documents: readonly BuiltDocument[]): string {
   return `# Written by agent-card build: the headers, ETags and answers of the agent card middleware.
-# Include it in a server block whose root is the directory it was written into:
+# Include it in a server block whose root is the output directory it was written beside:
 #   root /srv/www;
-#   include /srv/www/${NGINX_SNIPPET};
+#   include /srv/${NGINX_SNIPPET};
 ${documents.map(nginxLocation).join('\n\n')}
+
+location = /${HEADERS_FILE} {
+    return 404;
+}
 `;
+}
+
+/**
+ * The characters an agent path may hold (core allows RFC 3986's sub-delims, `:` and `@`) that a
+ * static host's files read as syntax, not as the path: nginx ends a directive at `;` and takes `$`
+ * for a variable; Netlify's `_headers` reads `*` as a splat and `:name` as a placeholder; Vercel's
+ * `source` (path-to-regexp) reads `:name`, `(…)`, `*` and `+` as patterns. Neither Netlify nor
+ * Vercel documents an escape, so such a path is refused rather than served under a pattern that
+ * sends the card's CORS and Cache-Control headers to other paths.
+ */
+const PATH_SYNTAX: Readonly<Record<string, string>> = {
+  ';': 'nginx reads as the end of a directive',
+  $: 'nginx reads as the start of a variable',
+  '*': "Netlify's _headers and vercel.json read as a wildcard",
+  ':': "Netlify's _headers and vercel.json read as a placeholder (:name)",
+  '(': 'vercel.json reads as the start of a regular expression',
+  ')': 'vercel.json reads as the end of a regular expression',
+  '+': 'vercel.json reads as a repeat of the segment before it',
+};
+
+/** Refuses a document path that nginx, `_headers` or `vercel.json` would not read literally. */
+function checkPaths(documents: readonly BuiltDocument[], source: string): void {
+  for (const { path } of documents) {
+    const character = [...path].find((c) => Object.hasOwn(PATH_SYNTAX, c));
+    if (character !== undefined)
+      throw new CliError(
+        `${path}: has "${character}", which ${PATH_SYNTAX[character]}, so no headers file can name this path. Give the agent a path of letters, digits and - . _ ~ ! & ' , = @ in ${source} (e.g. '/agents/orders'), or serve it with the middleware.`,
+      );
+  }
 }
 
 /** `path` under `out`, refusing anything that would leave it. */
@@ -225,12 +262,20 @@ function checkStatic(options: AgentCardOptions, source: string): void {
     );
 }
 
+/** A written file as the user names it: under `out` as given, or relative to the working directory. */
+function shown(io: CliIO, out: string, dir: string, file: string): string {
+  if (file.startsWith(dir + sep)) return `${out}${sep}${file.slice(dir.length + 1)}`;
+  const path = relative(io.cwd, file);
+  return path.startsWith('..') || isAbsolute(path) ? file : path;
+}
+
 /**
  * `agent-card build [config] --out <dir>`: writes every document the middleware would serve
  * for `config` (the card, the legacy alias, the JWK Set, the AI Catalog, each agent's card, the
- * viewer's pages), byte for byte, and the headers to send with them for Vercel (`vercel.json`),
- * Netlify and Cloudflare Pages (`_headers`) and nginx (`agent-card.nginx.conf`, with the
- * middleware's ETags, 304, 204 and 405).
+ * viewer's pages), byte for byte, and the headers to send with them for Netlify and Cloudflare
+ * Pages (`_headers`, in `dir`), and beside `dir`, where no host serves them, for Vercel
+ * (`vercel.json`) and nginx (`agent-card.nginx.conf`, with the middleware's ETags, 304, 204 and
+ * 405).
  */
 export async function buildCommand(
   io: CliIO,
@@ -264,21 +309,30 @@ export async function buildCommand(
       );
     throw error;
   }
+  checkPaths(documents, source);
   const dir = resolve(io.cwd, out);
+  // Server configuration goes beside the published directory, never into it, where a host
+  // would serve it as a file; `_headers` is the exception: Netlify and Cloudflare Pages read it
+  // only from the published directory (and do not serve it), and the nginx snippet hides it.
+  const beside = dirname(dir);
+  if (beside === dir)
+    throw new CliError(
+      `${out}: is the root directory; vercel.json and ${NGINX_SNIPPET} go beside it. Pick --out <dir>.`,
+    );
   const files = new Map<string, string | Uint8Array>();
   for (const doc of documents) files.set(fileOf(dir, doc.path), doc.bytes);
   files.set(resolve(dir, HEADERS_FILE), headersFile(documents));
-  files.set(resolve(dir, VERCEL_FILE), vercelJson(documents));
-  files.set(resolve(dir, NGINX_SNIPPET), nginxSnippet(documents));
+  files.set(resolve(beside, VERCEL_FILE), vercelJson(documents));
+  files.set(resolve(beside, NGINX_SNIPPET), nginxSnippet(documents));
   // Every refusal before the first write: a half-written site is worse than none.
   for (const file of files.keys()) await refuseOverwrite(io, file, options.force === true);
   for (const [file, content] of files) {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, content);
-    io.stdout.write(`${out}${sep}${file.slice(dir.length + 1)}\n`);
+    io.stdout.write(`${shown(io, out, dir, file)}\n`);
   }
   io.stderr.write(
-    `✔ ${documents.length} documents and their headers written to ${out} (vercel.json goes in the project's root; _headers and ${NGINX_SNIPPET} stay next to .well-known).\n`,
+    `✔ ${documents.length} documents and _headers written to ${out}; ${VERCEL_FILE} and ${NGINX_SNIPPET} beside it, where no host serves them (${VERCEL_FILE} belongs in the project's root).\n`,
   );
   return 0;
 }

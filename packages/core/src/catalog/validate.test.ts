@@ -88,6 +88,58 @@ describe('validateAiCatalog, previous draft', () => {
     expect(rules(clean)).toEqual(expected);
   });
 
+  // The URLs the middleware refuses in its own catalog at start-up, found in someone else's.
+  it.each([
+    [
+      'https://user:s3cret@acme.example/agents/billing/.well-known/agent-card.json',
+      'catalog.entries[0].url: url carries credentials in the URL userinfo ("https://user:***@acme.example/agents/billing/.well-known/agent-card.json").',
+      'Remove "user:password@"; the catalog is public.',
+    ],
+    [
+      'data:text/html,<script>alert(1)</script>',
+      'catalog.entries[0].url: url uses the data scheme; catalog readers follow http(s) URLs only ("data:text/html,<script>alert(1)</script>").',
+      'Use an https:// URL.',
+    ],
+    [
+      'javascript:alert(1)',
+      'catalog.entries[0].url: url uses the javascript scheme; catalog readers follow http(s) URLs only ("javascript:alert(1)").',
+      'Use an https:// URL.',
+    ],
+    [
+      'file:///etc/passwd',
+      'catalog.entries[0].url: url uses the file scheme; catalog readers follow http(s) URLs only ("file:///etc/passwd").',
+      'Use an https:// URL.',
+    ],
+    [
+      'http://169.254.169.254/latest/meta-data',
+      'catalog.entries[0].url: url host is a link-local address (169.254.0.0/16), which no client outside the machine\'s link reaches ("169.254.169.254").',
+      'Use the public host name of the agent.',
+    ],
+    [
+      'https://localhost/.well-known/agent-card.json',
+      'catalog.entries[0].url: url host is a loopback host name, which other machines cannot reach ("localhost").',
+      'Use the public host name of the agent.',
+    ],
+  ])('refuses %s in production and strict, as the middleware does at start-up', (url, message, hint) => {
+    for (const profile of ['production', 'strict'] as const) {
+      const result = validateAiCatalog(catalog([{ ...entry, url }]), { ...previous, profile });
+      expect(result.valid, profile).toBe(false);
+      expect(result.findings.filter((f) => f.severity === 'error')).toEqual([
+        { rule: 'catalog-url-format', severity: 'error', path: '/entries/0/url', message, hint },
+      ]);
+    }
+  });
+
+  it('refuses credentials in development too, and lets development use data:, loopback and other schemes', () => {
+    const dev = (url: string) =>
+      validateAiCatalog(catalog([{ ...entry, url }]), { ...previous, profile: 'development' }).findings.filter(
+        (f) => f.severity === 'error',
+      );
+    expect(dev('https://user:s3cret@acme.example/card.json').map((f) => f.rule)).toEqual(['catalog-url-format']);
+    for (const url of ['data:application/json,{}', 'http://localhost:3000/card.json', 'file:///tmp/card.json'])
+      expect(dev(url), url).toEqual([]);
+  });
+
   it('accepts one identifier listed with distinct versions', () => {
     expect(
       rules(

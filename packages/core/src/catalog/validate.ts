@@ -8,6 +8,7 @@ import { scalarProblem } from '../sign/jcs';
 import { own, quote, type Segments } from '../validate/rules/read-json';
 import { resolveProfile } from '../validate/validate';
 import { checkCurrentEntry, detectDraft, reportDifferences } from './drafts';
+import { publishedUrlProblems } from './published-urls';
 import { registeredEntryTypeOf, urnAirOf } from './spellings';
 import {
   AI_CATALOG_DRAFT,
@@ -193,6 +194,12 @@ export function checkUrl(w: Walk, value: string, path: Segments, what: string): 
       'Use an absolute URL; the draft recommends them.',
     );
   }
+  // The middleware's rules for the catalog it publishes, so that a catalog read from elsewhere is
+  // held to them too.
+  const refused = publishedUrlProblems(value, url, w.profile);
+  for (const p of refused)
+    report(w, 'catalog-url-format', 'error', path, `${what} ${p.problem} (${quote(p.value, SHOW_MAX)})`, p.fix);
+  if (refused.some((p) => p.problem.includes('scheme'))) return;
   if (url.protocol !== 'https:' && url.protocol !== 'data:') {
     report(
       w,

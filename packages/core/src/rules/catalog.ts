@@ -99,9 +99,10 @@ export const CATALOG_RULES = {
     section: 'catalog',
     severity: profiles('error'),
     severityNote: profiles('info / warning / error', 'warning / error', 'warning / error'),
-    summary: 'Entry and host URLs parse.',
-    details: 'Entry and host URLs parse.',
-    fix: 'Use absolute https:// URLs.',
+    summary: 'Entry and host URLs parse, and are ones the middleware would publish.',
+    details:
+      'Entry and host URLs parse (an error), are absolute (a warning) and https (a warning in production, info in development). The rules the middleware applies to its own catalog at start-up are errors: credentials in the userinfo in every profile; in production and strict, a scheme other than http(s) (`data:`, `javascript:`, `file:`) and a loopback or link-local host.',
+    fix: 'Use absolute https:// URLs on the public host name, without credentials.',
     reportedBy: '`validateAiCatalog`',
   },
   'catalog-unknown-field': {

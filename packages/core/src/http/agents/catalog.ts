@@ -27,10 +27,12 @@ import {
   prepareAiCatalogSigner,
   sha256Digest,
 } from '../../sign/catalog-signing';
+import type { ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
 import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
-import { classifyHost, parseAbsoluteUrl, redactUrl } from '../../validate/urls';
+import { parseAbsoluteUrl } from '../../validate/urls';
+import { publishedUrlProblems } from '../../catalog/published-urls';
 import { requestOrigin } from '../dynamic/origin';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import {
@@ -133,27 +135,8 @@ function checkPublishedUrls(catalog: unknown, at: string, profile: string, probl
     if (typeof value !== 'string') return;
     const url = parseAbsoluteUrl(value);
     if (url === undefined) return; // the draft check reports it
-    const shown = redactUrl(value);
-    if (url.username !== '' || url.password !== '')
-      problems.push(
-        `${where}: carries credentials in the URL userinfo (${show(shown)}). Remove "user:password@"; the catalog is public.`,
-      );
-    if (profile === 'development') return;
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      problems.push(
-        `${where}: uses the ${url.protocol.slice(0, -1)} scheme; catalog readers follow http(s) URLs only (${show(shown)}). Use an https:// URL.`,
-      );
-      return;
-    }
-    const host = classifyHost(url.hostname);
-    if (host.kind === 'loopback')
-      problems.push(
-        `${where}: host is ${host.reason}, which other machines cannot reach (${show(url.hostname)}). Use the public host name of the agent.`,
-      );
-    else if (host.reason.includes('link-local'))
-      problems.push(
-        `${where}: host is ${host.reason}, which no client outside the machine's link reaches (${show(url.hostname)}). Use the public host name of the agent.`,
-      );
+    for (const p of publishedUrlProblems(value, url, profile as ValidationProfile))
+      problems.push(`${where}: ${p.problem} (${show(p.value)}). ${p.fix}`);
   };
   const c = catalog as { host?: Record<string, unknown>; entries?: unknown };
   if (typeof c.host === 'object' && c.host !== null)
@@ -310,7 +293,7 @@ export function checkCatalogOption(
           .replace(/\.type$/, '.mediaType')}:`,
       ),
     );
-  for (const f of validateAiCatalog(skeleton, { draft }).findings)
+  for (const f of validateAiCatalog(skeleton, { draft, profile: profile as ValidationProfile }).findings)
     if (f.severity === 'error' && !reported(f))
       problems.push(`options.${f.message.replace(/^catalog/, 'catalog')} ${f.hint}`);
   return { ...c, draft, namespace: typeof c.namespace === 'string' ? c.namespace : 'agent', baseUrl };

@@ -138,8 +138,27 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
       'urn:air:example.com:mcp:weather',
     ]);
     expect(warnings).toContain(
-      'options.catalog.entries[1]: not listed in /.well-known/ard.json: its identifier is not a urn:air:<publisher>:<namespace>:<name> URN (urn:example:other). Give it a urn:air identifier and a displayName.',
+      "options.catalog.entries[1]: not listed in /.well-known/ard.json: its identifier is not a urn:air:<publisher>:<namespace>:<name> URN (urn:example:other). Set its identifier to one, e.g. identifier: 'urn:air:acme.com:mcp:invoices'.",
     );
+  });
+
+  it('says which member to set, with a value, for an entry with no displayName', async () => {
+    const warnings: string[] = [];
+    host({
+      logger: { warn: (m: string) => warnings.push(m) },
+      catalog: {
+        entries: [
+          {
+            identifier: 'urn:air:acme-corp.example:mcp:invoice-search',
+            type: 'application/mcp-server-card+json',
+            url: 'https://mcp.acme-corp.example/server-card',
+          },
+        ],
+      },
+    });
+    expect(warnings.filter((w) => w.includes('ard.json'))).toEqual([
+      'options.catalog.entries[0]: not listed in /.well-known/ard.json: it has no displayName, which ARD requires. Set its displayName to the name people see, e.g. displayName: "Invoice search".',
+    ]);
   });
 
   it('is named by a Link header on every card answer, next to the catalog', async () => {

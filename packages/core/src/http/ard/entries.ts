@@ -94,20 +94,46 @@ export function agentEntry(card: AgentCard, identifier: string, url: string): Ar
 
 const CARRIED = ['description', 'tags', 'version', 'updatedAt'] as const;
 
+/** Why a declared catalog entry cannot be an ARD entry, and the member to set, with a value. */
+export interface NotCarried {
+  reason: string;
+  fix: string;
+}
+
+/** `urn:air:acme.com:mcp:invoice-search` → `Invoice search`: a display name to start from. */
+function nameFrom(identifier: string): string {
+  const words = identifier
+    .slice(identifier.lastIndexOf(':') + 1)
+    .replace(/[-_.~]+/g, ' ')
+    .trim();
+  return words === '' ? 'Acme invoices' : words[0]!.toUpperCase() + words.slice(1);
+}
+
 /**
  * A declared catalog entry as an ARD entry, or why it cannot be one (ARD requires a `urn:air:`
  * identifier and a display name; a catalog entry may leave the name to its artifact).
  */
-export function carriedEntry(raw: unknown): ArdEntry | string {
+export function carriedEntry(raw: unknown): ArdEntry | NotCarried {
   const e = raw as Record<string, unknown>;
   const identifier = e.identifier;
   if (typeof identifier !== 'string' || identifier.length > 1024 || !ARD_IDENTIFIER.test(identifier))
-    return `its identifier is not a urn:air:<publisher>:<namespace>:<name> URN (${String(identifier).slice(0, 80)})`;
+    return {
+      reason: `its identifier is not a urn:air:<publisher>:<namespace>:<name> URN (${String(identifier).slice(0, 80)})`,
+      fix: "Set its identifier to one, e.g. identifier: 'urn:air:acme.com:mcp:invoices'.",
+    };
   const displayName = e.displayName;
-  if (typeof displayName !== 'string' || displayName === '') return 'it has no displayName, which ARD requires';
+  if (typeof displayName !== 'string' || displayName === '')
+    return {
+      reason: 'it has no displayName, which ARD requires',
+      fix: `Set its displayName to the name people see, e.g. displayName: ${JSON.stringify(nameFrom(identifier))}.`,
+    };
   // `type` in the current draft of the catalog, `mediaType` in the one before.
   const type = typeof e.type === 'string' ? e.type : e.mediaType;
-  if (typeof type !== 'string') return 'it has no media type';
+  if (typeof type !== 'string')
+    return {
+      reason: 'it has no media type',
+      fix: "Set its type to the artifact's media type, e.g. type: 'application/mcp-server-card+json'.",
+    };
   const entry: ArdEntry = { '@context': ARD_CONTEXT, identifier, displayName, type };
   if (typeof e.url === 'string') entry.url = e.url;
   else if (typeof e.data === 'object' && e.data !== null) entry.data = e.data as Record<string, unknown>;

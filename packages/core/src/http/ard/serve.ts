@@ -80,10 +80,8 @@ export function hostArdRoute<Req>(
   const declared = catalog === false ? [] : (catalog.entries ?? []);
   declared.forEach((raw, i) => {
     const entry = carriedEntry(raw);
-    if (typeof entry === 'string')
-      logger.warn(
-        `options.catalog.entries[${i}]: not listed in /.well-known/ard.json: ${entry}. Give it a urn:air identifier and a displayName.`,
-      );
+    if ('reason' in entry)
+      logger.warn(`options.catalog.entries[${i}]: not listed in /.well-known/ard.json: ${entry.reason}. ${entry.fix}`);
     else extra.push(entry);
   });
   const sources: ArdSource<Req>[] = listed.map((a) => ({

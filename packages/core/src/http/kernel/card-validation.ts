@@ -1,4 +1,4 @@
-import { AgentCardError, formatFindings } from '../../errors';
+import { AgentCardError, formatErrorFindings } from '../../errors';
 import type { Finding, ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
 import { applyRuleOverrides, type CardRuleId, type ResolvedRuleOverrides } from '../../rules';
@@ -56,7 +56,7 @@ export function validateVariant(
   if (!check.valid || errors.length > 0) {
     throw new AgentCardError(
       'ERR_AGENT_CARD_INVALID',
-      `${where}: the Agent Card has ${errors.length} validation error(s) (profile ${options.profile}). Fix them; an invalid card is never served:\n${formatFindings(errors)}`,
+      `${where}: the Agent Card has ${errors.length} validation error(s) (profile ${options.profile}). Fix them; an invalid card is never served:\n${formatErrorFindings(errors)}`,
       { findings: [...errors, ...check.findings.filter((f) => f.severity !== 'error')] },
     );
   }

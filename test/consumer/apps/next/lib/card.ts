@@ -17,6 +17,7 @@ const card: AgentCard = {
 export const { GET, HEAD, OPTIONS } = agentCardRoute({
   card,
   profile: 'development',
+  viewer: true,
   extended: {
     authenticate: (request) => (request.headers.get('x-api-key') === 'partner-key' ? { id: 'partner' } : null),
     card: {

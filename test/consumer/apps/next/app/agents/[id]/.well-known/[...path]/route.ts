@@ -1,0 +1,1 @@
+export { GET, HEAD, OPTIONS } from '../../../../../lib/agents';
