@@ -4,7 +4,7 @@
 // shared machine hits both sides alike.
 //
 //   node bench/http.mjs [--duration 5] [--rounds 2] [--warmup 1] [--connections 10]
-//                       [--only store,store-fetch,express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
+//                       [--only store,store-fetch,store-304,express,koa,node,passthrough,catalog,ard,negotiation,viewer,viewer-passthrough,onserve,onserve-passthrough,sdk,fastify,fastify-passthrough,hono,hono-passthrough]
 //                       [--soak [--soak-duration 60] [--soak-warmup 10]]
 //                       [--restart] [--check] [--json]
 //
@@ -73,7 +73,7 @@ function positive(name) {
 const comparisons = [
   {
     id: 'store',
-    title: 'Express: GET a warm tenant\'s card from a store-backed host vs the same card from a static host',
+    title: "Express: GET a warm tenant's card from a store-backed host vs the same card from a static host",
     candidate: 'express-store',
     baseline: 'express-static-main',
     path: CARD_PATH,
@@ -81,10 +81,20 @@ const comparisons = [
   },
   {
     id: 'store-fetch',
-    title: 'Hono (fetch bridge): GET a warm tenant\'s card from a store-backed host vs a static host',
+    title: "Hono (fetch bridge): GET a warm tenant's card from a store-backed host vs a static host",
     candidate: 'hono-store',
     baseline: 'hono-static-main',
     path: CARD_PATH,
+    target: 0.95,
+  },
+  {
+    id: 'store-304',
+    title: 'Express: 304 for tenant #9,999 of 10,000 cached tenants (store) vs the 304 of a static host',
+    candidate: 'express-store-10k',
+    baseline: 'express-static-main',
+    path: CARD_PATH,
+    candidatePath: `/t/t9998${CARD_PATH}`,
+    conditional: true,
     target: 0.95,
   },
   {
@@ -283,24 +293,45 @@ async function probe(server, path) {
   const response = await fetch(server.url + path);
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${server.kind}: GET ${path} answered ${response.status}, expected 200`);
+  return response.headers.get('etag');
 }
 
-function problems(result) {
-  const unexpected = result.non2xx + result.errors + result.timeouts;
+/** A conditional comparison expects every answer to be a 304; any other, a 200 among them, is a problem. */
+function problems(result, conditional = false) {
+  const unexpected = conditional
+    ? result.requests.total - result['3xx'] + result.errors + result.timeouts
+    : result.non2xx + result.errors + result.timeouts;
   return unexpected === 0
     ? undefined
-    : `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
+    : conditional
+      ? `${result.requests.total - result['3xx']} answers not 304, ${result.errors} errors, ${result.timeouts} timeouts`
+      : `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`;
 }
 
 async function compare(comparison) {
   // A comparison may fetch another path on the candidate (the 100th agent's card).
   const pathOf = (isCandidate) => (isCandidate ? (comparison.candidatePath ?? comparison.path) : comparison.path);
   /** Both servers, started, probed and warmed up. */
+  // With `conditional`, each side is asked with its own ETag (If-None-Match), for a 304.
+  const conditionalHeaders = {};
+  const headersOf = (isCandidate) =>
+    comparison.conditional
+      ? {
+          ...(isCandidate ? comparison.candidateHeaders : {}),
+          ...conditionalHeaders[isCandidate ? 'candidate' : 'baseline'],
+        }
+      : isCandidate
+        ? comparison.candidateHeaders
+        : undefined;
   const start = async () => {
     const servers = await Promise.all([startServer(comparison.candidate), startServer(comparison.baseline)]);
     for (const [index, server] of servers.entries()) {
-      await probe(server, pathOf(index === 0));
-      const headers = index === 0 ? comparison.candidateHeaders : undefined;
+      const etag = await probe(server, pathOf(index === 0));
+      if (comparison.conditional) {
+        if (!etag) throw new Error(`${server.kind}: GET ${pathOf(index === 0)} sent no ETag`);
+        conditionalHeaders[index === 0 ? 'candidate' : 'baseline'] = { 'if-none-match': etag };
+      }
+      const headers = headersOf(index === 0);
       if (settings.warmup > 0)
         await load(server.url + pathOf(index === 0), settings.warmup, headers ? { headers } : {});
     }
@@ -320,13 +351,13 @@ async function compare(comparison) {
       const order = round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
       for (const side of order) {
         const server = side === 'candidate' ? candidate : baseline;
-        const headers = side === 'candidate' ? comparison.candidateHeaders : undefined;
+        const headers = headersOf(side === 'candidate');
         const result = await load(
           server.url + pathOf(side === 'candidate'),
           settings.duration,
           headers ? { headers } : {},
         );
-        const problem = problems(result);
+        const problem = problems(result, comparison.conditional);
         if (problem) failures.push(`${server.kind}: ${problem}`);
         totals[side] += result.requests.total;
         totals.seconds[side] += result.duration;

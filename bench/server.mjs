@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import Koa from 'koa';
-import { agentCardStore, createAgentCardResponder } from '@agent-card/core';
+import { agentCardStatus, agentCardStore, createAgentCardResponder } from '@agent-card/core';
 import { memoryStore } from '@agent-card/core/store';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
@@ -67,11 +67,48 @@ async function storeBacked(create) {
   });
   await agentCardStore(middleware).put('127', 'main', stored);
   const warm = await middleware.responder.respond({ method: 'GET', path: CARD_PATH, headers: { host: '127.0.0.1' } });
-  if (warm?.status !== 200) throw new Error(`bench: the store-backed host did not serve ${CARD_PATH} (${warm?.status})`);
+  if (warm?.status !== 200)
+    throw new Error(`bench: the store-backed host did not serve ${CARD_PATH} (${warm?.status})`);
   return middleware;
 }
 
+/** Tenants of the 10,000-tenant host; the benchmark asks for the last but one. */
+export const STORE_TENANTS = 10_000;
+
+/**
+ * A store-backed host (path tenancy, `/t/{tenant}`) with the fixture card for each of 10,000
+ * tenants, every one of them loaded before the run: the 304 of tenant #9,999 is then answered
+ * from a cache holding all of them. Logs what each cached tenant costs.
+ */
+async function tenThousandTenants() {
+  const { card: stored, extended: _extended, ...shared } = options;
+  const driver = memoryStore();
+  const middleware = expressAgentCard({
+    ...shared,
+    store: { driver, maxTenants: STORE_TENANTS, maxBytes: 2 * 1024 * 1024 * 1024 },
+    tenant: { from: 'path', prefix: '/t', owns: () => true },
+    default: 'main',
+  });
+  // One write validates and signs; the same record then stands for every tenant.
+  const first = await agentCardStore(middleware).put('t0', 'main', stored);
+  for (let i = 1; i < STORE_TENANTS; i++) await driver.put({ tenant: `t${i}`, agent: 'main' }, first.body);
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < STORE_TENANTS; i++) {
+    const res = await middleware.responder.respond({ method: 'GET', path: `/t/t${i}${CARD_PATH}`, headers: {} });
+    if (res?.status !== 200) throw new Error(`bench: tenant t${i} answered ${res?.status}`);
+  }
+  global.gc?.();
+  const status = agentCardStatus(middleware).store;
+  const perTenant = (process.memoryUsage().heapUsed - before) / STORE_TENANTS;
+  console.error(
+    `bench: ${status.tenants} tenants cached, ${(status.bytes / status.tenants / 1024).toFixed(1)} KiB of prepared answers and ${(perTenant / 1024).toFixed(1)} KiB of heap per tenant`,
+  );
+  return express().use(middleware);
+}
+
 const servers = {
+  'express-store-10k': tenThousandTenants,
   'express-ours': () => express().use(expressAgentCard(options)),
   'express-baseline': () =>
     express().get(CARD_PATH, (_req, res) => {
