@@ -184,6 +184,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
     .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
+    .option(
+      '--prompt',
+      'print what a model reads from the card (as a2a discover prints it, and as a tool description), with its tokens',
+    )
     .addHelpText(
       'after',
       `${example(
@@ -192,6 +196,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
         'agent-card view https://acme.io/.well-known/agent-card.json > card.html',
         'agent-card view https://acme.io -o agents.html',
         'agent-card view http://127.0.0.1:3000 --allow-http -o agents.html',
+        'agent-card view --prompt agent-card.json',
       )}\nA file or document URL is shown as it is: a catalog's entries, no card fetched. A host (a URL with\nno path) is read as "check" reads it: its AI Catalog with each listed card on its origin, else its card.\n\nExit status: 0 when the page is written, 1 when the card is not readable JSON, 2 on usage and I/O errors.\n`,
     )
     .action(async (source: string, options) => {

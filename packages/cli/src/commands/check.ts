@@ -15,6 +15,7 @@ import { documentLines } from '../grade';
 import { formatFindings, summarize } from '../report';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
+import { promptSizeFindings } from '../prompt';
 import { readKeyFile, verifyingKeyId } from './keys';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
 import { type CheckProbeOptions, probeLines, probeSettings, runProbe } from './check-probe';
@@ -258,7 +259,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     if (isRemote(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
   }
-  const discovered = await discoverAgentCard(target, {
+  const found = await discoverAgentCard(target, {
     ...keyOptions,
     // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
     hostKeys: options.key === undefined && options.jwks === undefined,
@@ -275,6 +276,11 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     // The listed agents' counts and the catalog's summary of them follow the settings too.
     ...(rules === undefined ? {} : { rules }),
   });
+  // Rule prompt-size: the public card as a model reads it.
+  const discovered = {
+    ...found,
+    findings: [...found.findings, ...promptSizeFindings(found.document, found.profile, found.cardUrl)],
+  };
   const timeoutMs = options.timeout ?? 10_000;
   const probe = options.probe
     ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
