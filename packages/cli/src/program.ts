@@ -125,6 +125,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .option(
+      '--redact',
+      'replace every string of the card in the report by its pointer, length and hash (a report to store or share)',
+    )
     .addOption(RULE_OPTION())
     .option('--force', 'overwrite the --html file')
     .addHelpText(
@@ -148,6 +152,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
     .option('--catalog', 'read the file as an AI Catalog (detected anyway when it has specVersion and entries)')
     .option('--no-info', 'hide info findings')
+    .option(
+      '--redact',
+      'replace every string of the card in the report by its pointer, length and hash (a report to store or share)',
+    )
     .option('--json', 'print the result as JSON (same as --format json)')
     .addOption(formatOption())
     .addOption(RULE_OPTION())
@@ -261,6 +269,7 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
         .default('breaking'),
     )
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
+    .option('--redact', 'replace every string of both cards in the report by its pointer, length and hash')
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .addHelpText(
       'after',

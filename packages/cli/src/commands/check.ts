@@ -16,6 +16,14 @@ import { formatFindings, summarize } from '../report';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
 import { promptSizeFindings } from '../prompt';
+import { collectDocuments, Redactor } from '../redact';
+
+/** A redactor of every string of the documents `report` holds. */
+function redactorOfReport(report: object): Redactor {
+  const redactor = new Redactor();
+  collectDocuments(redactor, report);
+  return redactor;
+}
 import { readKeyFile, verifyingKeyId } from './keys';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
 import { type CheckProbeOptions, probeLines, probeSettings, runProbe } from './check-probe';
@@ -43,6 +51,8 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   form?: AgentCardCanonicalForm;
   /** `--rule <id>=<setting>`, repeated; after the `rules` of agent-card.config.json. */
   rule?: string[];
+  /** Replace every string of the host's documents in the report by its pointer, length and hash. */
+  redact?: boolean;
 }
 
 /** Said once per report that read a card: what the card says was written by its host. */
@@ -282,14 +292,18 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     findings: [...found.findings, ...promptSizeFindings(found.document, found.profile, found.cardUrl)],
   };
   const timeoutMs = options.timeout ?? 10_000;
-  const probe = options.probe
+  const probed = options.probe
     ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
   // The user's rule settings apply to every finding of the report, and so to its verdict.
   const { findings, turnedOff } = applySettings(discovered.findings, rules);
-  const report = rules
+  const judged = rules
     ? { ...discovered, findings, ok: !findings.some((f) => f.severity === 'error'), turnedOff }
     : discovered;
+  // --redact: the host's strings leave the report here, before any format writes it.
+  const redactor = options.redact === true ? redactorOfReport(judged) : undefined;
+  const report = redactor ? redactor.report(judged) : judged;
+  const probe = redactor && probed ? redactor.report(probed) : probed;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
     const artifact = { uri: report.cardUrl ?? report.origin };

@@ -4,6 +4,7 @@ import { diffAgentCards } from '../diff-cards';
 import { CHANGE_IMPACTS, type ChangeImpact, classifyChanges, type DiffFinding, worstImpact } from '../diff-impact';
 import { type CardSource, readCardSource } from '../card-source';
 import { type OutputFormat, outputFormat, type ReportFinding, writeFormatted } from '../format';
+import { Redactor } from '../redact';
 import { toJsonText } from '../read';
 import { visible } from '../terminal';
 
@@ -18,6 +19,8 @@ export interface DiffCommandOptions {
   failOn?: FailOn;
   timeout?: number;
   allowHttp?: boolean;
+  /** Replace every string of both cards in the report by its pointer, length and hash. */
+  redact?: boolean;
 }
 
 /** A value in one line: JSON (read at most 64 levels deep, see readCard), cut to 120 characters. */
@@ -90,9 +93,17 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     readCardSource(io, a, read),
     readCardSource(io, b, read),
   ]);
-  const diff = diffAgentCards(before.card, after.card);
+  const compared = diffAgentCards(before.card, after.card);
+  const classified = classifyChanges(compared, after.card);
+  // --redact: the cards' strings leave the report here, before any format writes it.
+  const redactor = options.redact === true ? new Redactor() : undefined;
+  if (redactor) {
+    redactor.addDocument(before.card);
+    redactor.addDocument(after.card);
+  }
+  const diff = redactor ? redactor.report(compared) : compared;
+  const findings = redactor ? redactor.report(classified) : classified;
   const stale = diff.contentChanged && !diff.versionChanged;
-  const findings = classifyChanges(diff, after.card);
   const fails = failsUnder(failOn);
   const failing = findings.some(fails);
   const code = failing ? 1 : 0;
@@ -114,8 +125,8 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     // the nearest member that is still there, such as /skills for a skill removed.
     const artifact = {
       ...(after.file === undefined ? { uri: after.name } : { file: after.file }),
-      ...(after.bytes === undefined ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
-      document: after.card,
+      ...(after.bytes === undefined || redactor ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
+      document: redactor ? redactor.addDocument(after.card) : after.card,
     };
     writeFormatted(io, format, { command: 'diff', artifact, findings, fails, ok: !failing });
     return code;
