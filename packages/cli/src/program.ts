@@ -126,6 +126,16 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option(
+      '--against <file|rev:path>',
+      'the drift gate: compare the served card with the reviewed one (a file, or rev:path from git) as diff does',
+    )
+    .addOption(
+      new Option(
+        '--fail-on <impact>',
+        'with --against: fail on changes of this impact or worse (default: any)',
+      ).choices(FAIL_ON),
+    )
+    .option(
       '--redact',
       'replace every string of the card in the report by its pointer, length and hash (a report to store or share)',
     )

@@ -16,11 +16,14 @@ import { formatFindings, summarize } from '../report';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
 import { promptSizeFindings } from '../prompt';
+import { checkAgainst } from './check-against';
+import type { FailOn } from './diff';
 import { collectDocuments, Redactor } from '../redact';
 
 /** A redactor of every string of the documents `report` holds. */
-function redactorOfReport(report: object): Redactor {
+function redactorOfReport(report: object, ...documents: unknown[]): Redactor {
   const redactor = new Redactor();
+  for (const document of documents) if (document !== undefined) redactor.addDocument(document);
   collectDocuments(redactor, report);
   return redactor;
 }
@@ -53,6 +56,10 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   rule?: string[];
   /** Replace every string of the host's documents in the report by its pointer, length and hash. */
   redact?: boolean;
+  /** The reviewed card (a file or `rev:path`) the served one must match: the drift gate. */
+  against?: string;
+  /** With `against`: the least impact that fails the run. @default 'any' */
+  failOn?: FailOn;
 }
 
 /** Said once per report that read a card: what the card says was written by its host. */
@@ -286,10 +293,25 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     // The listed agents' counts and the catalog's summary of them follow the settings too.
     ...(rules === undefined ? {} : { rules }),
   });
+  // --against: the drift gate, the served card compared with the reviewed one.
+  const drift =
+    options.against === undefined
+      ? undefined
+      : await checkAgainst(io, options.against, found.document, {
+          timeoutMs: options.timeout ?? 10_000,
+          allowHttp: options.allowHttp ?? false,
+          ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
+          ...(found.cardUrl === undefined ? {} : { cardUrl: found.cardUrl }),
+        });
   // Rule prompt-size: the public card as a model reads it.
   const discovered = {
     ...found,
-    findings: [...found.findings, ...promptSizeFindings(found.document, found.profile, found.cardUrl)],
+    findings: [
+      ...found.findings,
+      ...promptSizeFindings(found.document, found.profile, found.cardUrl),
+      ...(drift?.findings ?? []),
+    ],
+    ok: found.ok && drift?.failing !== true,
   };
   const timeoutMs = options.timeout ?? 10_000;
   const probed = options.probe
@@ -298,10 +320,15 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   // The user's rule settings apply to every finding of the report, and so to its verdict.
   const { findings, turnedOff } = applySettings(discovered.findings, rules);
   const judged = rules
-    ? { ...discovered, findings, ok: !findings.some((f) => f.severity === 'error'), turnedOff }
+    ? {
+        ...discovered,
+        findings,
+        ok: !findings.some((f) => f.severity === 'error') && drift?.failing !== true,
+        turnedOff,
+      }
     : discovered;
   // --redact: the host's strings leave the report here, before any format writes it.
-  const redactor = options.redact === true ? redactorOfReport(judged) : undefined;
+  const redactor = options.redact === true ? redactorOfReport(judged, drift?.reviewed) : undefined;
   const report = redactor ? redactor.report(judged) : judged;
   const probe = redactor && probed ? redactor.report(probed) : probed;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));

@@ -37,7 +37,7 @@ function failingImpacts(failOn: FailOn): ReadonlySet<ChangeImpact> {
 }
 
 /** Whether a finding fails the run under `failOn`: its impact, or an unbumped version unless `none`. */
-const failsUnder = (failOn: FailOn) => {
+export const failsUnder = (failOn: FailOn) => {
   const impacts = failingImpacts(failOn);
   return (f: ReportFinding) =>
     f.impact === undefined
