@@ -143,5 +143,8 @@ describe('agent-card check --against (the drift gate)', () => {
     const url = await deploy(reviewed);
     const run = await cli(['check', url, '--allow-http', '--against', '--output=x:agent-card.json'], { cwd: repo });
     expect(run.code).toBe(2);
+    const alone = await cli(['check', url, '--allow-http', '--fail-on', 'breaking'], { cwd: repo });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--fail-on applies to --against');
   });
 });

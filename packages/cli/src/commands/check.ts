@@ -8,7 +8,7 @@ import {
   type DiscoveryReport,
 } from '@agent-card/discovery';
 import type { CliIO, Painter } from '../io';
-import { createPainter } from '../io';
+import { CliError, createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
 import { formatHtmlReport } from '../html-report';
 import { documentLines } from '../grade';
@@ -263,6 +263,9 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
 
 /** `agent-card check <url|domain>`: exit 1 when the report has errors. */
 export async function checkCommand(io: CliIO, target: string, options: CheckCommandOptions): Promise<number> {
+  if (options.failOn !== undefined && options.against === undefined) {
+    throw new CliError('--fail-on applies to --against (the reviewed card to compare with): pass both, or neither.');
+  }
   const format = outputFormat(options);
   const probing = probeSettings(options);
   // A refused overwrite is known before the first request, not after a run of up to 2 × --timeout.
