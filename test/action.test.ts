@@ -4,13 +4,13 @@
  * `run:` script given to `bash --noprofile --norc -eo pipefail`, stopping at the first step
  * that fails. The CLI is the built one.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_CARD } from './discovery-servers';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -119,8 +119,9 @@ describe('the GitHub Action', () => {
       card.description = `${GOOD_CARD.description} Now in French too.`;
     });
     const steps = runAction(dir, { command }, { 'github.event.pull_request.base.sha': 'main' });
-    expect(steps.map((s) => s.code)).toEqual([0, 0]);
+    expect(steps.map((s) => s.code)).toEqual([0, 0, 0]);
     expect(steps[1]!.stdout).toContain('agent-card diff: ok');
+    expect(steps[2]!.stdout).toBe('No url: no deployed agent to check.\n');
   });
 
   it('fails on an invalid card before comparing, and outside a pull request only validates', () => {
@@ -134,7 +135,7 @@ describe('the GitHub Action', () => {
       card.version = '1.5.0';
     });
     const push = runAction(valid, { command }, { 'github.event.pull_request.base.sha': '' });
-    expect(push.map((s) => s.code)).toEqual([0, 0]);
+    expect(push.map((s) => s.code)).toEqual([0, 0, 0]);
     expect(push[1]!.stdout).toBe('No base revision: nothing to compare the card with.\n');
   });
 
@@ -146,4 +147,72 @@ describe('the GitHub Action', () => {
     expect(steps[1]!.stdout).toContain('agent-card.json is new since $(touch pwned): nothing to compare.');
     expect(() => readFileSync(join(dir, 'pwned'))).toThrow();
   });
+});
+
+/**
+ * A deployment in its own process (the action's steps run synchronously): core's responder
+ * serving `card` on a loopback port.
+ */
+const deployments: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of deployments) child.kill();
+});
+async function deploy(card: unknown): Promise<string> {
+  const core = join(root, 'packages/core/dist/index.mjs');
+  const script = `
+    import { createServer } from 'node:http';
+    import { createAgentCardResponder } from ${JSON.stringify(core)};
+    const responder = createAgentCardResponder({ card: ${JSON.stringify(card)}, profile: 'development', logger: { warn() {} } });
+    const server = createServer(async (req, res) => {
+      const answer = await responder.respond({ method: req.method, path: req.url, headers: req.headers });
+      if (!answer) { res.writeHead(404, { 'content-type': 'application/json' }).end('{}'); return; }
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  deployments.push(child);
+  const port = await new Promise<string>((done, fail) => {
+    child.stdout!.once('data', (data: Buffer) => done(String(data).trim()));
+    child.once('exit', (code) => fail(new Error(`the deployment exited with ${code}`)));
+  });
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('the GitHub Action after a deploy: url, against and redact', () => {
+  /** The repository after the merge: the reviewed card on main, nothing changed. */
+  const merged = () => repository(() => {});
+
+  it('passes when production serves the merged card', async () => {
+    const url = await deploy(GOOD_CARD);
+    const steps = runAction(merged(), {
+      command,
+      url,
+      against: 'main:agent-card.json',
+      'allow-http': 'true',
+      base: '',
+    });
+    expect(steps.map((s) => [s.name, s.code])).toEqual([
+      ['Validate the card', 0],
+      ['Compare with the base revision', 0],
+      ['Check the deployed agent', 0],
+    ]);
+  }, 30_000);
+
+  it("fails when production serves something else, and redacts another party's card by default", async () => {
+    const url = await deploy({ ...GOOD_CARD, skills: [{ ...GOOD_CARD.skills[0], id: 'order-tracking' }] });
+    const given = { command, url, against: 'main:agent-card.json', 'allow-http': 'true', base: '' };
+    const other = runAction(merged(), given);
+    expect(other.map((s) => s.code)).toEqual([0, 0, 1]);
+    expect(other[2]!.stdout).toMatch(/^::error .*title=diff-skill-removed /m);
+    // 127.0.0.1 is not among own-hosts: the skill's id is not repeated.
+    expect(other[2]!.stdout).not.toContain('order-status');
+    const own = runAction(merged(), { ...given, 'own-hosts': 'acme.io, 127.0.0.1' });
+    expect(own.map((s) => s.code)).toEqual([0, 0, 1]);
+    expect(own[2]!.stdout).toMatch(/^::error .*title=diff-skill-removed \/skills\[id=order-status\]/m);
+    const forced = runAction(merged(), { ...given, 'own-hosts': '127.0.0.1', redact: 'true' });
+    expect(forced[2]!.stdout).not.toContain('order-status');
+  }, 60_000);
 });

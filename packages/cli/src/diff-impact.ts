@@ -20,7 +20,7 @@ export interface DiffFinding extends Finding {
 }
 
 /** The rules of one change (`diff-version-not-bumped` is about the pair). */
-type ChangeRuleId = Exclude<CliRuleId, 'signature-verify' | 'diff-version-not-bumped'>;
+type ChangeRuleId = Exclude<CliRuleId, 'signature-verify' | 'diff-version-not-bumped' | 'prompt-size'>;
 
 interface Verdict {
   rule: ChangeRuleId;

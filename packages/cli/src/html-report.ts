@@ -24,6 +24,7 @@ import {
 } from '@agent-card/core/view';
 import { documentsSection, gradeLine } from './grade';
 import { findingFix } from './report';
+import { countPromptTokens, PROMPT_ENCODING } from './prompt';
 
 export { findingFix } from './report';
 
@@ -372,16 +373,23 @@ function agentItem(a: DiscoveryAgentReport, showInfo: boolean, n: number): SafeH
   const checks = html`<ul class="plain">${match('name', a.nameMatches, a.cardName)}${match('version', a.versionMatches, a.cardVersion)}<li>${plural(a.errors, 'error')}, ${plural(a.warnings, 'warning')}</li></ul>`;
   const card =
     a.card && typeof a.card.document === 'object' && a.card.document !== null
-      ? html`<details><summary>Card of ${name}</summary>${cardFragment(a.card.document, a.card, a.url, n)}</details>`
+      ? html`<details><summary>Card of ${name}</summary>${cardFragment(a.card.document, a.card, a.url, n, a.findings)}</details>`
       : '';
   return html`<li class="agent">${head}${a.card ? pathSection(a.card, 'h4') : html`<p>${url(a.url)}</p>`}${checks}${findingsSection(a.findings, { showInfo, level: 4 })}${card}</li>`;
 }
 
-function cardFragment(document: unknown, from: DiscoveryPathReport, href: string | undefined, n = 0): SafeHtml {
+function cardFragment(
+  document: unknown,
+  from: DiscoveryPathReport,
+  href: string | undefined,
+  n = 0,
+  findings: readonly DiscoveryFinding[] = [],
+): SafeHtml {
   const signatures = checkedSignatures(from.signature);
   return renderCardSection(document, {
     headingLevel: 2,
     valid: from.valid,
+    prompt: { countTokens: countPromptTokens, encoding: PROMPT_ENCODING, findings },
     // Several cards on one page: each raw JSON block needs its own id for its copy button.
     ...(n === 0 ? {} : { rawJsonId: `raw-json-${n}` }),
     ...(signatures === undefined ? {} : { signatures }),
@@ -409,7 +417,7 @@ export function formatHtmlReport(report: DiscoveryReport, options: { showInfo?: 
   const primary = report.cardUrl === report.legacy.finalUrl ? report.legacy : report.primary;
   const card =
     typeof report.document === 'object' && report.document !== null
-      ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl)}</section>`
+      ? html`<section aria-label="The card"><p>The card below is served at ${url(report.cardUrl)}.</p>${cardFragment(report.document, primary, report.cardUrl, 0, report.findings)}</section>`
       : html`<section aria-labelledby="card"><h2 id="card">Card</h2><p><strong>No card could be read.</strong> See the findings.</p></section>`;
   const body = html`<header class="page"><h1>Discovery report: ${report.origin}</h1>${verdict}<p class="muted">Checked ${report.input} with profile ${report.profile}.</p>${report.documents ? gradeLine(report.documents) : ''}${summaryStrip(report)}</header>
 <section aria-labelledby="findings"><h2 id="findings">Findings</h2>${findingsSection(report.findings, { showInfo, level: 3 })}</section>

@@ -130,6 +130,20 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     )
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .option(
+      '--against <file|rev:path>',
+      'the drift gate: compare the served card with the reviewed one (a file, or rev:path from git) as diff does',
+    )
+    .addOption(
+      new Option(
+        '--fail-on <impact>',
+        'with --against: fail on changes of this impact or worse (default: any)',
+      ).choices(FAIL_ON),
+    )
+    .option(
+      '--redact',
+      'replace every string of the card in the report by its pointer, length and hash (a report to store or share)',
+    )
     .addOption(RULE_OPTION())
     .option('--force', 'overwrite the --html file')
     .addHelpText(
@@ -153,6 +167,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--strict', 'same as --profile strict: unknown fields and snake_case are errors')
     .option('--catalog', 'read the file as an AI Catalog (detected anyway when it has specVersion and entries)')
     .option('--no-info', 'hide info findings')
+    .option(
+      '--redact',
+      'replace every string of the card in the report by its pointer, length and hash (a report to store or share)',
+    )
     .option('--json', 'print the result as JSON (same as --format json)')
     .addOption(formatOption())
     .addOption(RULE_OPTION())
@@ -194,6 +212,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
       positiveInt,
     )
     .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
+    .option(
+      '--prompt',
+      'print what a model reads from the card (as a2a discover prints it, and as a tool description), with its tokens',
+    )
     .addHelpText(
       'after',
       `${example(
@@ -202,6 +224,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
         'agent-card view https://acme.io/.well-known/agent-card.json > card.html',
         'agent-card view https://acme.io -o agents.html',
         'agent-card view http://127.0.0.1:3000 --allow-http -o agents.html',
+        'agent-card view --prompt agent-card.json',
       )}\nA file or document URL is shown as it is: a catalog's entries, no card fetched. A host (a URL with\nno path) is read as "check" reads it: its AI Catalog with each listed card on its origin, else its card.\n\nExit status: 0 when the page is written, 1 when the card is not readable JSON, 2 on usage and I/O errors.\n`,
     )
     .action(async (source: string, options) => {
@@ -266,6 +289,7 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
         .default('breaking'),
     )
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
+    .option('--redact', 'replace every string of both cards in the report by its pointer, length and hash')
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option(
       '--max-card-bytes <bytes>',

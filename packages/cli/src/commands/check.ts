@@ -8,13 +8,25 @@ import {
   type DiscoveryReport,
 } from '@agent-card/discovery';
 import type { CliIO, Painter } from '../io';
-import { createPainter } from '../io';
+import { CliError, createPainter } from '../io';
 import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../read';
 import { formatHtmlReport } from '../html-report';
 import { documentLines } from '../grade';
 import { formatFindings, summarize } from '../report';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
+import { promptSizeFindings } from '../prompt';
+import { checkAgainst } from './check-against';
+import type { FailOn } from './diff';
+import { collectDocuments, Redactor } from '../redact';
+
+/** A redactor of every string of the documents `report` holds. */
+function redactorOfReport(report: object, ...documents: unknown[]): Redactor {
+  const redactor = new Redactor();
+  for (const document of documents) if (document !== undefined) redactor.addDocument(document);
+  collectDocuments(redactor, report);
+  return redactor;
+}
 import { readKeyFile, verifyingKeyId } from './keys';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
 import { type CheckProbeOptions, probeLines, probeSettings, runProbe } from './check-probe';
@@ -44,6 +56,12 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   form?: AgentCardCanonicalForm;
   /** `--rule <id>=<setting>`, repeated; after the `rules` of agent-card.config.json. */
   rule?: string[];
+  /** Replace every string of the host's documents in the report by its pointer, length and hash. */
+  redact?: boolean;
+  /** The reviewed card (a file or `rev:path`) the served one must match: the drift gate. */
+  against?: string;
+  /** With `against`: the least impact that fails the run. @default 'any' */
+  failOn?: FailOn;
 }
 
 /** Said once per report that read a card: what the card says was written by its host. */
@@ -250,6 +268,9 @@ export function formatReport(report: DiscoveryReport, painter: Painter, options:
 
 /** `agent-card check <url|domain>`: exit 1 when the report has errors. */
 export async function checkCommand(io: CliIO, target: string, options: CheckCommandOptions): Promise<number> {
+  if (options.failOn !== undefined && options.against === undefined) {
+    throw new CliError('--fail-on applies to --against (the reviewed card to compare with): pass both, or neither.');
+  }
   const format = outputFormat(options);
   const probing = probeSettings(options);
   // A refused overwrite is known before the first request, not after a run of up to 2 × --timeout.
@@ -263,7 +284,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     if (isRemote(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
   }
-  const discovered = await discoverAgentCard(target, {
+  const found = await discoverAgentCard(target, {
     ...keyOptions,
     // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
     hostKeys: options.key === undefined && options.jwks === undefined,
@@ -281,15 +302,44 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     // The listed agents' counts and the catalog's summary of them follow the settings too.
     ...(rules === undefined ? {} : { rules }),
   });
+  // --against: the drift gate, the served card compared with the reviewed one.
+  const drift =
+    options.against === undefined
+      ? undefined
+      : await checkAgainst(io, options.against, found.document, {
+          timeoutMs: options.timeout ?? 10_000,
+          allowHttp: options.allowHttp ?? false,
+          ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
+          ...(found.cardUrl === undefined ? {} : { cardUrl: found.cardUrl }),
+        });
+  // Rule prompt-size: the public card as a model reads it.
+  const discovered = {
+    ...found,
+    findings: [
+      ...found.findings,
+      ...promptSizeFindings(found.document, found.profile, found.cardUrl),
+      ...(drift?.findings ?? []),
+    ],
+    ok: found.ok && drift?.failing !== true,
+  };
   const timeoutMs = options.timeout ?? 10_000;
-  const probe = options.probe
+  const probed = options.probe
     ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
   // The user's rule settings apply to every finding of the report, and so to its verdict.
   const { findings, turnedOff } = applySettings(discovered.findings, rules);
-  const report = rules
-    ? { ...discovered, findings, ok: !findings.some((f) => f.severity === 'error'), turnedOff }
+  const judged = rules
+    ? {
+        ...discovered,
+        findings,
+        ok: !findings.some((f) => f.severity === 'error') && drift?.failing !== true,
+        turnedOff,
+      }
     : discovered;
+  // --redact: the host's strings leave the report here, before any format writes it.
+  const redactor = options.redact === true ? redactorOfReport(judged, drift?.reviewed) : undefined;
+  const report = redactor ? redactor.report(judged) : judged;
+  const probe = redactor && probed ? redactor.report(probed) : probed;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
     const artifact = { uri: report.cardUrl ?? report.origin };

@@ -4,6 +4,7 @@ import { diffAgentCards } from '../diff-cards';
 import { CHANGE_IMPACTS, type ChangeImpact, classifyChanges, type DiffFinding, worstImpact } from '../diff-impact';
 import { type CardSource, readCardSource } from '../card-source';
 import { type OutputFormat, outputFormat, type ReportFinding, writeFormatted } from '../format';
+import { Redactor } from '../redact';
 import { toJsonText } from '../read';
 import { visible } from '../terminal';
 
@@ -20,6 +21,8 @@ export interface DiffCommandOptions {
   allowHttp?: boolean;
   /** The largest card of a host read (`--max-card-bytes`). @default 262144 (256 KiB) */
   maxCardBytes?: number;
+  /** Replace every string of both cards in the report by its pointer, length and hash. */
+  redact?: boolean;
 }
 
 /** A value in one line: JSON (read at most 64 levels deep, see readCard), cut to 120 characters. */
@@ -36,7 +39,7 @@ function failingImpacts(failOn: FailOn): ReadonlySet<ChangeImpact> {
 }
 
 /** Whether a finding fails the run under `failOn`: its impact, or an unbumped version unless `none`. */
-const failsUnder = (failOn: FailOn) => {
+export const failsUnder = (failOn: FailOn) => {
   const impacts = failingImpacts(failOn);
   return (f: ReportFinding) =>
     f.impact === undefined
@@ -96,9 +99,17 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     readCardSource(io, a, read),
     readCardSource(io, b, read),
   ]);
-  const diff = diffAgentCards(before.card, after.card);
+  const compared = diffAgentCards(before.card, after.card);
+  const classified = classifyChanges(compared, after.card);
+  // --redact: the cards' strings leave the report here, before any format writes it.
+  const redactor = options.redact === true ? new Redactor() : undefined;
+  if (redactor) {
+    redactor.addDocument(before.card);
+    redactor.addDocument(after.card);
+  }
+  const diff = redactor ? redactor.report(compared) : compared;
+  const findings = redactor ? redactor.report(classified) : classified;
   const stale = diff.contentChanged && !diff.versionChanged;
-  const findings = classifyChanges(diff, after.card);
   const fails = failsUnder(failOn);
   const failing = findings.some(fails);
   const code = failing ? 1 : 0;
@@ -120,8 +131,8 @@ export async function diffCommand(io: CliIO, a: string, b: string, options: Diff
     // the nearest member that is still there, such as /skills for a skill removed.
     const artifact = {
       ...(after.file === undefined ? { uri: after.name } : { file: after.file }),
-      ...(after.bytes === undefined ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
-      document: after.card,
+      ...(after.bytes === undefined || redactor ? {} : { text: Buffer.from(after.bytes).toString('utf8') }),
+      document: redactor ? redactor.addDocument(after.card) : after.card,
     };
     writeFormatted(io, format, { command: 'diff', artifact, findings, fails, ok: !failing });
     return code;

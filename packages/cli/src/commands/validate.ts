@@ -13,6 +13,7 @@ import { catalogText, readBytes, toJsonText } from '../read';
 import { visible } from '../terminal';
 import { formatFindings, summarize } from '../report';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
+import { redactorOf } from '../redact';
 import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
 
 export interface ValidateCommandOptions {
@@ -26,6 +27,8 @@ export interface ValidateCommandOptions {
   catalog?: boolean;
   /** `--rule <id>=<setting>`, repeated; after the `rules` of agent-card.config.json. */
   rule?: string[];
+  /** Replace every string of the document in the report by its pointer, length and hash. */
+  redact?: boolean;
 }
 
 /** `agent-card validate <file|->`: exit 1 when the card has errors. */
@@ -41,7 +44,9 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   if (catalog !== undefined) return validateCatalog(io, name, catalog, profile, { ...options, format }, rules);
   const ard = ardText(bytes);
   if (ard !== undefined) return validateCatalog(io, name, ard, profile, { ...options, format }, rules, 'ard');
-  const result = validateAgentCard(bytes, { profile, ...(rules ? { rules } : {}) });
+  const redactor = options.redact === true ? redactorOf(bytes) : undefined;
+  const validated = validateAgentCard(bytes, { profile, ...(rules ? { rules } : {}) });
+  const result = redactor ? redactor.report(validated) : validated;
   const { turnedOff } = result;
   if (format !== 'text' && format !== 'json') {
     const artifact = file === '-' ? { uri: 'stdin' } : { file };
@@ -69,7 +74,8 @@ export async function validateCommand(io: CliIO, file: string, options: Validate
   }
   const painter = createPainter(io);
   // An invalid card keeps its name and version in the header, when they are strings.
-  const card = result.card ?? namedDocument(bytes);
+  const named = result.card ?? namedDocument(bytes);
+  const card = redactor && named ? redactor.report({ document: named }).document : named;
   const title =
     card?.name !== undefined
       ? `${painter.paint('bold', visible(card.name))}${card.version === undefined ? '' : ` ${visible(card.version)}`} (${result.shape})`
@@ -114,7 +120,9 @@ function validateCatalog(
   kind: 'ai-catalog' | 'ard' = 'ai-catalog',
 ): number {
   const validated = kind === 'ard' ? validateArdManifest(text, { profile }) : validateAiCatalog(text, { profile });
-  const { findings, turnedOff } = applySettings(validated.findings, rules);
+  const applied = applySettings(validated.findings, rules);
+  const { turnedOff } = applied;
+  const findings = options.redact === true ? redactorOf(text).report(applied.findings) : applied.findings;
   const result = { valid: !findings.some((f) => f.severity === 'error'), findings };
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'json') {

@@ -21,6 +21,8 @@ import {
 } from '../read';
 import { guardOutput, visible } from '../terminal';
 import { catalogCards } from '../html-report';
+import { countPromptTokens, PROMPT_ENCODING } from '../prompt';
+import { viewPromptCommand } from './view-prompt';
 
 export interface ViewCommandOptions {
   /** Write the page here instead of stdout. */
@@ -39,7 +41,12 @@ export interface ViewCommandOptions {
   maxCardBytes?: number;
   /** Open the page in the browser (`$BROWSER`, else the system's opener) once written. */
   open?: boolean;
+  /** Print what a model reads from the card instead of the page. */
+  prompt?: boolean;
 }
+
+/** The "What a model reads" section counts tokens with the CLI's tokenizer. */
+const PROMPT = { prompt: { countTokens: countPromptTokens, encoding: PROMPT_ENCODING } };
 
 /** The system's command that opens a file in the default browser. */
 function opener(io: CliIO): { command: string; args: string[] } {
@@ -115,7 +122,7 @@ function documentPage(bytes: Uint8Array, source: string, options: ViewCommandOpt
   }
   const card = cardFromBytes(bytes, source);
   return {
-    html: renderAgentCardPage(card, { cspMeta: true, ...link }),
+    html: renderAgentCardPage(card, { cspMeta: true, ...link, ...PROMPT }),
     what: `card ${typeof card.name === 'string' ? card.name : '(no name)'}`,
   };
 }
@@ -153,6 +160,7 @@ async function hostPage(origin: string, options: ViewCommandOptions): Promise<Pa
     return {
       html: renderAgentCardPage(card, {
         cspMeta: true,
+        ...PROMPT,
         ...(report.cardUrl === undefined ? {} : { jsonHref: report.cardUrl }),
       }),
       what: `card ${typeof card.name === 'string' ? card.name : '(no name)'}`,
@@ -189,6 +197,7 @@ async function render(io: CliIO, source: string, options: ViewCommandOptions): P
  * errors.
  */
 export async function viewCommand(io: CliIO, source: string, options: ViewCommandOptions): Promise<number> {
+  if (options.prompt === true) return viewPromptCommand(io, source, options);
   // Before any request: a refused overwrite must not wait for a slow host first.
   if (options.output) await refuseOverwrite(io, options.output, options.force === true);
   const page = await render(io, source, options);

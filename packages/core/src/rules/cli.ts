@@ -138,4 +138,14 @@ export const CLI_RULES = {
     fix: 'Bump "version" so clients and caches can tell the cards apart.',
     reportedBy: DIFF,
   },
+  'prompt-size': {
+    number: 151,
+    section: 'other',
+    severity: profiles('info', 'warning'),
+    summary: 'The public card, as a tool description a model reads, is at most 1,000 tokens.',
+    details:
+      'The card rendered as a tool description (its name and description, each skill with its description, tags and examples; `agent-card view --prompt` shows it) is counted in tokens with the `o200k_base` encoding. Over 1,000 tokens it is a warning in production and strict, info in development. An assistant that considers several agents reads every card in full: twenty cards of 1,000 tokens are 20,000 tokens of context before any work.',
+    fix: 'Keep the public card short (a description and each skill in a sentence or two); move long descriptions, policies and examples to the extended card (capabilities.extendedAgentCard), which only authenticated callers read.',
+    reportedBy: '`agent-card check`, `agent-card view --prompt`',
+  },
 } satisfies Record<string, RuleEntry>;

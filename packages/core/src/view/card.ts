@@ -3,6 +3,7 @@ import { html, neutraliseJsonText, type SafeHtml, safeHref } from './escape';
 import { type HtmlDocumentOptions, renderHtmlDocument } from './document';
 import { asRecord, entries, flag, list, member, strings, text } from './read';
 import { validateAgentCardFindings } from '../validate/validate';
+import { type PromptSectionOptions, renderPromptSection } from './prompt';
 import {
   describeAuthentication,
   describeSecurityScheme,
@@ -47,6 +48,11 @@ export interface CardSectionOptions {
    * @default 'raw-json'
    */
   rawJsonId?: string;
+  /**
+   * The "What a model reads" section: its token counter and the findings to mark. Without
+   * `findings` the page validates the card with the `development` profile to mark them.
+   */
+  prompt?: PromptSectionOptions;
 }
 
 /** Options of {@link renderAgentCardPage}. */
@@ -174,6 +180,12 @@ ${examples.length > 0 ? html`<p>Examples:</p><ul class="plain">${examples.map((e
 ${facts.length > 0 ? html`<dl class="facts">${facts}</dl>` : ''}</li>`;
   });
   return html`<h2>Skills (${skills.length})</h2><p class="muted">A skill accepts and produces the card's default modes unless it lists its own.</p><ul class="items">${items}</ul>`;
+}
+
+/** "What a model reads", with the prompt-safety findings given or found by validating the card. */
+function promptSection(card: unknown, options: PromptSectionOptions = {}): SafeHtml {
+  const findings = options.findings ?? validateAgentCardFindings(card, { profile: 'development' }).findings;
+  return renderPromptSection(card, { ...options, findings });
 }
 
 /** The summary's badge for validity: given by the caller, or from validating the card. */
@@ -330,6 +342,7 @@ ${renderOtherInterfaces(card)}
 ${renderCapabilities(card)}
 ${renderSecurity(card)}
 ${renderSkills(card)}
+${promptSection(card, options.prompt)}
 ${renderSignatures(signatures)}
 ${renderRawJson(card, options.jsonHref, id)}</article>`;
   } catch {

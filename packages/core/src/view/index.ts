@@ -14,6 +14,14 @@
 export { renderAgentCardPage, renderCardSection, renderRawJson, readSignatureHeader } from './card';
 export type { AgentCardPageOptions, CardSectionOptions, ViewerSignature } from './card';
 export { renderAiCatalogPage } from './catalog';
+export {
+  PROMPT_SAFETY_RULES,
+  promptFindingsOf,
+  renderPromptPieces,
+  renderPromptSection,
+  renderPromptText,
+} from './prompt';
+export type { PromptPiece, PromptRendering, PromptSectionOptions } from './prompt';
 export type { AiCatalogPageOptions } from './catalog';
 export {
   VIEWER_CONTENT_SECURITY_POLICY,
