@@ -13,7 +13,7 @@ import { isRemote, readJson, refuseOverwrite, toJsonText, writeText } from '../r
 import { formatHtmlReport } from '../html-report';
 import { documentLines } from '../grade';
 import { formatFindings, summarize } from '../report';
-import { applySettings, resolveRuleSettings, turnedOffLine } from '../rule-settings';
+import { resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { guardOutput, visible } from '../terminal';
 import { readKeyFile, verifyingKeyId } from './keys';
 import { type OutputFormat, outputFormat, writeFormatted } from '../format';
@@ -263,7 +263,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     if (isRemote(options.jwks)) keyOptions.jwksUrl = options.jwks;
     else keyOptions.jwks = (await readJson(io, options.jwks)) as never;
   }
-  const discovered = await discoverAgentCard(target, {
+  const report = await discoverAgentCard(target, {
     ...keyOptions,
     // Without --key or --jwks, the host's own key set (and a jku on its origin) is checked.
     hostKeys: options.key === undefined && options.jwks === undefined,
@@ -278,18 +278,13 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
     // Every discovery document of the host, compared and graded in one line.
     checkDocuments: true,
-    // The listed agents' counts and the catalog's summary of them follow the settings too.
+    // The settings decide every finding, the listed agents' counts and the verdict.
     ...(rules === undefined ? {} : { rules }),
   });
   const timeoutMs = options.timeout ?? 10_000;
   const probe = options.probe
-    ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
+    ? await runProbe(report, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
-  // The user's rule settings apply to every finding of the report, and so to its verdict.
-  const { findings, turnedOff } = applySettings(discovered.findings, rules);
-  const report = rules
-    ? { ...discovered, findings, ok: !findings.some((f) => f.severity === 'error'), turnedOff }
-    : discovered;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
     const artifact = { uri: report.cardUrl ?? report.origin };
@@ -301,7 +296,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     const painter = createPainter(io);
     io.stdout.write(formatReport(forPeople(report), painter, { showInfo: options.info !== false }));
     if (probe) io.stdout.write(probeLines(probe, painter));
-    io.stdout.write(turnedOffLine(turnedOff, painter));
+    io.stdout.write(turnedOffLine(report.turnedOff, painter));
   }
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
