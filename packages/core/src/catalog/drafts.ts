@@ -13,7 +13,8 @@ import {
   MCP_SERVER_CARD_ENTRY_TYPE,
   URN_AIR_PATTERN,
 } from './format';
-import { report, show, type Walk } from './walk';
+import { showFound } from '../util';
+import { report, type Walk } from './walk';
 
 /** A digest the current draft accepts: SHA-256 or stronger, lowercase hex (§"Digest Format"). */
 const DIGEST = /^(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})$/;
@@ -84,7 +85,7 @@ function checkTrustManifest(w: Walk, trust: unknown, identifier: unknown, path: 
       'catalog-field-types',
       'error',
       path,
-      `must be an object (${show(trust)})`,
+      `must be an object (${showFound(trust)})`,
       'Use { identity, … } or remove it.',
     );
     return;
@@ -110,7 +111,7 @@ function checkTrustManifest(w: Walk, trust: unknown, identifier: unknown, path: 
       'catalog-trust-identity',
       'error',
       [...path, 'identity'],
-      `does not align with the identifier's publisher ${publisher} (${show(identity)})`,
+      `does not align with the identifier's publisher ${publisher} (${showFound(identity)})`,
       `Use an identity in ${publisher}, e.g. did:web:${publisher}.`,
     );
   const substantive = SUBSTANTIVE.some((name) => {
@@ -138,7 +139,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
       'catalog-digest-format',
       'error',
       [...path, 'digest'],
-      `is not sha256:, sha384: or sha512: with lowercase hex (${show(digest)})`,
+      `is not sha256:, sha384: or sha512: with lowercase hex (${showFound(digest)})`,
       'Write sha256: and the 64 hex digits of the SHA-256 of the exact bytes served at url.',
     );
   const trust = own(entry, 'trustManifest');
@@ -151,7 +152,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
         'catalog-field-types',
         'error',
         [...path, 'trustManifests'],
-        `must be an array (${show(trusts)})`,
+        `must be an array (${showFound(trusts)})`,
         'Use one Trust Manifest per contributor.',
       );
     else
@@ -167,7 +168,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
           'catalog-entry-restates-artifact',
           'info',
           [...path, name],
-          `restates what the artifact itself carries (${show(own(entry, name))})`,
+          `restates what the artifact itself carries (${showFound(own(entry, name))})`,
           `Leave ${name} out unless it deliberately overrides the artifact's own: readers take it from the artifact, and a copy drifts.`,
         );
 }
@@ -205,7 +206,7 @@ function entryDifferences(entry: Record<string, unknown>, path: Segments, out: D
   if (typeof identifier === 'string' && publisherOf(identifier) === undefined)
     out.push({
       path: [...path, 'identifier'],
-      what: `is not a urn:air identifier (${show(identifier)})`,
+      what: `is not a urn:air identifier (${showFound(identifier)})`,
       fix: 'Use urn:air:{your domain}:{namespace}:{name}, which stays the same when the URL changes.',
     });
 }
