@@ -99,8 +99,14 @@ export type {
   GetExtendedAgentCardResult,
   Principal,
 } from './http';
-export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
+export {
+  createAgentCardFetchBridge,
+  createAgentCardFetchHandler,
+  createAgentCardNodeHandler,
+  writeFastifyReply,
+} from './bridges';
 export type {
+  AgentCardFastifyReply,
   AgentCardFetchBridge,
   AgentCardFetchBridgeSettings,
   AgentCardFetchConnection,
