@@ -104,8 +104,14 @@ export type {
   TenantOwns,
 } from './http';
 export type { CardStore } from './store/card-store';
-export { createAgentCardFetchBridge, createAgentCardFetchHandler, createAgentCardNodeHandler } from './bridges';
+export {
+  createAgentCardFetchBridge,
+  createAgentCardFetchHandler,
+  createAgentCardNodeHandler,
+  writeFastifyReply,
+} from './bridges';
 export type {
+  AgentCardFastifyReply,
   AgentCardFetchBridge,
   AgentCardFetchBridgeSettings,
   AgentCardFetchConnection,

@@ -26,6 +26,17 @@ export function quote(value: string, max = 80): string {
 }
 
 /**
+ * A value read from a document as a finding names it: a string quoted (80 characters at most), an
+ * array or an object by its kind, anything else as written.
+ */
+export function showFound(value: unknown): string {
+  if (typeof value === 'string') return quote(value, 80);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+/**
  * A string from a remote party quoted for a message: control characters shown as `?` (a hostile
  * header or URL cannot move the cursor or forge a line), then shortened and quoted.
  */

@@ -158,6 +158,32 @@ describe('discoverAgentCard and the AI Catalog', () => {
     expect(off.agents?.[0]?.ok).toBe(true);
   });
 
+  it("applies the caller's rule settings to the host's own findings too: its findings, its ok and turnedOff", async () => {
+    const untagged = (origin: string) => {
+      const support = card(origin, 'Support');
+      return { ...support, skills: [{ ...support.skills[0]!, tags: [] }] };
+    };
+    const h = await host((o) => ({
+      '/.well-known/agent-card.json': json(untagged(o)),
+      '/.well-known/agent.json': json(untagged(o)),
+    }));
+    const plain = await discover(h.origin);
+    expect(ids(plain, 'skill-tags-required')).toEqual(['skill-tags-required:error']);
+    expect(plain.ok).toBe(false);
+    expect(plain.turnedOff).toBeUndefined();
+
+    const off = await discover(h.origin, { rules: { 'skill-tags-required': 'off' } });
+    expect(off.findings.some((f) => f.rule === 'skill-tags-required')).toBe(false);
+    expect(off.findings.some((f) => f.severity === 'error')).toBe(false);
+    expect(off.ok).toBe(true);
+    expect(off.turnedOff).toEqual([{ rule: 'skill-tags-required', findings: 1 }]);
+
+    const eased = await discover(h.origin, { rules: { 'skill-tags-required': 'warning' } });
+    expect(ids(eased, 'skill-tags-required')).toEqual(['skill-tags-required:warning']);
+    expect(eased.ok).toBe(true);
+    expect(eased.turnedOff).toEqual([]);
+  });
+
   it('refuses an unknown rule id in the settings before any request', async () => {
     const h = await host((o) => twoAgents(o));
     await expect(discover(h.origin, { rules: { 'skill-tag-required': 'off' } as never })).rejects.toThrow(

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import {
   AGENT_CARD_VERIFY_LIMITS,
   AgentCardError,
+  applyRuleOverrides,
   type RuleId,
   type Severity,
   type ValidationProfile,
@@ -172,7 +173,9 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     findings.push(...signatureFindings(signature, source.get.finalUrl, options.requireSignature === true));
   }
   if (listed) findings.push(...listed.findings);
-  findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  // The user's rule settings decide every finding of the report once, and so its verdict.
+  const { findings: decided, turnedOff } = applyRuleOverrides(findings, settings.rules);
+  decided.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 
   const report: DiscoveryReport = {
     input: urlOrDomain,
@@ -180,11 +183,12 @@ export async function discoverAgentCard(urlOrDomain: string, options: DiscoveryO
     profile: settings.profile,
     primary: primary.report,
     legacy: legacy.report,
-    findings,
-    ok: !findings.some((f) => f.severity === 'error'),
+    findings: decided,
+    ok: !decided.some((f) => f.severity === 'error'),
     requests,
     timeMs: Math.round(performance.now() - started),
   };
+  if (settings.rules !== undefined) report.turnedOff = turnedOff;
   if (probe) report.httpProbe = probe;
   if (listed) {
     report.catalog = listed.catalog;

@@ -9,6 +9,7 @@ import type {
   CardShape,
   Finding,
   RuleOverrides,
+  RuleTurnedOff,
   ValidationProfile,
   VerifyAgentCardOptions,
   VerifyAgentCardResult,
@@ -73,10 +74,10 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
   /** Validation profile for the served card. @default 'production' */
   profile?: ValidationProfile;
   /**
-   * Per-rule settings (`{ 'metadata-quality': 'off' }`) for the findings of every card a catalog
-   * lists, so that each listed agent's error and warning counts, its `ok`, and the catalog's
-   * summary findings about it follow them. The report's own `findings` are left as they are: apply
-   * the same settings to them with `applyRuleOverrides`. An unknown rule id throws.
+   * Per-rule settings (`{ 'metadata-quality': 'off' }`), applied once to every finding: the
+   * report's own `findings` and its `ok`, each listed agent's findings, error and warning counts
+   * and `ok`, and the catalog's summary findings about them. The rules turned off are listed in
+   * the report's `turnedOff`. An unknown rule id throws.
    */
   rules?: RuleOverrides;
   /**
@@ -493,8 +494,10 @@ export interface DiscoveryReport {
    * the URL it is about. Sorted errors first.
    */
   findings: DiscoveryFinding[];
-  /** No finding with severity `error`. */
+  /** No finding with severity `error`, after the `rules` settings. */
   ok: boolean;
+  /** With `rules`: each rule set to `off`, and how many findings it would have made. */
+  turnedOff?: RuleTurnedOff[];
   /**
    * The host's AI Catalog, when it was requested (`followCatalog` is not `false`): status,
    * `catalog-*` findings, and the nested catalogs read.

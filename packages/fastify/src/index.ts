@@ -1,5 +1,11 @@
-import { AgentCardError, closeAgentCard, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import {
+  AgentCardError,
+  closeAgentCard,
+  createAgentCardNodeHandler,
+  createAgentCardResponder,
+  writeFastifyReply,
+} from '@agent-card/core';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core';
 import type {
   FastifyInstance,
   FastifyPluginCallback,
@@ -75,20 +81,6 @@ function cardOptions(options: AgentCardPluginOptions, fastify: FastifyInstance):
   return out as AgentCardOptions<FastifyRequest>;
 }
 
-// `reply.send` keeps the app's `onSend`/`onResponse` hooks and logging; the headers object is
-// final (ETag, Content-Length and Content-Type included) and Fastify keeps it as given.
-function send(reply: FastifyReply, response: AgentCardResponse): undefined {
-  reply.code(response.status).headers(response.headers).send(toBuffer(response.body));
-  return undefined;
-}
-
-// Fastify sends a Buffer as it is (a plain Uint8Array would be serialised as JSON). On Node core
-// prepares every body as a Buffer already; the view is for a body that is not one.
-function toBuffer(body: Uint8Array | undefined): Buffer | undefined {
-  if (body === undefined || Buffer.isBuffer(body)) return body;
-  return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-}
-
 /** `app.agentCard` (or the name given as `decorator`): the responder's `update`. */
 function decorate(
   fastify: FastifyInstance,
@@ -132,7 +124,7 @@ const plugin: FastifyPluginCallback<AgentCardPluginOptions> = (
   // socket's peer is read, not `request.ip` (which follows Fastify's own trustProxy).
   const handle = createAgentCardNodeHandler<FastifyRequest, FastifyReply, undefined>(responder, {
     basePath: `${fastify.prefix}${options?.prefix ?? ''}`,
-    write: send,
+    write: writeFastifyReply,
   });
   fastify.addHook(
     'onRequest',

@@ -3,9 +3,10 @@
 import {
   AgentCardError,
   createAgentCardNodeHandler,
+  writeFastifyReply,
+  type AgentCardFastifyReply,
   type AgentCardNodeRequest,
   type AgentCardNodeResponder,
-  type AgentCardResponse,
 } from '@agent-card/core';
 import * as messages from './agent-card.messages';
 
@@ -13,20 +14,6 @@ import * as messages from './agent-card.messages';
 export interface AgentCardHttpAdapter {
   getType?(): string;
   getInstance<T = unknown>(): T;
-}
-
-interface FastifyReply {
-  code(status: number): FastifyReply;
-  headers(headers: Readonly<Record<string, string>>): FastifyReply;
-  send(payload?: unknown): FastifyReply;
-}
-
-// `reply.send` keeps the app's `onSend` hooks; a Buffer is sent as is (a Uint8Array as JSON). On
-// Node core prepares every body as a Buffer already.
-function send(reply: FastifyReply, { status, headers, body }: AgentCardResponse): void {
-  const payload =
-    body === undefined || Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  reply.code(status).headers(headers).send(payload);
 }
 
 /**
@@ -42,8 +29,10 @@ export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCard
     });
     adapter.getInstance<{ use(handler: typeof handle): unknown }>().use(handle);
   } else if (type === 'fastify') {
-    const handle = createAgentCardNodeHandler<AgentCardNodeRequest, FastifyReply, void>(service, { write: send });
-    type Hook = (request: AgentCardNodeRequest, reply: FastifyReply, done: (error?: unknown) => void) => void;
+    const handle = createAgentCardNodeHandler<AgentCardNodeRequest, AgentCardFastifyReply, void>(service, {
+      write: writeFastifyReply,
+    });
+    type Hook = (request: AgentCardNodeRequest, reply: AgentCardFastifyReply, done: (error?: unknown) => void) => void;
     // The hook returns nothing (a promise would make it an async hook) and, having answered,
     // does not call `done`, so routing never runs.
     adapter

@@ -6,21 +6,13 @@ function isLower(c: number): boolean {
   return c >= 97 && c <= 122;
 }
 
-/** `-`, `_`, `.` and `\s` (JavaScript's white space and line terminators). */
+/** JavaScript's `\s` (white space and line terminators), as the engine defines it. */
+const SPACE = /\s/;
+
+/** `-`, `_`, `.` and `\s`. */
 function isSeparator(c: number): boolean {
   if (c === 45 || c === 95 || c === 46 || c === 32 || (c >= 9 && c <= 13)) return true;
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
+  return c >= 0xa0 && SPACE.test(String.fromCharCode(c));
 }
 
 /**

@@ -299,7 +299,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
     // Every discovery document of the host, compared and graded in one line.
     checkDocuments: true,
-    // The listed agents' counts and the catalog's summary of them follow the settings too.
+    // The settings decide every finding, the listed agents' counts and the verdict.
     ...(rules === undefined ? {} : { rules }),
   });
   // --against: the drift gate, the served card compared with the reviewed one.
@@ -312,33 +312,25 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
           ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
           ...(found.cardUrl === undefined ? {} : { cardUrl: found.cardUrl }),
         });
-  // Rule prompt-size: the public card as a model reads it.
+  // Rule prompt-size and the drift gate are the CLI's own findings: the rule settings apply to
+  // them here, once, as discovery applied them to every finding of its report.
+  const own = applySettings(
+    [...promptSizeFindings(found.document, found.profile, found.cardUrl), ...(drift?.findings ?? [])],
+    rules,
+  );
   const discovered = {
     ...found,
-    findings: [
-      ...found.findings,
-      ...promptSizeFindings(found.document, found.profile, found.cardUrl),
-      ...(drift?.findings ?? []),
-    ],
-    ok: found.ok && drift?.failing !== true,
+    findings: bySeverity([...found.findings, ...own.findings]),
+    ok: found.ok && !own.findings.some((f) => f.severity === 'error') && drift?.failing !== true,
+    ...(rules === undefined ? {} : { turnedOff: mergeTurnedOff(found.turnedOff ?? [], own.turnedOff) }),
   };
   const timeoutMs = options.timeout ?? 10_000;
   const probed = options.probe
     ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
-  // The user's rule settings apply to every finding of the report, and so to its verdict.
-  const { findings, turnedOff } = applySettings(discovered.findings, rules);
-  const judged = rules
-    ? {
-        ...discovered,
-        findings,
-        ok: !findings.some((f) => f.severity === 'error') && drift?.failing !== true,
-        turnedOff,
-      }
-    : discovered;
   // --redact: the host's strings leave the report here, before any format writes it.
-  const redactor = options.redact === true ? redactorOfReport(judged, drift?.reviewed) : undefined;
-  const report = redactor ? redactor.report(judged) : judged;
+  const redactor = options.redact === true ? redactorOfReport(discovered, drift?.reviewed) : undefined;
+  const report = redactor ? redactor.report(discovered) : discovered;
   const probe = redactor && probed ? redactor.report(probed) : probed;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));
   else if (format !== 'text') {
@@ -351,7 +343,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     const painter = createPainter(io);
     io.stdout.write(formatReport(forPeople(report), painter, { showInfo: options.info !== false }));
     if (probe) io.stdout.write(probeLines(probe, painter));
-    io.stdout.write(turnedOffLine(turnedOff, painter));
+    io.stdout.write(turnedOffLine(report.turnedOff, painter));
   }
   if (options.html !== undefined) {
     // The same guard as stdout: a control or bidi character is \uXXXX text in the file too.
@@ -361,4 +353,21 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   }
   // --html changes what is written, never the verdict.
   return report.ok ? 0 : 1;
+}
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+
+/** Findings errors first, then warnings, then infos, each kind in the order it came. */
+function bySeverity<F extends { severity: keyof typeof SEVERITY_RANK }>(findings: readonly F[]): F[] {
+  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+}
+
+/** The rules turned off by the settings, counted over discovery's findings and the CLI's own. */
+function mergeTurnedOff(
+  a: readonly { rule: string; findings: number }[],
+  b: readonly { rule: string; findings: number }[],
+): { rule: string; findings: number }[] {
+  const counts = new Map<string, number>();
+  for (const t of [...a, ...b]) counts.set(t.rule, (counts.get(t.rule) ?? 0) + t.findings);
+  return [...counts].map(([rule, findings]) => ({ rule, findings }));
 }

@@ -5,7 +5,7 @@ import { readJsonText } from '../json/read';
 import { isObject } from '../validate/context';
 import { own, type Segments } from '../validate/rules/read-json';
 import type { ArdRuleId } from '../rules';
-import { quote } from '../util';
+import { quote, showFound } from '../util';
 import {
   ARD_IDENTIFIER,
   ARD_IDENTIFIER_MAX_LENGTH,
@@ -39,13 +39,6 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
 interface Walk {
   strict: boolean;
   findings: Finding[];
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return quote(value, SHOW_MAX);
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : String(value);
 }
 
 function at(path: Segments): string {
@@ -83,7 +76,7 @@ function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments
       'ard-identifier-unique',
       'error',
       [...path, 'identifier'],
-      `repeats entries[${first}] (${show(id)})`,
+      `repeats entries[${first}] (${showFound(id)})`,
       'Give each resource its own identifier: registries key their index on it.',
     );
   else seen.set(id, index);
@@ -94,7 +87,7 @@ function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments
       'ard-identifier-form',
       'error',
       [...path, 'identifier'],
-      `is not a domain-anchored URN urn:air:<publisher>:<namespace>:<name> (${show(id)})`,
+      `is not a domain-anchored URN urn:air:<publisher>:<namespace>:<name> (${showFound(id)})`,
       "Use e.g. 'urn:air:example.com:agent:billing': the publisher is the domain you control.",
     );
     return;
@@ -109,7 +102,7 @@ function checkIdentifier(w: Walk, entry: Record<string, unknown>, path: Segments
       'ard-publisher-binding',
       'error',
       [...path, 'trustManifest', 'identity'],
-      `names ${show(domain)}, not the identifier's publisher ${show(publisher)}`,
+      `names ${showFound(domain)}, not the identifier's publisher ${showFound(publisher)}`,
       'The trust identity must belong to the publisher domain of the identifier (ARD §4.5.1).',
     );
 }
@@ -123,7 +116,7 @@ function checkRequired(w: Walk, entry: Record<string, unknown>, path: Segments):
         'ard-entry-required',
         'error',
         [...path, term],
-        value === undefined ? 'is missing' : `must be a non-empty string (${show(value)})`,
+        value === undefined ? 'is missing' : `must be a non-empty string (${showFound(value)})`,
         term === 'type'
           ? "Give the artifact's media type, e.g. 'application/a2a-agent-card+json'."
           : term === 'displayName'
@@ -137,7 +130,7 @@ function checkRequired(w: Walk, entry: Record<string, unknown>, path: Segments):
       w,
       'ard-media-type',
       [...path, 'type'],
-      `is not a media type type/subtype (${show(type)})`,
+      `is not a media type type/subtype (${showFound(type)})`,
       "Use an IANA media type, e.g. 'application/a2a-agent-card+json'.",
     );
 }
@@ -160,7 +153,7 @@ function checkContent(w: Walk, entry: Record<string, unknown>, path: Segments): 
       'ard-url',
       'error',
       [...path, 'url'],
-      `must be an absolute URL (${show(entry.url)})`,
+      `must be an absolute URL (${showFound(entry.url)})`,
       "Use e.g. 'https://example.com/.well-known/agent-card.json'.",
     );
   if (hasData && !isObject(entry.data))
@@ -169,7 +162,7 @@ function checkContent(w: Walk, entry: Record<string, unknown>, path: Segments): 
       'ard-data',
       'error',
       [...path, 'data'],
-      `must be an object (${show(entry.data)})`,
+      `must be an object (${showFound(entry.data)})`,
       'Inline the artifact document.',
     );
 }
@@ -183,7 +176,7 @@ function checkQueries(w: Walk, entry: Record<string, unknown>, path: Segments): 
     return;
   }
   if (!Array.isArray(queries) || queries.some((q) => typeof q !== 'string')) {
-    report(w, 'ard-representative-queries', 'error', where, `must be an array of strings (${show(queries)})`, fix);
+    report(w, 'ard-representative-queries', 'error', where, `must be an array of strings (${showFound(queries)})`, fix);
     return;
   }
   if (queries.length < ARD_QUERIES.min || queries.length > ARD_QUERIES.max)
@@ -198,7 +191,7 @@ function checkOptional(w: Walk, entry: Record<string, unknown>, path: Segments):
       'ard-context',
       'error',
       [...path, '@context'],
-      `must be a string, an object or an array (${show(context)})`,
+      `must be a string, an object or an array (${showFound(context)})`,
       `Use the base context ${quote('https://agenticresourcediscovery.org/context/v1', SHOW_MAX)}.`,
     );
   for (const term of ['capabilities', 'tags'])
@@ -210,7 +203,7 @@ function checkOptional(w: Walk, entry: Record<string, unknown>, path: Segments):
           'ard-string-list',
           'error',
           [...path, term],
-          `must be an array of strings (${show(list)})`,
+          `must be an array of strings (${showFound(list)})`,
           'List short strings.',
         );
     }
@@ -221,7 +214,7 @@ function checkOptional(w: Walk, entry: Record<string, unknown>, path: Segments):
       'ard-trust-manifest',
       'error',
       [...path, 'trustManifest'],
-      isObject(trust) ? 'has no identity' : `must be an object (${show(trust)})`,
+      isObject(trust) ? 'has no identity' : `must be an object (${showFound(trust)})`,
       "Give trustManifest.identity, e.g. 'did:web:example.com', or leave trustManifest out.",
     );
 }
@@ -234,7 +227,7 @@ function checkEntry(w: Walk, entry: unknown, i: number, seen: Map<string, number
       'ard-entry-object',
       'error',
       path,
-      `must be an object (${show(entry)})`,
+      `must be an object (${showFound(entry)})`,
       'Each entry describes one resource as a JSON object.',
     );
     return;
@@ -301,8 +294,8 @@ export function validateArdManifest(value: unknown, options: ValidateArdManifest
       isObject(doc)
         ? entries === undefined
           ? 'is missing'
-          : `must be an array (${show(entries)})`
-        : `must be an object (${show(doc)})`,
+          : `must be an array (${showFound(entries)})`
+        : `must be an object (${showFound(doc)})`,
       `Serve { "entries": [ … ] } at ${ARD_PATH} (ARD v${ARD_SPEC.version} §5.1).`,
     );
     return { valid: false, findings: w.findings };

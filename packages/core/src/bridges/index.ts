@@ -1,5 +1,6 @@
-export { createAgentCardNodeHandler } from './node';
+export { createAgentCardNodeHandler, writeFastifyReply } from './node';
 export type {
+  AgentCardFastifyReply,
   AgentCardNodeHandler,
   AgentCardNodeHandlerSettings,
   AgentCardNodeRequest,

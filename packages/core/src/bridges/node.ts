@@ -1,4 +1,5 @@
 import type { AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '../http';
+import { nativeBytes } from '../bytes';
 import { isPromiseLike } from '../util';
 
 /**
@@ -114,6 +115,27 @@ function writeHeadEnd(out: AgentCardNodeResponse, response: AgentCardResponse): 
   // recomputed or added, and HEAD, 204 and 304 carry no body.
   out.writeHead(response.status, response.headers);
   out.end(response.body);
+  return undefined;
+}
+
+/** The part of a Fastify reply {@link writeFastifyReply} uses (Fastify 4 and 5). */
+export interface AgentCardFastifyReply {
+  code(status: number): AgentCardFastifyReply;
+  headers(headers: Readonly<Record<string, string>>): AgentCardFastifyReply;
+  send(payload?: unknown): unknown;
+}
+
+/**
+ * The `write` of {@link createAgentCardNodeHandler} for Fastify (the Fastify adapter and Nest on
+ * Fastify): `reply.send` keeps the app's `onSend`/`onResponse` hooks and logging, and the headers
+ * object is final (ETag, Content-Length and Content-Type included), kept by Fastify as given.
+ * Fastify sends a `Buffer` as it is and would serialise another `Uint8Array` as JSON, so the body
+ * goes as a `Buffer` over the same bytes.
+ * @example createAgentCardNodeHandler(responder, { write: writeFastifyReply })
+ */
+export function writeFastifyReply(reply: AgentCardFastifyReply, response: AgentCardResponse): undefined {
+  const body = response.body === undefined ? undefined : nativeBytes(response.body);
+  reply.code(response.status).headers(response.headers).send(body);
   return undefined;
 }
 

@@ -14,7 +14,8 @@ import {
   MCP_SERVER_CARD_ENTRY_TYPE,
   URN_AIR_PATTERN,
 } from './format';
-import { report, show, type Walk } from './walk';
+import { showFound } from '../util';
+import { report, type Walk } from './walk';
 
 /** A digest the current draft accepts: SHA-256 or stronger, lowercase hex (§"Digest Format"). */
 const DIGEST = /^(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})$/;
@@ -115,7 +116,7 @@ function checkContributorManifest(
         'catalog-trust-manifest-subject',
         'error',
         [...path, 'signature', 'signer'],
-        `is not the contributor (${show((signature as Record<string, unknown>).signer)})`,
+        `is not the contributor (${showFound((signature as Record<string, unknown>).signer)})`,
         'Sign the manifest again with its subject copied from the entry (identifier, type, version, digest, url), as the contributor.',
       );
     const coverage = coverageProblem(entry, trust);
@@ -162,7 +163,7 @@ function checkTrustManifest(
       'catalog-field-types',
       'error',
       path,
-      `must be an object (${show(trust)})`,
+      `must be an object (${showFound(trust)})`,
       'Use { identity, … } or remove it.',
     );
     return;
@@ -192,7 +193,7 @@ function checkTrustManifest(
       'catalog-trust-identity',
       'error',
       [...path, 'identity'],
-      `does not align with the identifier's publisher ${publisher} (${show(identity)})`,
+      `does not align with the identifier's publisher ${publisher} (${showFound(identity)})`,
       `Use an identity in ${publisher}, e.g. did:web:${publisher}.`,
     );
   const substantive = SUBSTANTIVE.some((name) => {
@@ -220,7 +221,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
       'catalog-digest-format',
       'error',
       [...path, 'digest'],
-      `is not sha256:, sha384: or sha512: with lowercase hex (${show(digest)})`,
+      `is not sha256:, sha384: or sha512: with lowercase hex (${showFound(digest)})`,
       'Write sha256: and the 64 hex digits of the SHA-256 of the exact bytes served at url.',
     );
   const trust = own(entry, 'trustManifest');
@@ -233,7 +234,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
         'catalog-field-types',
         'error',
         [...path, 'trustManifests'],
-        `must be an array (${show(trusts)})`,
+        `must be an array (${showFound(trusts)})`,
         'Use one Trust Manifest per contributor.',
       );
     else
@@ -249,7 +250,7 @@ export function checkCurrentEntry(w: Walk, entry: Record<string, unknown>, path:
           'catalog-entry-restates-artifact',
           'info',
           [...path, name],
-          `restates what the artifact itself carries (${show(own(entry, name))})`,
+          `restates what the artifact itself carries (${showFound(own(entry, name))})`,
           `Leave ${name} out unless it deliberately overrides the artifact's own: readers take it from the artifact, and a copy drifts.`,
         );
 }
@@ -287,7 +288,7 @@ function entryDifferences(entry: Record<string, unknown>, path: Segments, out: D
   if (typeof identifier === 'string' && publisherOf(identifier) === undefined)
     out.push({
       path: [...path, 'identifier'],
-      what: `is not a urn:air identifier (${show(identifier)})`,
+      what: `is not a urn:air identifier (${showFound(identifier)})`,
       fix: 'Use urn:air:{your domain}:{namespace}:{name}, which stays the same when the URL changes.',
     });
 }

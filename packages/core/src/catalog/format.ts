@@ -182,9 +182,6 @@ export const AI_CATALOG_MEMBERS: Readonly<Record<AiCatalogDraftId, AiCatalogMemb
 /** `specVersion` is "Major.Minor", both non-negative integers. */
 export const SPEC_VERSION_PATTERN = /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})$/;
 
-/** `sha256:` and 64 lowercase hex digits (draft §"Digest Format"). */
-export const SHA256_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-
 /**
  * A `urn:air` identifier (draft §"Catalog Entry"): `urn:air:{publisher}:{namespace…}:{name}`, the
  * publisher a domain name, one or more namespace segments.

@@ -1,10 +1,12 @@
 // What the validator's steps share: the walk's state and how a finding is written.
 import type { CatalogRuleId } from '../rules';
 import { type Finding, type Severity, toPointer, type ValidationProfile } from '../findings';
-import { quote, type Segments } from '../validate/rules/read-json';
+import type { Segments } from '../validate/rules/read-json';
 import type { AiCatalogDraftId, AiCatalogMembers } from './format';
 
 export const SHOW_MAX = 80;
+/** How a catalog finding names a value it read: core's one rendering. */
+export { showFound as show } from '../util';
 
 export interface Walk {
   draft: AiCatalogDraftId;
@@ -14,13 +16,6 @@ export interface Walk {
   baseUrl: string | undefined;
   findings: Finding[];
   entriesRead: number;
-}
-
-export function show(value: unknown): string {
-  if (typeof value === 'string') return quote(value, SHOW_MAX);
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : String(value);
 }
 
 export function at(path: Segments): string {

@@ -3,6 +3,10 @@
  * straight from the text, and notes on the way what `JSON.parse` hides: members named twice and
  * numbers a double does not hold. One pass instead of a parse, a copy and two scans.
  *
+ * Kept beside `JSON.parse` and the scanners of `text.ts`, which still decide what it leaves
+ * (`readJsonText`), for what `read.test.ts` holds: an ordinary document is read in this one pass
+ * (`plain: true`), a `__proto__` member stays data, and a member named twice is still reported.
+ *
  * @packageDocumentation
  */
 import { emptyObject, type JsonObject } from './plain';

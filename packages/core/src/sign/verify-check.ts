@@ -17,6 +17,11 @@ import { isKeyObject, nodeCrypto } from './node-crypto';
  * The payload length from which a signature is first checked by node:crypto: below it, what jose
  * copies costs less than the second public-key operation a matching signature then takes (a
  * P-521 check costs about 1 ms).
+ *
+ * Kept beside jose for what `verify-cost.test.ts` holds: a signature that does not match a large
+ * card costs one public-key check, not two, and jose is handed the card only to confirm a match.
+ * `bench/verify.mjs --check` holds without it as well (the worst case within 2.0–3.8 × an honest
+ * verification instead of 1.9–2.9 ×), so that benchmark is not what keeps it.
  */
 const PRECHECK_BYTES = 64 * 1024;
 

@@ -55,14 +55,10 @@ export const BARE_HOST_AND_PORT = /^[\w.-]+\.[A-Za-z]{2,}(?::\d+)?(?:\/|$)/;
 export const CARD_DOCUMENT_PATH = /\/(?:agent-card|agent)\.json$/i;
 /** The gRPC `host:port` and `[v6]:port` forms; groups 1 and 2 are host and port. */
 export const HOST_PORT = /^(\[[0-9A-Fa-f:.%\w-]+\]|[^\s/?#@:[\]]+):(\d{1,5})$/;
-/** A dotted-decimal IPv4 address; groups 1 to 4 are the octets. */
-export const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 /** Four dot-separated numbers of any length (an IPv4 literal for the registrable-domain guess). */
 export const DOTTED_NUMBERS = /^\d+\.\d+\.\d+\.\d+$/;
 /** The characters an IPv6 literal may contain. */
 export const IPV6_CHARACTERS = /^[0-9A-Fa-f:.]+$/;
-/** One group of an IPv6 address. */
-export const IPV6_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 /** Scheme, `://`, user and `:` up to the password of a URL's userinfo; group 1 keeps the user. */
 export const URL_USERINFO_PASSWORD = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/;
 

@@ -4,7 +4,8 @@
  * Everything here takes untrusted strings and never throws.
  * @see packages/core/RULES.md §6.3 (rules 33–38)
  */
-import { HOST_PORT, IPV4, IPV6_CHARACTERS, IPV6_GROUP, trimTrailing, URL_USERINFO_PASSWORD } from './patterns';
+import ipaddr from 'ipaddr.js';
+import { HOST_PORT, IPV6_CHARACTERS, trimTrailing, URL_USERINFO_PASSWORD } from './patterns';
 
 /** What a host name or address tells a client about reachability. */
 export type HostKind = 'loopback' | 'private' | 'placeholder' | 'public';
@@ -68,11 +69,9 @@ export function parseHostPort(value: string): HostPort | undefined {
  * @example parseIPv4('10.0.0.1') // [10, 0, 0, 1]
  */
 export function parseIPv4(host: string): [number, number, number, number] | undefined {
-  const match = IPV4.exec(host);
-  if (!match) return undefined;
-  const octets = [match[1], match[2], match[3], match[4]].map(Number);
-  if (octets.some((o) => o > 255)) return undefined;
-  return octets as [number, number, number, number];
+  // Four decimal parts only: the WHATWG parser has already turned other spellings into these.
+  if (host.length > 15 || !ipaddr.IPv4.isValidFourPartDecimal(host)) return undefined;
+  return ipaddr.IPv4.parse(host).octets as [number, number, number, number];
 }
 
 /**
@@ -81,41 +80,19 @@ export function parseIPv4(host: string): [number, number, number, number] | unde
  * @example parseIPv6('[::1]') // [0, 0, 0, 0, 0, 0, 0, 1]
  */
 export function parseIPv6(host: string): number[] | undefined {
+  const address = ipv6Of(host);
+  return address && [...address.parts];
+}
+
+function ipv6Of(host: string): ipaddr.IPv6 | undefined {
   let text = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
-  if (text.length === 0 || text.length > 45 || !IPV6_CHARACTERS.test(text)) return undefined;
-
-  const tail: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (text.includes('.')) {
-    const v4 = parseIPv4(text.slice(lastColon + 1));
-    if (!v4 || lastColon === -1) return undefined;
-    tail.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    text = text.slice(0, lastColon + 1);
-    // "::ffff:" keeps its trailing colon only as part of "::"
-    if (text.endsWith(':') && !text.endsWith('::')) text = text.slice(0, -1);
+  // Bounded and reduced to the address alphabet before the library's parser sees it.
+  if (text.length === 0 || text.length > 45 || !IPV6_CHARACTERS.test(text) || !ipaddr.IPv6.isValid(text)) {
+    return undefined;
   }
-
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const parseGroups = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const groups = part.split(':');
-    if (groups.some((g) => !IPV6_GROUP.test(g))) return undefined;
-    return groups.map((g) => parseInt(g, 16));
-  };
-  const head = parseGroups(halves[0] ?? '');
-  if (!head) return undefined;
-  if (halves.length === 1) {
-    const all = [...head, ...tail];
-    return all.length === 8 ? all : undefined;
-  }
-  const rest = parseGroups(halves[1] ?? '');
-  if (!rest) return undefined;
-  const missing = 8 - head.length - rest.length - tail.length;
-  if (missing < 1) return undefined;
-  return [...head, ...new Array<number>(missing).fill(0), ...rest, ...tail];
+  return ipaddr.IPv6.parse(text);
 }
 
 const PLACEHOLDER_DOMAINS = ['example.com', 'example.net', 'example.org'];
@@ -123,41 +100,44 @@ const PLACEHOLDER_TLDS = ['example', 'test', 'invalid'];
 // RFC 6762 (.local), RFC 8375 (.home.arpa), ICANN-reserved .internal, and common cluster/home suffixes.
 const PRIVATE_SUFFIXES = ['internal', 'local', 'lan', 'corp', 'svc', 'cluster.local', 'home.arpa'];
 
-function classifyIPv4(o: readonly [number, number, number, number]): HostClass {
-  const [a, b, c] = o;
-  if (a === 127) return { kind: 'loopback', reason: 'a loopback address (127.0.0.0/8)' };
-  if (a === 0) return { kind: 'loopback', reason: 'the unspecified address (0.0.0.0)' };
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) {
-    return { kind: 'private', reason: 'an RFC 1918 private address' };
-  }
-  if (a === 100 && b >= 64 && b <= 127)
-    return { kind: 'private', reason: 'an RFC 6598 shared address (100.64.0.0/10)' };
-  if (a === 169 && b === 254) return { kind: 'private', reason: 'a link-local address (169.254.0.0/16)' };
-  if (
-    (a === 192 && b === 0 && c === 2) ||
-    (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113)
-  ) {
-    return { kind: 'placeholder', reason: 'an RFC 5737 documentation address' };
-  }
-  return { kind: 'public', reason: 'a public address' };
+type Range<A> = readonly [A, number, HostClass];
+const range = <A extends ipaddr.IPv4 | ipaddr.IPv6>(cidr: string, kind: HostKind, reason: string): Range<A> => {
+  const [address, bits] = ipaddr.parseCIDR(cidr);
+  return [address as A, bits, { kind, reason }];
+};
+
+/** IPv4 ranges a client should not be sent to, first match wins. */
+const IPV4_RANGES: readonly Range<ipaddr.IPv4>[] = [
+  range('127.0.0.0/8', 'loopback', 'a loopback address (127.0.0.0/8)'),
+  range('0.0.0.0/8', 'loopback', 'the unspecified address (0.0.0.0)'),
+  range('10.0.0.0/8', 'private', 'an RFC 1918 private address'),
+  range('172.16.0.0/12', 'private', 'an RFC 1918 private address'),
+  range('192.168.0.0/16', 'private', 'an RFC 1918 private address'),
+  range('100.64.0.0/10', 'private', 'an RFC 6598 shared address (100.64.0.0/10)'),
+  range('169.254.0.0/16', 'private', 'a link-local address (169.254.0.0/16)'),
+  range('192.0.2.0/24', 'placeholder', 'an RFC 5737 documentation address'),
+  range('198.51.100.0/24', 'placeholder', 'an RFC 5737 documentation address'),
+  range('203.0.113.0/24', 'placeholder', 'an RFC 5737 documentation address'),
+];
+
+/** IPv6 ranges, first match wins; IPv4-mapped addresses are classified as the IPv4 host they reach. */
+const IPV6_RANGES: readonly Range<ipaddr.IPv6>[] = [
+  range('::1/128', 'loopback', 'the IPv6 loopback address (::1)'),
+  range('::/128', 'loopback', 'the unspecified address (::)'),
+  range('fe80::/10', 'private', 'an IPv6 link-local address (fe80::/10)'),
+  range('fc00::/7', 'private', 'an IPv6 unique local address (fc00::/7)'),
+  range('2001:db8::/32', 'placeholder', 'an RFC 3849 documentation address'),
+];
+
+const PUBLIC_ADDRESS: HostClass = { kind: 'public', reason: 'a public address' };
+
+function classifyIPv4(address: ipaddr.IPv4): HostClass {
+  return IPV4_RANGES.find(([base, bits]) => address.match(base, bits))?.[2] ?? PUBLIC_ADDRESS;
 }
 
-function classifyIPv6(g: readonly number[]): HostClass {
-  const first = g[0] ?? 0;
-  const zeroPrefix = g.slice(0, 5).every((x) => x === 0);
-  if (zeroPrefix && g[5] === 0 && g[6] === 0 && g[7] === 1)
-    return { kind: 'loopback', reason: 'the IPv6 loopback address (::1)' };
-  if (g.every((x) => x === 0)) return { kind: 'loopback', reason: 'the unspecified address (::)' };
-  // IPv4-mapped addresses reach the IPv4 host, so they get its classification.
-  if (zeroPrefix && g[5] === 0xffff) {
-    const v4 = [(g[6] ?? 0) >> 8, (g[6] ?? 0) & 0xff, (g[7] ?? 0) >> 8, (g[7] ?? 0) & 0xff] as const;
-    return classifyIPv4(v4);
-  }
-  if ((first & 0xffc0) === 0xfe80) return { kind: 'private', reason: 'an IPv6 link-local address (fe80::/10)' };
-  if ((first & 0xfe00) === 0xfc00) return { kind: 'private', reason: 'an IPv6 unique local address (fc00::/7)' };
-  if (first === 0x2001 && g[1] === 0x0db8) return { kind: 'placeholder', reason: 'an RFC 3849 documentation address' };
-  return { kind: 'public', reason: 'a public address' };
+function classifyIPv6(address: ipaddr.IPv6): HostClass {
+  if (address.isIPv4MappedAddress()) return classifyIPv4(address.toIPv4Address());
+  return IPV6_RANGES.find(([base, bits]) => address.match(base, bits))?.[2] ?? PUBLIC_ADDRESS;
 }
 
 /**
@@ -185,10 +165,9 @@ const MAX_CLASSIFIED = 512;
 
 function classify(hostname: string): HostClass {
   const host = trimTrailing(hostname.toLowerCase(), '.');
-  const v4 = parseIPv4(host);
-  if (v4) return classifyIPv4(v4);
+  if (parseIPv4(host)) return classifyIPv4(ipaddr.IPv4.parse(host));
   if (host.includes(':')) {
-    const v6 = parseIPv6(host);
+    const v6 = ipv6Of(host);
     return v6 ? classifyIPv6(v6) : { kind: 'public', reason: 'a host' };
   }
   if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain') {

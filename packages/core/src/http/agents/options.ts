@@ -37,8 +37,6 @@ const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const AGENT_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const MULTI_KEYS = ['agents', 'default', 'catalog', 'ard', 'viewer'] as const;
 
-const show = showValue;
-
 /** The `dynamic` an agent runs with: the top-level members it may inherit, then its own. */
 function agentDynamic(top: unknown, own: unknown, isFunction: boolean): unknown {
   const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -101,42 +99,42 @@ export function checkAgentEntry<Req>(
   const { ids, paths } = taken;
   const at = `options.agents[${i}]`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push(`${at}: must be an object (${show(raw)}). Use { id, path, card }.`);
+    problems.push(`${at}: must be an object (${showValue(raw)}). Use { id, path, card }.`);
     return undefined;
   }
   const a = raw as AgentOptions<Req>;
   const id = typeof a.id === 'string' && AGENT_ID.test(a.id) ? a.id : undefined;
   if (id === undefined) {
-    problems.push(`${at}.id: must be 1-64 letters, digits, '.', '_' or '-' (${show(a.id)}). Use e.g. 'billing'.`);
+    problems.push(`${at}.id: must be 1-64 letters, digits, '.', '_' or '-' (${showValue(a.id)}). Use e.g. 'billing'.`);
     return undefined;
   }
   const name = `${at} (agent "${id}")`;
   if ((a as { viewer?: unknown }).viewer !== undefined)
     problems.push(
-      `${name}.viewer: is set for the whole host, not per agent (${show((a as { viewer?: unknown }).viewer)}). Move viewer to the top-level options; every agent then has its page at {path}${VIEWER_PATH}.`,
+      `${name}.viewer: is set for the whole host, not per agent (${showValue((a as { viewer?: unknown }).viewer)}). Move viewer to the top-level options; every agent then has its page at {path}${VIEWER_PATH}.`,
     );
   const firstWithId = ids.get(id);
   if (firstWithId !== undefined) {
-    problems.push(`${name}.id: repeats options.agents[${firstWithId}] (${show(id)}). Give each agent its own id.`);
+    problems.push(`${name}.id: repeats options.agents[${firstWithId}] (${showValue(id)}). Give each agent its own id.`);
     return undefined;
   }
   ids.set(id, i);
   if (typeof a.path !== 'string' || !AGENT_PATH.test(a.path) || a.path.includes(WELL_KNOWN_PREFIX.slice(0, -1))) {
     problems.push(
-      `${name}.path: must start with '/', have no trailing slash, query, empty or dot segment, and no /.well-known (${show(a.path)}). Use e.g. '/agents/${id}'.`,
+      `${name}.path: must start with '/', have no trailing slash, query, empty or dot segment, and no /.well-known (${showValue(a.path)}). Use e.g. '/agents/${id}'.`,
     );
     return undefined;
   }
   const samePath = paths.get(a.path);
   if (samePath !== undefined) {
     problems.push(
-      `${name}.path: is also the path of agent "${samePath}" (${show(a.path)}). Give each agent its own path.`,
+      `${name}.path: is also the path of agent "${samePath}" (${showValue(a.path)}). Give each agent its own path.`,
     );
     return undefined;
   }
   paths.set(a.path, id);
   if (a.card === undefined || a.card === null) {
-    problems.push(`${name}.card: is required (${show(a.card)}). Pass the agent's card, or (ctx) => card.`);
+    problems.push(`${name}.card: is required (${showValue(a.card)}). Pass the agent's card, or (ctx) => card.`);
     return undefined;
   }
   if (
@@ -145,7 +143,7 @@ export function checkAgentEntry<Req>(
     (typeof a.catalogEntry !== 'object' || a.catalogEntry === null)
   )
     problems.push(
-      `${name}.catalogEntry: must be an object of entry members or false (${show(a.catalogEntry)}). Use e.g. { displayName: 'Billing' }.`,
+      `${name}.catalogEntry: must be an object of entry members or false (${showValue(a.catalogEntry)}). Use e.g. { displayName: 'Billing' }.`,
     );
   return { options: a, id, name };
 }
@@ -174,7 +172,7 @@ export function checkCollisions<Req>(agents: readonly Agent<Req>[], problems: st
       const owner = extendedOwners.get(p);
       if (owner !== undefined)
         problems.push(
-          `${name}.extended: its extended card path is also agent "${owner}"'s (${show(p)}). Give the agents distinct HTTP+JSON interface URLs, or set extended.path.`,
+          `${name}.extended: its extended card path is also agent "${owner}"'s (${showValue(p)}). Give the agents distinct HTTP+JSON interface URLs, or set extended.path.`,
         );
       else extendedOwners.set(p, id);
     }
@@ -182,7 +180,7 @@ export function checkCollisions<Req>(agents: readonly Agent<Req>[], problems: st
       const owner = interfaceOwners.get(intf.url);
       if (owner !== undefined && owner !== id)
         problems.push(
-          `${name}.card.supportedInterfaces: its interface URL is also agent "${owner}"'s (${show(intf.url)}). Give each agent its own endpoint URL, e.g. under its path.`,
+          `${name}.card.supportedInterfaces: its interface URL is also agent "${owner}"'s (${showValue(intf.url)}). Give each agent its own endpoint URL, e.g. under its path.`,
         );
       else interfaceOwners.set(intf.url, id);
     }

@@ -31,8 +31,6 @@ import { createRouter } from './router';
 /** Builds one agent's responder; `agent` is its id, which its answers carry for the serve hook. */
 type CreateSingle<Req> = (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>;
 
-const show = showValue;
-
 /** What may not stand next to `agents`, and `agents` itself; throws at once when there is no agent. */
 function checkHostOptions<Req>(options: AgentCardOptions<Req>, problems: string[]): readonly unknown[] {
   const list = options.agents as unknown;
@@ -47,7 +45,7 @@ function checkHostOptions<Req>(options: AgentCardOptions<Req>, problems: string[
   reportMovedOptions(options as Record<string, unknown>, problems);
   if (!Array.isArray(list) || list.length === 0) {
     problems.push(
-      `options.agents: must be a non-empty array of { id, path, card } (${show(list)}). List at least one agent.`,
+      `options.agents: must be a non-empty array of { id, path, card } (${showValue(list)}). List at least one agent.`,
     );
     throw optionsError(problems);
   }
@@ -88,7 +86,7 @@ function findDefault<Req>(id: unknown, agents: readonly Agent<Req>[], problems: 
   const found = agents.find((a) => a.id === id);
   if (found === undefined && !problems.some((p) => p.includes(`agent "${String(id)}"`)))
     problems.push(
-      `options.default: names no agent (${show(id)}). Use one of the agent ids: ${agents.map((a) => a.id).join(', ')}.`,
+      `options.default: names no agent (${showValue(id)}). Use one of the agent ids: ${agents.map((a) => a.id).join(', ')}.`,
     );
   return found;
 }

@@ -38,8 +38,6 @@ export interface ResolvedViewerOptions {
 const PAGE_PATH = /^(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
 const VIEWER_KEYS = new Set(['path', 'catalogPath']);
 
-const show = showValue;
-
 /**
  * Checks the `viewer` option; problems are added to `problems` (`where: what (value). Fix.`).
  * `undefined` and `false` mean no viewer.
@@ -49,7 +47,7 @@ export function resolveViewerOption(value: unknown, problems: string[]): Resolve
   if (value === true) return { path: VIEWER_PATH, catalogPath: CATALOG_VIEWER_PATH };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push(
-      `options.viewer: must be true, false or { path } (${show(value)}). Use viewer: true to serve the page at ${VIEWER_PATH}.`,
+      `options.viewer: must be true, false or { path } (${showValue(value)}). Use viewer: true to serve the page at ${VIEWER_PATH}.`,
     );
     return undefined;
   }
@@ -63,14 +61,14 @@ export function resolveViewerOption(value: unknown, problems: string[]): Resolve
     if (given === undefined) return fallback;
     if (typeof given === 'string' && PAGE_PATH.test(given)) return given;
     problems.push(
-      `options.viewer.${key}: must be a path of non-empty segments starting with '/', without query, fragment, trailing slash or dot segment (${show(given)}). Use e.g. '${fallback}'.`,
+      `options.viewer.${key}: must be a path of non-empty segments starting with '/', without query, fragment, trailing slash or dot segment (${showValue(given)}). Use e.g. '${fallback}'.`,
     );
     return fallback;
   };
   const resolved = { path: path('path', VIEWER_PATH), catalogPath: path('catalogPath', CATALOG_VIEWER_PATH) };
   if (v.path !== undefined && v.catalogPath !== undefined && resolved.path === resolved.catalogPath)
     problems.push(
-      `options.viewer.catalogPath: is the same as viewer.path (${show(resolved.path)}). Give the host's page its own path.`,
+      `options.viewer.catalogPath: is the same as viewer.path (${showValue(resolved.path)}). Give the host's page its own path.`,
     );
   return resolved;
 }

@@ -12,8 +12,6 @@ import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '
 import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
 import { cardPage, type PageLink, type ViewerPage } from './pages';
 
-const show = showValue;
-
 /** The media type of a page. */
 const HTML = 'text/html; charset=utf-8';
 /** Headers of every page besides the document ones (`Content-Security-Policy` first). */
@@ -114,11 +112,11 @@ export function withViewer<Req>(
     // building a variant.
     if (inner({ method: 'OPTIONS', path: page.path, headers: {} }) !== undefined)
       problems.push(
-        `options.viewer: the page path is also served by the agent card middleware (${show(page.path)}). Choose another viewer path, e.g. '${VIEWER_PATH}'.`,
+        `options.viewer: the page path is also served by the agent card middleware (${showValue(page.path)}). Choose another viewer path, e.g. '${VIEWER_PATH}'.`,
       );
     else if (byPath.has(page.path))
       problems.push(
-        `options.viewer: two pages would be served at the same path (${show(page.path)}). Give viewer.path and viewer.catalogPath (or the agents' paths) distinct values.`,
+        `options.viewer: two pages would be served at the same path (${showValue(page.path)}). Give viewer.path and viewer.catalogPath (or the agents' paths) distinct values.`,
       );
     else byPath.set(page.path, pageBuilder(page, inner, settings));
   }

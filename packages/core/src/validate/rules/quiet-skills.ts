@@ -13,6 +13,10 @@
  *
  * Rules about several skills at once (unique ids, scheme references) still read every skill.
  *
+ * Kept for the cards of hundreds of skills a Nest app builds (`bench/nest-boot.mjs --check`, 1,000
+ * skills); `quiet-skills.test.ts` holds it to the findings of the full walk,
+ * `validateAgentCardInFull`.
+ *
  * @packageDocumentation
  */
 import type { JsonObject } from '../context';
