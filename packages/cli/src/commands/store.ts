@@ -110,11 +110,11 @@ async function withStore<T>(
 function checkKey(tenant: string, agent?: string): void {
   if (!isTenantName(tenant))
     throw new CliError(
-      `${visible(tenant)}: not a tenant name. Use 1 to 128 letters, digits, dots, dashes or underscores (acme, acme.io).`,
+      `${visible(tenant)}: not a tenant name. Use 1 to 63 lower-case letters, digits and dashes, not starting or ending with a dash (acme).`,
     );
   if (agent !== undefined && !isAgentName(agent))
     throw new CliError(
-      `${visible(agent)}: not an agent name. Use 1 to 128 letters, digits, dots, dashes or underscores.`,
+      `${visible(agent)}: not an agent name. Use 1 to 64 letters, digits, dots, dashes and underscores.`,
     );
 }
 
