@@ -1,9 +1,10 @@
 // `agent-card store ...` against the three drivers users run: a folder, a real Redis and a real
 // PostgreSQL (started for the test; skipped loudly where the Debian packages are missing).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conformanceAgentCard } from '@agent-card/core/testing';
+import { redisStore } from '@agent-card/store/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -42,6 +43,25 @@ function storeSuite(name: string, location: () => string, extra: string[] = []) 
       const got = await cli(['store', 'get', 'acme', 'main', ...store()]);
       expect(got.code).toBe(0);
       expect(JSON.parse(got.stdout)).toEqual(card('main'));
+    });
+
+    it('put --key signs once, at the write: the stored card verifies with the public key', async () => {
+      const key = join(work, `${name}-key.pem`);
+      const generated = await cli(['keys', 'generate', '-o', key]);
+      expect(generated.code).toBe(0);
+      const jwk = join(work, `${name}-key.pub.jwk`);
+      writeFileSync(jwk, generated.stdout);
+      const file = cardFile(`${name}-signed.json`, card('signed'));
+      const put = await cli(['store', 'put', 'acme', 'signed', file, '--key', key, ...store()]);
+      expect(put.stdout).toContain('version 1, signed');
+      expect(put.code).toBe(0);
+      const got = await cli(['store', 'get', 'acme', 'signed', ...store()]);
+      const stored = JSON.parse(got.stdout);
+      expect(stored.signatures.length).toBeGreaterThan(0);
+      const copy = cardFile(`${name}-stored.json`, stored);
+      const verified = await cli(['verify', copy, '--key', jwk]);
+      expect(verified.stdout + verified.stderr).not.toContain('✖');
+      expect(verified.code).toBe(0);
     });
 
     it('put of an invalid card prints the findings of validate, exits 1 and writes nothing', async () => {
@@ -256,6 +276,20 @@ describe.skipIf(redisMissing !== undefined)('Redis', () => {
   }, 60_000);
   afterAll(async () => server?.stop());
   storeSuite('Redis', () => server.url);
+
+  it('export leaves out a record another tool wrote under a name that would leave the folder (exit 1)', async () => {
+    const url = `${server.url}/3`;
+    const driver = redisStore({ url });
+    await driver.put({ tenant: '..', agent: 'escape' }, JSON.stringify(card('escape')));
+    await driver.put({ tenant: 'acme', agent: 'fine' }, JSON.stringify(card('fine')));
+    await driver.close();
+    const out = join(work, 'hostile', 'export');
+    const run = await cli(['store', 'export', out, '--store', url]);
+    expect(run.stderr).toContain('../escape: not a tenant and agent name; not exported');
+    expect(run.code).toBe(1);
+    expect(existsSync(join(work, 'hostile', 'escape.json'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, 'acme', 'fine.json'), 'utf8'))).toEqual(card('fine'));
+  });
 });
 
 describe.skipIf(postgresMissing !== undefined)('PostgreSQL', () => {

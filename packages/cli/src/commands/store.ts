@@ -2,7 +2,7 @@
 // line, written with the same validation, findings and exit codes as `validate`, and signed
 // once, at the write, as `sign` signs.
 import { mkdir, readdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   AgentCardError,
   type AgentCard,
@@ -441,7 +441,17 @@ export async function storeExportCommand(
   return withStore(io, options, async (driver) => {
     const keys = await allKeys(driver, options.tenant);
     const records = [];
+    let skipped = 0;
     for (const key of keys) {
+      // Another tool may have written any key: one that is not a tenant and an agent name would
+      // be a path outside the folder, and is refused by store.snapshot, so it is left out.
+      if (!isTenantName(key.tenant) || !isAgentName(key.agent)) {
+        io.stderr.write(
+          `agent-card: ${visible(key.tenant)}/${visible(key.agent)}: not a tenant and agent name; not exported.\n`,
+        );
+        skipped++;
+        continue;
+      }
       const record = await driver.get(key);
       if (record) records.push(record);
     }
@@ -458,7 +468,7 @@ export async function storeExportCommand(
       });
     } else {
       for (const r of records) {
-        const file = join(target, r.tenant, `${basename(r.agent)}.json`);
+        const file = join(target, r.tenant, `${r.agent}.json`);
         await mkdir(resolve(io.cwd, target, r.tenant), { recursive: true });
         await writeText(io, file, r.body.endsWith('\n') ? r.body : `${r.body}\n`, { force: options.force ?? false });
       }
@@ -466,6 +476,6 @@ export async function storeExportCommand(
     io.stdout.write(
       `Exported ${records.length} card${records.length === 1 ? '' : 's'} from ${visible(driver.description)} to ${visible(target)}.\n`,
     );
-    return 0;
+    return skipped > 0 ? 1 : 0;
   });
 }
