@@ -12,7 +12,6 @@ import {
   type ValidationProfile,
 } from '@agent-card/core';
 import { type CardStoreDriver, isAgentName, isTenantName, openCardStore } from '@agent-card/core/store';
-import { storeFromUrl } from '@agent-card/store';
 import type { CliIO } from '../io';
 import { CliError, createPainter } from '../io';
 import { documentUrl, fetchBytes, isRemote, parseJson, readBytes, toJsonText, writeText } from '../read';
@@ -58,6 +57,22 @@ function secretsOf(location: string): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The drivers, loaded by the store commands only: `@agent-card/store` is an optional peer, so the
+ * other commands install and run without it.
+ */
+async function loadDrivers<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /@agent-card\/store/.test(String(error)))
+      throw new CliError(
+        'the store commands need @agent-card/store: npm i @agent-card/store (and redis for Redis, pg for PostgreSQL).',
+      );
+    throw error;
+  }
+}
+
 /** The store a command works on, opened; errors never carry the URL's password. */
 async function openStore(io: CliIO, options: StoreOptions): Promise<{ driver: CardStoreDriver; secrets: string[] }> {
   const location = options.store ?? io.env.AGENT_CARD_STORE;
@@ -71,11 +86,12 @@ async function openStore(io: CliIO, options: StoreOptions): Promise<{ driver: Ca
     throw new CliError('--create-table: only for a PostgreSQL store (postgres://). Redis and folders need no tables.');
   try {
     if (postgres && options.createTable) {
-      const { postgresStore } = await import('@agent-card/store/postgres');
+      const { postgresStore } = await loadDrivers(() => import('@agent-card/store/postgres'));
       return { driver: postgresStore({ connectionString: location, createTable: true }), secrets };
     }
     const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
     const path = location.startsWith('files:') ? location.slice('files:'.length) : location;
+    const { storeFromUrl } = await loadDrivers(() => import('@agent-card/store'));
     return { driver: await storeFromUrl(remote ? location : resolve(io.cwd, path)), secrets };
   } catch (error) {
     throw storeFailure(error, secrets);
