@@ -76,6 +76,20 @@ function storeSuite(name: string, location: () => string, extra: string[] = []) 
       expect(got.stderr).toContain('acme/bad: no such card');
     });
 
+    it('put takes the rule settings of validate: --rule turns a warning into an error, exit 1', async () => {
+      const file = cardFile(
+        `${name}-placeholder.json`,
+        conformanceAgentCard('placeholder', 'https://agents.example.com'),
+      );
+      const args = ['--rule', 'url-placeholder=error'];
+      const put = await cli(['store', 'put', 'acme', 'placeholder', file, ...args, ...store()]);
+      const validate = await cli(['validate', file, ...args]);
+      expect(validate.code).toBe(1);
+      expect(put.code).toBe(1);
+      expect(put.stdout).toBe(validate.stdout);
+      expect((await cli(['store', 'put', 'acme', 'placeholder', file, ...store()])).code).toBe(0);
+    });
+
     it('put --version refuses an older version (exit 1) and writes a newer one', async () => {
       const file = cardFile(`${name}-v.json`, card('versioned'));
       expect((await cli(['store', 'put', 'acme', 'versioned', file, '--version', '5', ...store()])).code).toBe(0);
@@ -276,6 +290,17 @@ describe.skipIf(redisMissing !== undefined)('Redis', () => {
   }, 60_000);
   afterAll(async () => server?.stop());
   storeSuite('Redis', () => server.url);
+
+  it('get of a record another tool wrote with terminal escapes never prints them raw', async () => {
+    const url = `${server.url}/4`;
+    const driver = redisStore({ url });
+    await driver.put({ tenant: 'acme', agent: 'loud' }, '{"name":"\u001b]8;;https://evil.example\u0007x\u001b[2J"}');
+    await driver.close();
+    const run = await cli(['store', 'get', 'acme', 'loud', '--store', url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/[\u001b\u0007]/);
+    expect(run.stdout).toContain('\\u001b');
+  });
 
   it('export leaves out a record another tool wrote under a name that would leave the folder (exit 1)', async () => {
     const url = `${server.url}/3`;

@@ -19,6 +19,7 @@ import { formatFindings, summarize } from '../report';
 import { resolveRuleSettings, turnedOffLine } from '../rule-settings';
 import { visible } from '../terminal';
 import { jwkMember, keyAlgorithm, readKeyFile } from './keys';
+import { namedDocument } from './validate';
 
 /** The options every `store` command takes. */
 export interface StoreOptions {
@@ -183,7 +184,8 @@ async function writeSettings(io: CliIO, options: StoreWriteOptions): Promise<Wri
 function validated(io: CliIO, name: string, bytes: Uint8Array, s: WriteSettings, info: boolean): AgentCard | undefined {
   const result = validateAgentCard(bytes, { profile: s.profile, ...(s.rules ? { rules: s.rules } : {}) });
   const painter = createPainter(io);
-  const card = result.card;
+  // An invalid card keeps its name and version in the header, as in validate.
+  const card = result.card ?? namedDocument(bytes);
   const title =
     card?.name !== undefined
       ? `${painter.paint('bold', visible(card.name))}${card.version === undefined ? '' : ` ${visible(card.version)}`} (${result.shape})`
