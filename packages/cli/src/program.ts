@@ -550,6 +550,7 @@ function addStoreCommands(program: Command, io: CliIO, result: { code: number })
     )
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
+    .option('--max-agents <n>', 'catalog entries read at most (a larger catalog is refused)', positiveInt, 1000)
     .action(async (source: string, options) => {
       result.code = await storeImportCommand(io, source, options);
     });

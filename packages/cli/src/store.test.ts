@@ -266,6 +266,18 @@ describe('agent-card store import of an AI Catalog', () => {
     expect(any.stdout).toContain('Imported 3 cards');
   });
 
+  it('refuses a catalog of more entries than --max-agents before fetching any card', async () => {
+    const dir = join(work, 'catalog-big');
+    mkdirSync(dir, { recursive: true });
+    const entries = Array.from({ length: 5 }, (_, i) => entry(`a${i}`, `agents/a${i}.json`));
+    writeFileSync(join(dir, 'ai-catalog.json'), JSON.stringify({ specVersion: '1.0', entries }));
+    const store = join(work, 'catalog-big-cards');
+    const args = ['store', 'import', join(dir, 'ai-catalog.json'), '--tenant', 'acme', '--store', store];
+    const run = await cli([...args, '--max-agents', '4']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('5 entries, more than --max-agents (4)');
+  });
+
   it('reads a catalog file with the cards beside it', async () => {
     const dir = join(work, 'catalog-file');
     mkdirSync(join(dir, 'agents'), { recursive: true });

@@ -333,7 +333,7 @@ async function folderCards(io: CliIO, dir: string): Promise<Incoming[]> {
 async function catalogCards(
   io: CliIO,
   source: string,
-  options: { allowHttp?: boolean; follow?: 'same-origin' | 'any'; timeout?: number },
+  options: { allowHttp?: boolean; follow?: 'same-origin' | 'any'; timeout?: number; maxAgents?: number },
 ): Promise<Incoming[]> {
   const remote = isRemote(source);
   const base = remote ? documentUrl(source, options.allowHttp === true) : undefined;
@@ -342,6 +342,11 @@ async function catalogCards(
   const catalog = parseJson(bytes, source) as { entries?: unknown } | null;
   if (typeof catalog !== 'object' || catalog === null || !Array.isArray(catalog.entries))
     throw new CliError(`${visible(source)}: not an AI Catalog (no "entries"). Pass a catalog, or a folder of cards.`);
+  const max = options.maxAgents ?? 1000;
+  if (catalog.entries.length > max)
+    throw new CliError(
+      `${visible(source)}: ${catalog.entries.length} entries, more than --max-agents (${max}). Raise --max-agents to import them all.`,
+    );
   const out: Incoming[] = [];
   for (const [i, raw] of catalog.entries.entries()) {
     const entry = raw as { identifier?: unknown; type?: unknown; mediaType?: unknown; url?: unknown; data?: unknown };
