@@ -21,6 +21,14 @@ import { AGENT_CARD_CANONICAL_FORMS, AGENT_CARD_SIGNING_ALGORITHMS } from '@agen
 import { TEMPLATE_NAMES } from './templates';
 import { CONFIG_FILE, collectRule } from './rule-settings';
 import { rulesCommand } from './commands/rules';
+import {
+  storeExportCommand,
+  storeGetCommand,
+  storeImportCommand,
+  storeListCommand,
+  storePutCommand,
+  storeRmCommand,
+} from './commands/store';
 
 const PROFILES = ['development', 'production', 'strict'] as const;
 /** `--allow-http` of the commands that read a document URL (see `documentUrl`). */
@@ -59,6 +67,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
     .description('Check, validate, sign and verify A2A Agent Cards.')
     .version(pkg.version, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -77,6 +86,7 @@ export function createProgram(io: CliIO, result: { code: number }): Command {
   addReadingCommands(program, io, result);
   addWritingCommands(program, io, result);
   addSigningCommands(program, io, result);
+  addStoreCommands(program, io, result);
   return program;
 }
 
@@ -477,6 +487,106 @@ function addSigningCommands(program: Command, io: CliIO, result: { code: number 
     .addHelpText('after', example('agent-card keys jwks card-key.pem next-key.pub.pem > jwks.json'))
     .action(async (files: string[], options) => {
       result.code = await keysJwksCommand(io, files, options);
+    });
+}
+
+/** `--store`, with `AGENT_CARD_STORE` as its default, and `--create-table`. */
+const storeOptions = (command: Command): Command =>
+  command
+    .option(
+      '--store <location>',
+      'the store: redis://…, postgres://…, files:<dir> or a folder (default: $AGENT_CARD_STORE)',
+    )
+    .option('--create-table', 'PostgreSQL: create the tables when they are missing');
+
+/** The options of `put` and `import`: those of `validate` and the signing key of `sign`. */
+const writeOptions = (command: Command): Command =>
+  command
+    .addOption(new Option('--profile <profile>', 'validation profile').choices(PROFILES).default('production'))
+    .option('--strict', 'same as --profile strict')
+    .option('--no-info', 'hide info findings')
+    .addOption(RULE_OPTION())
+    .option(
+      '--key <file>',
+      'sign with this private key (PEM or JWK) before writing; repeat for more keys',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--kid <kid>', "with --key: the key id (default: the JWK's kid, else the key's thumbprint)")
+    .addOption(
+      new Option('--alg <alg>', "with --key: the JWS algorithm (default: the JWK's alg)").choices(
+        AGENT_CARD_SIGNING_ALGORITHMS,
+      ),
+    )
+    .option('--jku <url>', 'with --key: https URL of the JWK Set with the public key');
+
+/** `store put|get|list|rm|import|export`: the cards of a store that every replica serves. */
+function addStoreCommands(program: Command, io: CliIO, result: { code: number }): void {
+  const store = program
+    .command('store')
+    .description('Read and write the cards of a store (Redis, PostgreSQL or a folder) that every replica serves.')
+    .addHelpText(
+      'after',
+      `${example(
+        'agent-card store import ./cards --tenant acme --store redis://127.0.0.1:6379',
+        'agent-card store put acme support support.json --key card-key.pem',
+        'agent-card store list --json',
+        'agent-card store export snapshot.json',
+      )}\nThe store is --store or $AGENT_CARD_STORE. Exit status as for validate: 0 done, 1 invalid card (nothing\nwritten), no such card or an older --version, 2 on usage errors and an unreachable store.\n`,
+    );
+  writeOptions(storeOptions(store.command('put')))
+    .description('Validate a card, sign it with --key, and write it for every replica.')
+    .argument('<tenant>', 'the tenant (acme, acme.io)')
+    .argument('<agent>', 'the agent (main, support)')
+    .argument('<card>', 'the card file, or - for stdin')
+    .option('--version <n>', 'the version to write (refused unless newer than the stored one)', positiveInt)
+    .action(async (tenant: string, agent: string, card: string, options) => {
+      result.code = await storePutCommand(io, tenant, agent, card, options);
+    });
+  storeOptions(store.command('get'))
+    .description('Print a stored card, byte for byte as the replicas serve it.')
+    .argument('<tenant>')
+    .argument('<agent>')
+    .action(async (tenant: string, agent: string, options) => {
+      result.code = await storeGetCommand(io, tenant, agent, options);
+    });
+  storeOptions(store.command('list'))
+    .description('List every stored card (tenant/agent), page after page.')
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--json', 'print [{ tenant, agent }] as JSON')
+    .action(async (options) => {
+      result.code = await storeListCommand(io, options);
+    });
+  storeOptions(store.command('rm'))
+    .description('Delete a stored card (every replica stops serving it).')
+    .argument('<tenant>')
+    .argument('<agent>')
+    .action(async (tenant: string, agent: string, options) => {
+      result.code = await storeRmCommand(io, tenant, agent, options);
+    });
+  writeOptions(storeOptions(store.command('import')))
+    .description('Write a folder of cards (<agent>.json) or the cards of an AI Catalog (file or URL) for a tenant.')
+    .argument('<source>', 'a folder of <agent>.json files, an AI Catalog file, or its URL')
+    .requiredOption('--tenant <tenant>', 'the tenant the cards are written for')
+    .addOption(
+      new Option('--follow <policy>', "which catalog entries' cards are fetched")
+        .choices(['same-origin', 'any'])
+        .default('same-origin'),
+    )
+    .option('--allow-http', ALLOW_HTTP_DOCUMENT)
+    .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
+    .option('--max-agents <n>', 'catalog entries read at most (a larger catalog is refused)', positiveInt, 1000)
+    .action(async (source: string, options) => {
+      result.code = await storeImportCommand(io, source, options);
+    });
+  storeOptions(store.command('export'))
+    .description(
+      'Write every stored card to a folder (<dir>/<tenant>/<agent>.json) or a snapshot file (.json) for store.snapshot.',
+    )
+    .argument('<target>', 'a folder, or a file ending in .json')
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--force', 'overwrite files that exist')
+    .action(async (target: string, options) => {
+      result.code = await storeExportCommand(io, target, options);
     });
 }
 

@@ -160,7 +160,7 @@ function validateCatalog(
 }
 
 /** The `name` and `version` of a JSON object that is not a valid card, where they are strings. */
-function namedDocument(bytes: Uint8Array): { name?: string; version?: string } | undefined {
+export function namedDocument(bytes: Uint8Array): { name?: string; version?: string } | undefined {
   const read = readJsonText(bytes, { duplicates: 0, inexactNumbers: 0 });
   if (!read.ok || typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) return undefined;
   const { name, version } = read.value as Record<string, unknown>;
