@@ -1,7 +1,7 @@
 // Reliability corpus: hostile and malformed requests against every adapter, over raw sockets so
 // that nothing in a client library tidies the bytes up first. Whatever arrives, the answer is
 // never a 5xx, the process never crashes, and the app's own routes still work afterwards.
-// Hosts: Express 4 and 5, Koa 2 and 3, Nest 11 and 12 on platform-express, and Hono on a real
+// Hosts: Express 4 and 5 (and Express 5 serving from a store), Koa 2 and 3, Nest 11 and 12 on platform-express, and Hono on a real
 // Node server in front of the core fetch handler.
 // Also Fastify 4 and 5 with @agent-card/fastify, and Hono with @agent-card/hono.
 import 'reflect-metadata';
@@ -23,6 +23,7 @@ import * as nest12Common from '@nestjs/common';
 import * as nest12Core from '@nestjs/core';
 import * as nest12Express from '@nestjs/platform-express';
 import { type AgentCard, createAgentCardFetchHandler } from '@agent-card/core';
+import { memoryStore, openCardStore } from '@agent-card/core/store';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';
 import * as nest12Lib from '@agent-card/nest';
@@ -142,6 +143,25 @@ const apps: Record<string, AppFactory> = {
   },
   'fastify 5': () => fastifyApp(fastify5),
   'fastify 4': () => fastifyApp(fastify4 as unknown as typeof fastify5),
+  // Every request is tenant `corpus` of a store, whose card was written before the app started
+  // (private answers: a tenant function with no Vary header may not be cached publicly).
+  'express 5, store-backed': async () => {
+    const store = memoryStore();
+    await openCardStore(store, { profile: 'development' }).put('corpus', 'main', CARD);
+    const { card: _card, ...rest } = options;
+    const app = express5();
+    app.use(
+      expressAgentCard({
+        ...rest,
+        store,
+        tenant: { from: () => 'corpus', vary: [] },
+        default: 'main',
+        cacheControl: 'private, max-age=60',
+      }),
+    );
+    app.get('/api/ping', (_req, res) => void res.json({ pong: true }));
+    return app;
+  },
   'hono on @hono/node-server, @agent-card/hono': () => {
     const app = new Hono();
     app.use(honoAgentCard(options));

@@ -11,6 +11,7 @@ import type { AgentCard } from '../model';
 import { checkRuleOverrides, type ResolvedRuleOverrides } from '../rules';
 import type { AgentCardSigner } from '../sign/sign';
 import { resolveSigning } from '../sign/signing-options';
+import { showValue } from '../util';
 import { defaultProfile } from '../validate/validate';
 import { storeNameProblem } from './names';
 import { type CardStore, type CardStoreOptions, DEFAULT_MAX_RECORD_BYTES } from './card-store';
@@ -52,6 +53,33 @@ export function recordBody(tenant: string, agent: string, card: unknown, s: Writ
       `${where}: the Agent Card is ${bytes.byteLength} bytes, more than maxRecordBytes (${s.maxRecordBytes}). Make it smaller or raise maxRecordBytes.`,
     );
   return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Refuses a card that declares an interface URL another agent of the tenant already declares: a
+ * host cannot serve two agents at one endpoint, so every replica would stop serving the tenant.
+ */
+async function refuseSharedUrls(driver: CardStoreDriver, tenant: string, agent: string, card: AgentCard) {
+  const mine = new Set(interfaceUrls(card));
+  if (mine.size === 0) return;
+  const shared: string[] = [];
+  for (const record of await driver.tenant(tenant)) {
+    if (record.agent === agent || typeof record.body !== 'string') continue;
+    let other: unknown;
+    try {
+      other = JSON.parse(record.body);
+    } catch {
+      continue; // A record that does not parse is never served, and claims nothing.
+    }
+    if (typeof other !== 'object' || other === null) continue;
+    for (const url of interfaceUrls(other as AgentCard))
+      if (mine.has(url)) shared.push(`  - ${showValue(url)} is also agent "${record.agent}"'s`);
+  }
+  if (shared.length > 0)
+    throw new AgentCardError(
+      'ERR_AGENT_CARD_INVALID',
+      `${tenant}/${agent}: the Agent Card declares interface URLs of another agent of the tenant, and a host cannot serve both. Give each agent its own endpoint URL, e.g. under its path:\n${shared.join('\n')}`,
+    );
 }
 
 /** The interface URLs a card declares. */
@@ -100,6 +128,7 @@ export function createCardStore(driver: CardStoreDriver, s: WriterSettings): Car
     description: driver.description,
     async put(tenant: string, agent: string, card: AgentCard, options?: StorePutOptions) {
       const body = recordBody(tenant, agent, card, s);
+      await refuseSharedUrls(driver, tenant, agent, card);
       return driver.put({ tenant, agent }, body, options?.version === undefined ? {} : { version: options.version });
     },
     async get(tenant: string, agent: string) {

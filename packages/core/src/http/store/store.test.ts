@@ -109,9 +109,29 @@ describe('a store-backed host', () => {
     expect(await responder.respond(get('www.example.com'))).toBeUndefined();
   });
 
+  it("refuses a write declaring another agent's interface URL, which would stop every replica serving the tenant", async () => {
+    const driver = memoryStore();
+    const cards = openCardStore(driver, { profile: 'development' });
+    await cards.put('acme', 'main', cardOf('acme'));
+    const copy = { ...cardOf('acme', 'billing'), supportedInterfaces: cardOf('acme').supportedInterfaces };
+    await expect(cards.put('acme', 'billing', copy)).rejects.toMatchObject({
+      code: 'ERR_AGENT_CARD_INVALID',
+      message: expect.stringContaining(
+        'acme/billing: the Agent Card declares interface URLs of another agent of the tenant, and a host cannot serve both. Give each agent its own endpoint URL, e.g. under its path:\n  - "https://acme.agents.example.com/agents/main/a2a" is also agent "main"\'s',
+      ),
+    });
+    expect(await driver.get({ tenant: 'acme', agent: 'billing' })).toBeUndefined();
+    // The same agent may keep its URL, and another tenant is another host.
+    await cards.put('acme', 'main', cardOf('acme', 'main', '2.0.0'));
+    const responder = createAgentCardResponder(base(driver));
+    expect(JSON.parse(text(await responder.respond(get('acme.agents.example.com')))).version).toBe('2.0.0');
+  });
+
   it('answers a warm tenant synchronously, from memory', async () => {
-    const { driver, calls } = counted();
-    await openCardStore(driver, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
+    // Written past the counter: only the serving side's look-ups are counted.
+    const inner = memoryStore();
+    const { driver, calls } = counted(inner);
+    await openCardStore(inner, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
     const responder = createAgentCardResponder(base(driver));
     await responder.respond(get('acme.agents.example.com'));
     const warm = responder.respond(get('acme.agents.example.com'));
@@ -170,8 +190,10 @@ describe('a store-backed host', () => {
   });
 
   it('loads a cold tenant once for 100 concurrent requests', async () => {
-    const { driver, calls } = counted();
-    await openCardStore(driver, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
+    // Written past the counter: only the serving side's look-ups are counted.
+    const inner = memoryStore();
+    const { driver, calls } = counted(inner);
+    await openCardStore(inner, { profile: 'development' }).put('acme', 'main', cardOf('acme'));
     const responder = createAgentCardResponder(base(driver));
     const answers = await Promise.all(
       Array.from({ length: 100 }, () => responder.respond(get('acme.agents.example.com'))),
