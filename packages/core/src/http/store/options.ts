@@ -44,6 +44,14 @@ export interface AgentCardStoreOptions {
   readonly snapshot?: string | readonly StoreRecord[];
   /** `Retry-After` seconds of the 503 answered when a tenant cannot be loaded. @default 30 */
   readonly retryAfter?: number;
+  /**
+   * Most entries one AI Catalog document of a tenant lists: a tenant with more agents has them
+   * (sorted by id) split into nested catalogs at `/.well-known/ai-catalog/{n}.json`, listed by
+   * the root. 100 entries keep a document near 100 KiB, under the 256 KiB a discovery client
+   * reads by default, and one level of nesting (which discovery follows) then reaches 10,000
+   * agents. `catalog.maxEntries`, when set, wins. At least 2. @default 100
+   */
+  readonly maxCatalogEntries?: number;
 }
 
 /** The `store` option, checked, with every default applied. */
@@ -57,6 +65,7 @@ export interface ResolvedStoreOptions {
   readonly agentPath: (agent: string) => string;
   readonly snapshot: ReadonlyMap<string, readonly StoreRecord[]> | undefined;
   readonly retryAfter: number;
+  readonly maxCatalogEntries: number;
 }
 
 const STORE_KEYS = new Set([
@@ -69,6 +78,7 @@ const STORE_KEYS = new Set([
   'agentPath',
   'snapshot',
   'retryAfter',
+  'maxCatalogEntries',
 ]);
 const AGENT_PATH = /^(?:\/[A-Za-z0-9._~-]+)*\/\{agent\}(?:\/[A-Za-z0-9._~-]+)*$/;
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -128,6 +138,7 @@ export function resolveStoreOption(value: unknown, err: Report): ResolvedStoreOp
     agentPath: (agent) => (agentPath as string).replace('{agent}', agent),
     snapshot,
     retryAfter: int('retryAfter', 30),
+    maxCatalogEntries: int('maxCatalogEntries', 100, 2),
   };
 }
 

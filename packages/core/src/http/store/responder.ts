@@ -270,7 +270,11 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
 
   /** The tenant's catalog option: the host's, its base under the tenant's path (path tenancy). */
   const tenantCatalog = (tenant: string, agents: ReadonlyMap<string, HeldAgent>) => {
-    const catalog = s.hostOptions.catalog;
+    const given = s.hostOptions.catalog;
+    const catalog =
+      given === false || (typeof given === 'object' && given !== null && given.maxEntries !== undefined)
+        ? given
+        : { ...(given ?? {}), maxEntries: store.maxCatalogEntries };
     const under = tenancy.base(tenant);
     if (catalog === false || under === '') return catalog;
     const first = [...agents.values()].map((a) => interfaceUrls(a.card)[0]).find((u) => u !== undefined);
