@@ -136,4 +136,37 @@ describe('the ARD registry read API of a store tenant', () => {
       /store\.registry\.basePath: must be a path/,
     );
   });
+
+  it('serves each tenant its own listing under its path with path tenancy, card URLs under the tenant', async () => {
+    const driver = memoryStore();
+    const cards = openCardStore(driver, {
+      profile: 'development',
+      logger: quiet,
+      tenant: { from: 'path', prefix: '/t' },
+    } as never);
+    const card = (tenant: string, agent: string) => ({
+      ...cardOf(tenant, agent),
+      supportedInterfaces: [
+        {
+          url: `https://api.example.com/t/${tenant}/agents/${agent}/a2a`,
+          protocolBinding: 'JSONRPC',
+          protocolVersion: '1.0',
+        },
+      ],
+    });
+    await cards.put('acme', 'a', card('acme', 'a') as AgentCard);
+    await cards.put('beta', 'b', card('beta', 'b') as AgentCard);
+    const responder = createAgentCardResponder({
+      store: { driver, registry: true },
+      tenant: { from: 'path', prefix: '/t' },
+      profile: 'development',
+      logger: quiet,
+    });
+    const list = async (tenant: string) =>
+      JSON.parse(
+        text(await responder.respond({ method: 'GET', path: `/t/${tenant}/ard/agents`, headers: {} })),
+      ) as Page;
+    expect((await list('acme')).items.map((i) => i.url)).toEqual([`https://api.example.com/t/acme/agents/a${CARD}`]);
+    expect((await list('beta')).items.map((i) => i.url)).toEqual([`https://api.example.com/t/beta/agents/b${CARD}`]);
+  });
 });
