@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateAiCatalog } from '../../catalog/validate';
 import { AgentCardError } from '../../errors';
 import type { AgentCard } from '../../model';
 import { memoryStore } from '../../store/memory';
@@ -95,6 +96,12 @@ describe('nested AI Catalogs of a store tenant', () => {
     }
     expect(listed).toEqual([...ids].sort().map((id) => `https://${HOST}/agents/${id}${CARD}`));
     expect(text(root)).toBe(text(await two.respond(get(CATALOG))));
+    // The root and each child are valid catalogs of the current draft.
+    for (const path of [CATALOG, '/.well-known/ai-catalog/1.json', '/.well-known/ai-catalog/3.json'])
+      expect(
+        validateAiCatalog(doc(await one.respond(get(path)))).findings.filter((f) => f.severity === 'error'),
+        path,
+      ).toEqual([]);
     expect(await one.respond(get('/.well-known/ai-catalog/4.json'))).toBeUndefined();
   });
 
