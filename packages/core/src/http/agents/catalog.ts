@@ -64,7 +64,12 @@ const CATALOG_KEYS = new Set([
   'sign',
   'signer',
   'issuedAt',
+  'maxEntries',
 ]);
+
+/** Where nested catalog `segments` (e.g. `[1, 2]`) are served: `/.well-known/ai-catalog/1/2.json`. */
+export const nestedCatalogPath = (segments: readonly number[]): string =>
+  `${AI_CATALOG_PATH.slice(0, -'.json'.length)}/${segments.join('/')}.json`;
 
 /** A domain name: two labels or more, the last one letters (draft §"Catalog Entry", `{publisher}`). */
 const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -274,6 +279,10 @@ export function checkCatalogOption(
         );
     }
   }
+  if (c.maxEntries !== undefined && (!Number.isSafeInteger(c.maxEntries) || (c.maxEntries as number) < 2))
+    problems.push(
+      `options.catalog.maxEntries: must be a whole number, at least 2 (${show(c.maxEntries)}). Leave it out to list every agent in one catalog.`,
+    );
   const baseUrl = c.baseUrl === undefined ? undefined : checkBaseUrl(c.baseUrl, problems);
   checkPublishedUrls(c, 'options.catalog', profile, problems);
   // The document the options describe, with the agents left out, must already be a valid catalog.
@@ -312,6 +321,8 @@ export type CatalogRoute<Req> = (
   readonly mcp?: PreparedDocument;
   /** The signer's DID document (`/.well-known/did.json`), when `catalog.signer` names one. */
   readonly did?: PreparedDocument;
+  /** The nested catalogs the agents are split into (`maxEntries`), by path. */
+  readonly nested?: ReadonlyMap<string, PreparedDocument>;
   /** The publisher domain the identifiers took from a host name, when `publisher` is not set. */
   readonly derivedPublisher?: string;
 };
@@ -475,8 +486,10 @@ export function prepareCatalog<Req>(
 
   if (listed.every((a) => a.card !== undefined)) {
     const entries: AnyEntry[] = [];
+    const bases = new Map<string, string>();
     for (const a of listed) {
       const base = catalog.baseUrl ?? originOfCard(a.card);
+      if (base !== undefined) bases.set(a.id, base);
       if (base === undefined) {
         problems.push(
           `options.agents (agent "${a.id}"): its catalog entry needs an absolute URL, and the card has no interface URL to take the origin from (none). Set catalog.baseUrl.`,
@@ -497,6 +510,23 @@ export function prepareCatalog<Req>(
     for (const f of validateAiCatalog(doc, { profile: 'development', draft: catalog.draft }).findings)
       if (f.severity === 'error' && !declared(f))
         problems.push(`options.catalog: the catalog built from the agents is invalid: ${f.message} ${f.hint}`);
+    const max = validMax(catalog.maxEntries);
+    if (max !== undefined && entries.length > max) {
+      const nested = new Map<string, PreparedDocument>();
+      const ids = listed.map((a) => a.id);
+      const sorted = entries.map((e, i) => ({ id: ids[i]!, e })).sort((x, y) => (x.id < y.id ? -1 : 1));
+      const children = nestCatalogs(sorted, max, catalog, bases.get(sorted[0]!.id)!, write, (path, d) =>
+        nested.set(path, prepareDocument(encodeJson(d), settings)),
+      );
+      return {
+        link,
+        document: prepareDocument(encodeJson(write([...children, ...(catalog.entries ?? [])])), settings),
+        nested,
+        ...(mcp ? { mcp } : {}),
+        ...(did ? { did } : {}),
+        ...(derivedPublisher ? { derivedPublisher } : {}),
+      };
+    }
     return {
       link,
       document: prepareDocument(encodeJson(doc), settings),
@@ -585,5 +615,68 @@ function dynamicCatalog<Req>(
       }
       return answerDocument(doc, request);
     },
+  };
+}
+
+const validMax = (value: unknown): number | undefined =>
+  Number.isSafeInteger(value) && (value as number) >= 2 ? (value as number) : undefined;
+
+/**
+ * Splits the agents' entries (sorted by agent id) into nested catalogs of at most `max` entries
+ * each, as few levels as fit, never deeper than the drafts' 4 (the deepest level takes what is
+ * left): each document goes to `put`, and the entries naming the root's children are returned.
+ * The same agents always give the same paths and bytes.
+ */
+function nestCatalogs(
+  sorted: readonly { id: string; e: AnyEntry }[],
+  max: number,
+  catalog: ResolvedCatalogOptions,
+  base: string,
+  write: (entries: readonly AnyEntry[]) => object,
+  put: (path: string, doc: object) => void,
+): AnyEntry[] {
+  const level = (items: readonly { id: string; e: AnyEntry }[], segments: number[], depth: number): AnyEntry[] => {
+    if (items.length <= max || depth >= AI_CATALOG_MAX_DEPTH) return items.map((i) => i.e);
+    // The smallest chunk (a power of max) that leaves at most max children, or the deepest allowed.
+    let chunk = max;
+    for (let d = depth + 1; Math.ceil(items.length / chunk) > max && d < AI_CATALOG_MAX_DEPTH; d++) chunk *= max;
+    if (Math.ceil(items.length / chunk) > max) chunk = Math.ceil(items.length / max);
+    const children: AnyEntry[] = [];
+    for (let start = 0, n = 1; start < items.length; start += chunk, n++) {
+      const part = items.slice(start, start + chunk);
+      const path = nestedCatalogPath([...segments, n]);
+      put(path, write(level(part, [...segments, n], depth + 1)));
+      children.push(nestedEntry(catalog, base, path, [...segments, n], part[0]!.id, part.at(-1)!.id));
+    }
+    return children;
+  };
+  return level(sorted, [], 1);
+}
+
+/** The entry naming a nested catalog of agents `first` to `last`. */
+function nestedEntry(
+  catalog: ResolvedCatalogOptions,
+  base: string,
+  path: string,
+  segments: readonly number[],
+  first: string,
+  last: string,
+): AnyEntry {
+  const url = `${base}${path}`;
+  const displayName = `Agents ${first} to ${last}`;
+  const id = `ai-catalog:${segments.join('.')}`;
+  if (catalog.draft === AI_CATALOG_PREVIOUS_DRAFT.id)
+    return {
+      identifier: `urn:agent-card:${hostnameOf(base)}:${id}`,
+      displayName,
+      mediaType: AI_CATALOG_MEDIA_TYPE,
+      url,
+    };
+  const publisher = catalog.publisher ?? hostnameOf(base);
+  return {
+    identifier: `urn:air:${publisher}:${catalog.namespace}:${id}`,
+    type: AI_CATALOG_MEDIA_TYPE,
+    displayName,
+    url,
   };
 }

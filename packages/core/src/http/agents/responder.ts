@@ -152,7 +152,7 @@ function hostPaths<Req>(
   if (defaultAgent !== undefined) paths.push(...own(defaultAgent)!);
   if (catalog !== undefined) {
     if (catalog.document === undefined) return undefined;
-    paths.push(AI_CATALOG_PATH);
+    paths.push(AI_CATALOG_PATH, ...(catalog.nested?.keys() ?? []));
     if (catalog.mcp !== undefined) paths.push(MCP_CATALOG_PATH);
     if (catalog.did !== undefined) paths.push(DID_DOCUMENT_PATH);
   }

@@ -90,6 +90,10 @@ export function createRouter<Req>(
         if (catalog !== undefined && (path === AI_CATALOG_PATH || comparablePath(path) === AI_CATALOG_PATH)) {
           return catalog.document !== undefined ? answerDocument(catalog.document, request) : catalog.build(request);
         }
+        if (catalog?.nested !== undefined) {
+          const nested = catalog.nested.get(path) ?? catalog.nested.get(comparablePath(path));
+          if (nested !== undefined) return answerDocument(nested, request);
+        }
         if (catalog?.mcp !== undefined && (path === MCP_CATALOG_PATH || comparablePath(path) === MCP_CATALOG_PATH))
           return answerDocument(catalog.mcp, request);
         if (catalog?.did !== undefined && (path === DID_DOCUMENT_PATH || comparablePath(path) === DID_DOCUMENT_PATH))

@@ -43,6 +43,15 @@ export interface AiCatalogServeOptions {
    */
   baseUrl?: string;
   /**
+   * Most entries one catalog document lists. With more agents, the agents (sorted by id) are
+   * split into nested catalogs at `/.well-known/ai-catalog/{n}.json` (deeper levels
+   * `/.well-known/ai-catalog/{n}/{m}.json`), which the root lists as entries of type
+   * `application/ai-catalog+json`, at most 4 levels deep as the drafts recommend. Static cards
+   * only. A whole number, at least 2.
+   * @default no limit (a store-backed host: `store.maxCatalogEntries`, 100)
+   */
+  maxEntries?: number;
+  /**
    * Entries declared by hand, listed after the agents: agents hosted elsewhere, nested catalogs
    * (`type: 'application/ai-catalog+json'`), MCP Server Cards
    * (`type: 'application/mcp-server-card+json'`, also listed at `/.well-known/mcp/catalog.json`),

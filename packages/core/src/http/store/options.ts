@@ -44,6 +44,19 @@ export interface AgentCardStoreOptions {
   readonly snapshot?: string | readonly StoreRecord[];
   /** `Retry-After` seconds of the 503 answered when a tenant cannot be loaded. @default 30 */
   readonly retryAfter?: number;
+  /**
+   * Most entries one AI Catalog document of a tenant lists: a tenant with more agents has them
+   * (sorted by id) split into nested catalogs at `/.well-known/ai-catalog/{n}.json`, listed by
+   * the root. 100 entries keep a document near 100 KiB, under the 256 KiB a discovery client
+   * reads by default, and one level of nesting (which discovery follows) then reaches 10,000
+   * agents. `catalog.maxEntries`, when set, wins. At least 2. @default 100
+   */
+  readonly maxCatalogEntries?: number;
+  /**
+   * The ARD registry read API per tenant (`GET {basePath}/agents`, `GET {basePath}/agents/{identifier}`):
+   * `true` for the base path `/ard`, or `{ basePath }`. @default false
+   */
+  readonly registry?: boolean | { readonly basePath?: string };
 }
 
 /** The `store` option, checked, with every default applied. */
@@ -57,6 +70,9 @@ export interface ResolvedStoreOptions {
   readonly agentPath: (agent: string) => string;
   readonly snapshot: ReadonlyMap<string, readonly StoreRecord[]> | undefined;
   readonly retryAfter: number;
+  readonly maxCatalogEntries: number;
+  /** Where the registry API is served, when it is. */
+  readonly registryPath: string | undefined;
 }
 
 const STORE_KEYS = new Set([
@@ -69,7 +85,10 @@ const STORE_KEYS = new Set([
   'agentPath',
   'snapshot',
   'retryAfter',
+  'maxCatalogEntries',
+  'registry',
 ]);
+const BASE_PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 const AGENT_PATH = /^(?:\/[A-Za-z0-9._~-]+)*\/\{agent\}(?:\/[A-Za-z0-9._~-]+)*$/;
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
@@ -117,6 +136,24 @@ export function resolveStoreOption(value: unknown, err: Report): ResolvedStoreOp
       agentPath,
       "Use e.g. '/agents/{agent}'.",
     );
+  const registry = o.registry as AgentCardStoreOptions['registry'] | undefined;
+  let registryPath: string | undefined;
+  if (registry === true) registryPath = '/ard';
+  else if (typeof registry === 'object' && registry !== null && !Array.isArray(registry)) {
+    registryPath = (registry as { basePath?: unknown }).basePath === undefined ? '/ard' : undefined;
+    const given = (registry as { basePath?: unknown }).basePath;
+    if (given !== undefined) {
+      if (typeof given === 'string' && BASE_PATH.test(given) && !given.includes('/.well-known')) registryPath = given;
+      else
+        err(
+          'store.registry.basePath',
+          'must be a path of one or more segments, no trailing slash, query or /.well-known',
+          given,
+          "Use e.g. '/ard'.",
+        );
+    }
+  } else if (registry !== undefined && registry !== false)
+    err('store.registry', 'must be true, false or { basePath }', registry, "Use e.g. registry: { basePath: '/ard' }.");
   const snapshot = o.snapshot === undefined ? undefined : readSnapshot(o.snapshot, err);
   return {
     driver: o.driver,
@@ -128,6 +165,8 @@ export function resolveStoreOption(value: unknown, err: Report): ResolvedStoreOp
     agentPath: (agent) => (agentPath as string).replace('{agent}', agent),
     snapshot,
     retryAfter: int('retryAfter', 30),
+    maxCatalogEntries: int('maxCatalogEntries', 100, 2),
+    registryPath,
   };
 }
 

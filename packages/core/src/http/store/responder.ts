@@ -14,6 +14,8 @@ import type { CardStoreDriver, StoreEvent, StoreRecord } from '../../store/types
 import type { CardStore } from '../../store/card-store';
 import { interfaceUrls } from '../../store/writer';
 import { createMultiAgentResponder } from '../agents/responder';
+import { createRegistryRoute, isRegistryPath, withRegistryRoute } from '../ard/registry';
+import { AI_CATALOG_PREVIOUS_DRAFT } from '../../catalog/format';
 import { checkCard } from '../kernel/card-validation';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import { answerError, type ErrorResponseSet, prepareErrorResponses, withHeaders } from '../kernel/documents';
@@ -260,6 +262,7 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
     let host: AgentCardResponder<Req>;
     try {
       host = withJwksRoute(createMultiAgentResponder(options, s.createSingle), card.signing, card);
+      if (store.registryPath !== undefined) host = withRegistryRoute(host, registryOf(ids, agents, options.catalog));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       logger.warn(neutral(`agent card: tenant ${tenant} in ${driver.description} cannot be served as stored: ${why}`));
@@ -268,9 +271,35 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
     return { host, agents, bytes: preparedBytes(host) };
   };
 
+  /** The tenant's registry API: its agents, named and placed as its catalog and ARD manifest do. */
+  const registryOf = (
+    ids: readonly string[],
+    agents: ReadonlyMap<string, HeldAgent>,
+    catalog: AgentCardOptions<Req>['catalog'],
+  ) => {
+    const c = catalog === false ? undefined : (catalog ?? {});
+    return createRegistryRoute<Req>(
+      ids.map((id) => ({ id, path: store.agentPath(id), card: agents.get(id)!.card })),
+      {
+        basePath: store.registryPath!,
+        baseUrl: c?.baseUrl,
+        naming:
+          c === undefined || c.draft === AI_CATALOG_PREVIOUS_DRAFT.id
+            ? undefined
+            : { publisher: c.publisher, namespace: c.namespace ?? 'agent' },
+        cacheControl: card.cacheControl,
+        cors: card.cors,
+      },
+    );
+  };
+
   /** The tenant's catalog option: the host's, its base under the tenant's path (path tenancy). */
   const tenantCatalog = (tenant: string, agents: ReadonlyMap<string, HeldAgent>) => {
-    const catalog = s.hostOptions.catalog;
+    const given = s.hostOptions.catalog;
+    const catalog =
+      given === false || (typeof given === 'object' && given !== null && given.maxEntries !== undefined)
+        ? given
+        : { ...(given ?? {}), maxEntries: store.maxCatalogEntries };
     const under = tenancy.base(tenant);
     if (catalog === false || under === '') return catalog;
     const first = [...agents.values()].map((a) => interfaceUrls(a.card)[0]).find((u) => u !== undefined);
@@ -435,7 +464,11 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
 
   // --- answering ---
   const cold = (name: string, request: AgentCardRequest<Req>, inner: AgentCardRequest<Req>) => {
-    if (!inner.path.includes(WELL_KNOWN_PREFIX)) return undefined;
+    if (
+      !inner.path.includes(WELL_KNOWN_PREFIX) &&
+      (store.registryPath === undefined || !isRegistryPath(store.registryPath, inner.path))
+    )
+      return undefined;
     if (!isTenantName(name)) return answer(badTenant, request);
     const until = unknown.get(name);
     if (until !== undefined) {
