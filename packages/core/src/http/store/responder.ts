@@ -445,12 +445,13 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
       (stop) => {
         if (closed) return void stop();
         stopWatch = stop;
-        const wasDown = down !== undefined;
         connected = true;
         storeUp('event');
         storeUp('call');
-        // Changes made before the watch began are not announced: read what is held again.
-        if (wasDown) for (const name of [...tenants.keys()]) void refresh(name);
+        // Changes made before the watch began were announced to no one: a tenant loaded (or being
+        // loaded) before then, at start-up as after an outage, is read again.
+        for (const name of loading.keys()) again.add(name);
+        for (const name of [...tenants.keys()]) void refresh(name);
       },
       (error) => {
         storeDown('event', error);

@@ -165,6 +165,24 @@ describe('a store-backed host', () => {
     expect((await two.respond(get('acme.agents.example.com')))?.headers.etag).toBe(changed?.headers.etag);
   });
 
+  it('reads a tenant again once its watch starts: a write made after the load and before the watch is not lost', async () => {
+    const inner = memoryStore();
+    const writer = openCardStore(inner, { profile: 'development' });
+    await writer.put('acme', 'main', cardOf('acme'));
+    // The watch of this replica begins only when the test says so (a slow LISTEN or XREAD).
+    let begin!: () => void;
+    const begun = new Promise<void>((resolve) => (begin = resolve));
+    const slow: CardStoreDriver = { ...inner, watch: async (listener) => (await begun, inner.watch(listener)) };
+    const replica = createAgentCardResponder(base(slow));
+    expect(JSON.parse(text(await replica.respond(get('acme.agents.example.com')))).version).toBe('1.0.0');
+    // Written while nobody listens: no replica is told.
+    await writer.put('acme', 'main', cardOf('acme', 'main', '2.0.0'));
+    begin();
+    await settle();
+    await settle();
+    expect(JSON.parse(text(await replica.respond(get('acme.agents.example.com')))).version).toBe('2.0.0');
+  });
+
   it('signs once at the write: the replica serves the signature as written and publishes the key set', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
