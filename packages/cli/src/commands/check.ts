@@ -320,7 +320,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   );
   const discovered = {
     ...found,
-    findings: bySeverity([...found.findings, ...own.findings]),
+    findings: [...found.findings, ...own.findings],
     ok: found.ok && !own.findings.some((f) => f.severity === 'error') && drift?.failing !== true,
     ...(rules === undefined ? {} : { turnedOff: mergeTurnedOff(found.turnedOff ?? [], own.turnedOff) }),
   };
@@ -353,13 +353,6 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   }
   // --html changes what is written, never the verdict.
   return report.ok ? 0 : 1;
-}
-
-const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
-
-/** Findings errors first, then warnings, then infos, each kind in the order it came. */
-function bySeverity<F extends { severity: keyof typeof SEVERITY_RANK }>(findings: readonly F[]): F[] {
-  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
 }
 
 /** The rules turned off by the settings, counted over discovery's findings and the CLI's own. */
