@@ -33,13 +33,13 @@ function blocks(text: string, lang: string): string[] {
   return [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1] ?? '');
 }
 
-/** The `npx agent-card store …` commands of a section, as argument lists. */
+/** The `npx @agent-card/cli store …` commands of a section, as argument lists. */
 function storeCommands(title: string): string[][] {
   return blocks(section(title), 'sh')
     .flatMap((b) => b.split('\n'))
     .map((line) => line.trim())
-    .filter((line) => line.startsWith('npx agent-card store '))
-    .map((line) => line.slice('npx agent-card '.length).split(/\s+/));
+    .filter((line) => line.startsWith('npx @agent-card/cli store '))
+    .map((line) => line.slice('npx @agent-card/cli '.length).split(/\s+/));
 }
 
 const app = blocks(section('Three replicas'), 'js')[0] ?? '';
