@@ -245,8 +245,9 @@ export function importedPackages(source: string): Set<string> {
   const names = new Set<string>();
   // TSDoc examples mention packages (`import Ajv2020 from 'ajv/dist/2020'`) that the code never loads.
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  // Not the `import` of an import attribute (`with { "resolution-mode": "import" }`).
-  const pattern = /(?:\bfrom\s*|(?<!["'])\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g;
+  // Not the `import` of an import attribute (`with { "resolution-mode": "import" }`), nor a
+  // member or option path ending in `.from` (`err('tenant.from', …)`, `tenant.from 'host'`).
+  const pattern = /(?:(?<!\.)\bfrom\s*|(?<!["'])\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g;
   for (const [, specifier] of code.matchAll(pattern)) {
     if (specifier!.startsWith('node:') || builtinModules.includes(specifier!)) continue;
     const parts = specifier!.split('/');
