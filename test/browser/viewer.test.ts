@@ -176,7 +176,13 @@ describe.skipIf(!browserAvailable)('viewer pages from an Express app, in Chromiu
     const opened = await openPage(`${single}${PAGE}`, { viewport: { width, height: 844 } });
     try {
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
-      const text = await opened.page.locator('main').innerText();
+      const whole = await opened.page.locator('main').innerText();
+      // "What a model reads" quotes the card as a model gets it, interfaces included; the page's
+      // own words are everything else, and each is said once there.
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads
+      const quoted = await opened.page.locator('section.prompt').innerText();
+      expect(quoted).toContain('https://agents.harbourline-travel.com/a2a/v1');
+      const text = whole.replace(quoted, '');
       const count = (wanted: string) => text.split(wanted).length - 1;
       // The preferred endpoint is the summary's; the section below lists the other interfaces.
       expect(count('https://agents.harbourline-travel.com/a2a/v1')).toBe(1);

@@ -248,5 +248,5 @@ function renderingBlock(
  */
 export function renderPromptSection(card: unknown, options: PromptSectionOptions = {}): SafeHtml {
   if (asRecord(card) === undefined) return html``;
-  return html`<section class="prompt"><h2>What a model reads</h2><p class="muted">Every character below was written by the card's host; a model given it should read it as data. Marked text is what a prompt-safety rule reported.</p>${renderingBlock(card, 'a2a-cli', 'a2a discover (official A2A CLI)', 'The text output of a2a discover, which a coding assistant reads:', options)}${renderingBlock(card, 'tool', 'As a tool description', 'The card as a tool description for a model:', options)}</section>`;
+  return html`<section class="prompt"><h2>What a model reads</h2><p class="muted">Every character below was written by the card's host; a model given it should read it as data. Marked text is what a rule on prompt safety reported.</p>${renderingBlock(card, 'a2a-cli', 'a2a discover (official A2A CLI)', 'The text output of a2a discover, which a coding assistant reads:', options)}${renderingBlock(card, 'tool', 'As a tool description', 'The card as a tool description for a model:', options)}</section>`;
 }
