@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAgentCardResponder } from '@agent-card/core';
 import type * as AgentCoreControl from '@aws-sdk/client-bedrock-agentcore-control';
 import { cards, cli, loopbackServers } from '../test/run-cli';
 
@@ -236,5 +237,67 @@ describe('export usage', () => {
     const unknown = await cli(['export', '--registry', 'azure', join(cards, 'support.json')]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('aws, gcp, agntcy');
+  });
+});
+
+/** A host serving `card` with core's responder. */
+function deploy(card: unknown): Promise<string> {
+  const responder = createAgentCardResponder({ card: card as never, profile: 'development', logger: { warn() {} } });
+  return servers.listen(
+    createServer(async (req, res) => {
+      const answer = await responder.respond({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+      });
+      if (!answer) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    }),
+  );
+}
+
+describe('check --against an exported record (the registry copy)', () => {
+  const reviewed = support();
+  const drift = (stdout: string) =>
+    (JSON.parse(stdout) as Report).findings.filter((f) => f.rule.startsWith('diff-')).map((f) => f.rule);
+
+  it('compares the card inside an AWS record with the served one', async () => {
+    const dir = tmp();
+    const record = join(dir, 'aws-record.json');
+    expect((await cli(['export', '--registry', 'aws', cardFile(reviewed), '-o', record])).code).toBe(0);
+    const same = await deploy(reviewed);
+    const ok = await cli(['check', same, '--allow-http', '--against', record, '--json']);
+    expect(drift(ok.stdout)).toEqual([]);
+    const lost = await deploy({ ...reviewed, skills: (reviewed.skills as unknown[]).slice(1) });
+    const failed = await cli(['check', lost, '--allow-http', '--against', record, '--json']);
+    expect(failed.code).toBe(1);
+    expect(drift(failed.stdout)).toContain('diff-skill-removed');
+  });
+
+  it('reads the record as the AWS SDK takes it too, and the card Google Cloud and AGNTCY take', async () => {
+    const sdkRecord = cardFile({
+      name: 'x',
+      descriptorType: 'A2A',
+      descriptors: { a2a: { agentCard: { schemaVersion: '1.0', inlineContent: JSON.stringify(reviewed) } } },
+    });
+    const gcp = join(tmp(), 'gcp.json');
+    await cli(['export', '--registry', 'gcp', cardFile(reviewed), '-o', gcp]);
+    const lost = await deploy({ ...reviewed, skills: (reviewed.skills as unknown[]).slice(1) });
+    for (const against of [sdkRecord, gcp]) {
+      const run = await cli(['check', lost, '--allow-http', '--against', against, '--json']);
+      expect(drift(run.stdout), against).toContain('diff-skill-removed');
+    }
+  });
+
+  it('refuses a record whose descriptor holds no card, exit 2', async () => {
+    const url = await deploy(reviewed);
+    const bad = cardFile({ name: 'x', descriptors: { a2aAgentCard: { data: '[1,2' } } });
+    const run = await cli(['check', url, '--allow-http', '--against', bad]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not a JSON object');
   });
 });

@@ -2,7 +2,7 @@
  * `agent-card export --registry aws|gcp|agntcy <card|url>`: the record an agent registry takes,
  * built from the card, and checked against that registry's published limits.
  */
-import { type Finding, validateAgentCard } from '@agent-card/core';
+import { type Finding, readJsonText, validateAgentCard } from '@agent-card/core';
 import { readCardSource } from '../card-source';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
@@ -255,4 +255,34 @@ export async function exportCommand(io: CliIO, source: string, options: ExportCo
   if (options.output !== undefined)
     out.write(`Wrote ${visible(options.output)}. ${nextStep(options.registry, options.output)}\n`);
   return ok ? 0 : 1;
+}
+
+/**
+ * The card inside an exported AWS record (`descriptors.a2aAgentCard.data`, or the SDK's
+ * `descriptors.a2a.agentCard.inlineContent`), read with the card's own bounds (depth, size of
+ * the record already read). `undefined` when `value` is no such record: Google Cloud's and
+ * AGNTCY's records are the card itself.
+ */
+export function cardOfRegistryRecord(
+  value: Record<string, unknown>,
+): { card: Record<string, unknown> } | { error: string } | undefined {
+  const descriptors = value.descriptors as Record<string, unknown> | undefined;
+  if (typeof descriptors !== 'object' || descriptors === null) return undefined;
+  const ga = descriptors.a2aAgentCard as Record<string, unknown> | undefined;
+  const sdk = (descriptors.a2a as Record<string, unknown> | undefined)?.agentCard as
+    | Record<string, unknown>
+    | undefined;
+  const data =
+    typeof ga === 'object' && ga !== null
+      ? ga.data
+      : typeof sdk === 'object' && sdk !== null
+        ? sdk.inlineContent
+        : undefined;
+  if (data === undefined) return undefined;
+  if (typeof data !== 'string') return { error: "the AWS record's A2A descriptor holds no card text." };
+  const read = readJsonText(data, { maxDepth: 64 });
+  if (!read.ok || typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
+    return { error: "the AWS record's A2A descriptor data is not a JSON object (an Agent Card)." };
+  }
+  return { card: read.value as Record<string, unknown> };
 }
