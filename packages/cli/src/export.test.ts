@@ -232,6 +232,21 @@ describe('export --registry agntcy', () => {
 });
 
 describe('export usage', () => {
+  it('export --help shows usage and an example', async () => {
+    const run = await cli(['export', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: agent-card export');
+    expect(run.stdout).toMatch(/Examples:\n\s+\$ agent-card export --registry aws/);
+  });
+
+  it('-o writes the AWS record and says how to send it', async () => {
+    const output = join(tmp(), 'aws.json');
+    const run = await cli(['export', '--registry', 'aws', join(cards, 'support.json'), '-o', output]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(output, 'utf8')).recordType).toBe('AGENT');
+    expect(run.stdout).toContain(`create-registry-record --cli-input-json file://${output}`);
+  });
+
   it('exits 2 without --registry or with an unknown one', async () => {
     expect((await cli(['export', join(cards, 'support.json')])).code).toBe(2);
     const unknown = await cli(['export', '--registry', 'azure', join(cards, 'support.json')]);

@@ -212,7 +212,7 @@ export function exportForRegistry(
 /** How the record is handed to each registry, printed after the report. */
 function nextStep(registry: Registry, file: string): string {
   if (registry === 'aws')
-    return `Create it with: aws agent-registry-control create-registry-record --cli-input-json file://${file}`;
+    return `Send it as the CreateRegistryRecord request, e.g. with the AWS CLI: create-registry-record --cli-input-json file://${file}`;
   if (registry === 'gcp')
     return `Register it with: gcloud alpha agent-registry services create NAME --agent-spec-type=a2a-agent-card --agent-spec-content=@${file}`;
   return `Import it with: dirctl import --type=a2a --file-path ${file}`;
