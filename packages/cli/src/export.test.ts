@@ -201,6 +201,23 @@ describe('export --registry gcp', () => {
     expect(run.stdout).toContain('--agent-spec-type=a2a-agent-card');
   });
 
+  it('takes a v0.3 card, the other version Google Cloud indexes', async () => {
+    const v03 = {
+      protocolVersion: '0.3.0',
+      name: 'Acme Travel',
+      description: 'Books trips.',
+      url: 'https://acme.example/a2a',
+      version: '1.2.0',
+      capabilities: {},
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [{ id: 'book', name: 'Book', description: 'Books a trip.', tags: ['travel'] }],
+    };
+    const { report } = await exported('gcp', v03);
+    expect(report.findings.map((f) => f.rule)).not.toContain('registry-gcp-version');
+    expect(report.record).toEqual(v03);
+  });
+
   it('refuses a card of an A2A version Google Cloud does not index', async () => {
     const card = support();
     card.supportedInterfaces = (card.supportedInterfaces as Record<string, unknown>[]).map((i) => ({
