@@ -11,6 +11,7 @@ import { diffCommand, FAIL_ON } from './commands/diff';
 import { formatOption } from './format';
 import { checkCommand } from './commands/check';
 import { viewCommand } from './commands/view';
+import { exportCommand, REGISTRIES } from './commands/export';
 import { INIT_BINDINGS, initCommand } from './commands/init';
 import { initCatalogCommand } from './commands/init-catalog';
 import { signCommand } from './commands/sign';
@@ -204,6 +205,39 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .addHelpText('after', example('agent-card rules', 'agent-card rules --json'))
     .action((options) => {
       result.code = rulesCommand(io, options);
+    });
+
+  program
+    .command('export')
+    .description(
+      'Write the record an agent registry (AWS, Google Cloud, AGNTCY) takes for the card, checked against its limits.',
+    )
+    .argument('<source>', 'a card file, - for stdin, a document URL, a host (https://acme.io) or rev:path')
+    .addOption(
+      new Option('--registry <registry>', 'the registry the record is for').choices(REGISTRIES).makeOptionMandatory(),
+    )
+    .option('-o, --output <file>', 'write the record here instead of stdout')
+    .option('--force', 'overwrite the output file')
+    .option('--json', 'print {source, registry, ok, findings, record} as JSON')
+    .option('--no-info', 'hide info findings')
+    .option('--registry-id <id>', 'aws: the registry (ARN or id) the record goes into')
+    .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
+    .option('--allow-http', ALLOW_HTTP_DOCUMENT)
+    .option(
+      '--max-card-bytes <bytes>',
+      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
+      positiveInt,
+    )
+    .addHelpText(
+      'after',
+      example(
+        'agent-card export --registry aws agent-card.json -o aws-record.json',
+        'agent-card export --registry gcp https://acme.io -o gcp-agent-card.json',
+        'agent-card export --registry agntcy agent-card.json -o agntcy-card.json',
+      ),
+    )
+    .action(async (source: string, options) => {
+      result.code = await exportCommand(io, source, options);
     });
 
   program

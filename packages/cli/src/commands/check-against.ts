@@ -3,12 +3,15 @@
  * compared with the reviewed one from the repository (a file, or `rev:path` read with
  * `git cat-file` without a shell, the revision validated first) by `diff`'s rules: each change is
  * a `diff-*` finding of the check, breaking, structural or descriptive, and `--fail-on` (default
- * `any`: production must serve what was merged) decides which fail the run. A difference in
+ * `any`: production must serve what was merged) decides which fail the run. The reviewed card may
+ * be a registry's copy, as `agent-card export --registry` writes it. A difference in
  * `signatures` only is reported as such (descriptive), never hidden.
  */
 import type { DiscoveryFinding } from '@agent-card/discovery';
 import type { CliIO } from '../io';
 import { readCardSource } from '../card-source';
+import { CliError } from '../io';
+import { cardOfRegistryRecord } from './export';
 import { diffAgentCards } from '../diff-cards';
 import { classifyChanges } from '../diff-impact';
 import { visible } from '../terminal';
@@ -38,7 +41,11 @@ export async function checkAgainst(
   served: unknown,
   options: DriftOptions,
 ): Promise<DriftResult> {
-  const reviewed = await readCardSource(io, against, { timeoutMs: options.timeoutMs, allowHttp: options.allowHttp });
+  const read = await readCardSource(io, against, { timeoutMs: options.timeoutMs, allowHttp: options.allowHttp });
+  // A record of `agent-card export --registry aws`: the gate compares the card inside it.
+  const inner = cardOfRegistryRecord(read.card);
+  if (inner !== undefined && 'error' in inner) throw new CliError(`${visible(read.name)}: ${inner.error}`, 2);
+  const reviewed = inner === undefined ? read : { ...read, card: inner.card };
   const url = options.cardUrl === undefined ? {} : { url: options.cardUrl };
   if (typeof served !== 'object' || served === null || Array.isArray(served)) {
     return {
