@@ -6,6 +6,7 @@
 import { profiles, type RuleEntry } from './entry';
 
 const DIFF = '`agent-card diff`';
+const EXPORT = '`agent-card export --registry`';
 
 export const CLI_RULES = {
   'signature-verify': {
@@ -147,5 +148,74 @@ export const CLI_RULES = {
       'The card rendered as a tool description (its name and description, each skill with its description, tags and examples; `agent-card view --prompt` shows it) is counted in tokens with the `o200k_base` encoding. Over 1,000 tokens it is a warning in production and strict, info in development. An assistant that considers several agents reads every card in full: twenty cards of 1,000 tokens are 20,000 tokens of context before any work.',
     fix: 'Keep the public card short (a description and each skill in a sentence or two); move long descriptions, policies and examples to the extended card (capabilities.extendedAgentCard), which only authenticated callers read.',
     reportedBy: '`agent-card check`, `agent-card view --prompt`',
+  },
+  'registry-aws-card-size': {
+    number: 152,
+    section: 'other',
+    severity: profiles('error'),
+    summary: 'The card as JSON is at most 102,400 characters, the most AWS Agent Registry stores.',
+    details:
+      "AWS Agent Registry keeps an A2A card as the `data` string of an `A2aAgentCardDescriptor`, at most 102,400 characters; `agent-card export --registry aws` counts the card's compact JSON.",
+    fix: 'Shorten descriptions and examples, or move skills to another card, until the card is at most 102,400 characters.',
+    reportedBy: EXPORT,
+  },
+  'registry-aws-name': {
+    number: 153,
+    section: 'other',
+    severity: profiles('info'),
+    summary: "The card's name is a valid AWS record name, or the record takes a cleaned one.",
+    details:
+      "AWS record names match `[a-zA-Z0-9][a-zA-Z0-9_-./]*`; the export names the record after the card with other characters replaced, and keeps the card's name as its `displayName`.",
+    fix: "Nothing to do: the registry shows the card's name as the record's displayName.",
+    reportedBy: EXPORT,
+  },
+  'registry-aws-version': {
+    number: 154,
+    section: 'other',
+    severity: profiles('error'),
+    summary: "The card's `version` is a valid AWS `recordVersion`.",
+    details:
+      'AWS `recordVersion` matches `[a-zA-Z0-9.-]+`, at most 255 characters; a SemVer build part (`+…`) is refused.',
+    fix: 'Use a version of letters, digits, dots and hyphens, e.g. 1.2.0.',
+    reportedBy: EXPORT,
+  },
+  'registry-aws-description': {
+    number: 155,
+    section: 'other',
+    severity: profiles('error'),
+    summary: "The card's description fits an AWS record description (4,096 characters).",
+    details: "An AWS registry record's `description` is at most 4,096 characters.",
+    fix: 'Shorten the description to at most 4,096 characters.',
+    reportedBy: EXPORT,
+  },
+  'registry-gcp-version': {
+    number: 156,
+    section: 'other',
+    severity: profiles('error'),
+    summary: 'The card speaks an A2A version Google Cloud Agent Registry indexes (1.0 or 0.3).',
+    details:
+      "Google Cloud Agent Registry takes A2A 1.0 (recommended) and 0.3 agent cards; `agent-card export --registry gcp` reads the version of the card's interfaces.",
+    fix: 'Publish an A2A 1.0 card (agent-card migrate turns a v0.3 card into one).',
+    reportedBy: EXPORT,
+  },
+  'registry-agntcy-required': {
+    number: 157,
+    section: 'other',
+    severity: profiles('error'),
+    summary: "The card has the name, version and description the AGNTCY directory's OASF record requires.",
+    details:
+      '`dirctl import --type a2a` makes an OASF record of the card, which requires a non-empty `name`, `version` and `description`.',
+    fix: 'Add a non-empty name, version and description to the card.',
+    reportedBy: EXPORT,
+  },
+  'registry-agntcy-skills': {
+    number: 158,
+    section: 'other',
+    severity: profiles('warning'),
+    summary: 'The card lists skills, by which the AGNTCY directory finds agents.',
+    details:
+      'The OASF record made from the card lists its skills; a card without any is hard to find in the directory.',
+    fix: 'List at least one skill with an id, a name and a description.',
+    reportedBy: EXPORT,
   },
 } satisfies Record<string, RuleEntry>;

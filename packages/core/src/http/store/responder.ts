@@ -372,6 +372,7 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
     const running = loading.get(name);
     if (running !== undefined) return running;
     const p = (async () => {
+      await watching;
       const built = build(name, await recordsOf(name), undefined);
       if (built === undefined) {
         remember(name);
@@ -439,21 +440,30 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
       storeUp('event');
     }
   };
+  // Listen first, then read: a tenant's records are read only once the first watch has begun (or
+  // failed), so no write falls between a load and the start of the announcements.
+  let firstWatch!: () => void;
+  const watching = new Promise<void>((resolve) => (firstWatch = resolve));
   const startWatch = () => {
     retry = undefined;
     driver.watch(listener).then(
       (stop) => {
+        firstWatch();
         if (closed) return void stop();
         stopWatch = stop;
+        const wasDown = down !== undefined;
         connected = true;
         storeUp('event');
         storeUp('call');
-        // Changes made before the watch began were announced to no one: a tenant loaded (or being
-        // loaded) before then, at start-up as after an outage, is read again.
-        for (const name of loading.keys()) again.add(name);
-        for (const name of [...tenants.keys()]) void refresh(name);
+        // After a failed watch, changes made before this one began were announced to no one:
+        // every tenant loaded meanwhile (from the store or a snapshot) is read again.
+        if (wasDown) {
+          for (const name of loading.keys()) again.add(name);
+          for (const name of [...tenants.keys()]) void refresh(name);
+        }
       },
       (error) => {
+        firstWatch();
         storeDown('event', error);
         if (closed) return;
         retry = setTimeout(startWatch, WATCH_RETRY_MS);

@@ -165,7 +165,7 @@ describe('a store-backed host', () => {
     expect((await two.respond(get('acme.agents.example.com')))?.headers.etag).toBe(changed?.headers.etag);
   });
 
-  it('reads a tenant again once its watch starts: a write made after the load and before the watch is not lost', async () => {
+  it('reads a tenant only once its watch has begun: no write falls between a load and the announcements', async () => {
     const inner = memoryStore();
     const writer = openCardStore(inner, { profile: 'development' });
     await writer.put('acme', 'main', cardOf('acme'));
@@ -174,13 +174,14 @@ describe('a store-backed host', () => {
     const begun = new Promise<void>((resolve) => (begin = resolve));
     const slow: CardStoreDriver = { ...inner, watch: async (listener) => (await begun, inner.watch(listener)) };
     const replica = createAgentCardResponder(base(slow));
-    expect(JSON.parse(text(await replica.respond(get('acme.agents.example.com')))).version).toBe('1.0.0');
-    // Written while nobody listens: no replica is told.
+    const first = replica.respond(get('acme.agents.example.com'));
+    // Written while nobody listens: no replica is told, so the load must come after the watch.
     await writer.put('acme', 'main', cardOf('acme', 'main', '2.0.0'));
     begin();
+    expect(JSON.parse(text(await first)).version).toBe('2.0.0');
+    await writer.put('acme', 'main', cardOf('acme', 'main', '3.0.0'));
     await settle();
-    await settle();
-    expect(JSON.parse(text(await replica.respond(get('acme.agents.example.com')))).version).toBe('2.0.0');
+    expect(JSON.parse(text(await replica.respond(get('acme.agents.example.com')))).version).toBe('3.0.0');
   });
 
   it('signs once at the write: the replica serves the signature as written and publishes the key set', async () => {
