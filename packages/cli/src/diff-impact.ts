@@ -20,7 +20,7 @@ export interface DiffFinding extends Finding {
 }
 
 /** The rules of one change (`diff-version-not-bumped` is about the pair). */
-type ChangeRuleId = Exclude<CliRuleId, 'signature-verify' | 'diff-version-not-bumped' | 'prompt-size'>;
+type ChangeRuleId = Extract<Exclude<CliRuleId, 'diff-version-not-bumped'>, `diff-${string}`>;
 
 interface Verdict {
   rule: ChangeRuleId;
