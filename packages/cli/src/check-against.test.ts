@@ -293,6 +293,24 @@ describe('agent-card check --against a site: the card, the AI Catalog and the AR
     ]);
   });
 
+  it("compares each card the catalog lists on the host with the site's file at its path", async () => {
+    const path = 'agents/refunds/.well-known/agent-card.json';
+    deploy((read) => {
+      const card = read(path);
+      return { [path]: { ...card, skills: [(card.skills as unknown[])[0]] } };
+    });
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    const found = drift(JSON.parse(run.stdout) as Report) as (Report['findings'][number] & { url?: string })[];
+    expect(found.map((f) => [f.rule, f.severity, f.path, f.url])).toEqual([
+      ['diff-skill-removed', 'error', '/skills[id=cancel]', `${origin}/${path}`],
+      ['diff-version-not-bumped', 'error', '/version', `${origin}/${path}`],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^served card differs from main:site\/agents\/refunds\/\.well-known\/agent-card\.json: /,
+    );
+  });
+
   it('a folder without a card is refused: not a site agent-card build writes', async () => {
     const run = await cli(['check', origin, '--allow-http', '--against', 'main:site/agents'], { cwd: repo });
     expect(run.code).toBe(2);

@@ -7,8 +7,8 @@
  * The reviewed side is one card (a file, or `rev:path` read with `git cat-file` without a shell,
  * the revision validated first; or a registry's record, as `agent-card export --registry` writes
  * it), or a site: the folder `agent-card build` writes (`./public`, or `rev:public` in git), which
- * holds every document the middleware serves at its own path. With a site, the AI Catalog and the
- * ARD manifest the host serves are compared too; whatever is not compared is said in one
+ * holds every document the middleware serves at its own path. With a site, the AI Catalog, the
+ * ARD manifest and the cards the catalog lists on the host are compared too; whatever is not compared is said in one
  * `drift-not-compared` info. Differences in signatures only are reported (descriptive), never hidden.
  */
 import { stat } from 'node:fs/promises';
@@ -56,7 +56,7 @@ interface ReviewedDocument {
 /** The reviewed side: a card, and with a site its listings (absent when the site has none). */
 interface Reviewed {
   card: ReviewedDocument;
-  site?: { name: string; listings: Partial<Record<ListingKind, ReviewedDocument>> };
+  site?: { name: string; listings: Partial<Record<ListingKind, ReviewedDocument>>; read: SiteReader };
 }
 
 /** The listings of a site, each at the path the host serves it. */
@@ -118,7 +118,7 @@ async function readReviewed(io: CliIO, against: string, options: DriftOptions): 
     }
     return {
       card: { value: cardFromBytes(card.bytes, card.name), name: card.name },
-      site: { name: site.name, listings },
+      site: { name: site.name, listings, read: site.read },
     };
   }
   const read = await readCardSource(io, against, { timeoutMs: options.timeoutMs, allowHttp: options.allowHttp });
@@ -204,6 +204,46 @@ function compareCard(reviewed: ReviewedDocument, served: unknown): DiffFinding[]
   }));
 }
 
+/**
+ * A card path a site may hold: segments of RFC 3986 path characters, none `.` or `..`, and no
+ * escape, ending in the well-known card path. Anything else a served catalog names is not read.
+ */
+const LISTED_CARD_PATH = /^(?:\/(?!\.\.?(?:\/|$))[\w.~!$&'()*+,;=:@-]+)*\/\.well-known\/agent-card\.json$/;
+
+/**
+ * The cards the host's catalog lists on its own origin (as discovery read them), each against the
+ * site's file at the same path: a card served at `/agents/orders` is compared with
+ * `site/agents/orders/.well-known/agent-card.json`.
+ */
+async function compareListedCards(
+  found: DiscoveryReport,
+  site: NonNullable<Reviewed['site']>,
+): Promise<{ findings: DiscoveryFinding[]; compared: number; skipped: string[]; reviewed: unknown[] }> {
+  const out = { findings: [] as DiscoveryFinding[], compared: 0, skipped: [] as string[], reviewed: [] as unknown[] };
+  const seen = new Set<string>([AGENT_CARD_PATH]);
+  for (const agent of found.agents ?? []) {
+    const served = agent.card?.document;
+    let url: URL;
+    try {
+      url = new URL(agent.url);
+    } catch {
+      continue;
+    }
+    if (served === undefined || url.origin !== found.origin || seen.has(url.pathname)) continue;
+    seen.add(url.pathname);
+    const file = LISTED_CARD_PATH.test(url.pathname) ? await site.read(url.pathname) : undefined;
+    if (file === undefined) {
+      out.skipped.push(`the card at ${visible(url.pathname)} (the site has none there)`);
+      continue;
+    }
+    const reviewed = { value: cardFromBytes(file.bytes, file.name), name: file.name };
+    out.reviewed.push(reviewed.value);
+    out.compared += 1;
+    for (const f of compareCard(reviewed, served)) out.findings.push({ ...f, url: agent.url });
+  }
+  return out;
+}
+
 /** What the host serves (the discovery report) against what was reviewed at `against`. */
 export async function checkAgainst(
   io: CliIO,
@@ -229,6 +269,12 @@ export async function checkAgainst(
       changes.push({ ...f, message, ...at(listing.url ?? `${found.origin}${LISTING_PATHS[kind]}`) });
     }
   }
+  const listed = reviewed.site ? await compareListedCards(found, reviewed.site) : undefined;
+  if (listed) {
+    changes.push(...listed.findings);
+    skipped.push(...listed.skipped);
+    if (listed.compared > 0) compared.push(`${listed.compared} listed card${listed.compared === 1 ? '' : 's'}`);
+  }
   // A change the gate fails on is an error of the check, whatever its class.
   const findings = changes.map((f) => (fails(f) ? { ...f, severity: 'error' as const } : f));
   if (skipped.length > 0) {
@@ -236,11 +282,15 @@ export async function checkAgainst(
       rule: 'drift-not-compared',
       severity: 'info',
       path: '',
-      message: `Compared ${compared.join(' and ')} with ${visible(reviewed.site?.name ?? reviewed.card.name)}; not compared: ${skipped.join(', ')}.`,
+      message: `Compared ${compared.join(', ')} with ${visible(reviewed.site?.name ?? reviewed.card.name)}; not compared: ${skipped.join(', ')}.`,
       hint: 'Nothing to do, unless the document should have been compared: pass the folder agent-card build writes (--against <dir> or rev:<dir>).',
       url: found.origin,
     });
   }
-  const documents = [reviewed.card.value, ...KINDS.map((k) => reviewed.site?.listings[k]?.value)];
+  const documents = [
+    reviewed.card.value,
+    ...KINDS.map((k) => reviewed.site?.listings[k]?.value),
+    ...(listed?.reviewed ?? []),
+  ];
   return { findings, failing: findings.some(fails), reviewed: documents.filter((d) => d !== undefined) };
 }
