@@ -166,7 +166,7 @@ export const CLI_RULES = {
     severity: profiles('info'),
     summary: 'A discovery document was not compared by the drift gate, and why.',
     details:
-      'The drift gate compares the card, and the AI Catalog and ARD manifest when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), or `--against` is one card rather than the folder `agent-card build` writes.',
+      'The drift gate compares the card, and the AI Catalog and ARD manifest when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, or the site has no file at the path of a card the catalog lists.',
     fix: 'Nothing to do, unless the document should have been compared: pass the folder agent-card build writes (--against <dir> or rev:<dir>).',
     reportedBy: DRIFT,
   },
