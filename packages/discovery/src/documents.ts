@@ -331,6 +331,9 @@ export async function gradeDocuments(
     const result = validateArdManifest(ardDoc.value);
     ardDoc.doc.valid = result.valid;
     ardDoc.doc.format = 'ARD v0.91';
+    // Kept for the drift gate (check --against), which compares it with the reviewed manifest; the
+    // AI Catalog's parsed body is the catalog report's `document`.
+    ardDoc.doc.document = ardDoc.value;
     const entries = entriesOf(ardDoc.value);
     ardDoc.doc.entries =
       isObject(ardDoc.value) && Array.isArray(ardDoc.value.entries) ? ardDoc.value.entries.length : 0;
