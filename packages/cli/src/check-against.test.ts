@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { cli, loopbackServers } from '../test/run-cli';
 
 const servers = loopbackServers();

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+import { validateAgentCard } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { UNTRUSTED as UNTRUSTED_NOTE } from './commands/check';
 import { cards, cli, cliBinary, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 

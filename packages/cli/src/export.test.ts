@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import type * as AgentCoreControl from '@aws-sdk/client-bedrock-agentcore-control';
 import { cards, cli, loopbackServers } from '../test/run-cli';
 

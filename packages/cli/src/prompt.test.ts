@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { renderPromptText } from '@agent-card/core/view';
 import { cli, loopbackServers } from '../test/run-cli';
 import { countPromptTokens, PROMPT_TOKEN_BUDGET } from './prompt';
