@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join, normalize, sep } from 'node:path';
-import { type AgentCardOptions, createAgentCardResponder } from '@agent-card/core';
+import { type AgentCardOptions, createAgentCardResponder } from '@agent-card/core/http';
 import type { loopbackServers } from './run-cli';
 
 type Servers = ReturnType<typeof loopbackServers>;

@@ -9,18 +9,20 @@
  */
 import type { CatalogRuleId, DiscoveryRuleId } from '@agent-card/core';
 import {
+  applyRuleOverrides,
+  type Severity,
+  quoteUntrusted as show,
+  validateAiCatalog,
+  verifyAiCatalog,
+} from '@agent-card/core';
+import {
   A2A_ENTRY_MEDIA_TYPES,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
-  applyRuleOverrides,
-  type Severity,
-  quoteUntrusted as show,
   registeredEntryTypeOf,
   urnAirOf,
-  validateAiCatalog,
-  verifyAiCatalog,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange } from './request';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings } from './target';

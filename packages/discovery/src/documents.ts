@@ -5,7 +5,8 @@
  * origin: a URL a document names on another origin is compared as text, never fetched.
  */
 import { createHash } from 'node:crypto';
-import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH, validateArdManifest } from '@agent-card/core';
+import { validateArdManifest } from '@agent-card/core';
+import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH } from '@agent-card/core/http';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange, type Exchange } from './request';
 import type { DiscoverySettings } from './target';

@@ -1,13 +1,11 @@
+import { AgentCardError, type AgentCard, type AgentSkill } from '@agent-card/core';
 import {
-  AgentCardError,
   createAgentCardResponder,
   mergeExtendedCard,
-  type AgentCard,
   type AgentCardOptions,
   type AgentCardResponder,
-  type AgentSkill,
   type Principal,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 import { coreOptions, type AgentCardModuleOptions, type CardFunction } from './agent-card.options';
 import {

@@ -1,13 +1,13 @@
 // The only file that knows HTTP: core's Node bridge on the adapter's instance, as an Express
 // middleware or a Fastify `onRequest` hook. Every HTTP decision is core's.
+import { AgentCardError } from '@agent-card/core';
 import {
-  AgentCardError,
   createAgentCardNodeHandler,
   writeFastifyReply,
   type AgentCardFastifyReply,
   type AgentCardNodeRequest,
   type AgentCardNodeResponder,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 
 /** What this module needs from Nest's `AbstractHttpAdapter`. */

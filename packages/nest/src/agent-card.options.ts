@@ -3,13 +3,10 @@ import {
   AgentCardError,
   AgentCardSchema,
   type AgentCard,
-  type AgentCardContext,
   type AgentCardDefinition,
-  type AgentCardOptions,
   type AgentSkill,
-  type ExtendedAgentCardOptions,
-  type Principal,
 } from '@agent-card/core';
+import type { AgentCardContext, AgentCardOptions, ExtendedAgentCardOptions, Principal } from '@agent-card/core/http';
 
 /** Core's serving options, which `forRoot` takes at the top level, as core does. */
 type ServingKey = Exclude<

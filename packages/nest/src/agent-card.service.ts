@@ -1,24 +1,26 @@
 import { Inject, Injectable, type CanActivate } from '@nestjs/common';
 import {
   AgentCardError,
-  agentCardRoutes,
   agentCardStatus,
   agentCardStore,
   closeAgentCard,
   formatFindings,
-  getExtendedAgentCard,
   type AgentCard,
+  type AgentCardStatus,
+  type AgentSkill,
+} from '@agent-card/core';
+import {
+  agentCardRoutes,
+  getExtendedAgentCard,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
   type AgentCardRoute,
-  type AgentCardStatus,
-  type AgentSkill,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
-  type CardStore,
   type Principal,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
+import type { CardStore } from '@agent-card/core/store';
 import type { BootedCard } from './agent-card.boot';
 import * as messages from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';

@@ -1,4 +1,5 @@
-import { mergeExtendedCard, type AgentCard, type AgentSkill, type ExtendedAgentCardOptions } from '@agent-card/core';
+import type { AgentCard, AgentSkill } from '@agent-card/core';
+import { mergeExtendedCard, type ExtendedAgentCardOptions } from '@agent-card/core/http';
 
 /** What core merges over the public card for the extended card (`extended.card`). */
 export type ExtendedContent = ExtendedAgentCardOptions<any>['card'];

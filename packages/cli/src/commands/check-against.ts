@@ -13,7 +13,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH } from '@agent-card/core';
+import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH } from '@agent-card/core/http';
 import type { DiscoveryFinding, DiscoveryReport } from '@agent-card/discovery';
 import type { CliIO } from '../io';
 import { gitObjectType, gitRevisionOf, readCardSource, readGitBlob } from '../card-source';
