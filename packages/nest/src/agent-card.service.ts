@@ -24,7 +24,7 @@ import * as messages from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardModuleOptions } from './agent-card.options';
 import { deepFreeze } from './deep-freeze';
-import { extendedCardOf, extendedContentOf, staticCardOf, type AgentCardBuild } from './extended-card';
+import { extendedContentOf, type AgentCardBuild } from './extended-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 
 /**
@@ -93,9 +93,9 @@ export class AgentCardService {
   private change(operation: string, card: AgentCard, extendedSkills: readonly AgentSkill[]): AgentCard {
     const { responder } = this.ready();
     const build: AgentCardBuild = { card: deepFreeze(card), extendedSkills };
-    const extendedCard = this.canAuthenticate ? extendedContentOf(build, this.options.extended?.card) : undefined;
+    const extended = this.canAuthenticate ? extendedContentOf(build, this.options.extended?.card) : undefined;
     try {
-      responder.update(build.card, extendedCard === undefined ? undefined : { extendedCard });
+      responder.update(build.card, extended === undefined ? undefined : { extendedCard: extended });
     } catch (error) {
       if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') throw error;
       const errors = error.findings.filter((f) => f.severity === 'error');
@@ -105,8 +105,7 @@ export class AgentCardService {
         { findings: error.findings, cause: error },
       );
     }
-    const staticExtended = staticCardOf(extendedCard);
-    this.booted = { responder, build, ...(staticExtended ? { staticExtended } : {}) };
+    this.booted = { responder, build, extended };
     return build.card;
   }
 
@@ -119,9 +118,9 @@ export class AgentCardService {
   /** The extended card for a principal: the public card, the extended skills, then `extended.card` merged. */
   async getExtendedCard(principal: Principal): Promise<AgentCard> {
     const build = this.built();
-    if (this.booted?.staticExtended) return this.booted.staticExtended;
-    const extra = this.options.extended?.card;
-    return extendedCardOf(build, typeof extra === 'function' ? await extra(principal) : extra);
+    // The content core serves; without authentication, the same merge made now.
+    const content = this.booted?.extended ?? extendedContentOf(build, this.options.extended?.card);
+    return (typeof content === 'function' ? await content(principal) : content) as AgentCard;
   }
 
   /**

@@ -7,9 +7,8 @@ import {
   type AgentSkill,
   type Finding,
   type CardRuleId,
-  type RuleOverrides,
-  type ValidationProfile,
 } from '@agent-card/core';
+import type { ValidationSettings } from './agent-card.options';
 import type { AgentCardBuild } from './extended-card';
 import type { SkillSource } from './skill-source';
 
@@ -23,9 +22,7 @@ export interface AssembleAgentCardInput {
   sources: readonly SkillSource[];
   /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
   canAuthenticate: boolean;
-  profile?: ValidationProfile;
-  /** The user's per-rule settings (`forRoot({ rules })`). */
-  rules?: RuleOverrides;
+  settings: ValidationSettings;
 }
 
 /** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
@@ -123,7 +120,7 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
 
   // defineAgentCard shapes the card-level fields and reports their problems; it sees at most one
   // skill, so a card with a thousand skills is not validated twice.
-  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input);
+  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input.settings);
   if (!shaped.card) {
     const explained = explainBuildFailure(input);
     if (explained) throw explained;
@@ -149,7 +146,7 @@ export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardErr
   if (!own.some((f) => f.severity === 'error')) return undefined;
   const full = input.card
     ? { findings: [] }
-    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input);
+    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.settings);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
@@ -177,32 +174,28 @@ export function annotateSkillErrors(error: unknown, ordered: readonly SkillSourc
   return invalid(error.findings.map((f) => annotate(f, ordered)));
 }
 
-/** Input of {@link checkSkills}. */
-export interface CheckSkillsInput {
-  sources: readonly SkillSource[];
-  profile?: ValidationProfile;
-  rules?: RuleOverrides;
-  logger?: { warn(message: string): void };
-}
-
 /**
  * For a per-request card: checks the skills at start-up (core validates each variant) and splits
  * them into public and extended ones; the Nest-level checks run only when core finds an error.
  */
-export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
-  const { ordered, publicCount: split } = publicFirst(input.sources);
+export function checkSkills(
+  sources: readonly SkillSource[],
+  settings: ValidationSettings,
+  logger: Pick<Console, 'warn'>,
+): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
+  const { ordered, publicCount: split } = publicFirst(sources);
   const probed: Finding[] = [];
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const card = { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a' };
-    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, input);
+    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, settings);
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
   const findings = joinFindings(own, probed, ordered);
   if (findings.some((f) => f.severity === 'error')) throw invalid(findings);
   for (const f of findings) {
-    if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
+    if (f.severity === 'warning') logger.warn(`${f.message} ${f.hint}`.trim());
   }
   return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split) };
 }
@@ -219,13 +212,10 @@ const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): A
 
 function attempt(
   definition: AgentCardDefinition,
-  { profile, rules }: { profile?: ValidationProfile; rules?: RuleOverrides },
+  settings: ValidationSettings,
 ): { card?: AgentCard; findings: readonly Finding[] } {
   try {
-    return defineAgentCardWithFindings(definition, {
-      ...(profile === undefined ? {} : { profile }),
-      ...(rules === undefined ? {} : { rules }),
-    });
+    return defineAgentCardWithFindings(definition, settings);
   } catch (error) {
     if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') return { findings: error.findings };
     throw error;

@@ -23,10 +23,3 @@ export function extendedContentOf(build: AgentCardBuild, extra: ExtendedContent)
   if (typeof extra === 'function') return async (principal) => extendedCardOf(build, await extra(principal));
   return extendedCardOf(build, extra);
 }
-
-/** The extended card when it is the same for every principal. */
-export function staticCardOf(content: ExtendedContent): AgentCard | undefined {
-  return content !== undefined && typeof content !== 'function' && !Array.isArray(content)
-    ? (content as AgentCard)
-    : undefined;
-}
