@@ -6,6 +6,7 @@ import {
   type AgentCardOptions,
   type AgentCardResponder,
   type AgentSkill,
+  type ExtendedAgentCardOptions,
   type Principal,
 } from '@agent-card/core';
 import * as messages from './agent-card.messages';
@@ -15,10 +16,13 @@ import {
   assembleAgentCard,
   checkSkills,
   explainBuildFailure,
+  type AgentCardBuild,
   type AssembleAgentCardInput,
 } from './assemble-agent-card';
-import { extendedContentOf, type AgentCardBuild, type ExtendedContent } from './extended-card';
 import { skillFromOptions, type SkillSource } from './skill-source';
+
+/** What core merges over the public card for the extended card (`extended.card`). */
+export type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
 
 /** What the module boots from: its options, the decorated skills, and who reads the extended card. */
 export interface BootInput {
@@ -46,6 +50,13 @@ export async function bootAgentCard(input: BootInput): Promise<BootedCard> {
   if (boot.options.agents !== undefined) return { responder: bootSeveralAgents(boot) };
   if (typeof boot.options.card === 'function') return { responder: bootPerRequestCard(boot, boot.options.card) };
   return bootSingleCard(boot);
+}
+
+/** The extended card of a single card for core to serve: the public card, its extended skills, then `extra`. */
+export function extendedContentOf({ card, extendedSkills }: AgentCardBuild, extra: ExtendedContent): ExtendedContent {
+  const merge = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined) =>
+    mergeExtendedCard(extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card, content);
+  return typeof extra === 'function' ? async (principal) => merge(await extra(principal)) : merge(extra);
 }
 
 /** The responder's `extended` option, when something authenticates extended-card requests. */

@@ -19,12 +19,12 @@ import {
   type CardStore,
   type Principal,
 } from '@agent-card/core';
-import type { BootedCard } from './agent-card.boot';
+import { extendedContentOf, type BootedCard } from './agent-card.boot';
 import * as messages from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardModuleOptions } from './agent-card.options';
 import { deepFreeze } from './deep-freeze';
-import { extendedContentOf, type AgentCardBuild } from './extended-card';
+import type { AgentCardBuild } from './assemble-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 
 /**

@@ -9,8 +9,13 @@ import {
   type CardRuleId,
 } from '@agent-card/core';
 import type { ValidationSettings } from './agent-card.options';
-import type { AgentCardBuild } from './extended-card';
 import type { SkillSource } from './skill-source';
+
+/** A fully-built single card and what goes only into its extended card. */
+export interface AgentCardBuild {
+  card: AgentCard;
+  extendedSkills: readonly AgentSkill[];
+}
 
 /** Input of {@link assembleAgentCard}. */
 export interface AssembleAgentCardInput {
@@ -102,12 +107,9 @@ const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
  * reports each of those problems too. Throws one `ERR_AGENT_CARD_INVALID` listing every problem.
  */
 export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild & { sources: readonly SkillSource[] } {
-  const { ordered, publicCount } = publicFirst(input.sources);
-  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  const { ordered, publicSkills, extendedSkills, firstExtended } = publicFirst(input.sources);
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, firstExtended);
   if (extendedProblems.length > 0) throw explainBuildFailure(input)!;
-
-  const publicSkills = skillsOf(ordered, 0, publicCount);
-  const extendedSkills = skillsOf(ordered, publicCount);
   if (input.card) {
     const unchanged =
       capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard &&
@@ -140,25 +142,22 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
  * find a problem (core's findings about the rest of the card join them); else `undefined`.
  */
 export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardError | undefined {
-  const { ordered, publicCount } = publicFirst(input.sources);
-  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  const { ordered, publicSkills, extendedSkills, firstExtended } = publicFirst(input.sources);
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, firstExtended);
   const own = [...checkSources(ordered), ...extendedProblems];
   if (!own.some((f) => f.severity === 'error')) return undefined;
-  const full = input.card
-    ? { findings: [] }
-    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input.settings);
+  const skills = [...publicSkills, ...extendedSkills];
+  const full = input.card ? { findings: [] } : attempt({ ...input.definition, capabilities, skills }, input.settings);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
 /** The card's capabilities (`extendedAgentCard: true` added when needed), and the problems of that combination. */
 function extendedCardChecks(
   input: AssembleAgentCardInput,
-  ordered: readonly SkillSource[],
-  publicCount: number,
+  first: SkillSource | undefined,
 ): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
   const findings: Finding[] = [];
   const declared = input.definition.capabilities?.extendedAgentCard;
-  const first = ordered[publicCount];
   run(EXTENDED_CHECKS, { first, declared, canAuthenticate: input.canAuthenticate }, '', findings);
   const extendedWanted = first !== undefined || input.canAuthenticate;
   const capabilities = {
@@ -183,12 +182,12 @@ export function checkSkills(
   settings: ValidationSettings,
   logger: Pick<Console, 'warn'>,
 ): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
-  const { ordered, publicCount: split } = publicFirst(sources);
+  const { ordered, publicSkills, extendedSkills } = publicFirst(sources);
   const probed: Finding[] = [];
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const card = { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a' };
-    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, settings);
+    const probe = attempt({ ...card, binding: 'JSONRPC', skills: [...publicSkills, ...extendedSkills] }, settings);
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
@@ -197,18 +196,22 @@ export function checkSkills(
   for (const f of findings) {
     if (f.severity === 'warning') logger.warn(`${f.message} ${f.hint}`.trim());
   }
-  return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split) };
+  return { publicSkills, extendedSkills };
 }
 
-/** The public skills first, then the extended ones (the order of the extended card). */
-function publicFirst(sources: readonly SkillSource[]): { ordered: readonly SkillSource[]; publicCount: number } {
+/** The sources with the public skills first, then the extended ones (the order of the extended card). */
+function publicFirst(sources: readonly SkillSource[]) {
   const publicSources = sources.filter((source) => !source.extended);
-  if (publicSources.length === sources.length) return { ordered: sources, publicCount: sources.length };
-  return { ordered: [...publicSources, ...sources.filter((s) => s.extended)], publicCount: publicSources.length };
+  const count = publicSources.length;
+  const ordered = count === sources.length ? sources : [...publicSources, ...sources.filter((s) => s.extended)];
+  const skills = ordered.map((source) => source.skill);
+  return {
+    ordered,
+    publicSkills: skills.slice(0, count),
+    extendedSkills: skills.slice(count),
+    firstExtended: ordered[count],
+  };
 }
-
-const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): AgentSkill[] =>
-  sources.slice(from, to).map((source) => source.skill);
 
 function attempt(
   definition: AgentCardDefinition,
