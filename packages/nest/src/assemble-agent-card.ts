@@ -30,75 +30,13 @@ export interface AssembleAgentCardInput {
   settings: ValidationSettings;
 }
 
-/** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
-interface Check<T> {
-  rule: CardRuleId;
-  path: string;
-  fails: (subject: T) => boolean;
-  message: (subject: T) => string;
-  hint: (subject: T) => string;
-}
-
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
 const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
-/** ` (skill "id")` for a message, when the skill has a string id. */
-const label = (skill: AgentSkill): string =>
-  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
 
-function run<T>(checks: readonly Check<T>[], subject: T, prefix: string, findings: Finding[]): void {
-  for (const { rule, path, fails, message, hint } of checks) {
-    if (fails(subject))
-      findings.push({ rule, severity: 'error', path: prefix + path, message: message(subject), hint: hint(subject) });
-  }
+/** A Nest-level finding: an error that names the decorator or option to fix. */
+function error(rule: CardRuleId, path: string, message: string, hint: string): Finding {
+  return { rule, severity: 'error', path, message, hint };
 }
-
-const SKILL_CHECKS: readonly Check<SkillSource>[] = [
-  {
-    rule: 'skill-required-fields',
-    path: '/id',
-    fails: (s) => isBlank(s.skill.id),
-    message: (s) => `${s.origin}: the skill id is not a non-blank string (${show(s.skill.id)}).`,
-    hint: (s) => `Give ${s.declaredBy} an id such as 'create-order'.`,
-  },
-  {
-    rule: 'skill-required-fields',
-    path: '/description',
-    fails: (s) => isBlank(s.skill.description),
-    message: (s) => `${s.origin}: the skill has no description${label(s.skill)}.`,
-    hint: (s) => `Add description: 'What the skill does' to ${s.declaredBy}.`,
-  },
-  {
-    rule: 'skill-tags-required',
-    path: '/tags',
-    fails: (s) => !Array.isArray(s.skill.tags) || s.skill.tags.length === 0,
-    message: (s) => `${s.origin}: the skill has no tags${label(s.skill)}.`,
-    hint: (s) =>
-      `Add tags: ['keyword'] to ${s.controller ? `${s.declaredBy}, or to @AgentSkills() on ${s.controller}` : s.declaredBy}.`,
-  },
-];
-
-/** The first extended skill, the declared `extendedAgentCard`, and whether anything authenticates. */
-type ExtendedSubject = { first: SkillSource | undefined; declared: boolean | undefined; canAuthenticate: boolean };
-
-const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
-  {
-    rule: 'extended-card-disabled',
-    path: '/capabilities/extendedAgentCard',
-    fails: (e) => e.first !== undefined && e.declared === false,
-    message: (e) =>
-      `AgentCardModule: ${e.first!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
-    hint: () =>
-      'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
-  },
-  {
-    rule: 'extended-card-authentication',
-    path: '/capabilities/extendedAgentCard',
-    fails: (e) => e.first !== undefined && !e.canAuthenticate,
-    message: (e) =>
-      `AgentCardModule: ${e.first!.origin} is extended: true but nothing authenticates extended-card requests.`,
-    hint: () => 'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
-  },
-];
 
 /**
  * Builds the public card and the extended skills from the collected skills; core validates the
@@ -158,7 +96,19 @@ function extendedCardChecks(
 ): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
   const findings: Finding[] = [];
   const declared = input.definition.capabilities?.extendedAgentCard;
-  run(EXTENDED_CHECKS, { first, declared, canAuthenticate: input.canAuthenticate }, '', findings);
+  const at = '/capabilities/extendedAgentCard';
+  if (first !== undefined && declared === false) {
+    const message = `AgentCardModule: ${first.origin} is extended: true but capabilities.extendedAgentCard is false.`;
+    const hint =
+      'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.';
+    findings.push(error('extended-card-disabled', at, message, hint));
+  }
+  if (first !== undefined && !input.canAuthenticate) {
+    const message = `AgentCardModule: ${first.origin} is extended: true but nothing authenticates extended-card requests.`;
+    const hint =
+      'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().';
+    findings.push(error('extended-card-authentication', at, message, hint));
+  }
   const extendedWanted = first !== undefined || input.canAuthenticate;
   const capabilities = {
     ...input.definition.capabilities,
@@ -225,27 +175,37 @@ function attempt(
   }
 }
 
-/** The Nest-level checks of every skill, then the duplicate ids. */
+/** The Nest-level checks of every skill (an id, a description, tags), then the duplicate ids. */
 function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, SkillSource>();
   ordered.forEach((source, index) => {
-    run(SKILL_CHECKS, source, `/skills/${index}`, findings);
-    const { id } = source.skill;
-    if (typeof id !== 'string') return;
-    const first = seen.get(id);
+    const { skill, origin, declaredBy, controller } = source;
+    const at = `/skills/${index}`;
+    const named = typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
+    if (isBlank(skill.id)) {
+      const message = `${origin}: the skill id is not a non-blank string (${show(skill.id)}).`;
+      const hint = `Give ${declaredBy} an id such as 'create-order'.`;
+      findings.push(error('skill-required-fields', `${at}/id`, message, hint));
+    }
+    if (isBlank(skill.description)) {
+      const message = `${origin}: the skill has no description${named}.`;
+      const hint = `Add description: 'What the skill does' to ${declaredBy}.`;
+      findings.push(error('skill-required-fields', `${at}/description`, message, hint));
+    }
+    if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
+      const hint = `Add tags: ['keyword'] to ${controller ? `${declaredBy}, or to @AgentSkills() on ${controller}` : declaredBy}.`;
+      findings.push(error('skill-tags-required', `${at}/tags`, `${origin}: the skill has no tags${named}.`, hint));
+    }
+    if (typeof skill.id !== 'string') return;
+    const first = seen.get(skill.id);
     if (!first) {
-      seen.set(id, source);
+      seen.set(skill.id, source);
       return;
     }
-    const fix = source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`;
-    findings.push({
-      rule: 'skill-id-unique',
-      severity: 'error',
-      path: `/skills/${index}/id`,
-      message: `Duplicate skill id ${JSON.stringify(id)}: declared by ${first.origin} and by ${source.origin}.`,
-      hint: `Give one of them another id, e.g. ${fix}.`,
-    });
+    const fix = declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${declaredBy}`;
+    const message = `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${origin}.`;
+    findings.push(error('skill-id-unique', `${at}/id`, message, `Give one of them another id, e.g. ${fix}.`));
   });
   return findings;
 }
