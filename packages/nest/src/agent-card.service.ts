@@ -158,21 +158,13 @@ export class AgentCardService {
     return responder.respond(request);
   }
 
-  /**
-   * What the module serves now, for a readiness probe (core's `agentCardStatus`): `ok`; `stale`
-   * after a change (`addSkill`, `replaceCard`…) or a per-request card's rebuild failed and the card
-   * before is still served; `failing` while a per-request card cannot be built at all.
-   * @example
-   * \@Get('readyz') ready() { const s = this.cards.status(); if (!s.ready) throw new ServiceUnavailableException(s.state); return s; }
-   */
+  /** What the module serves now (`ok`, `stale`, `failing`), for a readiness probe: README "Start-up lines and readiness". */
   status(): AgentCardStatus {
     return agentCardStatus(this.ready().responder);
   }
 
   /**
-   * With `forRoot({ store, tenant })`: the cards of the store (core's `agentCardStore`). `put`
-   * validates and signs like the module, writes a new version that every replica serves, and
-   * resolves once this one serves it.
+   * With `forRoot({ store, tenant })`: the cards of the store, written with `put` (core's `agentCardStore`).
    * @example await this.cards.store().put('acme', 'main', card)
    */
   store(): CardStore {
