@@ -158,7 +158,7 @@ export class AgentCardService {
     return responder.respond(request);
   }
 
-  /** What the module serves now (`ok`, `stale`, `failing`), for a readiness probe: README "Start-up lines and readiness". */
+  /** What the module serves now, `ok`, `stale` or `failing` (core's `agentCardStatus`), for a readiness probe. */
   status(): AgentCardStatus {
     return agentCardStatus(this.ready().responder);
   }
