@@ -1,5 +1,6 @@
 // The only file that knows HTTP: core's Node bridge on the adapter's instance, as an Express
 // middleware or a Fastify `onRequest` hook. Every HTTP decision is core's.
+import type { AbstractHttpAdapter } from '@nestjs/core';
 import { AgentCardError } from '@agent-card/core';
 import {
   createAgentCardNodeHandler,
@@ -10,17 +11,11 @@ import {
 } from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 
-/** What this module needs from Nest's `AbstractHttpAdapter`. */
-export interface AgentCardHttpAdapter {
-  getType?(): string;
-  getInstance<T = unknown>(): T;
-}
-
 /**
  * Puts the card in front of the application: registered on the adapter's instance, it ignores
  * Nest's global prefix and runs before Nest's 404 handler; other requests pass straight on.
  */
-export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCardNodeResponder<any, unknown>): void {
+export function serveAgentCard(adapter: AbstractHttpAdapter, service: AgentCardNodeResponder<any, unknown>): void {
   const type = adapter.getType?.();
   if (type === 'express') {
     // No response handed to the service: guards find it as `req.res`, which Express sets.
