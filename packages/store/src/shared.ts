@@ -224,8 +224,9 @@ export interface StoreWatcher {
 }
 
 /**
- * The listeners of one driver and its one store watcher: the first `watch` starts the watcher,
- * the last listener to leave stops it, and `close` drops every listener and stops it too.
+ * The listeners of one driver and its one store watcher: the first `watch` starts the watcher
+ * (those that come while it starts wait for it), the last listener to leave stops it, and
+ * `close` drops every listener and stops it too.
  */
 export interface Watchers<W extends StoreWatcher> {
   /** Calls every listener with `event` ({@link emitTo}). */
@@ -242,6 +243,19 @@ export interface Watchers<W extends StoreWatcher> {
 export function createWatchers<W extends StoreWatcher>(start: () => Promise<W>): Watchers<W> {
   const listeners = new Set<(event: StoreEvent) => void>();
   let watcher: W | undefined;
+  // Listeners that come while the watcher starts wait for that one start: a second watcher
+  // would announce every change twice.
+  let starting: Promise<unknown> | undefined;
+  const begin = () =>
+    (starting ??= start()
+      .then(async (started) => {
+        // Every listener left (or close came) while it started: nobody is left to stop it later.
+        if (listeners.size === 0) await started.stop();
+        else watcher = started;
+      })
+      .finally(() => {
+        starting = undefined;
+      }));
   const stop = async () => {
     const stopping = watcher;
     watcher = undefined;
@@ -252,7 +266,7 @@ export function createWatchers<W extends StoreWatcher>(start: () => Promise<W>):
     async add(listener) {
       listeners.add(listener);
       try {
-        watcher ??= await start();
+        if (watcher === undefined) await begin();
       } catch (error) {
         listeners.delete(listener);
         throw error;
