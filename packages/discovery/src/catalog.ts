@@ -216,7 +216,7 @@ async function verifyCatalogSignature(
     return;
   }
   const result = await verifyAiCatalog(value, {
-    fetch: ctx.settings.fetch as typeof globalThis.fetch,
+    ...(ctx.settings.callerFetch === undefined ? {} : { fetch: ctx.settings.callerFetch as typeof globalThis.fetch }),
     catalogUrl: url,
     followArtifacts: ctx.settings.followCatalog === 'any' ? 'any' : 'same-origin',
     allowInsecureArtifactUrls: ctx.settings.allowHttp,
