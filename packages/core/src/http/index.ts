@@ -1,6 +1,6 @@
 export { createAgentCardResponder } from './responder';
 export { getExtendedAgentCard } from './extended/get';
-export type { TrustProxySetting } from './dynamic/trust';
+export type { TrustProxySetting } from './kernel/trust';
 export { agentResponderOf } from './agents/responder';
 export { servedPathsOf } from './kernel/responder';
 export { agentCardRoutes, agentCardStatus, agentCardStore, closeAgentCard } from './observe/status';

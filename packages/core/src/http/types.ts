@@ -24,12 +24,8 @@ export type {
   AgentCardResponse,
 } from './kernel/exchange';
 export type { AgentCardResponder, AgentCardUpdate } from './kernel/responder';
-export type {
-  ExtendedAgentCardOptions,
-  ExtendedCardRequest,
-  GetExtendedAgentCardResult,
-  Principal,
-} from './extended/types';
+export type { ExtendedAgentCardOptions } from './extended/types';
+export type { ExtendedCardRequest, GetExtendedAgentCardResult, Principal } from './kernel/extended';
 export type { DynamicCardOptions } from './dynamic/types';
 export type { AiCatalogServeOptions } from './agents/types';
 export type { AgentCardViewerOptions } from './viewer/options';

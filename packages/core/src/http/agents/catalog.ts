@@ -33,7 +33,7 @@ import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
 import { parseAbsoluteUrl } from '../../validate/urls';
 import { publishedUrlProblems } from '../../catalog/published-urls';
-import { requestOrigin } from '../dynamic/origin';
+import { requestOrigin } from '../kernel/origin';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import {
   answerDocument,

@@ -2,12 +2,11 @@
 // and the checks that span agents (one extended path, one interface URL per agent).
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
-import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../dynamic/options';
 import { agentLogger } from '../kernel/log';
-import { extendedPathsOf, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../kernel/options';
+import { extendedPathsOf, VIEWER_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import type { AgentCardResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
-import { VIEWER_PATH } from '../viewer/options';
 
 /** What an agent becomes once its options are checked. */
 export interface Agent<Req> {

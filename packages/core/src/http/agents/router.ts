@@ -4,9 +4,14 @@ import { AI_CATALOG_PATH, DID_DOCUMENT_PATH, MCP_CATALOG_PATH } from '../../cata
 import { isPromiseLike } from '../../util';
 import { answerDocument, withHeaders } from '../kernel/documents';
 import type { AgentCardResponse } from '../kernel/exchange';
-import { AGENT_CARD_PATH, comparablePath, EXTENDED_AGENT_CARD_SUFFIX, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import {
+  AGENT_CARD_PATH,
+  CANONICAL_LINK,
+  comparablePath,
+  EXTENDED_AGENT_CARD_SUFFIX,
+  WELL_KNOWN_PREFIX,
+} from '../kernel/paths';
 import type { AgentCardResponder } from '../kernel/responder';
-import { CANONICAL_LINK } from '../legacy/alias';
 import type { CatalogRoute } from './catalog';
 import type { Agent } from './options';
 

@@ -1,6 +1,6 @@
 // The settings a multi-agent host's own documents (the AI Catalog, the ARD manifest) take from the
 // top-level options: CORS and Cache-Control like a card, and the dynamic card's variant limits.
-import { resolveTrustProxy } from '../dynamic/trust';
+import { resolveTrustProxy } from '../kernel/trust';
 import type { DynamicCardOptions } from '../dynamic/types';
 import { type CardSettings, resolveCardSettings } from '../kernel/options';
 import { reporter } from '../kernel/problems';

@@ -4,8 +4,8 @@
 import { ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_PATH, type ArdEntry } from '../../ard/format';
 import type { AgentCard } from '../../model';
 import { isPromiseLike } from '../../util';
-import { requestOrigin } from '../dynamic/origin';
-import type { ProxyTrust } from '../dynamic/trust';
+import { requestOrigin } from '../kernel/origin';
+import type { ProxyTrust } from '../kernel/trust';
 import { type CorsSetting, selectCors } from '../kernel/cors';
 import {
   answerDocument,

@@ -14,7 +14,7 @@ import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from '../kernel/protocol-er
 import { type AgentCardResponder, sealResponder } from '../kernel/responder';
 import type { ServedDocument } from '../kernel/served';
 import type { DynamicSettings } from './options';
-import { requestOrigin } from './origin';
+import { requestOrigin } from '../kernel/origin';
 
 interface VariantEntry {
   variant: PreparedVariant;

@@ -27,7 +27,7 @@ import {
   UNSUPPORTED_OPERATION,
 } from '../kernel/protocol-errors';
 import type { ResolvedExtendedOptions } from './options';
-import type { ExtendedCardContent, ExtendedCardRequest, GetExtendedAgentCardResult } from './types';
+import type { ExtendedCardContent, ExtendedCardRequest, GetExtendedAgentCardResult } from '../kernel/extended';
 import { buildWwwAuthenticate, credentialHeaders } from './www-authenticate';
 
 /** Media type of the REST binding (spec §11.1, §14.1). */

@@ -3,8 +3,8 @@
 // is not enumerable), never from a registry.
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
-import type { ExtendedAgentCardOptions, ExtendedCardRequest, GetExtendedAgentCardResult } from '../extended/types';
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
+import type { ExtendedCardRequest, ExtendedCardSetting, GetExtendedAgentCardResult } from './extended';
 import type { AgentCardStatus } from './health';
 import type { AgentCardServedKind } from './served';
 import type { CardStore } from '../../store/card-store';
@@ -32,7 +32,7 @@ export interface AgentCardResponder<Req = unknown> {
 /** What else {@link AgentCardResponder.update} changes besides the public card. */
 export interface AgentCardUpdate {
   /** Replaces `extended.card` for the new card (and later updates); validated with it. */
-  extendedCard?: ExtendedAgentCardOptions<any>['card'];
+  extendedCard?: ExtendedCardSetting;
 }
 
 /** What a responder keeps off its public face. */

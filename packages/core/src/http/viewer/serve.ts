@@ -5,11 +5,11 @@ import { isPromiseLike, showValue } from '../../util';
 import { answerDocument, type PreparedDocument, prepareDocument } from '../kernel/documents';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
-import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import { AGENT_CARD_PATH, VIEWER_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
 import { servedOf } from '../kernel/served';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
-import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
+import type { ResolvedViewerOptions } from './options';
 import { cardPage, type PageLink, type ViewerPage } from './pages';
 
 /** The media type of a page. */
