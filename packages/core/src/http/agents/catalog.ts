@@ -48,9 +48,9 @@ import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH } from '../kernel/paths';
 import type { AgentCardOptions } from '../types';
-import type { Agent } from './options';
-import { type HostDocumentSettings, hostDocumentSettings } from './shared';
-import type { AiCatalogServeOptions } from './types';
+import type { Agent } from '../host/agent';
+import { type HostDocumentSettings, hostDocumentSettings } from '../host/settings';
+import type { AiCatalogServeOptions } from '../host/types';
 
 const CATALOG_KEYS = new Set([
   'draft',

@@ -22,10 +22,11 @@ import { optionsError } from '../kernel/problems';
 import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
 import type { AgentCardOptions, AgentOptions } from '../types';
 import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
-import { cardPage, catalogPage, type PageLink, type ViewerPage } from '../viewer/pages';
+import { cardPage, catalogPage, type ViewerPage } from '../viewer/pages';
 import { withViewer } from '../viewer/serve';
 import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './catalog';
-import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
+import type { Agent, PageLink } from '../host/agent';
+import { agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
 import { createRouter } from './router';
 
 /** Builds one agent's responder; `agent` is its id, which its answers carry for the serve hook. */

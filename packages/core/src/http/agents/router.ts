@@ -13,7 +13,7 @@ import {
 } from '../kernel/paths';
 import type { AgentCardResponder } from '../kernel/responder';
 import type { CatalogRoute } from './catalog';
-import type { Agent } from './options';
+import type { Agent } from '../host/agent';
 
 /**
  * Frozen copies of card responses with the `Link` header they need, made once per response

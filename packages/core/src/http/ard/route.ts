@@ -16,10 +16,10 @@ import {
 } from '../kernel/documents';
 import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import type { PageLink } from '../host/agent';
 import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
-import type { PageLink } from '../viewer/pages';
 import { type AgentNaming, agentEntry, agentIdentifier } from './entries';
 
 /** An agent the manifest lists: where it is mounted and the responder that serves its card. */

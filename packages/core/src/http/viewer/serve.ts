@@ -10,7 +10,8 @@ import { throwProblems } from '../kernel/problems';
 import { servedOf } from '../kernel/served';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
 import type { ResolvedViewerOptions } from './options';
-import { cardPage, type PageLink, type ViewerPage } from './pages';
+import type { PageLink } from '../host/agent';
+import { cardPage, type ViewerPage } from './pages';
 
 /** The media type of a page. */
 const HTML = 'text/html; charset=utf-8';
