@@ -5,7 +5,6 @@ import { showValue } from '../../util';
 import { agentLogger } from '../kernel/log';
 import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../kernel/options';
 import { extendedPathsOf, VIEWER_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
-import type { AgentCardResponder } from '../kernel/responder';
 import type { Agent } from '../host/agent';
 import type { AgentCardOptions, AgentOptions } from '../types';
 

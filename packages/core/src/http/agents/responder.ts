@@ -15,6 +15,7 @@ import { resolveProfile } from '../../validate/validate';
 import { ardLink, ardPageLink, withArdRoute } from '../ard/route';
 import { hostArdRoute, resolveArdOption } from '../ard/serve';
 import type { DynamicCardOptions } from '../dynamic/types';
+import type { VariantSource } from '../kernel/derived';
 import type { AgentCardRequest } from '../kernel/exchange';
 import { reportMovedOptions } from '../kernel/options';
 import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
@@ -123,6 +124,8 @@ function viewerPages<Req>(
 /** The agents as they stand, and what changes them: one agent's update. */
 interface Host<Req> {
   respond: AgentCardResponder<Req>['respond'];
+  /** The current variant of the card or catalog at a request's path. */
+  variant: VariantSource<Req>;
   agent(id: string): Agent<Req>;
   updateAgent(id: string, next: unknown, changes: { extendedCard?: unknown } | undefined): void;
   /** Every document path, as the agents stand now; `undefined` when one agent has a card function. */
@@ -185,6 +188,7 @@ function createHost<Req>(
   let version = 0;
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
+    variant: (request) => routes.variant(request),
     agent: (id) => current.find((c) => c.id === id)!,
     updateAgent(id, next, changes) {
       const index = current.findIndex((a) => a.id === id);
@@ -234,7 +238,10 @@ function agentHandles<Req>(host: Host<Req>, agents: readonly Agent<Req>[]): Map<
       };
       return [
         a.id,
-        sealResponder(handle, { extended: (request) => internalsOf(host.agent(a.id).responder)!.extended!(request) }),
+        sealResponder(handle, {
+          extended: (request) => internalsOf(host.agent(a.id).responder)!.extended!(request),
+          variant: (request) => internalsOf(host.agent(a.id).responder)!.variant!(request),
+        }),
       ];
     }),
   );
@@ -294,6 +301,7 @@ export function createMultiAgentResponder<Req>(
   const sealed = withArdRoute(
     sealResponder(router, {
       agents: handles,
+      variant: host.variant,
       ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
     }),
     ard ? hostArdRoute(options, catalog, agents, handles, host.version) : undefined,

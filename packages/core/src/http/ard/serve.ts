@@ -9,7 +9,8 @@ import { hostDocumentSettings } from '../host/settings';
 import type { AiCatalogServeOptions } from '../host/types';
 import type { DynamicSettings } from '../dynamic/options';
 import type { CardSettings } from '../kernel/options';
-import type { AgentCardResponder } from '../kernel/responder';
+import type { VariantSource } from '../kernel/derived';
+import { type AgentCardResponder, internalsOf } from '../kernel/responder';
 import type { AgentCardOptions } from '../types';
 import { carriedEntry, nameSegment, representativeQueries } from './entries';
 import { type ArdRoute, type ArdSource, createArdRoute } from './route';
@@ -37,6 +38,11 @@ function warnQueries(card: AgentCard | undefined, who: string, logger: Pick<Cons
     );
 }
 
+/** The card variants `responder` holds (every card responder made here holds them). */
+function variantOf<Req>(responder: AgentCardResponder<Req>): VariantSource<Req> {
+  return internalsOf(responder)!.variant!;
+}
+
 /** The manifest of a single-card host: one entry, the card, named after the card. */
 export function cardArdRoute<Req>(
   responder: AgentCardResponder<Req>,
@@ -46,18 +52,15 @@ export function cardArdRoute<Req>(
   const card = kernel.card as AgentCard | undefined;
   if (dynamic.card === undefined) warnQueries(card, 'agent card', kernel.logger);
   const id = nameSegment(typeof card?.name === 'string' ? card.name : 'agent');
-  return createArdRoute(
-    [{ id, path: '', dynamic: dynamic.card !== undefined, respond: (request) => responder.respond(request) }],
-    {
-      baseUrl: undefined,
-      cacheControl: kernel.cacheControl,
-      cors: kernel.cors,
-      trustProxy: dynamic.trustProxy,
-      maxVariants: dynamic.maxVariants,
-      retryAfter: dynamic.retryAfter,
-      extra: [],
-    },
-  );
+  return createArdRoute([{ id, path: '', dynamic: dynamic.card !== undefined, variant: variantOf(responder) }], {
+    baseUrl: undefined,
+    cacheControl: kernel.cacheControl,
+    cors: kernel.cors,
+    trustProxy: dynamic.trustProxy,
+    maxVariants: dynamic.maxVariants,
+    retryAfter: dynamic.retryAfter,
+    extra: [],
+  });
 }
 
 /**
@@ -89,7 +92,7 @@ export function hostArdRoute<Req>(
     path: a.path,
     identifier: a.entry === false ? undefined : a.entry?.identifier,
     dynamic: a.card === undefined,
-    respond: (request) => handles.get(a.id)!.respond(request),
+    variant: (request) => variantOf(handles.get(a.id)!)(request),
   }));
   return createArdRoute(sources, {
     baseUrl: catalog === false ? undefined : catalog.baseUrl,

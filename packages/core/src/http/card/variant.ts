@@ -5,6 +5,7 @@ import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
 import { createExtendedEndpoint, type ExtendedEndpoint, type ExtendedSettings } from '../extended/endpoint';
 import { validateVariant } from '../kernel/card-validation';
+import { type DocumentVariant, documentVariant } from '../kernel/derived';
 import { type PreparedDocument, prepareDocument } from '../kernel/documents';
 import { encodeCard, signedVariant } from '../kernel/encode';
 import type { CardSettings } from '../kernel/options';
@@ -24,6 +25,8 @@ export interface VariantSettings extends ExtendedSettings {
 export interface PreparedVariant {
   readonly card: AgentCard;
   readonly main: PreparedDocument;
+  /** The card as served, its bytes and ETag: what the documents about the host are made of. */
+  readonly variant: DocumentVariant<AgentCard>;
   /** `undefined` when the legacy path is off. */
   readonly legacy: PreparedDocument | undefined;
   readonly extended: ExtendedEndpoint;
@@ -60,7 +63,7 @@ export function prepareVariant(
   });
   const legacy = prepareLegacyDocument(settings.legacy, card, main, headers);
   const extended = createExtendedEndpoint(card, settings, warn);
-  return { card, main, legacy, extended };
+  return { card, main, variant: documentVariant(served, main, settings.card.agent), legacy, extended };
 }
 
 /** Warns at start-up (and on update) when the card and the `extended` option disagree. */

@@ -4,7 +4,6 @@
 import { AgentCardError } from '../../errors';
 import { unknownOption } from '../../nearest';
 import type { AgentCard } from '../../model';
-import { showValue } from '../../util';
 import { type CardSettings, DYNAMIC_KEYS, DYNAMIC_ONLY } from '../kernel/options';
 import { isPositiveInt, type Report } from '../kernel/problems';
 import type { AgentCardContext, AgentCardRequest } from '../kernel/exchange';

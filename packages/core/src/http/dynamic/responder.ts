@@ -199,6 +199,14 @@ export function createDynamicResponder<Req>(
     headers: Object.freeze({ 'retry-after': String(d.retryAfter) }),
   });
   return sealResponder(responder, {
+    variant(request) {
+      if (routeOf(request.path) !== 'main') return undefined;
+      const found = variantFor(request);
+      const fail = (why: NoVariant) => answerError(selectCors(answers.main[why], request.headers), request.method);
+      if (typeof found === 'string') return fail(found);
+      if (!(found instanceof Promise)) return found.variant.variant;
+      return found.then((entry) => (entry === 'unavailable' ? fail(entry) : entry.variant.variant));
+    },
     async extended(request) {
       // The request's own method and path, when a caller passes them, reach `tenant` as before.
       const found = await variantFor({

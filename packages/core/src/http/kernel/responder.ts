@@ -3,6 +3,7 @@
 // is not enumerable), never from a registry.
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
+import type { VariantSource } from './derived';
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
 import type { ExtendedCardRequest, ExtendedCardSetting, GetExtendedAgentCardResult } from './extended';
 import type { AgentCardStatus } from './health';
@@ -39,6 +40,11 @@ export interface AgentCardUpdate {
 export interface ResponderInternals {
   /** The extended card of a request, for `getExtendedAgentCard` (one card: not with `agents`). */
   extended?(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
+  /**
+   * The current variant of the JSON document at a request's path (a card, the AI Catalog), for
+   * the documents made of them (kernel/derived.ts).
+   */
+  variant?: VariantSource<any>;
   /** With `agents`: each agent's own responder, for `agentResponderOf`. */
   readonly agents?: ReadonlyMap<string, AgentCardResponder<any>>;
   /**
