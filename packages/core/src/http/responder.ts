@@ -23,7 +23,7 @@ import { unknownOption } from '../nearest';
 import { showValue } from '../util';
 import { resolveProfile } from '../validate/validate';
 import { loadZeroConfigCard, watchServedCard } from '../zero-config';
-import { createMultiAgentResponder } from './agents/responder';
+import { createMultiAgentResponder } from './multi-agent';
 import { createStaticResponder } from './card/static';
 import type { VariantSettings } from './card/variant';
 import { resolveDynamic } from './dynamic/options';
@@ -42,7 +42,7 @@ import { candidatePaths } from './observe/routes';
 import type { AgentCardOptions } from './types';
 import { resolveViewerOption } from './viewer/options';
 import { withCardViewer } from './viewer/serve';
-import { createStoreHost } from './store/serve';
+import { createStoreHost } from './store-host';
 
 /** Every top-level option of a single card (the old dynamic spelling is known, and refused). */
 const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard', ...OBSERVE_KEYS]);

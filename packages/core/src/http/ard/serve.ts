@@ -7,8 +7,8 @@ import { showValue } from '../../util';
 import type { Agent } from '../host/agent';
 import { hostDocumentSettings } from '../host/settings';
 import type { AiCatalogServeOptions } from '../host/types';
-import type { DynamicSettings } from '../dynamic/options';
 import type { CardSettings } from '../kernel/options';
+import type { ProxyTrust } from '../kernel/trust';
 import type { VariantSource } from '../kernel/derived';
 import { type AgentCardResponder, internalsOf } from '../kernel/responder';
 import type { AgentCardOptions } from '../types';
@@ -43,11 +43,20 @@ function variantOf<Req>(responder: AgentCardResponder<Req>): VariantSource<Req> 
   return internalsOf(responder)!.variant!;
 }
 
+/** What the manifest of a single card reads of how its variants are made (the `dynamic` option's). */
+export interface CardVariantSettings {
+  /** The card function, when the card is made per request. */
+  readonly card: unknown;
+  readonly trustProxy: ProxyTrust | undefined;
+  readonly maxVariants: number;
+  readonly retryAfter: number;
+}
+
 /** The manifest of a single-card host: one entry, the card, named after the card. */
 export function cardArdRoute<Req>(
   responder: AgentCardResponder<Req>,
   kernel: CardSettings<Req>,
-  dynamic: DynamicSettings<Req>,
+  dynamic: CardVariantSettings,
 ): ArdRoute<Req> {
   const card = kernel.card as AgentCard | undefined;
   if (dynamic.card === undefined) warnQueries(card, 'agent card', kernel.logger);

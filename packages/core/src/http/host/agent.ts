@@ -20,6 +20,13 @@ export interface Agent<Req> {
   readonly extendedPaths: readonly string[];
 }
 
+/** A static card of a host's agent: its id, where its card is served, and the card as validated. */
+export interface HostAgentCard {
+  readonly id: string;
+  readonly path: string;
+  readonly card: AgentCard;
+}
+
 /** A discovery document of the host a page names in a `<link>`: its relation, path and type. */
 export interface PageLink {
   readonly rel: string;

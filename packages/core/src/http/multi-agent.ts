@@ -6,29 +6,29 @@ import {
   AI_CATALOG_PATH,
   DID_DOCUMENT_PATH,
   MCP_CATALOG_PATH,
-} from '../../catalog/format';
-import { AgentCardError } from '../../errors';
-import type { Finding } from '../../findings';
-import type { AgentCard } from '../../model';
-import { showValue } from '../../util';
-import { resolveProfile } from '../../validate/validate';
-import { ardLink, ardPageLink, withArdRoute } from '../ard/route';
-import { hostArdRoute, resolveArdOption } from '../ard/serve';
-import type { DynamicCardOptions } from '../dynamic/types';
-import type { VariantSource } from '../kernel/derived';
-import type { AgentCardRequest } from '../kernel/exchange';
-import { reportMovedOptions } from '../kernel/options';
-import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
-import { optionsError } from '../kernel/problems';
-import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
-import type { AgentCardOptions, AgentOptions } from '../types';
-import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
-import { cardPage, catalogPage, type ViewerPage } from '../viewer/pages';
-import { withViewer } from '../viewer/serve';
-import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './catalog';
-import type { Agent, PageLink } from '../host/agent';
-import { agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
-import { createRouter } from './router';
+} from '../catalog/format';
+import { AgentCardError } from '../errors';
+import type { Finding } from '../findings';
+import type { AgentCard } from '../model';
+import { showValue } from '../util';
+import { resolveProfile } from '../validate/validate';
+import { ardLink, ardPageLink, withArdRoute } from './ard/route';
+import { hostArdRoute, resolveArdOption } from './ard/serve';
+import type { DynamicCardOptions } from './dynamic/types';
+import type { VariantSource } from './kernel/derived';
+import type { AgentCardRequest } from './kernel/exchange';
+import { reportMovedOptions } from './kernel/options';
+import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from './kernel/paths';
+import { optionsError } from './kernel/problems';
+import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from './kernel/responder';
+import type { AgentCardOptions, AgentOptions } from './types';
+import { type ResolvedViewerOptions, resolveViewerOption } from './viewer/options';
+import { cardPage, catalogPage, type ViewerPage } from './viewer/pages';
+import { withViewer } from './viewer/serve';
+import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './agents/catalog';
+import type { Agent, PageLink } from './host/agent';
+import { agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './agents/options';
+import { createRouter } from './agents/router';
 
 /** Builds one agent's responder; `agent` is its id, which its answers carry for the serve hook. */
 type CreateSingle<Req> = (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>;
