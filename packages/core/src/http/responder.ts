@@ -28,14 +28,15 @@ import { createStaticResponder } from './card/static';
 import type { VariantSettings } from './card/variant';
 import { resolveDynamic } from './dynamic/options';
 import { createDynamicResponder } from './dynamic/responder';
-import { resolveExtended } from './extended/options';
+import { createExtendedEndpoint } from './extended/endpoint';
+import { type ResolvedExtendedOptions, resolveExtended } from './extended/options';
 import { withJwksRoute } from './jwks/route';
 import { createHealth } from './kernel/health';
 import { type CardContext, DYNAMIC_KEYS, KERNEL_KEYS, reportMovedOptions, resolveCardSettings } from './kernel/options';
 import { optionsError, reporter, throwProblems } from './kernel/problems';
 import type { AgentCardResponder } from './kernel/responder';
 import { createWarner } from './kernel/warnings';
-import { resolveLegacy } from './legacy/alias';
+import { prepareLegacyDocument, resolveLegacy } from './legacy/alias';
 import { finishResponder } from './observe/finish';
 import { OBSERVE_KEYS, resolveObserve } from './observe/options';
 import { candidatePaths } from './observe/routes';
@@ -148,8 +149,14 @@ function createCardResponder<Req>(
   // extended card. Then the features served in front of it or behind it.
   const settings: VariantSettings = {
     card: kernel,
-    legacy,
+    legacyPath: legacy !== false,
     extended,
+    parts: {
+      legacy: (card, main, headers) => prepareLegacyDocument(legacy, card, main, headers),
+      // The extended option a variant holds is the one resolved here (update() replaces its card).
+      extended: (card, s, w) =>
+        createExtendedEndpoint(card, { ...s, extended: s.extended as ResolvedExtendedOptions<Req> | undefined }, w),
+    },
     vary: dynamic.vary,
     retryAfter: dynamic.retryAfter,
     link: ard ? ardLink(undefined) : undefined,

@@ -164,7 +164,7 @@ export function createDynamicResponder<Req>(
     if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extendedPaths)) return undefined;
     const p = comparablePath(path);
     if (p === AGENT_CARD_PATH) return 'main';
-    if (p === LEGACY_AGENT_CARD_PATH) return settings.legacy === false ? undefined : 'legacy';
+    if (p === LEGACY_AGENT_CARD_PATH) return settings.legacyPath ? 'legacy' : undefined;
     if (extendedPaths.includes(p)) return 'extended';
     return undefined;
   };
