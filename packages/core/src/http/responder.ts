@@ -1,20 +1,29 @@
-// The responder, composed like helmet's index.ts: the kernel (kernel/: documents, ETag, CORS,
-// encoding, protocol errors, paths, the card's own options) and one folder per serving feature,
-// each with its options type, its resolver and its part of the answer:
+// The responder, composed like helmet's index.ts. Three foundations every room stands on:
 //
-//   card/      one prepared variant (card, legacy alias, extended card) and the static responder
+//   kernel/    documents, ETag, CORS, encoding, protocol errors, paths, the request's origin and
+//              trusted proxies, the card's own options, and derived.ts: the one loop that builds a
+//              document from the responders' current variants (the catalog, the manifest, the pages)
+//   card/      one prepared variant and the static responder (legacy and extended parts handed in here)
+//   host/      what the documents about a host share: the agent, their settings, the catalog types
+//
+// and one folder (room) per serving feature, each with its options type, its resolver and its part
+// of the answer; no room imports another (rooms.test.ts), they are composed here and in
+// multi-agent.ts and store-host.ts:
+//
 //   legacy/    /.well-known/agent.json, an alias or the v0.3 card          option: legacy
 //   extended/  the authenticated extended card, REST and JSON-RPC          option: extended
-//   dynamic/   card functions: variants per origin/tenant, trusted proxies option: dynamic
+//   dynamic/   card functions: variants per origin/tenant                  option: dynamic
 //   jwks/      the signing keys' JWK Set                                   option: sign (publish)
 //   viewer/    pages people can read, behind every other route            option: viewer
-//   agents/    several agents, their router and the AI Catalog             options: agents, default, catalog
-//   ard/       the ARD manifest at /.well-known/ard.json                   option: ard
+//   agents/    several agents: their options, router and the AI Catalog    options: agents, default, catalog
+//   ard/       the ARD manifest at /.well-known/ard.json, the registry API option: ard
+//   store/     cards from a store, a host per tenant                       options: store, tenant
 //   observe/   the serve hook, status, routes and the watch, on top         options: onServe, watch
 //
 // Every resolver adds its problems to one list, thrown once with every problem in it. A new
 // feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
-// of createAgentCardResponder: its resolver, then where it is served.
+// of createAgentCardResponder: its resolver, then where it is served. A new document about the
+// host is one build function over createDerived (kernel/derived.ts) and one line here.
 import { ardLink, ardPageLink, withArdRoute } from './ard/route';
 import { cardArdRoute, resolveArdOption } from './ard/serve';
 import { AgentCardError } from '../errors';
