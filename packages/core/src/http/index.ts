@@ -1,7 +1,7 @@
 export { createAgentCardResponder } from './responder';
 export { getExtendedAgentCard } from './extended/get';
-export type { TrustProxySetting } from './dynamic/trust';
-export { agentResponderOf } from './agents/responder';
+export type { TrustProxySetting } from './kernel/trust';
+export { agentResponderOf } from './multi-agent';
 export { servedPathsOf } from './kernel/responder';
 export { agentCardRoutes, agentCardStatus, agentCardStore, closeAgentCard } from './observe/status';
 export type { AgentCardClientFamily } from './observe/client';

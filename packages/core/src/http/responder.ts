@@ -1,20 +1,29 @@
-// The responder, composed like helmet's index.ts: the kernel (kernel/: documents, ETag, CORS,
-// encoding, protocol errors, paths, the card's own options) and one folder per serving feature,
-// each with its options type, its resolver and its part of the answer:
+// The responder, composed like helmet's index.ts. Three foundations every room stands on:
 //
-//   card/      one prepared variant (card, legacy alias, extended card) and the static responder
+//   kernel/    documents, ETag, CORS, encoding, protocol errors, paths, the request's origin and
+//              trusted proxies, the card's own options, and derived.ts: the one loop that builds a
+//              document from the responders' current variants (the catalog, the manifest, the pages)
+//   card/      one prepared variant and the static responder (legacy and extended parts handed in here)
+//   host/      what the documents about a host share: the agent, their settings, the catalog types
+//
+// and one folder (room) per serving feature, each with its options type, its resolver and its part
+// of the answer; no room imports another (rooms.test.ts), they are composed here and in
+// multi-agent.ts and store-host.ts:
+//
 //   legacy/    /.well-known/agent.json, an alias or the v0.3 card          option: legacy
 //   extended/  the authenticated extended card, REST and JSON-RPC          option: extended
-//   dynamic/   card functions: variants per origin/tenant, trusted proxies option: dynamic
+//   dynamic/   card functions: variants per origin/tenant                  option: dynamic
 //   jwks/      the signing keys' JWK Set                                   option: sign (publish)
 //   viewer/    pages people can read, behind every other route            option: viewer
-//   agents/    several agents, their router and the AI Catalog             options: agents, default, catalog
-//   ard/       the ARD manifest at /.well-known/ard.json                   option: ard
+//   agents/    several agents: their options, router and the AI Catalog    options: agents, default, catalog
+//   ard/       the ARD manifest at /.well-known/ard.json, the registry API option: ard
+//   store/     cards from a store, a host per tenant                       options: store, tenant
 //   observe/   the serve hook, status, routes and the watch, on top         options: onServe, watch
 //
 // Every resolver adds its problems to one list, thrown once with every problem in it. A new
 // feature is one folder, one member of AgentCardOptions (types.ts), and one line in each phase
-// of createAgentCardResponder: its resolver, then where it is served.
+// of createAgentCardResponder: its resolver, then where it is served. A new document about the
+// host is one build function over createDerived (kernel/derived.ts) and one line here.
 import { ardLink, ardPageLink, withArdRoute } from './ard/route';
 import { cardArdRoute, resolveArdOption } from './ard/serve';
 import { AgentCardError } from '../errors';
@@ -23,26 +32,27 @@ import { unknownOption } from '../nearest';
 import { showValue } from '../util';
 import { resolveProfile } from '../validate/validate';
 import { loadZeroConfigCard, watchServedCard } from '../zero-config';
-import { createMultiAgentResponder } from './agents/responder';
+import { createMultiAgentResponder } from './multi-agent';
 import { createStaticResponder } from './card/static';
 import type { VariantSettings } from './card/variant';
-import { DYNAMIC_KEYS, reportMovedOptions, resolveDynamic } from './dynamic/options';
+import { resolveDynamic } from './dynamic/options';
 import { createDynamicResponder } from './dynamic/responder';
-import { resolveExtended } from './extended/options';
+import { createExtendedEndpoint } from './extended/endpoint';
+import { type ResolvedExtendedOptions, resolveExtended } from './extended/options';
 import { withJwksRoute } from './jwks/route';
 import { createHealth } from './kernel/health';
-import { type CardContext, KERNEL_KEYS, resolveCardSettings } from './kernel/options';
+import { type CardContext, DYNAMIC_KEYS, KERNEL_KEYS, reportMovedOptions, resolveCardSettings } from './kernel/options';
 import { optionsError, reporter, throwProblems } from './kernel/problems';
 import type { AgentCardResponder } from './kernel/responder';
 import { createWarner } from './kernel/warnings';
-import { resolveLegacy } from './legacy/alias';
+import { prepareLegacyDocument, resolveLegacy } from './legacy/alias';
 import { finishResponder } from './observe/finish';
 import { OBSERVE_KEYS, resolveObserve } from './observe/options';
 import { candidatePaths } from './observe/routes';
 import type { AgentCardOptions } from './types';
 import { resolveViewerOption } from './viewer/options';
 import { withCardViewer } from './viewer/serve';
-import { createStoreHost } from './store/serve';
+import { createStoreHost } from './store-host';
 
 /** Every top-level option of a single card (the old dynamic spelling is known, and refused). */
 const OPTION_KEYS = new Set([...KERNEL_KEYS, 'legacy', 'extended', 'dynamic', 'viewer', 'ard', ...OBSERVE_KEYS]);
@@ -148,8 +158,14 @@ function createCardResponder<Req>(
   // extended card. Then the features served in front of it or behind it.
   const settings: VariantSettings = {
     card: kernel,
-    legacy,
+    legacyPath: legacy !== false,
     extended,
+    parts: {
+      legacy: (card, main, headers) => prepareLegacyDocument(legacy, card, main, headers),
+      // The extended option a variant holds is the one resolved here (update() replaces its card).
+      extended: (card, s, w) =>
+        createExtendedEndpoint(card, { ...s, extended: s.extended as ResolvedExtendedOptions<Req> | undefined }, w),
+    },
     vary: dynamic.vary,
     retryAfter: dynamic.retryAfter,
     link: ard ? ardLink(undefined) : undefined,

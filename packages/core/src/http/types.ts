@@ -5,7 +5,7 @@ import type { AgentCard } from '../model';
 import type { RuleOverrides } from '../rules';
 import type { SignAgentCardOptions } from '../sign/sign';
 import type { AgentCardSigningOptions } from '../sign/signing-options';
-import type { AgentCardEntryOverrides, AiCatalogServeOptions } from './agents/types';
+import type { AgentCardEntryOverrides, AiCatalogServeOptions } from './host/types';
 import type { DynamicCardOptions } from './dynamic/types';
 import type { ExtendedAgentCardOptions } from './extended/types';
 import type { AgentCardContext } from './kernel/exchange';
@@ -24,14 +24,10 @@ export type {
   AgentCardResponse,
 } from './kernel/exchange';
 export type { AgentCardResponder, AgentCardUpdate } from './kernel/responder';
-export type {
-  ExtendedAgentCardOptions,
-  ExtendedCardRequest,
-  GetExtendedAgentCardResult,
-  Principal,
-} from './extended/types';
+export type { ExtendedAgentCardOptions } from './extended/types';
+export type { ExtendedCardRequest, GetExtendedAgentCardResult, Principal } from './kernel/extended';
 export type { DynamicCardOptions } from './dynamic/types';
-export type { AiCatalogServeOptions } from './agents/types';
+export type { AiCatalogServeOptions } from './host/types';
 export type { AgentCardViewerOptions } from './viewer/options';
 export type { AgentCardStoreOptions } from './store/options';
 export type { AgentCardTenantOption, TenantOwns } from './store/tenancy';

@@ -4,7 +4,7 @@ import { validateAiCatalog } from '../../catalog/validate';
 import { AgentCardError } from '../../errors';
 import type { AgentCard } from '../../model';
 import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../../testing/cards';
-import { agentResponderOf } from './responder';
+import { agentResponderOf } from '../multi-agent';
 import { getExtendedAgentCard } from '../extended/get';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from '../types';

@@ -30,10 +30,10 @@ import {
 import type { ValidationProfile } from '../../findings';
 import type { AgentCard } from '../../model';
 import { unknownOption } from '../../nearest';
-import { showValue } from '../../util';
+import { isPromiseLike, showValue } from '../../util';
 import { parseAbsoluteUrl } from '../../validate/urls';
 import { publishedUrlProblems } from '../../catalog/published-urls';
-import { requestOrigin } from '../dynamic/origin';
+import { requestOrigin } from '../kernel/origin';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import {
   answerDocument,
@@ -43,14 +43,23 @@ import {
   prepareDocument,
   prepareErrorResponses,
 } from '../kernel/documents';
+import {
+  createDerived,
+  type DocumentVariant,
+  documentVariant,
+  Refused,
+  type VariantFound,
+  type VariantSource,
+} from '../kernel/derived';
 import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
-import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH } from '../kernel/paths';
+import { internalsOf } from '../kernel/responder';
 import type { AgentCardOptions } from '../types';
-import type { Agent } from './options';
-import { type HostDocumentSettings, hostDocumentSettings } from './shared';
-import type { AiCatalogServeOptions } from './types';
+import type { Agent } from '../host/agent';
+import { originOfCard } from '../host/origin';
+import { type HostDocumentSettings, hostDocumentSettings } from '../host/settings';
+import type { AiCatalogServeOptions } from '../host/types';
 
 const CATALOG_KEYS = new Set([
   'draft',
@@ -85,17 +94,6 @@ export type ResolvedCatalogOptions = AiCatalogServeOptions & {
 type AnyEntry = AiCatalogEntry | AiCatalogPreviousEntry;
 
 const show = showValue;
-
-function originOfCard(card: AgentCard | undefined): string | undefined {
-  const url = card?.supportedInterfaces?.[0]?.url;
-  if (typeof url !== 'string') return undefined;
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
 
 function hostnameOf(base: string): string {
   try {
@@ -317,6 +315,8 @@ export type CatalogRoute<Req> = (
       build(request: AgentCardRequest<Req>): Promise<AgentCardResponse>;
     }
 ) & {
+  /** The catalog as served for a request, for the viewer's host page. */
+  readonly variant: VariantSource<Req>;
   /** The MCP discovery subset (`/.well-known/mcp/catalog.json`), when MCP entries are declared. */
   readonly mcp?: PreparedDocument;
   /** The signer's DID document (`/.well-known/did.json`), when `catalog.signer` names one. */
@@ -406,15 +406,26 @@ function withSignedManifests(entry: AnyEntry, didWeb: AiCatalogDidWebSigner | un
   } as AnyEntry;
 }
 
+/** A static card's request: no header a static card depends on. */
+const STATIC_CARD_REQUEST: AgentCardRequest<unknown> = Object.freeze({
+  method: 'GET',
+  path: AGENT_CARD_PATH,
+  headers: Object.freeze({}),
+});
+
+/** A source that always has `variant`. */
+const constant =
+  <Req>(variant: VariantFound): VariantSource<Req> =>
+  () =>
+    variant;
+
 /** The identifier an agent's `catalogEntry` gives, if any. */
 const ownIdentifier = <Req>(a: Agent<Req>): string | undefined => (a.entry === false ? undefined : a.entry?.identifier);
 
-/** The exact bytes a static agent's card is served with (no Accept-Encoding), or `undefined`. */
+/** The exact bytes a static agent's card is served with, or `undefined`. */
 function cardBytesOf<Req>(agent: Agent<Req>): Uint8Array | undefined {
-  const res = agent.responder.respond({ method: 'GET', path: AGENT_CARD_PATH, headers: {} } as AgentCardRequest<Req>);
-  if (res === undefined || typeof (res as Promise<unknown>).then === 'function') return undefined;
-  const answer = res as AgentCardResponse;
-  return answer.status === 200 ? answer.body : undefined;
+  const found = internalsOf(agent.responder)?.variant?.(STATIC_CARD_REQUEST as AgentCardRequest<Req>);
+  return found === undefined || isPromiseLike(found) || !('document' in found) ? undefined : found.bytes;
 }
 
 /** The document builder of one catalog: entries in, the prepared (and signed) document out. */
@@ -518,18 +529,23 @@ export function prepareCatalog<Req>(
       const children = nestCatalogs(sorted, max, catalog, bases.get(sorted[0]!.id)!, write, (path, d) =>
         nested.set(path, prepareDocument(encodeJson(d), settings)),
       );
+      const root = write([...children, ...(catalog.entries ?? [])]);
+      const document = prepareDocument(encodeJson(root), settings);
       return {
         link,
-        document: prepareDocument(encodeJson(write([...children, ...(catalog.entries ?? [])])), settings),
+        document,
+        variant: constant(documentVariant(root, document)),
         nested,
         ...(mcp ? { mcp } : {}),
         ...(did ? { did } : {}),
         ...(derivedPublisher ? { derivedPublisher } : {}),
       };
     }
+    const document = prepareDocument(encodeJson(doc), settings);
     return {
       link,
-      document: prepareDocument(encodeJson(doc), settings),
+      document,
+      variant: constant(documentVariant(doc, document)),
       ...(mcp ? { mcp } : {}),
       ...(did ? { did } : {}),
       ...(derivedPublisher ? { derivedPublisher } : {}),
@@ -565,8 +581,7 @@ function dynamicCatalog<Req>(
   assemble: (entries: AnyEntry[]) => object,
   digests: boolean,
   didWeb?: AiCatalogDidWebSigner,
-): { build(request: AgentCardRequest<Req>): Promise<AgentCardResponse> } {
-  const cache = new LruCache<string, PreparedDocument>(shared.maxVariants);
+): Pick<Extract<CatalogRoute<Req>, { document?: undefined }>, 'build' | 'variant'> {
   const unavailable: CorsVariants<ErrorResponseSet> = prepareErrorResponses({
     served: settings.served,
     status: 503,
@@ -576,44 +591,46 @@ function dynamicCatalog<Req>(
     headers: { 'retry-after': String(shared.retryAfter) },
     cors: shared.cors,
   });
+  const derive = createDerived<Req, { prepared: PreparedDocument; variant: DocumentVariant }>(
+    listed.map((a) => (request) => internalsOf(a.responder)!.variant!(request)),
+    { maxVariants: shared.maxVariants, perRequest: true },
+    (variants, origin) => {
+      const entries = listed.map((a, i) =>
+        withSignedManifests(
+          entryOf(
+            a as Agent<unknown>,
+            variants[i]!.document as AgentCard,
+            // A static card keeps the origin of its own interfaces; a dynamic one has the request's.
+            catalog.baseUrl ?? (a.card === undefined ? origin : (originOfCard(a.card) ?? origin)),
+            catalog,
+            digests ? sha256Digest(variants[i]!.bytes) : undefined,
+          ),
+          didWeb,
+        ),
+      );
+      // Signed (when signed) once per variant, when it is first built, never per request.
+      const doc = assemble(entries);
+      const prepared = prepareDocument(encodeJson(doc), settings);
+      return { prepared, variant: documentVariant(doc, prepared) };
+    },
+  );
+  const derived = (request: AgentCardRequest<Req>) => {
+    const origin = catalog.baseUrl ?? requestOrigin(request, shared.trustProxy);
+    if (origin === undefined) return undefined;
+    // Each agent's own card for this request, without the catalog's conditional header.
+    const headers = { ...request.headers, 'if-none-match': undefined };
+    return derive(request, { ...request, method: 'GET', path: AGENT_CARD_PATH, headers }, origin);
+  };
   return {
     async build(request) {
-      const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
-      const origin = catalog.baseUrl ?? requestOrigin(request, shared.trustProxy);
-      if (origin === undefined) return fail();
-      // Each agent's own card for this request, without the catalog's conditional header.
-      const headers = { ...request.headers, 'if-none-match': undefined };
-      const cardRequest: AgentCardRequest<Req> = { ...request, method: 'GET', path: AGENT_CARD_PATH, headers };
-      const answers = await Promise.all(listed.map((a) => a.responder.respond(cardRequest)));
-      let key = origin;
-      for (const res of answers) {
-        if (res === undefined || res.body === undefined) return fail();
-        // A card the agent refuses for this request (unknown host: 400/421, provider down: 503)
-        // is the catalog's answer too, so the catalog never lists a card that is not served.
-        if (res.status !== 200) return request.method === 'HEAD' ? { status: res.status, headers: res.headers } : res;
-        key += `\n${res.headers.etag}`;
-      }
-      let doc = cache.get(key);
-      if (doc === undefined) {
-        const decoder = new TextDecoder();
-        const entries = listed.map((a, i) =>
-          withSignedManifests(
-            entryOf(
-              a as Agent<unknown>,
-              JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard,
-              // A static card keeps the origin of its own interfaces; a dynamic one has the request's.
-              catalog.baseUrl ?? (a.card === undefined ? origin : (originOfCard(a.card) ?? origin)),
-              catalog,
-              digests ? sha256Digest(answers[i]!.body!) : undefined,
-            ),
-            didWeb,
-          ),
-        );
-        // Signed (when signed) once per variant, when it is first built, never per request.
-        doc = prepareDocument(encodeJson(assemble(entries)), settings);
-        cache.set(key, doc);
-      }
-      return answerDocument(doc, request);
+      const built = await derived(request);
+      if (built === undefined) return answerError(selectCors(unavailable, request.headers), request.method);
+      return built instanceof Refused ? built.answer : answerDocument(built.prepared, request);
+    },
+    async variant(request) {
+      const built = await derived(request);
+      if (built === undefined) return answerError(selectCors(unavailable, request.headers), request.method);
+      return built instanceof Refused ? built.answer : built.variant;
     },
   };
 }

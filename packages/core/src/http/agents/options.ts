@@ -2,28 +2,11 @@
 // and the checks that span agents (one extended path, one interface URL per agent).
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
-import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../dynamic/options';
 import { agentLogger } from '../kernel/log';
-import { extendedPathsOf, WELL_KNOWN_PREFIX } from '../kernel/paths';
-import type { AgentCardResponder } from '../kernel/responder';
+import { DYNAMIC_KEYS, DYNAMIC_ONLY } from '../kernel/options';
+import { extendedPathsOf, VIEWER_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import type { Agent } from '../host/agent';
 import type { AgentCardOptions, AgentOptions } from '../types';
-import { VIEWER_PATH } from '../viewer/options';
-
-/** What an agent becomes once its options are checked. */
-export interface Agent<Req> {
-  readonly id: string;
-  /** `options.agents[i] (agent "id")`: how errors name it. */
-  readonly name: string;
-  readonly path: string;
-  /** Its options as they stand (the card and extended card of the last accepted update). */
-  readonly options: AgentOptions<Req>;
-  readonly responder: AgentCardResponder<Req>;
-  /** Static card (undefined for a card function). */
-  readonly card: AgentCard | undefined;
-  readonly entry: AgentOptions<Req>['catalogEntry'];
-  /** REST extended-card paths known at start-up (static cards). */
-  readonly extendedPaths: readonly string[];
-}
 
 /** An entry of `agents` that passed its own checks, ready to be built. */
 export interface AgentEntry<Req> {

@@ -4,11 +4,17 @@ import { AI_CATALOG_PATH, DID_DOCUMENT_PATH, MCP_CATALOG_PATH } from '../../cata
 import { isPromiseLike } from '../../util';
 import { answerDocument, withHeaders } from '../kernel/documents';
 import type { AgentCardResponse } from '../kernel/exchange';
-import { AGENT_CARD_PATH, comparablePath, EXTENDED_AGENT_CARD_SUFFIX, WELL_KNOWN_PREFIX } from '../kernel/paths';
-import type { AgentCardResponder } from '../kernel/responder';
-import { CANONICAL_LINK } from '../legacy/alias';
+import {
+  AGENT_CARD_PATH,
+  CANONICAL_LINK,
+  comparablePath,
+  EXTENDED_AGENT_CARD_SUFFIX,
+  WELL_KNOWN_PREFIX,
+} from '../kernel/paths';
+import type { VariantFound, VariantSource } from '../kernel/derived';
+import { type AgentCardResponder, internalsOf } from '../kernel/responder';
 import type { CatalogRoute } from './catalog';
-import type { Agent } from './options';
+import type { Agent } from '../host/agent';
 
 /**
  * Frozen copies of card responses with the `Link` header they need, made once per response
@@ -47,7 +53,7 @@ export function createRouter<Req>(
   catalog: CatalogRoute<Req> | undefined,
   base: string,
   links: string | undefined = catalog?.link,
-): Pick<AgentCardResponder<Req>, 'respond'> {
+): Pick<AgentCardResponder<Req>, 'respond'> & { variant: VariantSource<Req> } {
   const byPath = new Map<string, Agent<Req>>(agents.map((a) => [a.path, a]));
   const byExtendedPath = new Map<string, Agent<Req>>();
   for (const a of agents) for (const p of a.extendedPaths) byExtendedPath.set(p, a);
@@ -76,7 +82,29 @@ export function createRouter<Req>(
     return undefined;
   };
 
-  const responder: Pick<AgentCardResponder<Req>, 'respond'> = {
+  // A refused card is refused with the `Link` headers its answer carries through the router.
+  const linkedRefusal = (
+    link: (res: AgentCardResponse) => AgentCardResponse,
+    found: VariantFound | Promise<VariantFound>,
+  ) => {
+    const refusal = (v: VariantFound) => (v === undefined || 'document' in v ? v : link(v));
+    return isPromiseLike(found) ? found.then(refusal) : refusal(found);
+  };
+  const variantOf = (a: Agent<Req>) => internalsOf(a.responder)!.variant!;
+
+  const responder: Pick<AgentCardResponder<Req>, 'respond'> & { variant: VariantSource<Req> } = {
+    variant(request) {
+      const path = request.path;
+      const wk = path.indexOf(WELL_KNOWN_PREFIX);
+      if (wk === 0) {
+        if (catalog !== undefined && (path === AI_CATALOG_PATH || comparablePath(path) === AI_CATALOG_PATH))
+          return catalog.variant(request);
+        return defaultAgent === undefined ? undefined : linkedRefusal(rootLinker, variantOf(defaultAgent)(request));
+      }
+      const a = wk === -1 ? undefined : byPath.get(path.slice(0, wk));
+      if (a === undefined) return undefined;
+      return linkedRefusal(linkers.get(a)!, variantOf(a)({ ...request, path: path.slice(wk) }));
+    },
     respond(request) {
       const path = request.path;
       const wk = path.indexOf(WELL_KNOWN_PREFIX);

@@ -101,7 +101,7 @@ describe('the ARD manifest at /.well-known/ard.json', () => {
   });
 
   it('follows an agent update: the manifest lists the new card', async () => {
-    const { agentResponderOf } = await import('../agents/responder');
+    const { agentResponderOf } = await import('../multi-agent');
     const r = host();
     const before = (await get(r, '/.well-known/ard.json'))!.headers.etag;
     agentResponderOf(r, 'billing')!.update({ ...billing, version: '2.0.0' });

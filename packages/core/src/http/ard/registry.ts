@@ -1,7 +1,9 @@
 // The read side of the ARD registry API (v0.91 draft, §7.4 and the OpenAPI document) over one
 // host's agents: `GET {base}/agents` (pages of entries) and `GET {base}/agents/{identifier}`.
 import type { ArdEntry } from '../../ard/format';
-import type { AgentCard } from '../../model';
+import type { HostAgentCard } from '../host/agent';
+import { originOfCard } from '../host/origin';
+import { isRegistryPath } from '../host/paths';
 import { type CorsSetting, selectCors } from '../kernel/cors';
 import {
   answerDocument,
@@ -26,11 +28,7 @@ const MAX_PAGES = 64;
 const MAX_QUERY = 512;
 
 /** An agent of the registry: its id, where its card is served, and the card as validated. */
-export interface RegistryAgent {
-  readonly id: string;
-  readonly path: string;
-  readonly card: AgentCard;
-}
+export type RegistryAgent = HostAgentCard;
 
 export interface RegistrySettings {
   /** Where the API is mounted on the host, e.g. `/ard`. */
@@ -48,22 +46,6 @@ export interface RegistryRoute<Req> {
   respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined;
 }
 
-function originOf(card: AgentCard): string | undefined {
-  try {
-    const origin = new URL(card.supportedInterfaces?.[0]?.url ?? '').origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `path` (query string included) is under `basePath`'s API. */
-export function isRegistryPath(basePath: string, path: string): boolean {
-  return (
-    path === `${basePath}/agents` || path.startsWith(`${basePath}/agents?`) || path.startsWith(`${basePath}/agents/`)
-  );
-}
-
 /**
  * The registry read API over `agents` (sorted by id: the order of `GET /agents`, the same on
  * every replica). The entries are the ARD manifest's, built by the same functions from the same
@@ -77,7 +59,7 @@ export function createRegistryRoute<Req>(
   const sorted = [...agents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const entries: ArdEntry[] = [];
   for (const a of sorted) {
-    const base = settings.baseUrl ?? originOf(a.card);
+    const base = settings.baseUrl ?? originOfCard(a.card);
     if (base === undefined) continue;
     entries.push(
       agentEntry(a.card, agentIdentifier(a.id, base, undefined, settings.naming), `${base}${a.path}${AGENT_CARD_PATH}`),

@@ -4,8 +4,8 @@
 import { ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_PATH, type ArdEntry } from '../../ard/format';
 import type { AgentCard } from '../../model';
 import { isPromiseLike } from '../../util';
-import { requestOrigin } from '../dynamic/origin';
-import type { ProxyTrust } from '../dynamic/trust';
+import { requestOrigin } from '../kernel/origin';
+import type { ProxyTrust } from '../kernel/trust';
 import { type CorsSetting, selectCors } from '../kernel/cors';
 import {
   answerDocument,
@@ -14,12 +14,13 @@ import {
   prepareDocument,
   prepareErrorResponses,
 } from '../kernel/documents';
+import { createDerived, Refused, type VariantSource } from '../kernel/derived';
 import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
-import { LruCache } from '../kernel/lru';
+import type { PageLink } from '../host/agent';
+import { originOfCard } from '../host/origin';
 import { AGENT_CARD_PATH, comparablePath } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
-import type { PageLink } from '../viewer/pages';
 import { type AgentNaming, agentEntry, agentIdentifier } from './entries';
 
 /** An agent the manifest lists: where it is mounted and the responder that serves its card. */
@@ -31,8 +32,8 @@ export interface ArdSource<Req> {
   readonly identifier?: string | undefined;
   /** A card function: the card (and the manifest) depend on the request. */
   readonly dynamic: boolean;
-  /** Answers `GET /.well-known/agent-card.json` with the agent's card. */
-  respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>;
+  /** The agent's current card variant for a request for its card. */
+  readonly variant: VariantSource<Req>;
 }
 
 /** How the manifest is built and answered. */
@@ -62,17 +63,6 @@ export interface ArdRoute<Req> {
   respond(request: AgentCardRequest<Req>): AgentCardResponse | Promise<AgentCardResponse>;
 }
 
-function originOfCard(card: AgentCard): string | undefined {
-  const url = card.supportedInterfaces?.[0]?.url;
-  if (typeof url !== 'string') return undefined;
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A static card's request: no header a static card depends on, so its answer is the same object. */
 const STATIC_CARD_REQUEST: AgentCardRequest<any> = Object.freeze({
   method: 'GET',
@@ -91,13 +81,12 @@ export function ardLink(baseUrl: string | undefined): string {
 }
 
 /**
- * The route of the manifest listing `sources`. Each request asks every agent for its card (for
- * static cards a prebuilt answer, the same object until an update), and the manifest is built
- * again only when one of them changed: a static host serves one prepared document.
+ * The route of the manifest listing `sources`: made of every agent's current card variant (for
+ * static cards the same objects until an update), and built again only when one of them changed:
+ * a static host serves one prepared document.
  */
 export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings: ArdRouteSettings): ArdRoute<Req> {
   const anyDynamic = sources.some((s) => s.dynamic);
-  const cache = new LruCache<string, PreparedDocument>(settings.maxVariants);
   const unavailable = prepareErrorResponses({
     served: { kind: 'ard' },
     status: 503,
@@ -107,36 +96,15 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
     headers: { 'retry-after': String(settings.retryAfter) },
     cors: settings.cors,
   });
-  let last: { answers: readonly AgentCardResponse[]; doc: PreparedDocument; version?: number } | undefined;
-  const version = anyDynamic ? undefined : settings.version;
-
-  const build = (
-    request: AgentCardRequest<Req>,
-    answers: readonly (AgentCardResponse | undefined)[],
-    versionAsked: number | undefined,
-  ): AgentCardResponse => {
-    const fail = () => answerError(selectCors(unavailable, request.headers), request.method);
-    if (last !== undefined && !anyDynamic && answers.every((a, i) => a === last!.answers[i]))
-      return answerDocument(last.doc, request);
-    let key = '';
-    for (const res of answers) {
-      if (res === undefined || res.body === undefined) return fail();
-      // A card the agent refuses for this request (unknown host, provider down) is the
-      // manifest's answer too: it never lists a card that is not served.
-      if (res.status !== 200) return request.method === 'HEAD' ? { status: res.status, headers: res.headers } : res;
-      key += `${res.headers.etag}\n`;
-    }
-    const origin =
-      anyDynamic && settings.baseUrl === undefined ? requestOrigin(request, settings.trustProxy) : undefined;
-    key += origin ?? '';
-    let doc = cache.get(key);
-    if (doc === undefined) {
-      const decoder = new TextDecoder();
+  const derive = createDerived<Req, PreparedDocument>(
+    sources.map((s) => s.variant),
+    { maxVariants: settings.maxVariants, perRequest: anyDynamic, version: settings.version },
+    (variants, origin) => {
       const entries: ArdEntry[] = [];
       for (let i = 0; i < sources.length; i++) {
-        const card = JSON.parse(decoder.decode(answers[i]!.body)) as AgentCard;
-        const base = settings.baseUrl ?? originOfCard(card) ?? origin;
-        if (base === undefined) return fail();
+        const card = variants[i]!.document as AgentCard;
+        const base = settings.baseUrl ?? originOfCard(card) ?? (origin || undefined);
+        if (base === undefined) return undefined;
         const s = sources[i]!;
         entries.push(
           agentEntry(
@@ -146,37 +114,38 @@ export function createArdRoute<Req>(sources: readonly ArdSource<Req>[], settings
           ),
         );
       }
-      const vary = answers[0]?.headers.vary?.split(/,\s*/).filter((v) => v !== 'Origin' && v !== 'Accept');
-      doc = prepareDocument(encodeJson({ entries: [...entries, ...settings.extra] }), {
+      return prepareDocument(encodeJson({ entries: [...entries, ...settings.extra] }), {
         served: { kind: 'ard' },
         contentType: ARD_MEDIA_TYPE,
         cacheControl: settings.cacheControl,
         cors: settings.cors,
-        vary: anyDynamic ? vary : undefined,
+        vary: anyDynamic ? variants[0]?.vary : undefined,
       });
-      cache.set(key, doc);
-    }
-    if (!anyDynamic) last = { answers: answers as AgentCardResponse[], doc, version: versionAsked };
-    return answerDocument(doc, request);
-  };
+    },
+  );
+  const answer = (request: AgentCardRequest<Req>, built: PreparedDocument | Refused | undefined) =>
+    built === undefined
+      ? answerError(selectCors(unavailable, request.headers), request.method)
+      : built instanceof Refused
+        ? built.answer
+        : answerDocument(built, request);
 
   return {
     link: ardLink(settings.baseUrl),
     respond(request) {
-      // Static cards unchanged since the manifest was prepared: one comparison, no agent asked.
-      const asked = version?.();
-      if (asked !== undefined && last?.version === asked) return answerDocument(last.doc, request);
       let cardRequest: AgentCardRequest<Req> = STATIC_CARD_REQUEST;
-      if (anyDynamic)
+      let origin: string | undefined;
+      if (anyDynamic) {
         cardRequest = {
           ...request,
           method: 'GET',
           path: AGENT_CARD_PATH,
           headers: { ...request.headers, 'if-none-match': undefined, accept: undefined },
         };
-      const answers = sources.map((s) => s.respond(cardRequest));
-      if (!answers.some(isPromiseLike)) return build(request, answers as (AgentCardResponse | undefined)[], asked);
-      return Promise.all(answers).then((all) => build(request, all, asked));
+        if (settings.baseUrl === undefined) origin = requestOrigin(request, settings.trustProxy);
+      }
+      const built = derive(request, cardRequest, origin);
+      return isPromiseLike(built) ? built.then((b) => answer(request, b)) : answer(request, built);
     },
   };
 }

@@ -4,12 +4,13 @@ import { ARD_QUERIES } from '../../ard/format';
 import { AI_CATALOG_PREVIOUS_DRAFT } from '../../catalog/format';
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
-import type { Agent } from '../agents/options';
-import { hostDocumentSettings } from '../agents/shared';
-import type { AiCatalogServeOptions } from '../agents/types';
-import type { DynamicSettings } from '../dynamic/options';
+import type { Agent } from '../host/agent';
+import { hostDocumentSettings } from '../host/settings';
+import type { AiCatalogServeOptions } from '../host/types';
 import type { CardSettings } from '../kernel/options';
-import type { AgentCardResponder } from '../kernel/responder';
+import type { ProxyTrust } from '../kernel/trust';
+import type { VariantSource } from '../kernel/derived';
+import { type AgentCardResponder, internalsOf } from '../kernel/responder';
 import type { AgentCardOptions } from '../types';
 import { carriedEntry, nameSegment, representativeQueries } from './entries';
 import { type ArdRoute, type ArdSource, createArdRoute } from './route';
@@ -37,27 +38,38 @@ function warnQueries(card: AgentCard | undefined, who: string, logger: Pick<Cons
     );
 }
 
+/** The card variants `responder` holds (every card responder made here holds them). */
+function variantOf<Req>(responder: AgentCardResponder<Req>): VariantSource<Req> {
+  return internalsOf(responder)!.variant!;
+}
+
+/** What the manifest of a single card reads of how its variants are made (the `dynamic` option's). */
+export interface CardVariantSettings {
+  /** The card function, when the card is made per request. */
+  readonly card: unknown;
+  readonly trustProxy: ProxyTrust | undefined;
+  readonly maxVariants: number;
+  readonly retryAfter: number;
+}
+
 /** The manifest of a single-card host: one entry, the card, named after the card. */
 export function cardArdRoute<Req>(
   responder: AgentCardResponder<Req>,
   kernel: CardSettings<Req>,
-  dynamic: DynamicSettings<Req>,
+  dynamic: CardVariantSettings,
 ): ArdRoute<Req> {
   const card = kernel.card as AgentCard | undefined;
   if (dynamic.card === undefined) warnQueries(card, 'agent card', kernel.logger);
   const id = nameSegment(typeof card?.name === 'string' ? card.name : 'agent');
-  return createArdRoute(
-    [{ id, path: '', dynamic: dynamic.card !== undefined, respond: (request) => responder.respond(request) }],
-    {
-      baseUrl: undefined,
-      cacheControl: kernel.cacheControl,
-      cors: kernel.cors,
-      trustProxy: dynamic.trustProxy,
-      maxVariants: dynamic.maxVariants,
-      retryAfter: dynamic.retryAfter,
-      extra: [],
-    },
-  );
+  return createArdRoute([{ id, path: '', dynamic: dynamic.card !== undefined, variant: variantOf(responder) }], {
+    baseUrl: undefined,
+    cacheControl: kernel.cacheControl,
+    cors: kernel.cors,
+    trustProxy: dynamic.trustProxy,
+    maxVariants: dynamic.maxVariants,
+    retryAfter: dynamic.retryAfter,
+    extra: [],
+  });
 }
 
 /**
@@ -89,7 +101,7 @@ export function hostArdRoute<Req>(
     path: a.path,
     identifier: a.entry === false ? undefined : a.entry?.identifier,
     dynamic: a.card === undefined,
-    respond: (request) => handles.get(a.id)!.respond(request),
+    variant: (request) => variantOf(handles.get(a.id)!)(request),
   }));
   return createArdRoute(sources, {
     baseUrl: catalog === false ? undefined : catalog.baseUrl,

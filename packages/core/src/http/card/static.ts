@@ -13,6 +13,11 @@ export function startsWithOneOf(path: string, prefixes: readonly string[]): bool
   return false;
 }
 
+/** Whether `path` is the card's (a query string or trailing slash still matches). */
+export function isCardPath(path: string): boolean {
+  return path === AGENT_CARD_PATH || comparablePath(path) === AGENT_CARD_PATH;
+}
+
 /**
  * Serves one card prepared now: `respond` compares the path, reads the method and
  * `If-None-Match`, and returns a prebuilt, frozen response.
@@ -62,6 +67,7 @@ export function createStaticResponder<Req>(
   };
   return sealResponder(responder, {
     extended: (request) => current.extended.resolve(request),
+    variant: (request) => (isCardPath(request.path) ? current.variant : undefined),
     paths: () => (current.legacy === undefined ? [AGENT_CARD_PATH] : [AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH]),
   });
 }

@@ -3,17 +3,52 @@
 import { A2A_AGENT_CARD_ENTRY_MEDIA_TYPE } from '../../catalog/format';
 import type { Finding } from '../../findings';
 import type { AgentCard } from '../../model';
-import { createExtendedEndpoint, type ExtendedEndpoint, type ExtendedSettings } from '../extended/endpoint';
 import { validateVariant } from '../kernel/card-validation';
-import { type PreparedDocument, prepareDocument } from '../kernel/documents';
+import { type DocumentVariant, documentVariant } from '../kernel/derived';
+import { type DocumentHeaderSettings, type PreparedDocument, prepareDocument } from '../kernel/documents';
 import { encodeCard, signedVariant } from '../kernel/encode';
+import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import type { ExtendedCardRequest, GetExtendedAgentCardResult } from '../kernel/extended';
 import type { CardSettings } from '../kernel/options';
-import { type LegacySetting, prepareLegacyDocument } from '../legacy/alias';
+
+/** The extended card of one public card variant (extended/endpoint.ts makes it). */
+export interface ExtendedEndpoint {
+  /** REST paths this endpoint answers; empty when the REST endpoint is not served. */
+  readonly paths: readonly string[];
+  /** Answers `GET` on one of `paths` (and HEAD, OPTIONS, others → 405). */
+  handle(request: AgentCardRequest<unknown>): AgentCardResponse | Promise<AgentCardResponse>;
+  /** Resolves the extended card for a JSON-RPC `GetExtendedAgentCard` call. */
+  resolve(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
+}
+
+/** What a variant reads of the resolved `extended` option (`update()` replaces its `card`). */
+export interface ExtendedOptionSettings {
+  readonly card?: unknown;
+  /** The REST paths (declared), `false`, or derived from the card. */
+  readonly path: readonly string[] | false | undefined;
+}
+
+/**
+ * The parts of a variant that other rooms prepare (the legacy alias, the extended card), handed
+ * in where the rooms are composed (responder.ts).
+ */
+export interface VariantParts {
+  /** The document at the legacy path, or `undefined` when none is served. */
+  legacy(card: AgentCard, main: PreparedDocument, headers: DocumentHeaderSettings): PreparedDocument | undefined;
+  /** The variant's extended card. */
+  extended(card: AgentCard, settings: VariantSettings, warn: (findings: Finding[]) => void): ExtendedEndpoint;
+}
 
 /** What every variant of a card is built with. */
-export interface VariantSettings extends ExtendedSettings {
+export interface VariantSettings {
   readonly card: CardSettings<any>;
-  readonly legacy: LegacySetting;
+  /** `undefined` without the `extended` option. */
+  readonly extended: ExtendedOptionSettings | undefined;
+  /** `Retry-After` seconds of a 503. */
+  readonly retryAfter: number;
+  /** Whether the legacy path is served at all. */
+  readonly legacyPath: boolean;
+  readonly parts: VariantParts;
   /** The request headers a variant depends on (`Vary`); empty for a static card. */
   readonly vary: readonly string[];
   /** The `Link` of the discovery documents the host serves (on the card, not its legacy alias). */
@@ -24,6 +59,8 @@ export interface VariantSettings extends ExtendedSettings {
 export interface PreparedVariant {
   readonly card: AgentCard;
   readonly main: PreparedDocument;
+  /** The card as served, its bytes and ETag: what the documents about the host are made of. */
+  readonly variant: DocumentVariant<AgentCard>;
   /** `undefined` when the legacy path is off. */
   readonly legacy: PreparedDocument | undefined;
   readonly extended: ExtendedEndpoint;
@@ -58,9 +95,9 @@ export function prepareVariant(
     link: settings.link,
     alternateContentType: A2A_AGENT_CARD_ENTRY_MEDIA_TYPE,
   });
-  const legacy = prepareLegacyDocument(settings.legacy, card, main, headers);
-  const extended = createExtendedEndpoint(card, settings, warn);
-  return { card, main, legacy, extended };
+  const legacy = settings.parts.legacy(card, main, headers);
+  const extended = settings.parts.extended(card, settings, warn);
+  return { card, main, variant: documentVariant(served, main, settings.card.agent), legacy, extended };
 }
 
 /** Warns at start-up (and on update) when the card and the `extended` option disagree. */

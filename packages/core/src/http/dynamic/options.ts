@@ -4,37 +4,11 @@
 import { AgentCardError } from '../../errors';
 import { unknownOption } from '../../nearest';
 import type { AgentCard } from '../../model';
-import { showValue } from '../../util';
-import type { CardSettings } from '../kernel/options';
+import { type CardSettings, DYNAMIC_KEYS, DYNAMIC_ONLY } from '../kernel/options';
 import { isPositiveInt, type Report } from '../kernel/problems';
 import type { AgentCardContext, AgentCardRequest } from '../kernel/exchange';
-import { type ProxyTrust, resolveTrustProxy } from './trust';
+import { type ProxyTrust, resolveTrustProxy } from '../kernel/trust';
 import type { DynamicCardOptions } from './types';
-
-/** The members of `dynamic`. */
-export const DYNAMIC_KEYS = [
-  'allowedOrigins',
-  'allowedTenants',
-  'trustProxy',
-  'tenant',
-  'cacheKey',
-  'maxVariants',
-  'variantMaxAge',
-  'staleIfError',
-  'maxConcurrentBuilds',
-  'retryAfter',
-] as const;
-
-/** Members that only a card function accepts (the others also serve a static card). */
-export const DYNAMIC_ONLY = [
-  'cacheKey',
-  'tenant',
-  'allowedTenants',
-  'variantMaxAge',
-  'staleIfError',
-  'allowedOrigins',
-  'maxConcurrentBuilds',
-] as const;
 
 /** `dynamic` after validation, with every default applied. */
 export interface DynamicSettings<Req = unknown> {
@@ -55,19 +29,6 @@ export interface DynamicSettings<Req = unknown> {
   variantMaxAge: number | undefined;
   staleIfError: boolean;
   retryAfter: number;
-}
-
-/**
- * The dynamic-card options written at the top level, as before they were grouped: each is a
- * problem that shows where it goes now.
- */
-export function reportMovedOptions(o: Record<string, unknown>, problems: string[], at = 'options'): void {
-  for (const key of DYNAMIC_KEYS) {
-    if (o[key] !== undefined)
-      problems.push(
-        `${at}.${key}: moved into dynamic (${showValue(o[key])}). Write dynamic: { ${key}: … } instead, next to the other dynamic-card options.`,
-      );
-  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { EXTENDED_CARD_UNAVAILABLE, toJsonRpcError } from '../kernel/protocol-er
 import { type AgentCardResponder, sealResponder } from '../kernel/responder';
 import type { ServedDocument } from '../kernel/served';
 import type { DynamicSettings } from './options';
-import { requestOrigin } from './origin';
+import { requestOrigin } from '../kernel/origin';
 
 interface VariantEntry {
   variant: PreparedVariant;
@@ -164,7 +164,7 @@ export function createDynamicResponder<Req>(
     if (!path.startsWith(WELL_KNOWN_PREFIX) && !startsWithOneOf(path, extendedPaths)) return undefined;
     const p = comparablePath(path);
     if (p === AGENT_CARD_PATH) return 'main';
-    if (p === LEGACY_AGENT_CARD_PATH) return settings.legacy === false ? undefined : 'legacy';
+    if (p === LEGACY_AGENT_CARD_PATH) return settings.legacyPath ? 'legacy' : undefined;
     if (extendedPaths.includes(p)) return 'extended';
     return undefined;
   };
@@ -199,6 +199,14 @@ export function createDynamicResponder<Req>(
     headers: Object.freeze({ 'retry-after': String(d.retryAfter) }),
   });
   return sealResponder(responder, {
+    variant(request) {
+      if (routeOf(request.path) !== 'main') return undefined;
+      const found = variantFor(request);
+      const fail = (why: NoVariant) => answerError(selectCors(answers.main[why], request.headers), request.method);
+      if (typeof found === 'string') return fail(found);
+      if (!(found instanceof Promise)) return found.variant.variant;
+      return found.then((entry) => (entry === 'unavailable' ? fail(entry) : entry.variant.variant));
+    },
     async extended(request) {
       // The request's own method and path, when a caller passes them, reach `tenant` as before.
       const found = await variantFor({

@@ -1,5 +1,5 @@
 import type { AgentCardContext, AgentCardRequest } from '../kernel/exchange';
-import type { TrustProxySetting } from './trust';
+import type { TrustProxySetting } from '../kernel/trust';
 
 /**
  * The `dynamic` option: how a card function (`card: (ctx) => card`) is keyed, bounded and

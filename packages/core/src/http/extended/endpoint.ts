@@ -13,7 +13,6 @@ import {
 } from '../kernel/documents';
 import { signedVariant } from '../kernel/encode';
 import { ifNoneMatchMatches } from '../kernel/etag';
-import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import type { CardSettings } from '../kernel/options';
 import { extendedPathsOf } from '../kernel/paths';
@@ -26,8 +25,9 @@ import {
   UNAUTHENTICATED,
   UNSUPPORTED_OPERATION,
 } from '../kernel/protocol-errors';
+import type { ExtendedEndpoint } from '../card/variant';
 import type { ResolvedExtendedOptions } from './options';
-import type { ExtendedCardContent, ExtendedCardRequest, GetExtendedAgentCardResult } from './types';
+import type { ExtendedCardContent, GetExtendedAgentCardResult } from '../kernel/extended';
 import { buildWwwAuthenticate, credentialHeaders } from './www-authenticate';
 
 /** Media type of the REST binding (spec §11.1, §14.1). */
@@ -42,16 +42,6 @@ export interface ExtendedSettings {
   readonly extended: ResolvedExtendedOptions<any> | undefined;
   /** `Retry-After` seconds of a 503. */
   readonly retryAfter: number;
-}
-
-/** The extended card of one public card variant. */
-export interface ExtendedEndpoint {
-  /** REST paths this endpoint answers; empty when the REST endpoint is not served. */
-  readonly paths: readonly string[];
-  /** Answers `GET` on one of `paths` (and HEAD, OPTIONS, others → 405). */
-  handle(request: AgentCardRequest<unknown>): AgentCardResponse | Promise<AgentCardResponse>;
-  /** Resolves the extended card for a JSON-RPC `GetExtendedAgentCard` call. */
-  resolve(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
 }
 
 type Content = ExtendedCardContent;

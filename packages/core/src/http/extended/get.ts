@@ -1,5 +1,5 @@
 import { type AgentCardResponder, internalsFrom } from '../kernel/responder';
-import type { ExtendedCardRequest, GetExtendedAgentCardResult } from './types';
+import type { ExtendedCardRequest, GetExtendedAgentCardResult } from '../kernel/extended';
 
 /**
  * The extended card for a JSON-RPC `GetExtendedAgentCard` handler (spec §3.1.11, §9.4.8): runs

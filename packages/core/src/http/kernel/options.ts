@@ -11,6 +11,7 @@ import { type CorsSetting, resolveCors } from './cors';
 import type { AgentCardContext } from './exchange';
 import { createHealth, type Health } from './health';
 import type { Report } from './problems';
+import { showValue } from '../../util';
 
 /** The kernel's options after validation, with every default applied. */
 export interface CardSettings<Req = unknown> {
@@ -124,4 +125,42 @@ export function resolveCardSettings<Req>(
     agent: context.agent,
     health: context.health ?? createHealth(),
   };
+}
+
+/** The members of `dynamic`. */
+export const DYNAMIC_KEYS = [
+  'allowedOrigins',
+  'allowedTenants',
+  'trustProxy',
+  'tenant',
+  'cacheKey',
+  'maxVariants',
+  'variantMaxAge',
+  'staleIfError',
+  'maxConcurrentBuilds',
+  'retryAfter',
+] as const;
+
+/** Members that only a card function accepts (the others also serve a static card). */
+export const DYNAMIC_ONLY = [
+  'cacheKey',
+  'tenant',
+  'allowedTenants',
+  'variantMaxAge',
+  'staleIfError',
+  'allowedOrigins',
+  'maxConcurrentBuilds',
+] as const;
+
+/**
+ * The dynamic-card options written at the top level, as before they were grouped: each is a
+ * problem that shows where it goes now.
+ */
+export function reportMovedOptions(o: Record<string, unknown>, problems: string[], at = 'options'): void {
+  for (const key of DYNAMIC_KEYS) {
+    if (o[key] !== undefined)
+      problems.push(
+        `${at}.${key}: moved into dynamic (${showValue(o[key])}). Write dynamic: { ${key}: … } instead, next to the other dynamic-card options.`,
+      );
+  }
 }

@@ -7,6 +7,20 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 /** The pre-v0.3 well-known path, served as an alias (not in the v1.0 spec). */
 export const LEGACY_AGENT_CARD_PATH = '/.well-known/agent.json';
 
+/** The `Link` header of the legacy alias (RFC 8288: the canonical document). */
+export const CANONICAL_LINK = `<${AGENT_CARD_PATH}>; rel="canonical"`;
+
+/**
+ * Where a card's page is served unless `viewer.path` says otherwise: next to the card, under
+ * `/.well-known/`, so the app's own routes still leave the responder after its one prefix check,
+ * and a page links its card with the relative reference `agent-card.json` (which survives a mount
+ * path). An agent of a multi-agent host has its page at `{agent path}/.well-known/agent-card.html`.
+ */
+export const VIEWER_PATH = '/.well-known/agent-card.html';
+
+/** Where a multi-agent host's page (every agent, from the AI Catalog) is served by default. */
+export const CATALOG_VIEWER_PATH = '/.well-known/ai-catalog.html';
+
 /** The REST `GetExtendedAgentCard` suffix (spec §5.3, §11.3). */
 export const EXTENDED_AGENT_CARD_SUFFIX = '/extendedAgentCard';
 

@@ -3,8 +3,9 @@
 // is not enumerable), never from a registry.
 import type { AgentCard } from '../../model';
 import { showValue } from '../../util';
-import type { ExtendedAgentCardOptions, ExtendedCardRequest, GetExtendedAgentCardResult } from '../extended/types';
+import type { VariantSource } from './derived';
 import type { AgentCardRequest, AgentCardResponse } from './exchange';
+import type { ExtendedCardRequest, ExtendedCardSetting, GetExtendedAgentCardResult } from './extended';
 import type { AgentCardStatus } from './health';
 import type { AgentCardServedKind } from './served';
 import type { CardStore } from '../../store/card-store';
@@ -32,13 +33,18 @@ export interface AgentCardResponder<Req = unknown> {
 /** What else {@link AgentCardResponder.update} changes besides the public card. */
 export interface AgentCardUpdate {
   /** Replaces `extended.card` for the new card (and later updates); validated with it. */
-  extendedCard?: ExtendedAgentCardOptions<any>['card'];
+  extendedCard?: ExtendedCardSetting;
 }
 
 /** What a responder keeps off its public face. */
 export interface ResponderInternals {
   /** The extended card of a request, for `getExtendedAgentCard` (one card: not with `agents`). */
   extended?(request: ExtendedCardRequest<unknown>): Promise<GetExtendedAgentCardResult>;
+  /**
+   * The current variant of the JSON document at a request's path (a card, the AI Catalog), for
+   * the documents made of them (kernel/derived.ts).
+   */
+  variant?: VariantSource<any>;
   /** With `agents`: each agent's own responder, for `agentResponderOf`. */
   readonly agents?: ReadonlyMap<string, AgentCardResponder<any>>;
   /**

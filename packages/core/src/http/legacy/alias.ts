@@ -3,15 +3,12 @@
 import type { AgentCard } from '../../model';
 import { type DocumentHeaderSettings, type PreparedDocument, prepareDocument } from '../kernel/documents';
 import { encodeCard } from '../kernel/encode';
-import { AGENT_CARD_PATH } from '../kernel/paths';
+import { CANONICAL_LINK } from '../kernel/paths';
 import type { Report } from '../kernel/problems';
 import { toLegacyV03Card } from './v03';
 
 /** The `legacy` option: `true` serves an alias, `'v0.3'` the v0.3 card, `false` nothing. */
 export type LegacySetting = boolean | 'v0.3';
-
-/** The `Link` header of the legacy alias (RFC 8288: the canonical document). */
-export const CANONICAL_LINK = `<${AGENT_CARD_PATH}>; rel="canonical"`;
 
 /** Checks the `legacy` option. @default true */
 export function resolveLegacy(value: unknown, err: Report): LegacySetting {

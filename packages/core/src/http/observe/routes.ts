@@ -6,8 +6,13 @@ import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
 import { isPromiseLike } from '../../util';
 import type { AgentCardResponder } from '../kernel/responder';
 import { type AgentCardServedKind, servedOf } from '../kernel/served';
-import { AGENT_CARD_PATH, extendedPathsOf, LEGACY_AGENT_CARD_PATH } from '../kernel/paths';
-import { CATALOG_VIEWER_PATH, VIEWER_PATH } from '../viewer/options';
+import {
+  AGENT_CARD_PATH,
+  CATALOG_VIEWER_PATH,
+  extendedPathsOf,
+  LEGACY_AGENT_CARD_PATH,
+  VIEWER_PATH,
+} from '../kernel/paths';
 
 /** One path a responder serves. */
 export interface AgentCardRoute {

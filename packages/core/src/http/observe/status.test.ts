@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCard } from '../../model';
 import { CONFORMANCE_CARD, conformanceAgentCard } from '../../testing/cards';
-import { agentResponderOf } from '../agents/responder';
+import { agentResponderOf } from '../multi-agent';
 import { createAgentCardResponder } from '../responder';
 import { agentCardRoutes, agentCardStatus, closeAgentCard } from './status';
 

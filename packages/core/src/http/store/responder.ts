@@ -13,9 +13,8 @@ import { isAgentName, isTenantName } from '../../store/names';
 import type { CardStoreDriver, StoreEvent, StoreRecord } from '../../store/types';
 import type { CardStore } from '../../store/card-store';
 import { interfaceUrls } from '../../store/writer';
-import { createMultiAgentResponder } from '../agents/responder';
-import { createRegistryRoute, isRegistryPath, withRegistryRoute } from '../ard/registry';
-import { AI_CATALOG_PREVIOUS_DRAFT } from '../../catalog/format';
+import type { HostAgentCard } from '../host/agent';
+import { isRegistryPath } from '../host/paths';
 import { checkCard } from '../kernel/card-validation';
 import { type CorsVariants, selectCors } from '../kernel/cors';
 import { answerError, type ErrorResponseSet, prepareErrorResponses, withHeaders } from '../kernel/documents';
@@ -24,13 +23,19 @@ import type { AgentCardStatus, Health } from '../kernel/health';
 import type { CardSettings } from '../kernel/options';
 import { WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
-import { withJwksRoute } from '../jwks/route';
 import type { AgentCardOptions } from '../types';
 import type { ResolvedStoreOptions } from './options';
 import type { Tenancy } from './tenancy';
 
 /** Builds one agent's responder (the single-card responder of responder.ts). */
-type CreateSingle<Req> = (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>;
+/**
+ * Builds one tenant's host from its options (its agents, its catalog): the multi-agent host and
+ * what the store adds to it, composed where the rooms are (http/store-host.ts).
+ */
+type CreateTenantHost<Req> = (
+  options: AgentCardOptions<Req>,
+  agents: readonly HostAgentCard[],
+) => AgentCardResponder<Req>;
 
 /** One agent of a held tenant: the version served and its card. */
 interface HeldAgent {
@@ -61,7 +66,7 @@ export interface StoreServeSettings<Req> {
   /** The writer of write-throughs (validates and signs like the host). */
   readonly writer: CardStore;
   readonly health: Health;
-  readonly createSingle: CreateSingle<Req>;
+  readonly createHost: CreateTenantHost<Req>;
   /** Milliseconds since some epoch. @default Date.now */
   readonly now?: () => number;
 }
@@ -261,36 +266,16 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
     };
     let host: AgentCardResponder<Req>;
     try {
-      host = withJwksRoute(createMultiAgentResponder(options, s.createSingle), card.signing, card);
-      if (store.registryPath !== undefined) host = withRegistryRoute(host, registryOf(ids, agents, options.catalog));
+      host = s.createHost(
+        options,
+        ids.map((id) => ({ id, path: store.agentPath(id), card: agents.get(id)!.card })),
+      );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       logger.warn(neutral(`agent card: tenant ${tenant} in ${driver.description} cannot be served as stored: ${why}`));
       return previous;
     }
     return { host, agents, bytes: preparedBytes(host) };
-  };
-
-  /** The tenant's registry API: its agents, named and placed as its catalog and ARD manifest do. */
-  const registryOf = (
-    ids: readonly string[],
-    agents: ReadonlyMap<string, HeldAgent>,
-    catalog: AgentCardOptions<Req>['catalog'],
-  ) => {
-    const c = catalog === false ? undefined : (catalog ?? {});
-    return createRegistryRoute<Req>(
-      ids.map((id) => ({ id, path: store.agentPath(id), card: agents.get(id)!.card })),
-      {
-        basePath: store.registryPath!,
-        baseUrl: c?.baseUrl,
-        naming:
-          c === undefined || c.draft === AI_CATALOG_PREVIOUS_DRAFT.id
-            ? undefined
-            : { publisher: c.publisher, namespace: c.namespace ?? 'agent' },
-        cacheControl: card.cacheControl,
-        cors: card.cors,
-      },
-    );
   };
 
   /** The tenant's catalog option: the host's, its base under the tenant's path (path tenancy). */

@@ -1,17 +1,7 @@
 // The `viewer` option: whether pages people can read are served next to the card, and where.
 import { unknownOption } from '../../nearest';
 import { showValue } from '../../util';
-
-/**
- * Where a card's page is served unless `viewer.path` says otherwise: next to the card, under
- * `/.well-known/`, so the app's own routes still leave the responder after its one prefix check,
- * and a page links its card with the relative reference `agent-card.json` (which survives a mount
- * path). An agent of a multi-agent host has its page at `{agent path}/.well-known/agent-card.html`.
- */
-export const VIEWER_PATH = '/.well-known/agent-card.html';
-
-/** Where a multi-agent host's page (every agent, from the AI Catalog) is served by default. */
-export const CATALOG_VIEWER_PATH = '/.well-known/ai-catalog.html';
+import { CATALOG_VIEWER_PATH, VIEWER_PATH } from '../kernel/paths';
 
 /** The `viewer` option: `true` for the default paths, or where to serve the pages. */
 export interface AgentCardViewerOptions {

@@ -2,6 +2,7 @@
 // documents the responder serves.
 import { renderAgentCardPage } from '../../view/card';
 import { renderAiCatalogPage } from '../../view/catalog';
+import type { PageLink } from '../host/agent';
 
 /**
  * The reference from the page at `from` to the document at `to`, relative so that it still
@@ -26,14 +27,6 @@ export interface ViewerPage {
   readonly documents: readonly string[];
   /** The HTML, from the parsed documents (in the order of `documents`). */
   render(documents: readonly unknown[]): string;
-}
-
-/** A discovery document of the host a page names in a `<link>`: its relation, path and type. */
-export interface PageLink {
-  readonly rel: string;
-  /** A path on the mount point, or an absolute URL (under `catalog.baseUrl`). */
-  readonly path: string;
-  readonly type: string;
 }
 
 /** The page's `<link>` elements: relative references for paths, absolute URLs as they are. */

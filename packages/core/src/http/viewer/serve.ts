@@ -2,15 +2,15 @@
 // answers, once per set of document ETags, then static bytes like the card's.
 import { VIEWER_CONTENT_SECURITY_POLICY } from '../../view/document';
 import { isPromiseLike, showValue } from '../../util';
+import { createDerived, Refused, type VariantSource } from '../kernel/derived';
 import { answerDocument, type PreparedDocument, prepareDocument } from '../kernel/documents';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
-import { LruCache } from '../kernel/lru';
-import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
+import { AGENT_CARD_PATH, VIEWER_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
 import { throwProblems } from '../kernel/problems';
-import { servedOf } from '../kernel/served';
 import { type AgentCardResponder, internalsOf, sealResponder, withPaths } from '../kernel/responder';
-import { type ResolvedViewerOptions, VIEWER_PATH } from './options';
-import { cardPage, type PageLink, type ViewerPage } from './pages';
+import type { ResolvedViewerOptions } from './options';
+import type { PageLink } from '../host/agent';
+import { cardPage, type ViewerPage } from './pages';
 
 /** The media type of a page. */
 const HTML = 'text/html; charset=utf-8';
@@ -30,53 +30,34 @@ export interface ViewerSettings {
 }
 
 /** Pages for one path, cached by the ETags of the documents they were made of. */
-function pageBuilder<Req>(page: ViewerPage, inner: AgentCardResponder<Req>['respond'], settings: ViewerSettings) {
-  const cache = new LruCache<string, PreparedDocument>(settings.maxVariants);
-  const decoder = new TextDecoder();
-
-  const finish = (
-    request: AgentCardRequest<Req>,
-    answers: readonly (AgentCardResponse | undefined)[],
-  ): AgentCardResponse | undefined => {
-    let key = '';
-    for (const res of answers) {
-      // A document the responder does not serve for this request (an unknown host, a provider
-      // that is down) is the page's answer too; a page never shows what is not served.
-      if (res === undefined) return undefined;
-      if (res.status !== 200 || res.body === undefined)
-        return request.method === 'HEAD' ? { status: res.status, headers: res.headers } : res;
-      key += `${res.headers.etag}\n`;
-    }
-    let doc = cache.get(key);
-    if (doc === undefined) {
-      const parsed = answers.map((res) => JSON.parse(decoder.decode(res!.body)) as unknown);
-      // The card's Vary (Host for a card per origin) applies to its page; CORS and the card's
-      // media type negotiation do not.
-      const vary = (answers[0]?.headers.vary ?? '')
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '' && v.toLowerCase() !== 'origin' && v.toLowerCase() !== 'accept');
-      doc = prepareDocument(new TextEncoder().encode(page.render(parsed)), {
+function pageBuilder<Req>(page: ViewerPage, variant: VariantSource<Req> | undefined, settings: ViewerSettings) {
+  const derive = createDerived<Req, PreparedDocument>(
+    page.documents.map((path) => (request) => variant?.({ ...request, path })),
+    // The documents of a page may depend on the request (a card function's variants).
+    { maxVariants: settings.maxVariants, perRequest: true },
+    (variants) =>
+      prepareDocument(new TextEncoder().encode(page.render(variants.map((v) => v.document))), {
         // A card's page is about the agent whose card it shows.
-        served: { kind: 'viewer', agent: servedOf(answers[0]!)?.agent },
+        served: { kind: 'viewer', agent: variants[0]!.agent },
         contentType: HTML,
         cacheControl: settings.cacheControl,
         cors: { mode: 'off' },
-        vary,
+        // The card's Vary (Host for a card per origin) applies to its page.
+        vary: variants[0]!.vary,
         headers: PAGE_HEADERS,
-      });
-      cache.set(key, doc);
-    }
-    return answerDocument(doc, request);
-  };
+      }),
+  );
+  // A document the responder does not serve for this request (an unknown host, a provider that
+  // is down) is the page's answer too; a page never shows what is not served.
+  const answer = (request: AgentCardRequest<Req>, built: PreparedDocument | Refused | undefined) =>
+    built === undefined ? undefined : built instanceof Refused ? built.answer : answerDocument(built, request);
 
   return (request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse | undefined> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return answerDocument(PLACEHOLDER, request); // OPTIONS → 204, others → 405, as for a card
     // The page is made of the public documents only: no credentials, no conditional header.
     const { authorization: _a, cookie: _c, 'if-none-match': _i, ...headers } = request.headers;
-    const answers = page.documents.map((path) => inner({ ...request, method: 'GET', path, headers }));
-    if (!answers.some(isPromiseLike)) return finish(request, answers as (AgentCardResponse | undefined)[]);
-    return Promise.all(answers).then((settled) => finish(request, settled));
+    const built = derive(request, { ...request, method: 'GET', headers });
+    return isPromiseLike(built) ? built.then((b) => answer(request, b)) : answer(request, built);
   };
 }
 
@@ -105,6 +86,7 @@ export function withViewer<Req>(
   settings: ViewerSettings,
 ): AgentCardResponder<Req> {
   const inner = responder.respond;
+  const variant = internalsOf(responder)?.variant;
   const problems: string[] = [];
   const byPath = new Map<string, ReturnType<typeof pageBuilder<Req>>>();
   for (const page of pages) {
@@ -118,7 +100,7 @@ export function withViewer<Req>(
       problems.push(
         `options.viewer: two pages would be served at the same path (${showValue(page.path)}). Give viewer.path and viewer.catalogPath (or the agents' paths) distinct values.`,
       );
-    else byPath.set(page.path, pageBuilder(page, inner, settings));
+    else byPath.set(page.path, pageBuilder(page, variant, settings));
   }
   throwProblems(problems);
 

@@ -6,27 +6,29 @@ import {
   AI_CATALOG_PATH,
   DID_DOCUMENT_PATH,
   MCP_CATALOG_PATH,
-} from '../../catalog/format';
-import { AgentCardError } from '../../errors';
-import type { Finding } from '../../findings';
-import type { AgentCard } from '../../model';
-import { showValue } from '../../util';
-import { resolveProfile } from '../../validate/validate';
-import { ardLink, ardPageLink, withArdRoute } from '../ard/route';
-import { hostArdRoute, resolveArdOption } from '../ard/serve';
-import { reportMovedOptions } from '../dynamic/options';
-import type { DynamicCardOptions } from '../dynamic/types';
-import type { AgentCardRequest } from '../kernel/exchange';
-import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from '../kernel/paths';
-import { optionsError } from '../kernel/problems';
-import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from '../kernel/responder';
-import type { AgentCardOptions, AgentOptions } from '../types';
-import { type ResolvedViewerOptions, resolveViewerOption } from '../viewer/options';
-import { cardPage, catalogPage, type PageLink, type ViewerPage } from '../viewer/pages';
-import { withViewer } from '../viewer/serve';
-import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './catalog';
-import { type Agent, agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './options';
-import { createRouter } from './router';
+} from '../catalog/format';
+import { AgentCardError } from '../errors';
+import type { Finding } from '../findings';
+import type { AgentCard } from '../model';
+import { showValue } from '../util';
+import { resolveProfile } from '../validate/validate';
+import { ardLink, ardPageLink, withArdRoute } from './ard/route';
+import { hostArdRoute, resolveArdOption } from './ard/serve';
+import type { DynamicCardOptions } from './dynamic/types';
+import type { VariantSource } from './kernel/derived';
+import type { AgentCardRequest } from './kernel/exchange';
+import { reportMovedOptions } from './kernel/options';
+import { AGENT_CARD_PATH, WELL_KNOWN_PREFIX } from './kernel/paths';
+import { optionsError } from './kernel/problems';
+import { type AgentCardResponder, internalsFrom, internalsOf, sealResponder } from './kernel/responder';
+import type { AgentCardOptions, AgentOptions } from './types';
+import { type ResolvedViewerOptions, resolveViewerOption } from './viewer/options';
+import { cardPage, catalogPage, type ViewerPage } from './viewer/pages';
+import { withViewer } from './viewer/serve';
+import { type CatalogRoute, checkCatalogOption, prepareCatalog, type ResolvedCatalogOptions } from './agents/catalog';
+import type { Agent, PageLink } from './host/agent';
+import { agentOptions, checkAgentEntry, checkCollisions, staticExtendedPaths } from './agents/options';
+import { createRouter } from './agents/router';
 
 /** Builds one agent's responder; `agent` is its id, which its answers carry for the serve hook. */
 type CreateSingle<Req> = (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>;
@@ -122,6 +124,8 @@ function viewerPages<Req>(
 /** The agents as they stand, and what changes them: one agent's update. */
 interface Host<Req> {
   respond: AgentCardResponder<Req>['respond'];
+  /** The current variant of the card or catalog at a request's path. */
+  variant: VariantSource<Req>;
   agent(id: string): Agent<Req>;
   updateAgent(id: string, next: unknown, changes: { extendedCard?: unknown } | undefined): void;
   /** Every document path, as the agents stand now; `undefined` when one agent has a card function. */
@@ -184,6 +188,7 @@ function createHost<Req>(
   let version = 0;
   return {
     respond: (request: AgentCardRequest<Req>) => routes.respond(request),
+    variant: (request) => routes.variant(request),
     agent: (id) => current.find((c) => c.id === id)!,
     updateAgent(id, next, changes) {
       const index = current.findIndex((a) => a.id === id);
@@ -233,7 +238,10 @@ function agentHandles<Req>(host: Host<Req>, agents: readonly Agent<Req>[]): Map<
       };
       return [
         a.id,
-        sealResponder(handle, { extended: (request) => internalsOf(host.agent(a.id).responder)!.extended!(request) }),
+        sealResponder(handle, {
+          extended: (request) => internalsOf(host.agent(a.id).responder)!.extended!(request),
+          variant: (request) => internalsOf(host.agent(a.id).responder)!.variant!(request),
+        }),
       ];
     }),
   );
@@ -293,6 +301,7 @@ export function createMultiAgentResponder<Req>(
   const sealed = withArdRoute(
     sealResponder(router, {
       agents: handles,
+      variant: host.variant,
       ...(host.paths() === undefined ? {} : { paths: () => host.paths() ?? [] }),
     }),
     ard ? hostArdRoute(options, catalog, agents, handles, host.version) : undefined,

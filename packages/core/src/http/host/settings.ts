@@ -1,7 +1,6 @@
 // The settings a multi-agent host's own documents (the AI Catalog, the ARD manifest) take from the
 // top-level options: CORS and Cache-Control like a card, and the dynamic card's variant limits.
-import { resolveTrustProxy } from '../dynamic/trust';
-import type { DynamicCardOptions } from '../dynamic/types';
+import { resolveTrustProxy } from '../kernel/trust';
 import { type CardSettings, resolveCardSettings } from '../kernel/options';
 import { reporter } from '../kernel/problems';
 import type { AgentCardOptions } from '../types';
@@ -28,7 +27,8 @@ export function hostDocumentSettings<Req>(options: AgentCardOptions<Req>): HostD
     reporter(reported),
     reported,
   );
-  const dynamic = options.dynamic as DynamicCardOptions<Req> | undefined;
+  // Read as the dynamic room reads them; the host's documents keep as many variants as a card does.
+  const dynamic = options.dynamic as { trustProxy?: unknown; maxVariants?: number; retryAfter?: number } | undefined;
   const trusted = resolveTrustProxy(dynamic?.trustProxy);
   if (reported.length > 0 || trusted.problems.length > 0) return undefined;
   return {

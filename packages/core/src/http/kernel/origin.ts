@@ -1,6 +1,6 @@
 import { parseForwardedHeader } from './forwarded';
 import type { ProxyTrust } from './trust';
-import type { AgentCardRequest } from '../kernel/exchange';
+import type { AgentCardRequest } from './exchange';
 
 const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 

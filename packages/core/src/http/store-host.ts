@@ -1,21 +1,29 @@
-// The store room's options checked at start-up (every problem together), then its responder.
-import { unknownOption } from '../../nearest';
-import { isAgentName } from '../../store/names';
-import { createCardStore } from '../../store/writer';
-import { showValue } from '../../util';
-import { checkCatalogOption } from '../agents/catalog';
-import { resolveArdOption } from '../ard/serve';
-import type { Health } from '../kernel/health';
-import { KERNEL_KEYS, resolveCardSettings } from '../kernel/options';
-import { reporter, throwProblems } from '../kernel/problems';
-import type { AgentCardResponder } from '../kernel/responder';
-import { resolveLegacy } from '../legacy/alias';
-import { OBSERVE_KEYS } from '../observe/options';
-import type { AgentCardOptions } from '../types';
-import { resolveViewerOption } from '../viewer/options';
-import { resolveStoreOption } from './options';
-import { createStoreResponder, type StoreServeSettings } from './responder';
-import { resolveTenancy } from './tenancy';
+// A store-backed host, composed of the rooms: the store room's options checked at start-up (every
+// problem together), then its responder, each tenant's host a multi-agent host with the JWK Set and
+// the ARD registry API.
+import { unknownOption } from '../nearest';
+import { isAgentName } from '../store/names';
+import { createCardStore } from '../store/writer';
+import { showValue } from '../util';
+import { AI_CATALOG_PREVIOUS_DRAFT } from '../catalog/format';
+import { checkCatalogOption } from './agents/catalog';
+import { createRegistryRoute, withRegistryRoute } from './ard/registry';
+import type { HostAgentCard } from './host/agent';
+import { withJwksRoute } from './jwks/route';
+import type { CardSettings } from './kernel/options';
+import { createMultiAgentResponder } from './multi-agent';
+import { resolveArdOption } from './ard/serve';
+import type { Health } from './kernel/health';
+import { KERNEL_KEYS, resolveCardSettings } from './kernel/options';
+import { reporter, throwProblems } from './kernel/problems';
+import type { AgentCardResponder } from './kernel/responder';
+import { resolveLegacy } from './legacy/alias';
+import { OBSERVE_KEYS } from './observe/options';
+import type { AgentCardOptions } from './types';
+import { resolveViewerOption } from './viewer/options';
+import { resolveStoreOption } from './store/options';
+import { createStoreResponder } from './store/responder';
+import { resolveTenancy } from './store/tenancy';
 
 /** Every top-level option a store-backed host reads. */
 const STORE_HOST_KEYS = new Set([
@@ -51,7 +59,7 @@ function sharedCacheable(cacheControl: string | false): boolean {
 export function createStoreHost<Req>(
   options: AgentCardOptions<Req>,
   health: Health,
-  createSingle: StoreServeSettings<Req>['createSingle'],
+  createSingle: (options: AgentCardOptions<Req>, agent: string) => AgentCardResponder<Req>,
 ): AgentCardResponder<Req> {
   const o = options as Record<string, unknown>;
   const problems: string[] = [];
@@ -109,6 +117,35 @@ export function createStoreHost<Req>(
     health,
     // Cards are signed at the write: an agent's responder never signs again (its host signs its
     // catalog, with the deterministic signatures every replica makes alike).
-    createSingle: (own, agent) => createSingle({ ...own, sign: undefined }, agent),
+    createHost: (own, agents) => {
+      const host = withJwksRoute(
+        createMultiAgentResponder(own, (one, agent) => createSingle({ ...one, sign: undefined }, agent)),
+        card.signing,
+        card,
+      );
+      return store!.registryPath === undefined
+        ? host
+        : withRegistryRoute(host, tenantRegistry<Req>(agents, own.catalog, store!.registryPath, card));
+    },
+  });
+}
+
+/** A tenant's registry API: its agents, named and placed as its catalog and ARD manifest do. */
+function tenantRegistry<Req>(
+  agents: readonly HostAgentCard[],
+  catalog: AgentCardOptions<Req>['catalog'],
+  basePath: string,
+  card: CardSettings<Req>,
+) {
+  const c = catalog === false ? undefined : (catalog ?? {});
+  return createRegistryRoute<Req>(agents, {
+    basePath,
+    baseUrl: c?.baseUrl,
+    naming:
+      c === undefined || c.draft === AI_CATALOG_PREVIOUS_DRAFT.id
+        ? undefined
+        : { publisher: c.publisher, namespace: c.namespace ?? 'agent' },
+    cacheControl: card.cacheControl,
+    cors: card.cors,
   });
 }
