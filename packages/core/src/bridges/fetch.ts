@@ -2,6 +2,7 @@ import { createAgentCardResponder } from '../http';
 import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder, AgentCardResponse } from '../http';
 import { isPromiseLike } from '../util';
 import { normalizeBasePath, stripBasePath } from './node';
+import { readWebBody } from './web-body';
 
 /** Settings of the fetch handler itself (not of the card). */
 export interface AgentCardFetchHandlerSettings {
@@ -154,6 +155,8 @@ function answer<Raw>(
     raw,
     encrypted: url.startsWith('https:'),
     remoteAddress,
+    // Only a POST may carry a body a route reads (the registry's search); no closure otherwise.
+    readBody: method === 'POST' ? (limits) => readWebBody(request, limits) : undefined,
   });
   if (result === undefined) return undefined;
   if (!isPromiseLike(result)) return toResponse(result, method);
