@@ -50,7 +50,10 @@ function alreadyRead(req: FrameworkRequest, stream: BodyStream): RequestBodyRead
   if (raw !== undefined) return { kind: 'bytes', bytes: raw };
   if (koa !== undefined) return koa.body === undefined ? undefined : { kind: 'parsed', value: koa.body };
   if (req !== stream && req.body !== undefined) return { kind: 'parsed', value: req.body };
-  if (stream._body === true) return { kind: 'parsed', value: stream.body };
+  // body-parser 1 marks what it read with `_body`; body-parser 2 (Express 5) leaves the stream ended
+  // and the value in `body`.
+  if (stream._body === true || (stream.readableEnded === true && stream.body !== undefined))
+    return { kind: 'parsed', value: stream.body };
   return undefined;
 }
 

@@ -50,7 +50,8 @@ const postJson = (body: string, headers: Record<string, string> = json): Request
   headers,
   body,
 });
-const ids = (text: string) => (JSON.parse(text) as { results: { identifier: string }[] }).results.map((r) => r.identifier);
+const ids = (text: string) =>
+  (JSON.parse(text) as { results: { identifier: string }[] }).results.map((r) => r.identifier);
 
 /** A request body sent as a stream (no Content-Length): `chunks`, then the end unless `endless`. */
 function streamed(chunks: readonly string[], endless: boolean, signal: AbortSignal): RequestInit {
@@ -120,7 +121,11 @@ export const registrySearch: ConformanceFeature<CardStoreDriver> = {
       const abort = new AbortController();
       try {
         const chunk = 'x'.repeat(1024);
-        const res = await t.get('registry', SEARCH, streamed(['{"query":{"text":"', chunk, chunk, chunk], false, abort.signal));
+        const res = await t.get(
+          'registry',
+          SEARCH,
+          streamed(['{"query":{"text":"', chunk, chunk, chunk], false, abort.signal),
+        );
         expect(res.status).toBe(413);
       } finally {
         abort.abort();
@@ -138,21 +143,24 @@ export const registrySearch: ConformanceFeature<CardStoreDriver> = {
       }
       expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 4000);
     }),
-    check('a member named twice, deep nesting, another shape → 400; another type → 415; GET → 405 with Allow', async (t) => {
-      for (const body of [
-        '{"query":{"text":"a","text":"billing"}}',
-        `{"query":{"text":"a","filter":{"tags":${'['.repeat(20)}${']'.repeat(20)}}}}`,
-        '{"query":{"text":"a"},"limit":1}',
-        '{"query":',
-      ]) {
-        const res = await t.get('registry', SEARCH, postJson(body));
-        expect(res.status, body).toBe(400);
-        expect(JSON.parse(res.text).errorCode, body).toBe('INVALID_ARGUMENT');
-      }
-      const form = await t.get('registry', SEARCH, postJson('query=a', { 'content-type': 'text/plain' }));
-      expect(form.status).toBe(415);
-      const get = await t.get('registry', SEARCH);
-      expect([get.status, get.headers.allow]).toEqual([405, 'POST, OPTIONS']);
-    }),
+    check(
+      'a member named twice, deep nesting, another shape → 400; another type → 415; GET → 405 with Allow',
+      async (t) => {
+        for (const body of [
+          '{"query":{"text":"a","text":"billing"}}',
+          `{"query":{"text":"a","filter":{"tags":${'['.repeat(20)}${']'.repeat(20)}}}}`,
+          '{"query":{"text":"a"},"limit":1}',
+          '{"query":',
+        ]) {
+          const res = await t.get('registry', SEARCH, postJson(body));
+          expect(res.status, body).toBe(400);
+          expect(JSON.parse(res.text).errorCode, body).toBe('INVALID_ARGUMENT');
+        }
+        const form = await t.get('registry', SEARCH, postJson('query=a', { 'content-type': 'text/plain' }));
+        expect(form.status).toBe(415);
+        const get = await t.get('registry', SEARCH);
+        expect([get.status, get.headers.allow]).toEqual([405, 'POST, OPTIONS']);
+      },
+    ),
   ],
 };
