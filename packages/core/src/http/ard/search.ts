@@ -11,6 +11,7 @@ import { encodeBase64url } from '../../sign/base64url';
 import type { RequestBodyRead } from '../kernel/body';
 import { buildCorsVariants, type CorsSetting, type CorsVariants, PREFLIGHT_MAX_AGE, selectCors } from '../kernel/cors';
 import { encodeJson } from '../kernel/encode';
+import { computeEtag } from '../kernel/etag';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { markServed } from '../kernel/served';
@@ -54,6 +55,8 @@ export interface SearchAgent {
  * final sigma as any sigma. The same fold reads the index and the query.
  */
 export function foldText(text: string): string {
+  // ASCII folds to its lower case; the long way is five passes over the text.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -61,6 +64,8 @@ export function foldText(text: string): string {
     .toLowerCase()
     .replace(/ς/g, 'σ');
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The words of folded text: runs of letters and digits, each cut to {@link MAX_WORD}. */
 function wordsOf(folded: string): string[] {
@@ -280,7 +285,7 @@ export function createSearchRoute(
   const headers = searchHeaders(settings.cors);
   const limits = { maxBodyBytes: settings.search.maxBodyBytes, timeoutMs: settings.search.timeoutMs };
   // What a token is sealed with: every entry this host lists, so a token holds for this listing only.
-  const listing = encodeBase64url(sha256(encodeJson(agents.map((a) => [a.entry, a.source]))));
+  const listing = computeEtag(encodeJson(agents.map((a) => [a.entry, a.source])));
   const seal = (key: string, offset: number) =>
     encodeBase64url(sha256(new TextEncoder().encode(`${listing}\n${key}\n${offset}`)).subarray(0, 12));
   const tokenOf = (key: string, offset: number) => `${offset.toString(36)}.${seal(key, offset)}`;
