@@ -90,6 +90,7 @@ export type {
   AgentCardServedKind,
   AgentCardState,
   AgentCardStatus,
+  AgentCardRegistryOptions,
   AgentCardStoreOptions,
   AgentCardTenantOption,
   AgentCardUpdate,

@@ -33,7 +33,7 @@ export type {
 export type { DynamicCardOptions } from './dynamic/types';
 export type { AiCatalogServeOptions } from './agents/types';
 export type { AgentCardViewerOptions } from './viewer/options';
-export type { AgentCardStoreOptions } from './store/options';
+export type { AgentCardRegistryOptions, AgentCardStoreOptions } from './store/options';
 export type { AgentCardTenantOption, TenantOwns } from './store/tenancy';
 
 /** Options shared by every adapter (`agentCard(options)`) and {@link createAgentCardResponder}. */
