@@ -2,10 +2,14 @@
 // time bound; a refused body's stream is cancelled.
 import { joinChunks, type RequestBodyLimits, type RequestBodyRead } from '../http/kernel/body';
 
-/** Reads `request.body`: its bytes, or why there are none to read. */
-export async function readWebBody(request: Request, limits: RequestBodyLimits): Promise<RequestBodyRead> {
-  if (request.bodyUsed) return { kind: 'unavailable' };
-  const body = request.body;
+/** Reads `request.body` (or the stream `given` returns): its bytes, or why there are none to read. */
+export async function readWebBody(
+  request: Request,
+  limits: RequestBodyLimits,
+  given?: () => ReadableStream<Uint8Array> | null | undefined,
+): Promise<RequestBodyRead> {
+  if (given === undefined && request.bodyUsed) return { kind: 'unavailable' };
+  const body = given === undefined ? request.body : (given() ?? null);
   if (body === null) return { kind: 'bytes', bytes: new Uint8Array(0) };
   const reader = body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
