@@ -28,7 +28,7 @@ describe('agentCardRoute', () => {
   });
 
   it("exports POST, which a store-backed host's registry search route answers", async () => {
-    const { POST } = agentCardRoute({ card });
+    const { POST } = agentCardRoute({ card, extended: { authenticate: () => null } });
     expectTypeOf({ POST }).toExtend<RouteHandlerConfig<Record<string, never>>>();
     // A POST for the card is the card's 405.
     expect(
