@@ -65,7 +65,7 @@ export function foldText(text: string): string {
     .replace(/ς/g, 'σ');
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /** The words of folded text: runs of letters and digits, each cut to {@link MAX_WORD}. */
 function wordsOf(folded: string): string[] {
