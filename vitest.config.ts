@@ -35,6 +35,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     setupFiles: ['test/fast-check-setup.ts'],
+    globalSetup: ['test/temp-dir-setup.ts'],
     projects: [
       {
         extends: true,

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import { pairedInterval } from './stats.mjs';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import {
   AGENT_COUNT,
   API_KEY,

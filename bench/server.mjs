@@ -4,7 +4,8 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import Koa from 'koa';
-import { agentCardStatus, agentCardStore, createAgentCardResponder } from '@agent-card/core';
+import { agentCardStatus, agentCardStore } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { memoryStore } from '@agent-card/core/store';
 import { agentCard as expressAgentCard } from '@agent-card/express';
 import { agentCard as koaAgentCard } from '@agent-card/koa';

@@ -14,7 +14,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { agentCardStatus, agentCardStore, createAgentCardResponder } from '@agent-card/core';
+import { agentCardStatus, agentCardStore } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { memoryStore } from '@agent-card/core/store';
 import { redisStore } from '@agent-card/store/redis';
 import { postgresStore } from '@agent-card/store/postgres';

@@ -215,4 +215,18 @@ describe('the GitHub Action after a deploy: url, against and redact', () => {
     const forced = runAction(merged(), { ...given, 'own-hosts': '127.0.0.1', redact: 'true' });
     expect(forced[2]!.stdout).not.toContain('order-status');
   }, 60_000);
+
+  it('takes the folder agent-card build writes as against: the documents the deployment must serve', async () => {
+    const repo = merged();
+    execFileSync(process.execPath, [bin, 'build', '--out', 'site'], { cwd: repo, stdio: 'ignore' });
+    const given = { command, against: 'site', 'allow-http': 'true', base: '', 'own-hosts': '127.0.0.1' };
+    const same = runAction(repo, { ...given, url: await deploy(GOOD_CARD) });
+    expect(same.map((s) => s.code)).toEqual([0, 0, 0]);
+    // The host serves no AI Catalog and no ARD manifest, and neither does the site: said, not failed.
+    expect(same[2]!.stdout).toMatch(/^::notice .*title=drift-not-compared/m);
+    const url = await deploy({ ...GOOD_CARD, skills: [{ ...GOOD_CARD.skills[0], id: 'order-tracking' }] });
+    const lost = runAction(repo, { ...given, url });
+    expect(lost.map((s) => s.code)).toEqual([0, 0, 1]);
+    expect(lost[2]!.stdout).toMatch(/^::error .*title=diff-skill-removed \/skills\[id=order-status\]/m);
+  }, 60_000);
 });

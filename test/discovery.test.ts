@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentCard, type AgentCardOptions, createAgentCardResponder, signAgentCard } from '@agent-card/core';
+import { type AgentCard, signAgentCard } from '@agent-card/core';
+import { type AgentCardOptions, createAgentCardResponder } from '@agent-card/core/http';
 import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/discovery';
 import { afterAll, describe, expect, it } from 'vitest';
 import {

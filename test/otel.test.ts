@@ -10,7 +10,7 @@ const core = fileURLToPath(new URL('../packages/core/', import.meta.url));
 const script = `
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { metrics } from '@opentelemetry/api';
-import { createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { agentCardMetrics } from '@agent-card/core/otel';
 import { CONFORMANCE_CARD } from '@agent-card/core/testing';
 

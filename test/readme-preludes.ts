@@ -6,7 +6,8 @@
 const nest = `
 import { Controller, Get, Inject, Injectable, Module, Post, UseGuards, type CanActivate, type LoggerService } from '@nestjs/common';
 import { AgentCardModule, AgentCardService, AgentSkills, Skill, buildAgentCard } from '@agent-card/nest';
-import type { AgentCard, Principal } from '@agent-card/core';
+import type { AgentCard } from '@agent-card/core';
+import type { Principal } from '@agent-card/core/http';
 import type { Request } from 'express';
 declare const it: (name: string, test: () => Promise<void>) => void;
 declare const expect: (value: unknown) => { toMatchFileSnapshot(path: string): Promise<void> };
@@ -53,7 +54,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
-import { type AgentCard, type AgentCardFetchHandler, type AgentCardResponder, type AgentCardOptions, type AgentSkill, type Principal, createAgentCardResponder } from '@agent-card/core';
+import type { AgentCard, AgentCardFetchHandler, AgentSkill } from '@agent-card/core';
+import { type AgentCardResponder, type AgentCardOptions, type Principal, createAgentCardResponder } from '@agent-card/core/http';
 import type { ValidationProfile } from '@agent-card/core';
 import { agentCard } from '@agent-card/express';
 // An Express app, or one that answers a fetch Request (Hono…), the way the blocks use it.

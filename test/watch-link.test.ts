@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { agentCardStatus, closeAgentCard, createAgentCardResponder } from '@agent-card/core';
+import { agentCardStatus, closeAgentCard } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 
 const definition = (version: string) => ({
   name: 'Fernhill assistant',

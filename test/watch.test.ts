@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentCardStatus, closeAgentCard, createAgentCardResponder } from '@agent-card/core';
+import { agentCardStatus, closeAgentCard } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 
 const definition = (version: string, extra: Record<string, unknown> = {}) => ({
   name: 'Fernhill assistant',

@@ -3,6 +3,7 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    http: 'src/http/public.ts',
     testing: 'src/testing/index.ts',
     view: 'src/view/index.ts',
     next: 'src/next/index.ts',

@@ -1,13 +1,23 @@
 // Packs the workspace packages the way a user receives them and installs the tarballs with npm into
 // fresh apps under the system temp directory, outside the repository and its node_modules.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshTarballs, packInto } from '../../scripts/pack.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const appsDir = join(dirname(fileURLToPath(import.meta.url)), 'apps');
@@ -71,26 +81,19 @@ export function explain(result: Run): string {
   return `exit ${result.code}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}`;
 }
 
-/** `pnpm pack` of every package into one new directory; returns it and the tarballs by package name. */
+/**
+ * The tarballs of every package in one new directory; returns it and the tarballs by package name.
+ * The test command packed them once into .cache/tarballs (`scripts/pack.mjs`): they are copied from
+ * there while no package changed since, else packed again.
+ */
 export async function packAll(): Promise<{ dir: string; tarballs: Record<string, string> }> {
   const out = mkdtempSync(join(tmpdir(), 'agent-card-tarballs-'));
-  for (const dir of packageDirs) {
-    if (!existsSync(join(repoRoot, 'packages', dir, 'dist'))) {
-      throw new Error(`packages/${dir}/dist is missing: run \`pnpm build\` before the consumer suite.`);
-    }
-  }
-  const result = await run(
-    'npx',
-    ['--yes', 'pnpm@12.4.2', '--filter', './packages/*', 'pack', '--pack-destination', out],
-    { cwd: repoRoot, timeout: 180_000 },
-  );
-  if (result.code !== 0) throw new Error(`pnpm pack failed\n${explain(result)}`);
+  const fresh = freshTarballs();
+  if (fresh === undefined) return { dir: out, tarballs: await packInto(out) };
   const tarballs: Record<string, string> = {};
-  for (const dir of packageDirs) {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', dir, 'package.json'), 'utf8'));
-    const file = `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`;
-    if (!existsSync(join(out, file))) throw new Error(`pnpm pack did not write ${file} into ${out}`);
-    tarballs[manifest.name] = join(out, file);
+  for (const [name, file] of Object.entries(fresh)) {
+    tarballs[name] = join(out, basename(file));
+    copyFileSync(file, tarballs[name]);
   }
   return { dir: out, tarballs };
 }

@@ -67,6 +67,7 @@ async function unbundled(entry: string): Promise<string[]> {
 describe('the serving path loads where there are no Node built-ins', () => {
   it.each([
     ['@agent-card/core', 'packages/core/dist/index.mjs'],
+    ['@agent-card/core/http', 'packages/core/dist/http.mjs'],
     ['@agent-card/core/view', 'packages/core/dist/view.mjs'],
     ['@agent-card/hono', 'packages/hono/dist/index.mjs'],
   ])(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
 import { ServerCallContext, STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
-import { createAgentCardResponder, type AgentCard, type AgentCardOptions } from '@agent-card/core';
+import type { AgentCard } from '@agent-card/core';
+import { createAgentCardResponder, type AgentCardOptions } from '@agent-card/core/http';
 import { agentCard } from '@agent-card/express';
 import { extendedCardProvider, fromA2aJsCard, toA2aJsCard } from './index';
 

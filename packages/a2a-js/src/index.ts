@@ -7,14 +7,10 @@ import {
 } from '@a2a-js/sdk';
 import { JsonRpcTransportError } from '@a2a-js/sdk/errors';
 import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
-import { getExtendedAgentCard, verifyAgentCard } from '@agent-card/core';
-import type {
-  AgentCard,
-  AgentCardOptions,
-  AgentCardRequestHeaders,
-  AgentCardResponder,
-  VerifyAgentCardOptions,
-} from '@agent-card/core';
+import { verifyAgentCard } from '@agent-card/core';
+import { getExtendedAgentCard } from '@agent-card/core/http';
+import type { AgentCard, VerifyAgentCardOptions } from '@agent-card/core';
+import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder } from '@agent-card/core/http';
 
 export type { AgentCard as A2aJsAgentCard } from '@a2a-js/sdk';
 

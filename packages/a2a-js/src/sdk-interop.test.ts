@@ -19,7 +19,8 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { AgentCard as SdkAgentCardCodec, Role, verifyAgentCardSignature, type Message } from '@a2a-js/sdk';
-import type { AgentCard, AgentCardOptions } from '@agent-card/core';
+import type { AgentCard } from '@agent-card/core';
+import type { AgentCardOptions } from '@agent-card/core/http';
 import { agentCard } from '@agent-card/express';
 import { cardSignatureVerifier, extendedCardChallenge, extendedCardProvider, toA2aJsCard } from './index';
 

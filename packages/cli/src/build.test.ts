@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AgentCardOptions, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
+import { type AgentCardOptions, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core/http';
 import { cli, loopbackServers } from '../test/run-cli';
 import { freePort, nginxMissing, nginxTest, startNginx } from '../test/nginx';
 

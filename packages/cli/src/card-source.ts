@@ -114,6 +114,33 @@ export function readGitBlob(io: CliIO, rev: string, path: string): Promise<Uint8
 }
 
 /**
+ * What `path` at `rev` is, as git stores it (`blob` for a file, `tree` for a folder), or
+ * `undefined` when git knows no such object: `git cat-file -t`, run as {@link readGitBlob} runs git.
+ */
+export function gitObjectType(io: CliIO, rev: string, path: string): Promise<string | undefined> {
+  return new Promise((done, fail) => {
+    execFile(
+      'git',
+      ['--no-pager', 'cat-file', '-t', `${rev}:${path}`],
+      {
+        cwd: io.cwd,
+        env: { ...io.env, GIT_TERMINAL_PROMPT: '0' },
+        encoding: 'utf8',
+        maxBuffer: 1024,
+        timeout: GIT_TIMEOUT_MS,
+        windowsHide: true,
+      },
+      (error, stdout) => {
+        if (!error) return done(stdout.trim());
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+          return fail(new CliError(`${visible(`${rev}:${path}`)}: git is not installed (or not on PATH).`));
+        done(undefined);
+      },
+    );
+  });
+}
+
+/**
  * A host (`https://acme.io`): its card as `check` finds it (the well-known path, then the legacy
  * one), with the bounds of `check`; no catalog and no plain-http probe.
  */

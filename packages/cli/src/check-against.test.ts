@@ -2,12 +2,12 @@
 // (node:http and core's responder) serving what was deployed, and `agent-card check <url>
 // --against main:agent-card.json` run from the repository as a post-deploy job runs it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostCard, hostResponder, hostSite } from '../test/card-host';
 import { cli, loopbackServers } from '../test/run-cli';
 
 const servers = loopbackServers();
@@ -40,24 +40,7 @@ function repository(): string {
 }
 
 /** The deployment: core's responder serving `card`. */
-function deploy(card: unknown): Promise<string> {
-  const responder = createAgentCardResponder({ card: card as never, profile: 'development', logger: { warn() {} } });
-  return servers.listen(
-    createServer(async (req, res) => {
-      const answer = await responder.respond({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-      });
-      if (!answer) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-        return;
-      }
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
-    }),
-  );
-}
+const deploy = (card: unknown) => hostCard(servers, card);
 
 type Report = { ok: boolean; findings: { rule: string; severity: string; path: string; message: string }[] };
 const drift = (report: Report) => report.findings.filter((f) => f.rule.startsWith('diff-'));
@@ -146,5 +129,217 @@ describe('agent-card check --against (the drift gate)', () => {
     const alone = await cli(['check', url, '--allow-http', '--fail-on', 'breaking'], { cwd: repo });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--fail-on applies to --against');
+  });
+});
+
+/**
+ * A site as `agent-card build` writes it (two agents, their AI Catalog and ARD manifest) committed
+ * at `main:site`, and two deployments of it: the middleware for the same options, and a static
+ * host of a copy of the folder, which a case changes as a faulty deploy would.
+ */
+describe('agent-card check --against a site: the card, the AI Catalog and the ARD manifest', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'agent-card-drift-site-'));
+  let deployed = '';
+  let origin = '';
+  let middleware = '';
+  const cardAt = (path: string, name: string) => ({
+    ...reviewed,
+    name,
+    description: `${name}: answers questions about Acme orders.`,
+    supportedInterfaces: [{ url: `${origin}${path}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  });
+  const options = () => ({
+    agents: [
+      { id: 'orders', path: '/agents/orders', card: cardAt('/agents/orders', 'Orders Agent') },
+      { id: 'refunds', path: '/agents/refunds', card: cardAt('/agents/refunds', 'Refunds Agent') },
+    ],
+    default: 'orders',
+    catalog: { baseUrl: origin, publisher: 'acme-corp.dev', host: { displayName: 'Acme' } },
+  });
+  const refunds = 'urn:air:acme-corp.dev:agent:refunds';
+  const orders = 'urn:air:acme-corp.dev:agent:orders';
+
+  /** A deploy of the reviewed site, changed by `change` (a path under the site and its new JSON, or undefined to delete it). */
+  function deploy(
+    change: (read: (path: string) => Record<string, unknown>) => Record<string, unknown | undefined> = () => ({}),
+  ) {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-'));
+    cpSync(join(repo, 'site'), dir, { recursive: true });
+    const read = (path: string) => JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
+    for (const [path, value] of Object.entries(change(read))) {
+      if (value === undefined) rmSync(join(dir, path));
+      else writeFileSync(join(dir, path), JSON.stringify(value));
+    }
+    deployed = dir;
+  }
+  const check = (url: string, ...args: string[]) =>
+    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+
+  beforeAll(async () => {
+    origin = await hostSite(servers, () => deployed);
+    writeFileSync(join(repo, 'agent-card.config.mjs'), `export default ${JSON.stringify(options(), null, 2)};\n`);
+    const built = await cli(['build', 'agent-card.config.mjs', '--out', 'site', '--profile', 'development'], {
+      cwd: repo,
+    });
+    expect(built.code, built.stderr).toBe(0);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'site');
+    middleware = await hostResponder(servers, options() as never);
+  });
+
+  it('passes when the middleware or the static host serves what was built: every document compared', async () => {
+    deploy();
+    for (const url of [middleware, origin]) {
+      const run = await check(url, '--json');
+      const report = JSON.parse(run.stdout) as Report;
+      expect(drift(report), url).toEqual([]);
+      expect(
+        report.findings.filter((f) => f.rule === 'drift-not-compared'),
+        url,
+      ).toEqual([]);
+      expect(run.code, url).toBe(0);
+    }
+    // The folder on disk, as a job that ran agent-card build before the check has it.
+    const local = await cli(['check', origin, '--allow-http', '--profile', 'development', '--against', 'site'], {
+      cwd: repo,
+    });
+    expect(local.code).toBe(0);
+  });
+
+  it('fails on a catalog entry removed: diff-entry-removed, breaking, exit 1, in every format', async () => {
+    deploy((read) => {
+      const catalog = read('.well-known/ai-catalog.json');
+      const entries = (catalog.entries as { identifier: string }[]).filter((e) => e.identifier !== refunds);
+      return { '.well-known/ai-catalog.json': { ...catalog, entries } };
+    });
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    const found = drift(JSON.parse(run.stdout) as Report);
+    expect(found.map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['diff-entry-removed', 'error', `/entries[identifier=${refunds}]`],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^served AI Catalog differs from main:site\/\.well-known\/ai-catalog\.json: \/entries\[identifier=urn:air:acme-corp\.dev:agent:refunds\]: entry removed \(was \{/,
+    );
+    expect((found[0] as { url?: string }).url).toBe(`${origin}/.well-known/ai-catalog.json`);
+    const html = join(mkdtempSync(join(tmpdir(), 'agent-card-drift-html-')), 'report.html');
+    for (const format of ['text', 'sarif', 'github', 'junit']) {
+      const out = await check(origin, '--format', format, ...(format === 'text' ? ['--html', html] : []));
+      expect(out.code, format).toBe(1);
+      expect(out.stdout, format).toContain('diff-entry-removed');
+    }
+    expect(readFileSync(html, 'utf8')).toContain('diff-entry-removed');
+    // --redact: the reviewed catalog's strings leave the report too.
+    const redacted = await check(origin, '--redact', '--json');
+    expect(redacted.code).toBe(1);
+    expect(drift(JSON.parse(redacted.stdout) as Report).map((f) => f.rule)).toEqual(['diff-entry-removed']);
+    expect(redacted.stdout).not.toContain('agent:refunds');
+    expect(redacted.stdout).not.toContain('Refunds Agent');
+  });
+
+  it('a catalog the host does not serve at all: every reviewed entry gone, breaking', async () => {
+    deploy(() => ({ '.well-known/ai-catalog.json': undefined }));
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    expect(drift(JSON.parse(run.stdout) as Report).map((f) => [f.rule, f.path, f.message])).toEqual([
+      [
+        'diff-entry-removed',
+        '',
+        'served AI Catalog differs from main:site/.well-known/ai-catalog.json: /: the host serves no AI Catalog (404); the reviewed one lists 2 entries.',
+      ],
+    ]);
+  });
+
+  it('a manifest description changed is descriptive: it fails under --fail-on any, not under structural', async () => {
+    deploy((read) => {
+      const ard = read('.well-known/ard.json');
+      const entries = (ard.entries as { identifier: string }[]).map((e) =>
+        e.identifier === orders ? { ...e, description: 'Orders Agent: now with refunds.' } : e,
+      );
+      return { '.well-known/ard.json': { ...ard, entries } };
+    });
+    const any = await check(origin, '--json');
+    expect(any.code).toBe(1);
+    expect(drift(JSON.parse(any.stdout) as Report).map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['diff-descriptive', 'error', `/entries[identifier=${orders}]/description`],
+    ]);
+    const structural = await check(origin, '--fail-on', 'structural', '--json');
+    expect(structural.code).toBe(0);
+    const found = drift(JSON.parse(structural.stdout) as Report);
+    expect(found.map((f) => [f.rule, f.severity])).toEqual([['diff-descriptive', 'info']]);
+    expect(found[0]?.message).toBe(
+      `served ARD manifest differs from main:site/.well-known/ard.json: /entries[identifier=${orders}]/description: description changed ("Orders Agent: answers questions about Acme orders." → "Orders Agent: now with refunds.").`,
+    );
+  });
+
+  it('a card signed at deploy differs in signatures only: reported, passing under --fail-on structural', async () => {
+    deploy((read) => ({
+      '.well-known/agent-card.json': {
+        ...read('.well-known/agent-card.json'),
+        signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln' }],
+      },
+    }));
+    const run = await check(origin, '--fail-on', 'structural', '--json');
+    expect(drift(JSON.parse(run.stdout) as Report).map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['diff-descriptive', 'info', '/signatures'],
+    ]);
+    const any = await check(origin, '--json');
+    expect(any.code).toBe(1);
+    expect(drift(JSON.parse(any.stdout) as Report).map((f) => [f.rule, f.severity])).toEqual([
+      ['diff-descriptive', 'error'],
+    ]);
+  });
+
+  it("compares each card the catalog lists on the host with the site's file at its path", async () => {
+    const path = 'agents/refunds/.well-known/agent-card.json';
+    deploy((read) => {
+      const card = read(path);
+      return { [path]: { ...card, skills: [(card.skills as unknown[])[0]] } };
+    });
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    const found = drift(JSON.parse(run.stdout) as Report) as (Report['findings'][number] & { url?: string })[];
+    expect(found.map((f) => [f.rule, f.severity, f.path, f.url])).toEqual([
+      ['diff-skill-removed', 'error', '/skills[id=cancel]', `${origin}/${path}`],
+      ['diff-version-not-bumped', 'error', '/version', `${origin}/${path}`],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^served card differs from main:site\/agents\/refunds\/\.well-known\/agent-card\.json: /,
+    );
+  });
+
+  it('a folder without a card is refused: not a site agent-card build writes', async () => {
+    const run = await cli(['check', origin, '--allow-http', '--against', 'main:site/agents'], { cwd: repo });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('main:site/agents: a folder without .well-known/agent-card.json');
+    const empty = mkdtempSync(join(tmpdir(), 'agent-card-empty-'));
+    const local = await cli(['check', origin, '--allow-http', '--against', empty], { cwd: repo });
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain(
+      'a folder without .well-known/agent-card.json, so not a site agent-card build writes',
+    );
+  });
+});
+
+describe('agent-card check --against one card: what is not compared is said', () => {
+  const repo = repository();
+
+  it('a host without a catalog: the card only is compared, and an info says so', async () => {
+    const url = await deploy(reviewed);
+    const run = await cli(['check', url, '--allow-http', '--against', 'main:agent-card.json', '--json'], { cwd: repo });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.findings.filter((f) => f.rule === 'drift-not-compared')).toMatchObject([
+      {
+        severity: 'info',
+        message:
+          'Compared the card with main:agent-card.json; not compared: the AI Catalog (the host serves none), the ARD manifest (the host serves none).',
+      },
+    ]);
+    const text = await cli(['check', url, '--allow-http', '--against', 'main:agent-card.json'], { cwd: repo });
+    expect(text.stdout).toContain('drift-not-compared');
   });
 });

@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder, validateAgentCard } from '@agent-card/core';
+import { validateAgentCard } from '@agent-card/core';
 import { UNTRUSTED as UNTRUSTED_NOTE } from './commands/check';
+import { hostCard } from '../test/card-host';
 import { cards, cli, cliBinary, loopbackServers, requireBuiltCli, root } from '../test/run-cli';
 
 const legacySample = join(root, 'test/fixtures/spec/examples/legacy-v0.3.0-spec-5.7-sample-agent-card.json');
@@ -345,22 +346,7 @@ describe('agent-card check', () => {
 
   beforeAll(async () => {
     const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
-    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
-    good = await listen(
-      createServer(async (req, res) => {
-        const answer = await responder.respond({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-        });
-        if (!answer) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-          return;
-        }
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      }),
-    );
+    good = await hostCard(servers, card);
     html = await listen(
       createServer((_req, res) => {
         res

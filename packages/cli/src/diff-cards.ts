@@ -24,21 +24,25 @@ const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The member that identifies the elements of the array at `path`: `url` for interfaces, `uri`
- * for extensions, `id` anywhere else.
+ * The member that identifies the elements of an array, by the array's pointer (`default` for any
+ * other array): arrays whose elements all carry it are matched by it, so reordering is not a change.
  */
-const KEY_MEMBER: Record<string, string> = {
+export type KeyMembers = Readonly<Record<string, string>> & { readonly default: string };
+
+/** A card's: `url` for interfaces, `uri` for extensions, `id` anywhere else. */
+const CARD_KEYS: KeyMembers = {
   '/supportedInterfaces': 'url',
   '/additionalInterfaces': 'url',
   '/capabilities/extensions': 'uri',
+  default: 'id',
 };
 
 /**
  * The key member of two arrays when every element of both carries it as a string, once per
  * array: they are then matched by it, so reordering is not a change.
  */
-function keyOf(path: string, a: unknown[], b: unknown[]): string | undefined {
-  const key = KEY_MEMBER[path] ?? 'id';
+function keyOf(keys: KeyMembers, path: string, a: unknown[], b: unknown[]): string | undefined {
+  const key = (Object.hasOwn(keys, path) ? keys[path] : undefined) ?? keys.default;
   const ok = (list: unknown[]) =>
     list.every((x) => isObject(x) && typeof x[key] === 'string') &&
     new Set(list.map((x) => (x as Record<string, string>)[key])).size === list.length;
@@ -49,10 +53,10 @@ function keyOf(path: string, a: unknown[], b: unknown[]): string | undefined {
 type Step = { before: unknown; after: unknown; path: string } | { change: CardChange };
 
 /** The steps comparing `before` with `after`, in the order their changes are listed. */
-function stepsOf(before: unknown, after: unknown, path: string): Step[] | CardChange | undefined {
+function stepsOf(keys: KeyMembers, before: unknown, after: unknown, path: string): Step[] | CardChange | undefined {
   const steps: Step[] = [];
   if (Array.isArray(before) && Array.isArray(after)) {
-    const key = keyOf(path, before, after);
+    const key = keyOf(keys, path, before, after);
     if (key !== undefined) {
       const old = new Map(before.map((x) => [(x as Record<string, string>)[key], x]));
       const neu = new Map(after.map((x) => [(x as Record<string, string>)[key], x]));
@@ -89,7 +93,7 @@ function stepsOf(before: unknown, after: unknown, path: string): Step[] | CardCh
 }
 
 /** Depth-first, with an explicit stack: a card nested 100 000 levels deep cannot overflow it. */
-function walk(before: unknown, after: unknown): CardChange[] {
+function walk(keys: KeyMembers, before: unknown, after: unknown): CardChange[] {
   const out: CardChange[] = [];
   const stack: Step[] = [{ before, after, path: '' }];
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
@@ -97,7 +101,7 @@ function walk(before: unknown, after: unknown): CardChange[] {
       out.push(step.change);
       continue;
     }
-    const next = stepsOf(step.before, step.after, step.path);
+    const next = stepsOf(keys, step.before, step.after, step.path);
     if (next === undefined) continue;
     if (!Array.isArray(next)) out.push(next);
     else for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
@@ -111,8 +115,18 @@ function walk(before: unknown, after: unknown): CardChange[] {
  * @example diffAgentCards(old, neu).changes // [{ kind: 'changed', path: '/version', before: '1.0.0', after: '1.1.0' }]
  */
 export function diffAgentCards(before: unknown, after: unknown): CardDiff {
-  const changes = walk(before, after);
+  const changes = walk(CARD_KEYS, before, after);
   const versionChanged = changes.some((c) => c.path === '/version');
   const contentChanged = changes.some((c) => c.path !== '/version' && !c.path.startsWith('/signatures'));
   return { changes, versionChanged, contentChanged };
+}
+
+/**
+ * Field-level differences between two JSON documents, the arrays matched by `keys` (an AI
+ * Catalog's or an ARD manifest's `entries` by `identifier`). The walk of {@link diffAgentCards}.
+ *
+ * @example diffJsonDocuments(a, b, { '/entries': 'identifier', default: 'id' })
+ */
+export function diffJsonDocuments(before: unknown, after: unknown, keys: KeyMembers): CardChange[] {
+  return walk(keys, before, after);
 }

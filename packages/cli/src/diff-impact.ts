@@ -19,8 +19,17 @@ export interface DiffFinding extends Finding {
   kind?: CardChange['kind'];
 }
 
-/** The rules of one change (`diff-version-not-bumped` is about the pair). */
-type ChangeRuleId = Extract<Exclude<CliRuleId, 'diff-version-not-bumped'>, `diff-${string}`>;
+/**
+ * The rules of one change of a card (`diff-version-not-bumped` is about the pair; the entry rules
+ * and `drift-not-compared` are the drift gate's, about the AI Catalog and the ARD manifest).
+ */
+type ChangeRuleId = Extract<
+  Exclude<
+    CliRuleId,
+    'diff-version-not-bumped' | 'diff-entry-removed' | 'diff-entry-url-changed' | 'drift-not-compared'
+  >,
+  `diff-${string}`
+>;
 
 interface Verdict {
   rule: ChangeRuleId;

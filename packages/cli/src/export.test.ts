@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
 import type * as AgentCoreControl from '@aws-sdk/client-bedrock-agentcore-control';
+import { hostCard } from '../test/card-host';
 import { cards, cli, loopbackServers } from '../test/run-cli';
 
 /**
@@ -273,24 +273,7 @@ describe('export usage', () => {
 });
 
 /** A host serving `card` with core's responder. */
-function deploy(card: unknown): Promise<string> {
-  const responder = createAgentCardResponder({ card: card as never, profile: 'development', logger: { warn() {} } });
-  return servers.listen(
-    createServer(async (req, res) => {
-      const answer = await responder.respond({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-      });
-      if (!answer) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
-        return;
-      }
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
-    }),
-  );
-}
+const deploy = (card: unknown) => hostCard(servers, card);
 
 describe('check --against an exported record (the registry copy)', () => {
   const reviewed = support();

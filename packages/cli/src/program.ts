@@ -142,8 +142,8 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--no-info', 'hide info findings')
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option(
-      '--against <file|rev:path>',
-      'the drift gate: compare the served card with the reviewed one (a file, or rev:path from git) as diff does',
+      '--against <file|dir|rev:path>',
+      'the drift gate: compare what the host serves with what was reviewed, as diff does: a card (a file, or rev:path from git), or the folder agent-card build writes (its AI Catalog and ARD manifest too)',
     )
     .addOption(
       new Option(

@@ -1,12 +1,11 @@
 // agent-card view --prompt, the "What a model reads" section of check --html and rule prompt-size,
 // against a real host (node:http and core's responder) where a host is needed.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder } from '@agent-card/core';
 import { renderPromptText } from '@agent-card/core/view';
+import { hostCard } from '../test/card-host';
 import { cli, loopbackServers } from '../test/run-cli';
 import { countPromptTokens, PROMPT_TOKEN_BUDGET } from './prompt';
 
@@ -37,24 +36,7 @@ const long = {
   })),
 };
 
-async function host(card: unknown): Promise<string> {
-  const responder = createAgentCardResponder({ card: card as never, profile: 'development', logger: { warn() {} } });
-  return servers.listen(
-    createServer(async (req, res) => {
-      const answer = await responder.respond({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        headers: req.headers,
-      });
-      if (!answer) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-        return;
-      }
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
-    }),
-  );
-}
+const host = (card: unknown) => hostCard(servers, card);
 
 describe('agent-card view --prompt', () => {
   it('prints both renderings with their tokens, marks the findings and shows no control character', async () => {

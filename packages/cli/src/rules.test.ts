@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentCardResponder, listRules } from '@agent-card/core';
+import { listRules } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { cards, cli, loopbackServers } from '../test/run-cli';
 
 const localhostCard = join(cards, 'broken/url-localhost.json');

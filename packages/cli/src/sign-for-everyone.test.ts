@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentCardResponder, verifyAgentCard } from '@agent-card/core';
+import { verifyAgentCard } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cards, cli, loopbackServers } from '../test/run-cli';
 

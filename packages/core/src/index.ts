@@ -60,99 +60,22 @@ export { AgentCardError, formatFindings } from './errors';
 export type { AgentCardErrorCode } from './errors';
 export { agentCardJsonSchema } from './json-schema';
 export type { JsonSchema } from './json-schema';
-export {
-  AGENT_CARD_PATH,
-  EXTENDED_AGENT_CARD_NOT_CONFIGURED,
-  UNAUTHENTICATED,
-  UNSUPPORTED_OPERATION,
-  agentCardRoutes,
-  agentCardStatus,
-  agentCardStore,
-  agentResponderOf,
-  closeAgentCard,
-  computeEtag,
-  createAgentCardResponder,
-  getExtendedAgentCard,
-  mergeExtendedCard,
-  servedPathsOf,
-} from './http';
+// Serving, as an application author does it: one fetch handler for Deno, Bun, Workers and Next.js,
+// and the state of the cards an adapter serves. The responder, the bridges, the served paths and
+// the request/response types an adapter or a host integration uses are in @agent-card/core/http.
+export { agentCardStatus, agentCardStore, closeAgentCard } from './http';
+export type { AgentCardRegistryOptions, AgentCardState, AgentCardStatus, AgentCardStoreOptions } from './http';
+export { createAgentCardFetchHandler } from './bridges';
 export type {
-  AgentCardClientFamily,
-  AgentCardContext,
-  AgentCardOptions,
-  AgentCardRequest,
-  AgentCardRequestHeaders,
-  AgentCardResponder,
-  AgentCardResponse,
-  AgentCardRoute,
-  AgentCardServeEvent,
-  AgentCardServeHook,
-  AgentCardServedKind,
-  AgentCardState,
-  AgentCardStatus,
-  AgentCardRegistryOptions,
-  AgentCardStoreOptions,
-  AgentCardTenantOption,
-  AgentCardUpdate,
-  AgentCardWatchOptions,
-  AgentOptions,
-  AiCatalogServeOptions,
-  DynamicCardOptions,
-  ExtendedAgentCardOptions,
-  ExtendedCardRequest,
-  GetExtendedAgentCardResult,
-  Principal,
-  TenantOwns,
-} from './http';
-export type { CardStore } from './store/card-store';
-export {
-  createAgentCardFetchBridge,
-  createAgentCardFetchHandler,
-  createAgentCardNodeHandler,
-  writeFastifyReply,
-} from './bridges';
-export type {
-  AgentCardFastifyReply,
-  AgentCardFetchBridge,
-  AgentCardFetchBridgeSettings,
   AgentCardFetchConnection,
   AgentCardFetchHandler,
   AgentCardFetchHandlerSettings,
-  AgentCardNodeHandler,
-  AgentCardNodeHandlerSettings,
-  AgentCardNodeRequest,
-  AgentCardNodeResponder,
-  AgentCardNodeResponse,
 } from './bridges';
-export {
-  A2A_ENTRY_MEDIA_TYPES,
-  AGENT_SKILLS_ENTRY_TYPE,
-  AI_CATALOG_DRAFT,
-  AI_CATALOG_DRAFT_IDS,
-  AI_CATALOG_MAX_DEPTH,
-  AI_CATALOG_MEDIA_TYPE,
-  AI_CATALOG_PATH,
-  AI_CATALOG_PREVIOUS_DRAFT,
-  AI_CATALOG_SIGNATURE_ALGORITHMS,
-  AI_CATALOG_SPEC_VERSION,
-  MCP_CATALOG_PATH,
-  MCP_SERVER_CARD_ENTRY_TYPE,
-  registeredEntryTypeOf,
-  toAgentEntry,
-  toAiCatalog,
-  urnAirOf,
-  validateAiCatalog,
-} from './catalog';
+export { AI_CATALOG_SIGNATURE_ALGORITHMS, validateAiCatalog } from './catalog';
 export type {
-  AgentEntrySource,
   AiCatalog,
-  AiCatalogDraftId,
-  AiCatalogDraftSource,
   AiCatalogEntry,
   AiCatalogHost,
-  AiCatalogPrevious,
-  AiCatalogPreviousEntry,
-  AiCatalogPreviousHost,
   AiCatalogPublisher,
   AiCatalogSignature,
   AiCatalogValidationResult,
@@ -175,9 +98,8 @@ export type {
   VerifyAiCatalogOptions,
   VerifyAiCatalogResult,
 } from './sign/catalog-signing';
-export { AI_CATALOG_JWS_TYP, DID_WEB_PROFILE, didWebDocumentUrl, TRUST_MANIFEST_JWS_TYP } from './sign/catalog-did-web';
 // ARD (Agentic Resource Discovery): the manifest at /.well-known/ard.json and its validator.
-export { ARD_SPEC, ARD_PATH, ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_CONTEXT, validateArdManifest } from './ard';
+export { validateArdManifest } from './ard';
 export type { ArdEntry, ArdManifest, ArdValidationResult, ValidateArdManifestOptions } from './ard';
 export { validateAgentCard } from './validate/validate';
 export { readJsonBytes } from './validate/json-bytes';

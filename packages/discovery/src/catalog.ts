@@ -9,18 +9,20 @@
  */
 import type { CatalogRuleId, DiscoveryRuleId } from '@agent-card/core';
 import {
+  applyRuleOverrides,
+  type Severity,
+  quoteUntrusted as show,
+  validateAiCatalog,
+  verifyAiCatalog,
+} from '@agent-card/core';
+import {
   A2A_ENTRY_MEDIA_TYPES,
   AI_CATALOG_MAX_DEPTH,
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
-  applyRuleOverrides,
-  type Severity,
-  quoteUntrusted as show,
   registeredEntryTypeOf,
   urnAirOf,
-  validateAiCatalog,
-  verifyAiCatalog,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange } from './request';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings } from './target';
@@ -214,7 +216,7 @@ async function verifyCatalogSignature(
     return;
   }
   const result = await verifyAiCatalog(value, {
-    fetch: ctx.settings.fetch as typeof globalThis.fetch,
+    ...(ctx.settings.callerFetch === undefined ? {} : { fetch: ctx.settings.callerFetch as typeof globalThis.fetch }),
     catalogUrl: url,
     followArtifacts: ctx.settings.followCatalog === 'any' ? 'any' : 'same-origin',
     allowInsecureArtifactUrls: ctx.settings.allowHttp,

@@ -5,7 +5,8 @@
  * origin: a URL a document names on another origin is compared as text, never fetched.
  */
 import { createHash } from 'node:crypto';
-import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH, validateArdManifest } from '@agent-card/core';
+import { validateArdManifest } from '@agent-card/core';
+import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH } from '@agent-card/core/http';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange, type Exchange } from './request';
 import type { DiscoverySettings } from './target';
@@ -331,6 +332,9 @@ export async function gradeDocuments(
     const result = validateArdManifest(ardDoc.value);
     ardDoc.doc.valid = result.valid;
     ardDoc.doc.format = 'ARD v0.91';
+    // Kept for the drift gate (check --against), which compares it with the reviewed manifest; the
+    // AI Catalog's parsed body is the catalog report's `document`.
+    ardDoc.doc.document = ardDoc.value;
     const entries = entriesOf(ardDoc.value);
     ardDoc.doc.entries =
       isObject(ardDoc.value) && Array.isArray(ardDoc.value.entries) ? ardDoc.value.entries.length : 0;

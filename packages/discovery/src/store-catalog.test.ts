@@ -2,7 +2,8 @@
 // the nested catalogs it lists, one level deep, and every agent's card through them.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentCard, createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
+import type { AgentCard } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core/http';
 import { memoryStore, openCardStore } from '@agent-card/core/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverAgentCard } from './discover';

@@ -53,6 +53,11 @@ export interface DiscoverySettings {
   corsOrigin: string;
   headers: Record<string, string>;
   fetch: DiscoveryFetch;
+  /**
+   * The `fetch` option as given. Without it, the catalog's signature check makes its own
+   * connections, each to the addresses it checked (DNS rebinding, `verifyAiCatalog`).
+   */
+  callerFetch?: DiscoveryFetch;
   signal?: AbortSignal;
   followCatalog: 'same-origin' | 'any' | false;
   maxCatalogEntries: number;
@@ -143,6 +148,7 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
       0,
     ),
   };
+  if (options.fetch !== undefined) settings.callerFetch = options.fetch;
   if (options.signal !== undefined) settings.signal = options.signal;
   const rules = checkRuleOverrides(options.rules, 'rules');
   if (rules.problems.length > 0) {

@@ -440,6 +440,8 @@ export interface DiscoveryDocument {
   valid?: boolean;
   /** Entries it lists (catalogs, ARD). */
   entries?: number;
+  /** The parsed JSON of a served ARD manifest (the AI Catalog's is `catalog.document`). */
+  document?: unknown;
   /** Why no response was read (`timeout`, `network`…). */
   failure?: string;
 }

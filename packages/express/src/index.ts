@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core/http';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core/http';
 
 /**
  * The options of {@link agentCard}: core's `AgentCardOptions` with the request Express hands to

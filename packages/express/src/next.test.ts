@@ -5,13 +5,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import request from 'supertest';
 import express5 from 'express';
 import express4 from 'express4';
-import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core/http';
 
 const respond =
   vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
 
-vi.mock('@agent-card/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@agent-card/core')>()),
+vi.mock('@agent-card/core/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@agent-card/core/http')>()),
   createAgentCardResponder: () => ({ respond }),
 }));
 

@@ -3,7 +3,7 @@ import { createServer, type RequestListener } from 'node:http';
 import express5 from 'express';
 import express4 from 'express4';
 import { listenOnLoopback, runAgentCardUpdateSuite, type UpdatableConformanceServer } from '@agent-card/core/testing';
-import type { AgentCardOptions } from '@agent-card/core';
+import type { AgentCardOptions } from '@agent-card/core/http';
 import { agentCard } from './index';
 
 const starter =

@@ -1,11 +1,6 @@
-import {
-  AgentCardError,
-  closeAgentCard,
-  createAgentCardNodeHandler,
-  createAgentCardResponder,
-  writeFastifyReply,
-} from '@agent-card/core';
-import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core';
+import { AgentCardError, closeAgentCard } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder, writeFastifyReply } from '@agent-card/core/http';
+import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder } from '@agent-card/core/http';
 import type {
   FastifyInstance,
   FastifyPluginCallback,

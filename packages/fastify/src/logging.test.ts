@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { agentCardStatus, type AgentCard, type AgentCardServeEvent } from '@agent-card/core';
+import { agentCardStatus, type AgentCard } from '@agent-card/core';
+import type { AgentCardServeEvent } from '@agent-card/core/http';
 import fastify5 from 'fastify';
 import fastify4 from 'fastify4';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,8 @@ import fastify5 from 'fastify';
 import fastify4 from 'fastify4';
 import { describe, expect, it } from 'vitest';
 import { runAgentCardUpdateSuite, type UpdatableConformanceServer } from '@agent-card/core/testing';
-import { type AgentCardOptions, AgentCardError } from '@agent-card/core';
+import { AgentCardError } from '@agent-card/core';
+import type { AgentCardOptions } from '@agent-card/core/http';
 import { CONFORMANCE_CARD } from '@agent-card/core/testing';
 import { agentCard } from './index';
 

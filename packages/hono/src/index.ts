@@ -1,9 +1,9 @@
-import { createAgentCardFetchBridge, createAgentCardResponder } from '@agent-card/core';
+import { createAgentCardFetchBridge, createAgentCardResponder } from '@agent-card/core/http';
 import type {
   AgentCardOptions as CoreAgentCardOptions,
   AgentCardRequestHeaders,
   AgentCardResponder,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 
 /**

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { type AgentCard, type AgentCardOptions, agentResponderOf } from '@agent-card/core';
+import type { AgentCard } from '@agent-card/core';
+import { type AgentCardOptions, agentResponderOf } from '@agent-card/core/http';
 import { conformanceAgentCard, runAgentCardUpdateSuite } from '@agent-card/core/testing';
 import { agentCard } from './index';
 

@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core';
-import type { AgentCardOptions as CoreAgentCardOptions, AgentCardResponder, AgentCardResponse } from '@agent-card/core';
+import { createAgentCardNodeHandler, createAgentCardResponder } from '@agent-card/core/http';
+import type {
+  AgentCardOptions as CoreAgentCardOptions,
+  AgentCardResponder,
+  AgentCardResponse,
+} from '@agent-card/core/http';
 
 /**
  * The options of {@link agentCard}: core's `AgentCardOptions` with the Koa context that

@@ -5,13 +5,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import request from 'supertest';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
-import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core';
+import type { AgentCardRequest, AgentCardResponse } from '@agent-card/core/http';
 
 const respond =
   vi.fn<(request: AgentCardRequest) => AgentCardResponse | undefined | Promise<AgentCardResponse | undefined>>();
 
-vi.mock('@agent-card/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@agent-card/core')>()),
+vi.mock('@agent-card/core/http', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@agent-card/core/http')>()),
   createAgentCardResponder: () => ({ respond }),
 }));
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import { listenOnLoopback, runAgentCardUpdateSuite, type UpdatableConformanceServer } from '@agent-card/core/testing';
-import type { AgentCardOptions } from '@agent-card/core';
+import type { AgentCardOptions } from '@agent-card/core/http';
 import { agentCard } from './index';
 
 const starter =

@@ -1,13 +1,12 @@
+import { AgentCardError, type AgentCard, type AgentSkill } from '@agent-card/core';
 import {
-  AgentCardError,
   createAgentCardResponder,
   mergeExtendedCard,
-  type AgentCard,
   type AgentCardOptions,
   type AgentCardResponder,
-  type AgentSkill,
+  type ExtendedAgentCardOptions,
   type Principal,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 import { coreOptions, type AgentCardModuleOptions, type CardFunction } from './agent-card.options';
 import {
@@ -15,10 +14,13 @@ import {
   assembleAgentCard,
   checkSkills,
   explainBuildFailure,
+  type AgentCardBuild,
   type AssembleAgentCardInput,
 } from './assemble-agent-card';
-import { extendedContentOf, staticCardOf, type AgentCardBuild, type ExtendedContent } from './extended-card';
 import { skillFromOptions, type SkillSource } from './skill-source';
+
+/** What core merges over the public card for the extended card (`extended.card`). */
+export type ExtendedContent = ExtendedAgentCardOptions<any>['card'];
 
 /** What the module boots from: its options, the decorated skills, and who reads the extended card. */
 export interface BootInput {
@@ -34,17 +36,25 @@ export interface BootInput {
 export interface BootedCard {
   responder: AgentCardResponder<any>;
   build?: AgentCardBuild;
-  /** The extended card when it is the same for every principal. */
-  staticExtended?: AgentCard;
+  /** The extended card core serves, when something authenticates extended-card requests. */
+  extended?: ExtendedContent;
 }
 
 /** Builds and validates the card in the mode the options ask for, after the OpenAPI checks. */
 export async function bootAgentCard(input: BootInput): Promise<BootedCard> {
-  checkOpenApi(input.decorated, input.options.logger ?? input.logger);
-  if (input.options.store !== undefined) return { responder: bootStore(input) };
-  if (input.options.agents !== undefined) return { responder: bootSeveralAgents(input) };
-  if (typeof input.options.card === 'function') return { responder: bootPerRequestCard(input, input.options.card) };
-  return bootSingleCard(input);
+  const boot = { ...input, logger: input.options.logger ?? input.logger };
+  checkOpenApi(boot.decorated, boot.logger);
+  if (boot.options.store !== undefined) return { responder: bootStore(boot) };
+  if (boot.options.agents !== undefined) return { responder: bootSeveralAgents(boot) };
+  if (typeof boot.options.card === 'function') return { responder: bootPerRequestCard(boot, boot.options.card) };
+  return bootSingleCard(boot);
+}
+
+/** The extended card of a single card for core to serve: the public card, its extended skills, then `extra`. */
+export function extendedContentOf({ card, extendedSkills }: AgentCardBuild, extra: ExtendedContent): ExtendedContent {
+  const merge = (content: Partial<AgentCard> | readonly AgentSkill[] | undefined) =>
+    mergeExtendedCard(extendedSkills.length > 0 ? mergeExtendedCard(card, extendedSkills) : card, content);
+  return typeof extra === 'function' ? async (principal) => merge(await extra(principal)) : merge(extra);
 }
 
 /** The responder's `extended` option, when something authenticates extended-card requests. */
@@ -55,7 +65,7 @@ function extendedOption(input: BootInput, card: ExtendedContent): Pick<AgentCard
 }
 
 /** One card, from `definition` or a complete `card`, with the static and decorated skills. */
-export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
+function bootSingleCard(input: BootInput): BootedCard {
   const { options } = input;
   const base = options.card as AgentCard | undefined;
   const assemble: AssembleAgentCardInput = {
@@ -63,8 +73,7 @@ export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
     ...(base ? { card: base } : {}),
     sources: [...[...(base?.skills ?? []), ...(options.skills ?? [])].map(skillFromOptions), ...input.decorated],
     canAuthenticate: input.authenticate !== undefined,
-    ...(options.profile === undefined ? {} : { profile: options.profile }),
-    ...(options.rules === undefined ? {} : { rules: options.rules }),
+    settings: options,
   };
   const build = assembleAgentCard(assemble);
   try {
@@ -74,8 +83,7 @@ export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
       card: build.card,
       ...extendedOption(input, extended),
     });
-    const staticExtended = staticCardOf(extended);
-    return { responder, build, ...(staticExtended ? { staticExtended } : {}) };
+    return { responder, build, extended };
   } catch (error) {
     // Core rejected the card: the Nest-level checks name the decorator or option to fix.
     throw explainBuildFailure(assemble) ?? annotateSkillErrors(error, build.sources);
@@ -83,15 +91,10 @@ export async function bootSingleCard(input: BootInput): Promise<BootedCard> {
 }
 
 /** A per-request card: the skills are checked now, each variant by core on first use. */
-export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentCardResponder<any> {
+function bootPerRequestCard(input: BootInput, card: CardFunction): AgentCardResponder<any> {
   const { options } = input;
-  const logger = options.logger ?? input.logger;
-  const { publicSkills, extendedSkills } = checkSkills({
-    sources: [...(options.skills ?? []).map(skillFromOptions), ...input.decorated],
-    logger,
-    ...(options.profile === undefined ? {} : { profile: options.profile }),
-    ...(options.rules === undefined ? {} : { rules: options.rules }),
-  });
+  const sources = [...(options.skills ?? []).map(skillFromOptions), ...input.decorated];
+  const { publicSkills, extendedSkills } = checkSkills(sources, options, input.logger);
   if (extendedSkills.length > 0 && input.authenticate === undefined)
     throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', messages.extendedWithoutAuthentication);
   const extended = input.authenticate ? withExtendedSkills(options.extended?.card, extendedSkills) : undefined;
@@ -103,25 +106,20 @@ export function bootPerRequestCard(input: BootInput, card: CardFunction): AgentC
 }
 
 /** `forRoot({ store, tenant })`: the cards of a store, per tenant; the module has no card of its own. */
-export function bootStore(input: BootInput): AgentCardResponder<any> {
+function bootStore(input: BootInput): AgentCardResponder<any> {
   const { options } = input;
   const problems: string[] = [];
   for (const key of ['definition', 'card', 'skills', 'agents'] as const)
     if (options[key] !== undefined) problems.push(messages.notWithStore(`forRoot({ ${key} })`));
   if (input.decorated.length > 0)
     problems.push(messages.notWithStore(input.decorated.map((d) => d.declaredBy).join(', ')));
-  if (problems.length > 0)
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
-  return createAgentCardResponder({
-    ...coreOptions(options, input.logger),
-    ...(options.default === undefined ? {} : { default: options.default }),
-    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-  });
+  throwProblems(problems);
+  return createAgentCardResponder(coreOptions(options, input.logger));
 }
 
 /** `forRoot({ agents })`: each decorated skill goes to the (extended) card of the agent it names. */
-export function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
-  const { agents = [], default: defaultId, catalog } = input.options;
+function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
+  const { agents = [], default: defaultId } = input.options;
   const ids = new Set(agents.map((a) => a.id));
   const problems: string[] = [];
   const byAgent = new Map<string, { public: AgentSkill[]; extended: AgentSkill[] }>();
@@ -135,12 +133,9 @@ export function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
     byAgent.set(id, list);
     (source.extended ? list.extended : list.public).push(source.skill);
   }
-  if (problems.length > 0)
-    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
+  throwProblems(problems);
   return createAgentCardResponder({
     ...coreOptions(input.options, input.logger),
-    ...(defaultId === undefined ? {} : { default: defaultId }),
-    ...(catalog === undefined ? {} : { catalog }),
     agents: agents.map((agent) => {
       const skills = byAgent.get(agent.id);
       if (skills === undefined) return agent;
@@ -155,6 +150,11 @@ export function bootSeveralAgents(input: BootInput): AgentCardResponder<any> {
       return { ...agent, card, extended };
     }),
   });
+}
+
+function throwProblems(problems: readonly string[]): void {
+  if (problems.length > 0)
+    throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', `AgentCardModule:\n  - ${problems.join('\n  - ')}`);
 }
 
 /** Appends the decorated public skills to every variant of a per-request card. */

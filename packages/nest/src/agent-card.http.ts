@@ -1,25 +1,16 @@
 // The only file that knows HTTP: core's Node bridge on the adapter's instance, as an Express
 // middleware or a Fastify `onRequest` hook. Every HTTP decision is core's.
+import type { AbstractHttpAdapter } from '@nestjs/core';
+import { AgentCardError } from '@agent-card/core';
 import {
-  AgentCardError,
   createAgentCardNodeHandler,
   writeFastifyReply,
   type AgentCardFastifyReply,
   type AgentCardNodeRequest,
   type AgentCardNodeResponder,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 
-/** What this module needs from Nest's `AbstractHttpAdapter`. */
-export interface AgentCardHttpAdapter {
-  getType?(): string;
-  getInstance<T = unknown>(): T;
-}
-
-/**
- * Puts the card in front of the application: registered on the adapter's instance, it ignores
- * Nest's global prefix and runs before Nest's 404 handler; other requests pass straight on.
- */
 /** The part of an Express 4 or 5 application read here. */
 interface ExpressLike {
   use(handler: unknown): unknown;
@@ -46,7 +37,11 @@ function useBeforeBodyParsers(app: ExpressLike, handle: unknown): void {
   stack.splice(first, 0, stack.pop());
 }
 
-export function serveAgentCard(adapter: AgentCardHttpAdapter, service: AgentCardNodeResponder<any, unknown>): void {
+/**
+ * Puts the card in front of the application: registered on the adapter's instance, it ignores
+ * Nest's global prefix and runs before Nest's 404 handler; other requests pass straight on.
+ */
+export function serveAgentCard(adapter: AbstractHttpAdapter, service: AgentCardNodeResponder<any, unknown>): void {
   const type = adapter.getType?.();
   if (type === 'express') {
     // No response handed to the service: guards find it as `req.res`, which Express sets.

@@ -10,7 +10,6 @@ export const excludedSkill = (origin: string, excludedBy: string): string =>
 export const excludedSkills = (lines: readonly string[]): string =>
   `AgentCardModule: ${lines.length === 1 ? '1 public skill is' : `${lines.length} public skills are`} on routes hidden from the OpenAPI document. Fix each one below.\n${lines.map((line) => `  - ${line}`).join('\n')}`;
 
-/** A `@Skill()` on an operation that `@ApiOperation({ deprecated: true })` marks deprecated. */
 export const deprecatedSkill = (origin: string, id: unknown): string =>
   `AgentCardModule: ${origin}: the skill ${JSON.stringify(id)} is on an operation marked deprecated (@ApiOperation({ deprecated: true })); the card still lists it, and agents cannot tell. Remove @Skill() when agents should stop choosing it.`;
 
@@ -43,15 +42,12 @@ export const partialExtendedPerRequest =
 export const notInitialisedForRequest =
   'AgentCardModule: a request arrived before the module initialised. Call app.init() or app.listen() before serving requests.';
 
-/** The single card was asked for while the card is built per request. */
 export const noSingleCard =
   'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
 
-/** The single card was asked for while the module serves several agents. */
 export const severalAgents =
   'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.';
 
-/** The single card was asked for while the module serves the cards of a store. */
 export const storeBacked =
   'AgentCardService: the module serves the cards of a store (forRoot({ store })), one set per tenant, so there is no single card to read or change. Write through the store: await service.store().put(tenant, agent, card).';
 

@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AGENT_CARD_PATH, AgentCardError, type AgentCard, type Principal } from '@agent-card/core';
+import { AgentCardError, type AgentCard } from '@agent-card/core';
+import { AGENT_CARD_PATH, type Principal } from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 import { AgentCardService } from './agent-card.service';
 

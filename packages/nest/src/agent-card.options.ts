@@ -3,13 +3,10 @@ import {
   AgentCardError,
   AgentCardSchema,
   type AgentCard,
-  type AgentCardContext,
   type AgentCardDefinition,
-  type AgentCardOptions,
   type AgentSkill,
-  type ExtendedAgentCardOptions,
-  type Principal,
 } from '@agent-card/core';
+import type { AgentCardContext, AgentCardOptions, ExtendedAgentCardOptions, Principal } from '@agent-card/core/http';
 
 /** Core's serving options, which `forRoot` takes at the top level, as core does. */
 type ServingKey = Exclude<
@@ -140,11 +137,15 @@ export function checkModuleOptions(options: AgentCardModuleOptions): void {
   );
 }
 
-/** Core's responder options of these module options (each mode adds `card` and `extended`). */
+/** The validation settings of the module options, as `defineAgentCard` takes them. */
+export type ValidationSettings = Pick<AgentCardModuleOptions, 'profile' | 'rules'>;
+
+/** Core's responder options of these module options (each mode adds its cards). */
 export function coreOptions(options: AgentCardModuleOptions, fallbackLogger: Pick<Console, 'warn'>) {
   const core: AgentCardOptions<any> = { logger: options.logger ?? fallbackLogger };
-  const set = core as Record<string, unknown>;
-  for (const key of SERVING_KEYS) if (options[key] !== undefined) set[key] = options[key];
-  if (options.dynamic !== undefined) core.dynamic = options.dynamic;
+  const keys: (keyof AgentCardModuleOptions)[] = [...SERVING_KEYS, 'dynamic'];
+  // Core refuses `default` and `catalog` beside a single card.
+  if (options.agents !== undefined || options.store !== undefined) keys.push('default', 'catalog');
+  for (const key of keys) if (options[key] !== undefined) (core as Record<string, unknown>)[key] = options[key];
   return core;
 }

@@ -1,30 +1,32 @@
 import { Inject, Injectable, type CanActivate } from '@nestjs/common';
 import {
   AgentCardError,
-  agentCardRoutes,
   agentCardStatus,
   agentCardStore,
   closeAgentCard,
   formatFindings,
-  getExtendedAgentCard,
   type AgentCard,
+  type AgentCardStatus,
+  type AgentSkill,
+} from '@agent-card/core';
+import {
+  agentCardRoutes,
+  getExtendedAgentCard,
   type AgentCardRequest,
   type AgentCardResponder,
   type AgentCardResponse,
   type AgentCardRoute,
-  type AgentCardStatus,
-  type AgentSkill,
   type ExtendedCardRequest,
   type GetExtendedAgentCardResult,
-  type CardStore,
   type Principal,
-} from '@agent-card/core';
-import type { BootedCard } from './agent-card.boot';
+} from '@agent-card/core/http';
+import type { CardStore } from '@agent-card/core/store';
+import { extendedContentOf, type BootedCard } from './agent-card.boot';
 import * as messages from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardModuleOptions } from './agent-card.options';
 import { deepFreeze } from './deep-freeze';
-import { extendedCardOf, extendedContentOf, staticCardOf, type AgentCardBuild } from './extended-card';
+import type { AgentCardBuild } from './assemble-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 
 /**
@@ -93,9 +95,9 @@ export class AgentCardService {
   private change(operation: string, card: AgentCard, extendedSkills: readonly AgentSkill[]): AgentCard {
     const { responder } = this.ready();
     const build: AgentCardBuild = { card: deepFreeze(card), extendedSkills };
-    const extendedCard = this.canAuthenticate ? extendedContentOf(build, this.options.extended?.card) : undefined;
+    const extended = this.canAuthenticate ? extendedContentOf(build, this.options.extended?.card) : undefined;
     try {
-      responder.update(build.card, extendedCard === undefined ? undefined : { extendedCard });
+      responder.update(build.card, extended === undefined ? undefined : { extendedCard: extended });
     } catch (error) {
       if (!(error instanceof AgentCardError) || error.code !== 'ERR_AGENT_CARD_INVALID') throw error;
       const errors = error.findings.filter((f) => f.severity === 'error');
@@ -105,8 +107,7 @@ export class AgentCardService {
         { findings: error.findings, cause: error },
       );
     }
-    const staticExtended = staticCardOf(extendedCard);
-    this.booted = { responder, build, ...(staticExtended ? { staticExtended } : {}) };
+    this.booted = { responder, build, extended };
     return build.card;
   }
 
@@ -119,9 +120,9 @@ export class AgentCardService {
   /** The extended card for a principal: the public card, the extended skills, then `extended.card` merged. */
   async getExtendedCard(principal: Principal): Promise<AgentCard> {
     const build = this.built();
-    if (this.booted?.staticExtended) return this.booted.staticExtended;
-    const extra = this.options.extended?.card;
-    return extendedCardOf(build, typeof extra === 'function' ? await extra(principal) : extra);
+    // The content core serves; without authentication, the same merge made now.
+    const content = this.booted?.extended ?? extendedContentOf(build, this.options.extended?.card);
+    return (typeof content === 'function' ? await content(principal) : content) as AgentCard;
   }
 
   /**
@@ -159,21 +160,13 @@ export class AgentCardService {
     return responder.respond(request);
   }
 
-  /**
-   * What the module serves now, for a readiness probe (core's `agentCardStatus`): `ok`; `stale`
-   * after a change (`addSkill`, `replaceCard`…) or a per-request card's rebuild failed and the card
-   * before is still served; `failing` while a per-request card cannot be built at all.
-   * @example
-   * \@Get('readyz') ready() { const s = this.cards.status(); if (!s.ready) throw new ServiceUnavailableException(s.state); return s; }
-   */
+  /** What the module serves now, `ok`, `stale` or `failing` (core's `agentCardStatus`), for a readiness probe. */
   status(): AgentCardStatus {
     return agentCardStatus(this.ready().responder);
   }
 
   /**
-   * With `forRoot({ store, tenant })`: the cards of the store (core's `agentCardStore`). `put`
-   * validates and signs like the module, writes a new version that every replica serves, and
-   * resolves once this one serves it.
+   * With `forRoot({ store, tenant })`: the cards of the store, written with `put` (core's `agentCardStore`).
    * @example await this.cards.store().put('acme', 'main', card)
    */
   store(): CardStore {

@@ -7,11 +7,15 @@ import {
   type AgentSkill,
   type Finding,
   type CardRuleId,
-  type RuleOverrides,
-  type ValidationProfile,
 } from '@agent-card/core';
-import type { AgentCardBuild } from './extended-card';
+import type { ValidationSettings } from './agent-card.options';
 import type { SkillSource } from './skill-source';
+
+/** A fully-built single card and what goes only into its extended card. */
+export interface AgentCardBuild {
+  card: AgentCard;
+  extendedSkills: readonly AgentSkill[];
+}
 
 /** Input of {@link assembleAgentCard}. */
 export interface AssembleAgentCardInput {
@@ -23,80 +27,16 @@ export interface AssembleAgentCardInput {
   sources: readonly SkillSource[];
   /** Whether extended-card requests can be authenticated (guards or `authenticate`). */
   canAuthenticate: boolean;
-  profile?: ValidationProfile;
-  /** The user's per-rule settings (`forRoot({ rules })`). */
-  rules?: RuleOverrides;
-}
-
-/** One Nest-level check: an error at `path` when `fails`, naming the decorator or option to fix. */
-interface Check<T> {
-  rule: CardRuleId;
-  path: string;
-  fails: (subject: T) => boolean;
-  message: (subject: T) => string;
-  hint: (subject: T) => string;
+  settings: ValidationSettings;
 }
 
 const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
 const show = (value: unknown): string => (value === undefined ? 'missing' : (JSON.stringify(value) ?? String(value)));
-/** ` (skill "id")` for a message, when the skill has a string id. */
-const label = (skill: AgentSkill): string =>
-  typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
 
-function run<T>(checks: readonly Check<T>[], subject: T, prefix: string, findings: Finding[]): void {
-  for (const { rule, path, fails, message, hint } of checks) {
-    if (fails(subject))
-      findings.push({ rule, severity: 'error', path: prefix + path, message: message(subject), hint: hint(subject) });
-  }
+/** A Nest-level finding: an error that names the decorator or option to fix. */
+function error(rule: CardRuleId, path: string, message: string, hint: string): Finding {
+  return { rule, severity: 'error', path, message, hint };
 }
-
-const SKILL_CHECKS: readonly Check<SkillSource>[] = [
-  {
-    rule: 'skill-required-fields',
-    path: '/id',
-    fails: (s) => isBlank(s.skill.id),
-    message: (s) => `${s.origin}: the skill id is not a non-blank string (${show(s.skill.id)}).`,
-    hint: (s) => `Give ${s.declaredBy} an id such as 'create-order'.`,
-  },
-  {
-    rule: 'skill-required-fields',
-    path: '/description',
-    fails: (s) => isBlank(s.skill.description),
-    message: (s) => `${s.origin}: the skill has no description${label(s.skill)}.`,
-    hint: (s) => `Add description: 'What the skill does' to ${s.declaredBy}.`,
-  },
-  {
-    rule: 'skill-tags-required',
-    path: '/tags',
-    fails: (s) => !Array.isArray(s.skill.tags) || s.skill.tags.length === 0,
-    message: (s) => `${s.origin}: the skill has no tags${label(s.skill)}.`,
-    hint: (s) =>
-      `Add tags: ['keyword'] to ${s.controller ? `${s.declaredBy}, or to @AgentSkills() on ${s.controller}` : s.declaredBy}.`,
-  },
-];
-
-/** The first extended skill, the declared `extendedAgentCard`, and whether anything authenticates. */
-type ExtendedSubject = { first: SkillSource | undefined; declared: boolean | undefined; canAuthenticate: boolean };
-
-const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
-  {
-    rule: 'extended-card-disabled',
-    path: '/capabilities/extendedAgentCard',
-    fails: (e) => e.first !== undefined && e.declared === false,
-    message: (e) =>
-      `AgentCardModule: ${e.first!.origin} is extended: true but capabilities.extendedAgentCard is false.`,
-    hint: () =>
-      'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.',
-  },
-  {
-    rule: 'extended-card-authentication',
-    path: '/capabilities/extendedAgentCard',
-    fails: (e) => e.first !== undefined && !e.canAuthenticate,
-    message: (e) =>
-      `AgentCardModule: ${e.first!.origin} is extended: true but nothing authenticates extended-card requests.`,
-    hint: () => 'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().',
-  },
-];
 
 /**
  * Builds the public card and the extended skills from the collected skills; core validates the
@@ -105,12 +45,9 @@ const EXTENDED_CHECKS: readonly Check<ExtendedSubject>[] = [
  * reports each of those problems too. Throws one `ERR_AGENT_CARD_INVALID` listing every problem.
  */
 export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild & { sources: readonly SkillSource[] } {
-  const { ordered, publicCount } = publicFirst(input.sources);
-  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  const { ordered, publicSkills, extendedSkills, firstExtended } = publicFirst(input.sources);
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, firstExtended);
   if (extendedProblems.length > 0) throw explainBuildFailure(input)!;
-
-  const publicSkills = skillsOf(ordered, 0, publicCount);
-  const extendedSkills = skillsOf(ordered, publicCount);
   if (input.card) {
     const unchanged =
       capabilities.extendedAgentCard === input.card.capabilities?.extendedAgentCard &&
@@ -123,7 +60,7 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
 
   // defineAgentCard shapes the card-level fields and reports their problems; it sees at most one
   // skill, so a card with a thousand skills is not validated twice.
-  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input);
+  const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input.settings);
   if (!shaped.card) {
     const explained = explainBuildFailure(input);
     if (explained) throw explained;
@@ -143,26 +80,35 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
  * find a problem (core's findings about the rest of the card join them); else `undefined`.
  */
 export function explainBuildFailure(input: AssembleAgentCardInput): AgentCardError | undefined {
-  const { ordered, publicCount } = publicFirst(input.sources);
-  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, ordered, publicCount);
+  const { ordered, publicSkills, extendedSkills, firstExtended } = publicFirst(input.sources);
+  const { capabilities, findings: extendedProblems } = extendedCardChecks(input, firstExtended);
   const own = [...checkSources(ordered), ...extendedProblems];
   if (!own.some((f) => f.severity === 'error')) return undefined;
-  const full = input.card
-    ? { findings: [] }
-    : attempt({ ...input.definition, capabilities, skills: ordered.map((s) => s.skill) }, input);
+  const skills = [...publicSkills, ...extendedSkills];
+  const full = input.card ? { findings: [] } : attempt({ ...input.definition, capabilities, skills }, input.settings);
   return invalid(joinFindings(own, full.findings, ordered));
 }
 
 /** The card's capabilities (`extendedAgentCard: true` added when needed), and the problems of that combination. */
 function extendedCardChecks(
   input: AssembleAgentCardInput,
-  ordered: readonly SkillSource[],
-  publicCount: number,
+  first: SkillSource | undefined,
 ): { capabilities: NonNullable<AgentCard['capabilities']>; findings: Finding[] } {
   const findings: Finding[] = [];
   const declared = input.definition.capabilities?.extendedAgentCard;
-  const first = ordered[publicCount];
-  run(EXTENDED_CHECKS, { first, declared, canAuthenticate: input.canAuthenticate }, '', findings);
+  const at = '/capabilities/extendedAgentCard';
+  if (first !== undefined && declared === false) {
+    const message = `AgentCardModule: ${first.origin} is extended: true but capabilities.extendedAgentCard is false.`;
+    const hint =
+      'Remove capabilities.extendedAgentCard: false from the module options, or drop extended: true from the skill.';
+    findings.push(error('extended-card-disabled', at, message, hint));
+  }
+  if (first !== undefined && !input.canAuthenticate) {
+    const message = `AgentCardModule: ${first.origin} is extended: true but nothing authenticates extended-card requests.`;
+    const hint =
+      'Add extended: { guards: [YourAuthGuard] } or extended: { authenticate } to AgentCardModule.forRoot().';
+    findings.push(error('extended-card-authentication', at, message, hint));
+  }
   const extendedWanted = first !== undefined || input.canAuthenticate;
   const capabilities = {
     ...input.definition.capabilities,
@@ -177,82 +123,89 @@ export function annotateSkillErrors(error: unknown, ordered: readonly SkillSourc
   return invalid(error.findings.map((f) => annotate(f, ordered)));
 }
 
-/** Input of {@link checkSkills}. */
-export interface CheckSkillsInput {
-  sources: readonly SkillSource[];
-  profile?: ValidationProfile;
-  rules?: RuleOverrides;
-  logger?: { warn(message: string): void };
-}
-
 /**
  * For a per-request card: checks the skills at start-up (core validates each variant) and splits
  * them into public and extended ones; the Nest-level checks run only when core finds an error.
  */
-export function checkSkills(input: CheckSkillsInput): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
-  const { ordered, publicCount: split } = publicFirst(input.sources);
+export function checkSkills(
+  sources: readonly SkillSource[],
+  settings: ValidationSettings,
+  logger: Pick<Console, 'warn'>,
+): { publicSkills: AgentSkill[]; extendedSkills: AgentSkill[] } {
+  const { ordered, publicSkills, extendedSkills } = publicFirst(sources);
   const probed: Finding[] = [];
   if (ordered.length > 0) {
     // Any card would do: only the findings about the skills are kept.
     const card = { name: 'Skills', description: 'Skills', version: '1', url: 'https://agent.invalid/a2a' };
-    const probe = attempt({ ...card, binding: 'JSONRPC', skills: ordered.map((s) => s.skill) }, input);
+    const probe = attempt({ ...card, binding: 'JSONRPC', skills: [...publicSkills, ...extendedSkills] }, settings);
     for (const f of probe.findings) if (f.path.startsWith('/skills/')) probed.push(f);
   }
   const own = probed.some((f) => f.severity === 'error') ? checkSources(ordered) : [];
   const findings = joinFindings(own, probed, ordered);
   if (findings.some((f) => f.severity === 'error')) throw invalid(findings);
   for (const f of findings) {
-    if (f.severity === 'warning') input.logger?.warn(`${f.message} ${f.hint}`.trim());
+    if (f.severity === 'warning') logger.warn(`${f.message} ${f.hint}`.trim());
   }
-  return { publicSkills: skillsOf(ordered, 0, split), extendedSkills: skillsOf(ordered, split) };
+  return { publicSkills, extendedSkills };
 }
 
-/** The public skills first, then the extended ones (the order of the extended card). */
-function publicFirst(sources: readonly SkillSource[]): { ordered: readonly SkillSource[]; publicCount: number } {
+/** The sources with the public skills first, then the extended ones (the order of the extended card). */
+function publicFirst(sources: readonly SkillSource[]) {
   const publicSources = sources.filter((source) => !source.extended);
-  if (publicSources.length === sources.length) return { ordered: sources, publicCount: sources.length };
-  return { ordered: [...publicSources, ...sources.filter((s) => s.extended)], publicCount: publicSources.length };
+  const count = publicSources.length;
+  const ordered = count === sources.length ? sources : [...publicSources, ...sources.filter((s) => s.extended)];
+  const skills = ordered.map((source) => source.skill);
+  return {
+    ordered,
+    publicSkills: skills.slice(0, count),
+    extendedSkills: skills.slice(count),
+    firstExtended: ordered[count],
+  };
 }
-
-const skillsOf = (sources: readonly SkillSource[], from: number, to?: number): AgentSkill[] =>
-  sources.slice(from, to).map((source) => source.skill);
 
 function attempt(
   definition: AgentCardDefinition,
-  { profile, rules }: { profile?: ValidationProfile; rules?: RuleOverrides },
+  settings: ValidationSettings,
 ): { card?: AgentCard; findings: readonly Finding[] } {
   try {
-    return defineAgentCardWithFindings(definition, {
-      ...(profile === undefined ? {} : { profile }),
-      ...(rules === undefined ? {} : { rules }),
-    });
+    return defineAgentCardWithFindings(definition, settings);
   } catch (error) {
     if (error instanceof AgentCardError && error.code === 'ERR_AGENT_CARD_INVALID') return { findings: error.findings };
     throw error;
   }
 }
 
-/** The Nest-level checks of every skill, then the duplicate ids. */
+/** The Nest-level checks of every skill (an id, a description, tags), then the duplicate ids. */
 function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, SkillSource>();
   ordered.forEach((source, index) => {
-    run(SKILL_CHECKS, source, `/skills/${index}`, findings);
-    const { id } = source.skill;
-    if (typeof id !== 'string') return;
-    const first = seen.get(id);
+    const { skill, origin, declaredBy, controller } = source;
+    const at = `/skills/${index}`;
+    const named = typeof skill.id === 'string' ? ` (skill ${JSON.stringify(skill.id)})` : '';
+    if (isBlank(skill.id)) {
+      const message = `${origin}: the skill id is not a non-blank string (${show(skill.id)}).`;
+      const hint = `Give ${declaredBy} an id such as 'create-order'.`;
+      findings.push(error('skill-required-fields', `${at}/id`, message, hint));
+    }
+    if (isBlank(skill.description)) {
+      const message = `${origin}: the skill has no description${named}.`;
+      const hint = `Add description: 'What the skill does' to ${declaredBy}.`;
+      findings.push(error('skill-required-fields', `${at}/description`, message, hint));
+    }
+    if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
+      const hint = `Add tags: ['keyword'] to ${controller ? `${declaredBy}, or to @AgentSkills() on ${controller}` : declaredBy}.`;
+      findings.push(error('skill-tags-required', `${at}/tags`, `${origin}: the skill has no tags${named}.`, hint));
+    }
+    if (typeof skill.id !== 'string') return;
+    const first = seen.get(skill.id);
     if (!first) {
-      seen.set(id, source);
+      seen.set(skill.id, source);
       return;
     }
-    const fix = source.declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${source.declaredBy}`;
-    findings.push({
-      rule: 'skill-id-unique',
-      severity: 'error',
-      path: `/skills/${index}/id`,
-      message: `Duplicate skill id ${JSON.stringify(id)}: declared by ${first.origin} and by ${source.origin}.`,
-      hint: `Give one of them another id, e.g. ${fix}.`,
-    });
+    const fix = declaredBy.startsWith('@Skill()') ? "@Skill({ id: '…' })" : `id in ${declaredBy}`;
+    const message = `Duplicate skill id ${JSON.stringify(skill.id)}: declared by ${first.origin} and by ${origin}.`;
+    findings.push(error('skill-id-unique', `${at}/id`, message, `Give one of them another id, e.g. ${fix}.`));
   });
   return findings;
 }

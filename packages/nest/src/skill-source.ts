@@ -56,18 +56,10 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
 
 /** `a` then `b`, each value once. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
-  // Usually one list is set (the controller's or the route's) with no repeats: one exact copy.
-  if (a == null && Array.isArray(b) && distinct(b)) return b.slice();
-  if (b == null && Array.isArray(a) && distinct(a)) return a.slice();
   const out: string[] = [];
   addTags(out, a);
   addTags(out, b);
   return out;
-}
-
-function distinct(list: readonly string[]): boolean {
-  for (let i = 1; i < list.length; i++) if (list.lastIndexOf(list[i]!, i - 1) !== -1) return false;
-  return true;
 }
 
 /** Indexed loops: this runs once per skill at boot, mostly before the JIT has optimised it. */

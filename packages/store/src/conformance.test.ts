@@ -278,6 +278,24 @@ describe.each(subjects)('the $name store', (subject) => {
     }
   });
 
+  it.skipIf(skip)('two listeners that start watching at once each get every change once', async () => {
+    const watching = store.open();
+    const first = recorder();
+    const second = recorder();
+    const stops = await Promise.all([watching.watch(first.listener), watching.watch(second.listener)]);
+    try {
+      await driver.put({ tenant: 'twice', agent: 'a' }, card('a'));
+      await first.until((e) => e.length >= 1);
+      await second.until((e) => e.length >= 1);
+      await new Promise((done) => setTimeout(done, 300));
+      expect(first.events.map(brief)).toEqual(['put twice/a@1']);
+      expect(second.events.map(brief)).toEqual(['put twice/a@1']);
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+      if (watching !== driver) await watching.close();
+    }
+  });
+
   // Only a server can die: the memory and a folder have no outage to live through.
   if (subject.outage)
     it.skipIf(skip)(

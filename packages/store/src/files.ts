@@ -7,12 +7,14 @@ import { type FSWatcher, watch as fsWatch } from 'node:fs';
 import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { AgentCardError } from '@agent-card/core';
-import type { CardStoreDriver, StoreChange, StoreEvent, StoreKey, StoreRecord } from '@agent-card/core/store';
+import type { CardStoreDriver, StoreChange, StoreKey, StoreRecord } from '@agent-card/core/store';
 import {
   checkBody,
+  createWatchers,
+  checkPositiveInteger,
+  checkPositiveMs,
   checkKey,
   checkName,
-  emitTo,
   fromCursor,
   named,
   pageLimit,
@@ -66,15 +68,10 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
   if (typeof options?.dir !== 'string' || options.dir === '')
     problems.push('filesStore: dir must be the folder of cards (./cards).');
   const logLength = options?.changeLogLength ?? 1000;
-  if (!Number.isSafeInteger(logLength) || logLength < 1)
-    problems.push(`filesStore: changeLogLength must be a positive integer (${String(logLength)}).`);
+  checkPositiveInteger('filesStore', 'changeLogLength', logLength, problems);
   const pollInterval = options?.pollInterval ?? 2000;
   const lockTimeout = options?.lockTimeout ?? 10_000;
-  for (const [name, value] of [
-    ['pollInterval', pollInterval],
-    ['lockTimeout', lockTimeout],
-  ] as const)
-    if (!Number.isFinite(value) || value <= 0) problems.push(`filesStore: ${name} must be a positive number of ms.`);
+  checkPositiveMs('filesStore', { pollInterval, lockTimeout }, problems);
   if (problems.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', problems.join('\n'));
 
   const root = resolve(options.dir);
@@ -337,21 +334,11 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
       await mkdir(state, { recursive: true }).catch((error: unknown) => {
         throw fail('creating the store folder', error);
       });
-      listeners.add(listener);
-      watcher ??= await startWatcher();
-      return async () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && watcher !== undefined) {
-          watcher.stop();
-          watcher = undefined;
-        }
-      };
+      return watchers.add(listener);
     },
     async close() {
       closed = true;
-      listeners.clear();
-      watcher?.stop();
-      watcher = undefined;
+      await watchers.close();
     },
   };
 
@@ -370,9 +357,8 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
     return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  const listeners = new Set<(event: StoreEvent) => void>();
-  let watcher: { stop(): void; pause(paused: boolean): void } | undefined;
-  const emit = (event: StoreEvent) => emitTo(listeners, event);
+  const watchers = createWatchers(() => startWatcher());
+  const { emit } = watchers;
 
   /**
    * A card file replaced or removed by hand becomes a version of the record: under the lock, the
@@ -510,7 +496,7 @@ export function filesStore(options: FilesStoreOptions): CardStoreDriver {
   // Holds the watcher still (not part of the API): a folder has no outage, so this is how the
   // tests let its change log run past a watcher to see the resync a lagging replica gets.
   Object.defineProperty(driver, Symbol.for('agent-card.store.pause'), {
-    value: (value: boolean) => watcher?.pause(value),
+    value: (value: boolean) => watchers.current?.pause(value),
     enumerable: false,
   });
   return named(driver);

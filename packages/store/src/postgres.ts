@@ -2,13 +2,15 @@
 // by revision, a one-row revision counter whose row lock puts writers in line, and NOTIFY in the
 // writing transaction so that every replica LISTENing hears each change once it is committed.
 import { AgentCardError } from '@agent-card/core';
-import type { CardStoreDriver, StoreChange, StoreEvent, StoreKey, StoreRecord } from '@agent-card/core/store';
+import type { CardStoreDriver, StoreChange, StoreKey, StoreRecord } from '@agent-card/core/store';
 import {
   checkBody,
+  checkPositiveInteger,
+  checkPositiveMs,
+  createWatchers,
   checkKey,
   checkName,
   describeUrl,
-  emitTo,
   fromCursor,
   named,
   pageLimit,
@@ -183,15 +185,10 @@ export function postgresStore(options: PostgresStoreOptions): CardStoreDriver {
       `postgresStore: channel ${shown(String(channel))} must be lower-case letters, digits and _ (at most 63).`,
     );
   const kept = options?.changesKept ?? 10_000;
-  if (!Number.isSafeInteger(kept) || kept < 1)
-    problems.push(`postgresStore: changesKept must be a positive integer (${String(kept)}).`);
+  checkPositiveInteger('postgresStore', 'changesKept', kept, problems);
   const connectTimeout = options?.connectTimeout ?? 5_000;
   const retryDelay = options?.retryDelay ?? 1_000;
-  for (const [name, value] of [
-    ['connectTimeout', connectTimeout],
-    ['retryDelay', retryDelay],
-  ] as const)
-    if (!Number.isFinite(value) || value <= 0) problems.push(`postgresStore: ${name} must be a positive number of ms.`);
+  checkPositiveMs('postgresStore', { connectTimeout, retryDelay }, problems);
   if (problems.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', problems.join('\n'));
 
   const url = options.connectionString;
@@ -305,8 +302,8 @@ export function postgresStore(options: PostgresStoreOptions): CardStoreDriver {
     )
     SELECT pg_notify($6::text, CASE WHEN octet_length(p) <= ${PAYLOAD_BYTES} THEN p ELSE json_build_object('revision', $1::text)::text END) FROM payload`;
 
-  const listeners = new Set<(event: StoreEvent) => void>();
-  let watcher: { stop(): Promise<void> } | undefined;
+  const watchers = createWatchers(() => startWatcher());
+  const { emit } = watchers;
 
   const driver: CardStoreDriver = {
     description,
@@ -403,28 +400,11 @@ export function postgresStore(options: PostgresStoreOptions): CardStoreDriver {
     },
     async watch(listener) {
       await ready();
-      listeners.add(listener);
-      try {
-        watcher ??= await startWatcher();
-      } catch (error) {
-        listeners.delete(listener);
-        throw error;
-      }
-      return async () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && watcher !== undefined) {
-          const stopping = watcher;
-          watcher = undefined;
-          await stopping.stop();
-        }
-      };
+      return watchers.add(listener);
     },
     async close() {
       closed = true;
-      listeners.clear();
-      const stopping = watcher;
-      watcher = undefined;
-      await stopping?.stop();
+      await watchers.close();
       if (options.pool === undefined && pool !== undefined) {
         const p = pool as PoolLike & { end?: () => Promise<void> };
         pool = undefined;
@@ -432,8 +412,6 @@ export function postgresStore(options: PostgresStoreOptions): CardStoreDriver {
       }
     },
   };
-
-  const emit = (event: StoreEvent) => emitTo(listeners, event);
 
   const startWatcher = async (): Promise<{ stop(): Promise<void> }> => {
     const { Client } = await loadPg(description);

@@ -2,13 +2,15 @@
 // and a stream of changes, all written together by one Lua script per write, so concurrent writers
 // never leave a mixed record and every replica reads the changes in the order they were made.
 import { AgentCardError } from '@agent-card/core';
-import type { CardStoreDriver, StoreChange, StoreEvent, StoreKey, StoreRecord } from '@agent-card/core/store';
+import type { CardStoreDriver, StoreChange, StoreKey, StoreRecord } from '@agent-card/core/store';
 import {
   checkBody,
+  checkPositiveInteger,
+  checkPositiveMs,
+  createWatchers,
   checkKey,
   checkName,
   describeUrl,
-  emitTo,
   fromCursor,
   named,
   pageLimit,
@@ -133,15 +135,10 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
   if (typeof prefix !== 'string' || prefix.length > 256 || prefix.includes(SEP))
     problems.push('redisStore: prefix must be a string of at most 256 characters without NUL.');
   const maxLength = options?.streamMaxLength ?? 10_000;
-  if (!Number.isSafeInteger(maxLength) || maxLength < 1)
-    problems.push(`redisStore: streamMaxLength must be a positive integer (${String(maxLength)}).`);
+  checkPositiveInteger('redisStore', 'streamMaxLength', maxLength, problems);
   const connectTimeout = options?.connectTimeout ?? 5_000;
   const retryDelay = options?.retryDelay ?? 1_000;
-  for (const [name, value] of [
-    ['connectTimeout', connectTimeout],
-    ['retryDelay', retryDelay],
-  ] as const)
-    if (!Number.isFinite(value) || value <= 0) problems.push(`redisStore: ${name} must be a positive number of ms.`);
+  checkPositiveMs('redisStore', { connectTimeout, retryDelay }, problems);
   if (problems.length > 0) throw new AgentCardError('ERR_AGENT_CARD_OPTIONS', problems.join('\n'));
 
   const url = options.url;
@@ -270,8 +267,8 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
     return [min, tenant === undefined ? '+' : `(${tenant}\u0001`];
   };
 
-  const listeners = new Set<(event: StoreEvent) => void>();
-  let watcher: { stop(): Promise<void> } | undefined;
+  const watchers = createWatchers(() => startWatcher());
+  const { emit } = watchers;
 
   const driver: CardStoreDriver = {
     description,
@@ -340,36 +337,17 @@ export function redisStore(options: RedisStoreOptions): CardStoreDriver {
     },
     async watch(listener) {
       await ready();
-      listeners.add(listener);
-      try {
-        watcher ??= await startWatcher();
-      } catch (error) {
-        listeners.delete(listener);
-        throw error;
-      }
-      return async () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && watcher !== undefined) {
-          const stopping = watcher;
-          watcher = undefined;
-          await stopping.stop();
-        }
-      };
+      return watchers.add(listener);
     },
     async close() {
       closed = true;
-      listeners.clear();
-      const stopping = watcher;
-      watcher = undefined;
-      await stopping?.stop();
+      await watchers.close();
       if (options.client === undefined && client !== undefined) {
         client.destroy();
         client = undefined;
       }
     },
   };
-
-  const emit = (event: StoreEvent) => emitTo(listeners, event);
 
   const startWatcher = async (): Promise<{ stop(): Promise<void> }> => {
     const base = await ready();

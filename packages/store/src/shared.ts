@@ -2,7 +2,7 @@
 // page cursor, the store's description without a password, and the errors that name the store.
 import { inspect } from 'node:util';
 import { AgentCardError } from '@agent-card/core';
-import type { CardStoreDriver, StoreKey, StorePutOptions } from '@agent-card/core/store';
+import type { CardStoreDriver, StoreEvent, StoreKey, StorePutOptions } from '@agent-card/core/store';
 
 /** The longest tenant or agent name a driver stores, in UTF-8 bytes (core allows far less). */
 export const MAX_NAME_BYTES = 1024;
@@ -42,6 +42,22 @@ export function checkName(description: string, what: string, name: unknown): ass
       'ERR_AGENT_CARD_STORE',
       `${description}: the ${what} name ${shown(name)} holds a NUL character. Remove it.`,
     );
+}
+
+/**
+ * Adds to `problems` the option of `values` that is not a positive number of ms
+ * (`where: name must be a positive number of ms.`), each in turn.
+ */
+export function checkPositiveMs(where: string, values: Readonly<Record<string, unknown>>, problems: string[]): void {
+  for (const [name, value] of Object.entries(values))
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      problems.push(`${where}: ${name} must be a positive number of ms.`);
+}
+
+/** Adds to `problems` that option `name` is not a positive integer, when it is not. */
+export function checkPositiveInteger(where: string, name: string, value: unknown, problems: string[]): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 1)
+    problems.push(`${where}: ${name} must be a positive integer (${String(value)}).`);
 }
 
 /** The version a put asks for, checked: a positive safe integer, or `undefined` for "stored + 1". */
@@ -200,4 +216,72 @@ export function emitTo<E>(listeners: Iterable<(event: E) => void>, event: E): vo
       process.emitWarning(`A card store watcher threw: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** What one driver's store watcher must do: stop (its connection, its timers). */
+export interface StoreWatcher {
+  stop(): unknown;
+}
+
+/**
+ * The listeners of one driver and its one store watcher: the first `watch` starts the watcher
+ * (those that come while it starts wait for it), the last listener to leave stops it, and
+ * `close` drops every listener and stops it too.
+ */
+export interface Watchers<W extends StoreWatcher> {
+  /** Calls every listener with `event` ({@link emitTo}). */
+  emit(event: StoreEvent): void;
+  /** Adds `listener`, starting the watcher if none runs; a start that fails removes it again. */
+  add(listener: (event: StoreEvent) => void): Promise<() => Promise<void>>;
+  /** Drops every listener and stops the watcher. */
+  close(): Promise<void>;
+  /** The running watcher, if any. */
+  readonly current: W | undefined;
+}
+
+/** {@link Watchers} over `start`, which starts the driver's store watcher. */
+export function createWatchers<W extends StoreWatcher>(start: () => Promise<W>): Watchers<W> {
+  const listeners = new Set<(event: StoreEvent) => void>();
+  let watcher: W | undefined;
+  // Listeners that come while the watcher starts wait for that one start: a second watcher
+  // would announce every change twice.
+  let starting: Promise<unknown> | undefined;
+  const begin = () =>
+    (starting ??= start()
+      .then(async (started) => {
+        // Every listener left (or close came) while it started: nobody is left to stop it later.
+        if (listeners.size === 0) await started.stop();
+        else watcher = started;
+      })
+      .finally(() => {
+        starting = undefined;
+      }));
+  const stop = async () => {
+    const stopping = watcher;
+    watcher = undefined;
+    await stopping?.stop();
+  };
+  return {
+    emit: (event) => emitTo(listeners, event),
+    async add(listener) {
+      listeners.add(listener);
+      try {
+        if (watcher === undefined) await begin();
+      } catch (error) {
+        listeners.delete(listener);
+        throw error;
+      }
+      return async () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) await stop();
+      };
+    },
+    async close() {
+      listeners.clear();
+      await stop();
+    },
+    get current() {
+      return watcher;
+    },
+  };
 }

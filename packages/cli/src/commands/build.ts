@@ -4,16 +4,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { AgentCardError, loadAgentCardConfig, type ValidationProfile } from '@agent-card/core';
 import {
-  AgentCardError,
   type AgentCardOptions,
   type AgentCardResponder,
   type AgentCardResponse,
   createAgentCardResponder,
-  loadAgentCardConfig,
   servedPathsOf,
-  type ValidationProfile,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import type { CliIO } from '../io';
 import { CliError } from '../io';
 import { cardFromBytes, readBytes, refuseOverwrite } from '../read';

@@ -58,7 +58,11 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   rule?: string[];
   /** Replace every string of the host's documents in the report by its pointer, length and hash. */
   redact?: boolean;
-  /** The reviewed card (a file or `rev:path`) the served one must match: the drift gate. */
+  /**
+   * What the host must serve, the drift gate: a card (a file or `rev:path`), or the folder
+   * `agent-card build` writes (a directory or `rev:dir`), whose AI Catalog and ARD manifest are
+   * compared too.
+   */
   against?: string;
   /** With `against`: the least impact that fails the run. @default 'any' */
   failOn?: FailOn;
@@ -306,11 +310,10 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
   const drift =
     options.against === undefined
       ? undefined
-      : await checkAgainst(io, options.against, found.document, {
+      : await checkAgainst(io, options.against, found, {
           timeoutMs: options.timeout ?? 10_000,
           allowHttp: options.allowHttp ?? false,
           ...(options.failOn === undefined ? {} : { failOn: options.failOn }),
-          ...(found.cardUrl === undefined ? {} : { cardUrl: found.cardUrl }),
         });
   // Rule prompt-size and the drift gate are the CLI's own findings: the rule settings apply to
   // them here, once, as discovery applied them to every finding of its report.
@@ -329,7 +332,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     ? await runProbe(discovered, { ...probing, timeoutMs, allowHttp: options.allowHttp ?? false })
     : undefined;
   // --redact: the host's strings leave the report here, before any format writes it.
-  const redactor = options.redact === true ? redactorOfReport(discovered, drift?.reviewed) : undefined;
+  const redactor = options.redact === true ? redactorOfReport(discovered, ...(drift?.reviewed ?? [])) : undefined;
   const report = redactor ? redactor.report(discovered) : discovered;
   const probe = redactor && probed ? redactor.report(probed) : probed;
   if (format === 'json') io.stdout.write(toJsonText(probe ? { ...report, probe } : report));

@@ -1,13 +1,11 @@
+import { type AiCatalogEntry, validateAgentCard, validateAiCatalog } from '@agent-card/core';
 import {
   AI_CATALOG_DRAFT,
   AI_CATALOG_PREVIOUS_DRAFT,
-  type AiCatalogEntry,
   type AiCatalogPreviousEntry,
   toAgentEntry,
   toAiCatalog,
-  validateAgentCard,
-  validateAiCatalog,
-} from '@agent-card/core';
+} from '@agent-card/core/http';
 import type { CliIO } from '../io';
 import { CliError, createPainter, selfCommand } from '../io';
 import { isRemote, readCard, toJsonText, writeText } from '../read';

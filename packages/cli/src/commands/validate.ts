@@ -1,5 +1,4 @@
 import {
-  ARD_SPEC,
   readJsonText,
   type RuleOverrides,
   validateAgentCard,
@@ -7,6 +6,7 @@ import {
   validateArdManifest,
   type ValidationProfile,
 } from '@agent-card/core';
+import { ARD_SPEC } from '@agent-card/core/http';
 import type { CliIO } from '../io';
 import { createPainter } from '../io';
 import { catalogText, readBytes, toJsonText } from '../read';

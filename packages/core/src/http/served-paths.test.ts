@@ -1,7 +1,7 @@
 // servedPathsOf: the list `agent-card build` asks the responder for, path by path.
 import { describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { createAgentCardResponder, servedPathsOf } from '../index';
+import { createAgentCardResponder, servedPathsOf } from './public';
 import { CONFORMANCE_CARD } from '../testing/cards';
 
 const card = { ...CONFORMANCE_CARD, capabilities: {} };

@@ -7,6 +7,7 @@ import { profiles, type RuleEntry } from './entry';
 
 const DIFF = '`agent-card diff`';
 const EXPORT = '`agent-card export --registry`';
+const DRIFT = '`agent-card check --against` (the drift gate)';
 
 export const CLI_RULES = {
   'signature-verify': {
@@ -138,6 +139,36 @@ export const CLI_RULES = {
     details: 'Two cards differ in content but carry the same `version`.',
     fix: 'Bump "version" so clients and caches can tell the cards apart.',
     reportedBy: DIFF,
+  },
+  'diff-entry-removed': {
+    number: 193,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'An entry of the reviewed AI Catalog or ARD manifest is not served.',
+    details:
+      'An entry of the reviewed AI Catalog or ARD manifest (matched by `identifier`) is missing from the one the host serves, or the host serves no such document at all. Reported by the drift gate, `agent-card check --against <site>`. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Clients and search services that find the agent through this entry lose it. Deploy the reviewed catalog and manifest (agent-card build writes them), or review the removal first.',
+    reportedBy: DRIFT,
+  },
+  'diff-entry-url-changed': {
+    number: 194,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: "An entry's `url` or media type differs from the reviewed AI Catalog or ARD manifest.",
+    details:
+      "An entry's `url`, `type` (`mediaType` in the previous AI Catalog draft) or `identifier` differs from the reviewed one: clients that followed the entry fetch another document, or read it as another format. Reported by the drift gate. Breaking changes are errors, structural ones warnings, descriptive ones info.",
+    fix: 'Clients following the reviewed entry fetch something else. Deploy the reviewed catalog and manifest, or keep the old URL answering and list both.',
+    reportedBy: DRIFT,
+  },
+  'drift-not-compared': {
+    number: 195,
+    section: 'diff',
+    severity: profiles('info'),
+    summary: 'A discovery document was not compared by the drift gate, and why.',
+    details:
+      'The drift gate compares the card, and the AI Catalog and ARD manifest when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, or the site has no file at the path of a card the catalog lists.',
+    fix: 'Nothing to do, unless the document should have been compared: pass the folder agent-card build writes (--against <dir> or rev:<dir>).',
+    reportedBy: DRIFT,
   },
   'prompt-size': {
     number: 151,

@@ -9,9 +9,10 @@ import { readCapped } from '../bytes';
 import { readJsonText } from '../json/read';
 import { quoteUntrusted, showValue } from '../util';
 import { decodeBase64url, encodeBase64url } from './base64url';
-import { nonPublicTarget } from './fetch-target';
+import { nonPublicRefusal, nonPublicTarget } from './fetch-target';
 import { jcs } from './jcs';
 import { nodeCrypto } from './node-crypto';
+import { type FetchedBody, publicOnlyGet } from './pinned-get';
 import { decodeHeader } from './verify-header';
 
 /** The one signer profile this package implements. */
@@ -63,9 +64,15 @@ export function didWebDocumentUrl(did: string): string | undefined {
   }
 }
 
-/** How a verification reaches the network: one fetch, one deadline, the same bounds for every request. */
+/** How a verification reaches the network: one deadline, the same bounds for every request. */
 export interface BoundedFetcher {
-  fetch: typeof globalThis.fetch;
+  /**
+   * The caller's `fetch`, which makes its own connections: a target is checked before it is
+   * called, not when it connects. Without it, a request to a checked target goes out on a
+   * connection of its own whose resolved addresses are the ones checked (`node:https`), or
+   * through the runtime's `fetch` where there is no `node:https`.
+   */
+  fetch?: typeof globalThis.fetch;
   /** Epoch milliseconds after which nothing more is fetched. */
   deadline: number;
   /** Whether loopback, private and link-local targets may be reached. */
@@ -96,7 +103,8 @@ export async function boundedFetch(
   if (parsed.protocol !== 'https:' && !insecureOk)
     return `${what} is not https (${quoteUntrusted(url)}); it was not fetched`;
   if (parsed.username || parsed.password) return `${what} carries credentials; it was not fetched`;
-  if (!via.allowPrivateTargets && !insecureOk) {
+  const publicOnly = !via.allowPrivateTargets && !insecureOk;
+  if (publicOnly) {
     const problem = await nonPublicTarget(parsed);
     if (problem !== undefined) return `${quoteUntrusted(parsed.href)} was not fetched: ${problem}`;
   }
@@ -105,7 +113,7 @@ export async function boundedFetch(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), left);
   try {
-    const response = await via.fetch(parsed, { redirect: 'manual', signal: controller.signal });
+    const response = await send(parsed, via, publicOnly, controller.signal);
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => undefined);
       return `${parsed.href} answered HTTP ${response.status}${response.status >= 300 && response.status < 400 ? ' (a redirect, not followed)' : ''}`;
@@ -113,12 +121,24 @@ export async function boundedFetch(
     const bytes = await readCapped(response.body, maxBytes);
     return bytes ?? `${parsed.href} is larger than ${maxBytes} bytes`;
   } catch (error) {
+    const refused = nonPublicRefusal(error);
+    if (refused !== undefined)
+      return `${quoteUntrusted(parsed.href)} was not fetched: ${parsed.host} resolves to ${refused}`;
     return controller.signal.aborted
       ? `${parsed.href} did not answer in time`
       : `${parsed.href} could not be fetched (${(error as Error).message})`;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * One GET, no redirect followed: through the caller's `fetch` when given; else, to a target that
+ * must be public, on a connection that checks the addresses it connects to (#37).
+ */
+function send(url: URL, via: BoundedFetcher, publicOnly: boolean, signal: AbortSignal): Promise<FetchedBody> {
+  if (via.fetch !== undefined) return via.fetch(url, { redirect: 'manual', signal });
+  return (publicOnly ? publicOnlyGet(url, signal) : undefined) ?? globalThis.fetch(url, { redirect: 'manual', signal });
 }
 
 /** Largest DID document read. */

@@ -622,8 +622,10 @@ function hasKeySource(options: VerifyAiCatalogOptions): boolean {
  *
  * Entry digests are compared with the exact bytes only once the signature verified, and entry
  * URLs are fetched only at the catalog's own origin when `catalogUrl` is given, never at a
- * loopback, private or link-local address unless `allowPrivateTargets`. Bounds:
- * {@link AI_CATALOG_VERIFY_LIMITS}.
+ * loopback, private or link-local address unless `allowPrivateTargets`: without a `fetch`
+ * option, each request's connection goes to the addresses its own lookup checked, so a name
+ * that resolves to a public address for a check and to 127.0.0.1 a moment later gets no
+ * connection (DNS rebinding). Bounds: {@link AI_CATALOG_VERIFY_LIMITS}.
  *
  * @throws {AgentCardError} `ERR_AGENT_CARD_SIGNATURE` for options `verifyAgentCard` refuses too.
  * @example
@@ -654,7 +656,7 @@ export async function verifyAiCatalog(
   const limits: string[] = [];
   const notes: string[] = [];
   const via: BoundedFetcher = {
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     deadline: Date.now() + (options.artifactTimeoutMs ?? AI_CATALOG_VERIFY_LIMITS.timeoutMs),
     allowPrivateTargets: options.allowPrivateTargets === true,
     allowInsecureLoopback: options.allowInsecureArtifactUrls === true,

@@ -4,13 +4,13 @@ import { createProgram, diffAgentCards } from '@agent-card/cli';
 import {
   type AgentCard,
   AgentCardError,
-  createAgentCardResponder,
   defineAgentCard,
   type Finding,
   signAgentCard,
   validateAgentCard,
   verifyAgentCard,
 } from '@agent-card/core';
+import { createAgentCardResponder } from '@agent-card/core/http';
 import { renderAgentCardPage, VIEWER_CONTENT_SECURITY_POLICY } from '@agent-card/core/view';
 import { type DiscoveryOptions, type DiscoveryReport, discoverAgentCard } from '@agent-card/discovery';
 import { type ExpressAgentCardOptions, agentCard as expressAgentCard } from '@agent-card/express';
