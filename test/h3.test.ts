@@ -2,6 +2,7 @@
 // middleware, held to the shared HTTP behaviour table over a real socket, on h3 2 (fetch-native)
 // and on h3 1 (Nitro 2 and Nuxt 3/4), with the app's own routes next to it.
 import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
 import { createAgentCardFetchHandler } from '@agent-card/core';
 import { listenOnLoopback, runAgentCardConformanceSuite } from '@agent-card/core/testing';
 import { H3, toNodeHandler } from 'h3';
@@ -31,7 +32,8 @@ runAgentCardConformanceSuite({
     app.use(
       defineEventHandler((event) =>
         // Not toWebRequest: its URL takes https from any client's X-Forwarded-Proto, which only
-        // core may trust (dynamic.trustProxy). The card reads no body.
+        // core may trust (dynamic.trustProxy). The body is handed over as a getter: only the
+        // registry's search reads one.
         cards(
           new Request(getRequestURL(event, { xForwardedProto: false }), {
             method: event.method,
@@ -40,6 +42,7 @@ runAgentCardConformanceSuite({
           {
             remoteAddress: getRequestIP(event),
             target: event.node.req.url,
+            body: () => Readable.toWeb(event.node.req) as ReadableStream<Uint8Array>,
           },
         ),
       ),

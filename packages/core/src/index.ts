@@ -64,7 +64,7 @@ export type { JsonSchema } from './json-schema';
 // and the state of the cards an adapter serves. The responder, the bridges, the served paths and
 // the request/response types an adapter or a host integration uses are in @agent-card/core/http.
 export { agentCardStatus, agentCardStore, closeAgentCard } from './http';
-export type { AgentCardState, AgentCardStatus, AgentCardStoreOptions } from './http';
+export type { AgentCardRegistryOptions, AgentCardState, AgentCardStatus, AgentCardStoreOptions } from './http';
 export { createAgentCardFetchHandler } from './bridges';
 export type {
   AgentCardFetchConnection,

@@ -11,6 +11,32 @@ import {
 } from '@agent-card/core/http';
 import * as messages from './agent-card.messages';
 
+/** The part of an Express 4 or 5 application read here. */
+interface ExpressLike {
+  use(handler: unknown): unknown;
+  readonly _router?: { readonly stack?: unknown };
+  readonly router?: { readonly stack?: unknown };
+}
+
+/** The names of body-parser's middleware, which Nest's Express adapter registers before any module's. */
+const BODY_PARSERS = new Set(['jsonParser', 'urlencodedParser', 'rawParser', 'textParser']);
+
+/**
+ * Adds `handle` to `app`, in front of the body parsers Nest registered before the modules: the
+ * card routes read no body, and the ARD registry's `POST /search` (a store-backed host) reads its
+ * own within its byte and time bounds, and refuses a member named twice, which a parser would
+ * have hidden. Where the router's stack is not the one Express 4 and 5 keep, `handle` stays last.
+ */
+function useBeforeBodyParsers(app: ExpressLike, handle: unknown): void {
+  app.use(handle);
+  // Express 4 keeps the router as `_router` (its `router` getter throws); Express 5 as `router`.
+  const stack = (app._router ?? app.router)?.stack;
+  if (!Array.isArray(stack) || stack[stack.length - 1]?.handle !== handle) return;
+  const first = stack.findIndex((layer: { name?: unknown }) => BODY_PARSERS.has(layer?.name as string));
+  if (first === -1) return;
+  stack.splice(first, 0, stack.pop());
+}
+
 /**
  * Puts the card in front of the application: registered on the adapter's instance, it ignores
  * Nest's global prefix and runs before Nest's 404 handler; other requests pass straight on.
@@ -22,7 +48,7 @@ export function serveAgentCard(adapter: AbstractHttpAdapter, service: AgentCardN
     const handle = createAgentCardNodeHandler<AgentCardNodeRequest>({
       respond: (request) => service.respond(request, undefined),
     });
-    adapter.getInstance<{ use(handler: typeof handle): unknown }>().use(handle);
+    useBeforeBodyParsers(adapter.getInstance<ExpressLike>(), handle);
   } else if (type === 'fastify') {
     const handle = createAgentCardNodeHandler<AgentCardNodeRequest, AgentCardFastifyReply, void>(service, {
       write: writeFastifyReply,

@@ -2,6 +2,7 @@ import { createAgentCardResponder } from '../http';
 import type { AgentCardOptions, AgentCardRequestHeaders, AgentCardResponder, AgentCardResponse } from '../http';
 import { isPromiseLike } from '../util';
 import { normalizeBasePath, stripBasePath } from './node';
+import { readWebBody } from './web-body';
 
 /** Settings of the fetch handler itself (not of the card). */
 export interface AgentCardFetchHandlerSettings {
@@ -29,6 +30,13 @@ export interface AgentCardFetchConnection {
    * `Request` (one the app rewrote).
    */
   target?: string;
+  /**
+   * The request body, for hosts that hand over a `Request` built without one (h3 1's
+   * `getRequestWebStream(event)`): called only when a route reads a body (the ARD registry's
+   * `POST /search` of a store-backed host), so a body meant for the app is left unread.
+   * @default the `Request`'s own body
+   */
+  body?: () => ReadableStream<Uint8Array> | null | undefined;
 }
 
 /** A web-standard request handler: a `Response`, or `undefined` when the request is not for the card. */
@@ -140,6 +148,7 @@ function answer<Raw>(
   target: string | undefined,
   remoteAddress: string | undefined,
   headers: AgentCardRequestHeaders | undefined,
+  body?: () => ReadableStream<Uint8Array> | null | undefined,
 ): Response | undefined | Promise<Response | undefined> {
   const url = request.url;
   const path = stripBasePath(targetOf(url, target), base);
@@ -154,6 +163,8 @@ function answer<Raw>(
     raw,
     encrypted: url.startsWith('https:'),
     remoteAddress,
+    // Only a POST may carry a body a route reads (the registry's search); no closure otherwise.
+    readBody: method === 'POST' ? (limits) => readWebBody(request, limits, body) : undefined,
   });
   if (result === undefined) return undefined;
   if (!isPromiseLike(result)) return toResponse(result, method);
@@ -222,6 +233,15 @@ export function createAgentCardFetchHandler(
   const responder = createAgentCardResponder<Request>(options);
   const base = normalizeBasePath(settings.basePath);
   const handler: AgentCardFetchHandler = async (request, connection) =>
-    answer(responder, base, request, request, connection?.target, connection?.remoteAddress, undefined);
+    answer(
+      responder,
+      base,
+      request,
+      request,
+      connection?.target,
+      connection?.remoteAddress,
+      undefined,
+      connection?.body,
+    );
   return Object.assign(handler, { responder });
 }

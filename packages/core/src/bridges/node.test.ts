@@ -109,9 +109,11 @@ describe('createAgentCardNodeHandler', () => {
       raw: req,
       encrypted: true,
       remoteAddress: '192.0.2.1',
+      // A POST may carry a body a route reads (the registry's search): read only when asked.
+      readBody: expect.any(Function),
     });
     // Own data properties only: core may copy the request to route it to one agent.
-    expect(Object.keys({ ...seen.request })).toHaveLength(6);
+    expect(Object.keys({ ...seen.request })).toHaveLength(7);
     expect(seen.out).toBe('the response');
   });
 

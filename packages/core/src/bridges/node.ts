@@ -1,6 +1,7 @@
 import type { AgentCardRequest, AgentCardRequestHeaders, AgentCardResponse } from '../http';
 import { nativeBytes } from '../bytes';
 import { isPromiseLike } from '../util';
+import { readNodeBody } from './node-body';
 
 /**
  * The part of a Node request the bridge reads: Node's `IncomingMessage`, and the request objects
@@ -99,14 +100,17 @@ export function stripBasePath(target: string, base: string): string | undefined 
  */
 export function toAgentCardRequest<Req extends AgentCardNodeRequest>(req: Req, path: string): AgentCardRequest<Req> {
   const socket = req.socket;
+  const method = req.method as string;
   return {
-    method: req.method as string,
+    method,
     path,
     headers: req.headers,
     raw: req,
     encrypted: socket?.encrypted === true,
     // The socket's peer, not a framework's `ip` (which follows the framework's own proxy trust).
     remoteAddress: socket?.remoteAddress,
+    // Only a POST may carry a body a route reads (the registry's search); no closure otherwise.
+    readBody: method === 'POST' ? (limits) => readNodeBody(req, limits) : undefined,
   };
 }
 

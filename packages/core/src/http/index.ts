@@ -33,6 +33,7 @@ export type {
   AgentCardOptions,
   AgentCardResponder,
   AgentCardUpdate,
+  AgentCardRegistryOptions,
   AgentCardStoreOptions,
   AgentCardTenantOption,
   TenantOwns,

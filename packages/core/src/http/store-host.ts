@@ -9,6 +9,7 @@ import { AI_CATALOG_PREVIOUS_DRAFT } from '../catalog/format';
 import { checkCatalogOption } from './agents/catalog';
 import { createRegistryRoute, withRegistryRoute } from './ard/registry';
 import type { HostAgentCard } from './host/agent';
+import type { SearchSettings } from './host/search';
 import { withJwksRoute } from './jwks/route';
 import type { CardSettings } from './kernel/options';
 import { createMultiAgentResponder } from './multi-agent';
@@ -125,7 +126,7 @@ export function createStoreHost<Req>(
       );
       return store!.registryPath === undefined
         ? host
-        : withRegistryRoute(host, tenantRegistry<Req>(agents, own.catalog, store!.registryPath, card));
+        : withRegistryRoute(host, tenantRegistry<Req>(agents, own.catalog, store!, card));
     },
   });
 }
@@ -134,12 +135,12 @@ export function createStoreHost<Req>(
 function tenantRegistry<Req>(
   agents: readonly HostAgentCard[],
   catalog: AgentCardOptions<Req>['catalog'],
-  basePath: string,
+  store: { readonly registryPath?: string | undefined; readonly registrySearch: SearchSettings },
   card: CardSettings<Req>,
 ) {
   const c = catalog === false ? undefined : (catalog ?? {});
   return createRegistryRoute<Req>(agents, {
-    basePath,
+    basePath: store.registryPath!,
     baseUrl: c?.baseUrl,
     naming:
       c === undefined || c.draft === AI_CATALOG_PREVIOUS_DRAFT.id
@@ -147,5 +148,6 @@ function tenantRegistry<Req>(
         : { publisher: c.publisher, namespace: c.namespace ?? 'agent' },
     cacheControl: card.cacheControl,
     cors: card.cors,
+    search: store.registrySearch,
   });
 }

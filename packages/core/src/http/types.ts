@@ -29,7 +29,7 @@ export type { ExtendedCardRequest, GetExtendedAgentCardResult, Principal } from 
 export type { DynamicCardOptions } from './dynamic/types';
 export type { AiCatalogServeOptions } from './host/types';
 export type { AgentCardViewerOptions } from './viewer/options';
-export type { AgentCardStoreOptions } from './store/options';
+export type { AgentCardRegistryOptions, AgentCardStoreOptions } from './store/options';
 export type { AgentCardTenantOption, TenantOwns } from './store/tenancy';
 
 /** Options shared by every adapter (`agentCard(options)`) and {@link createAgentCardResponder}. */

@@ -31,6 +31,11 @@ export interface AgentCardRouteHandlers extends Pick<AgentCardResponder<Request>
   readonly GET: AgentCardRouteHandler;
   readonly HEAD: AgentCardRouteHandler;
   readonly OPTIONS: AgentCardRouteHandler;
+  /**
+   * The same handler, for the one route that takes a body: the ARD registry's `POST {base}/search`
+   * of a store-backed host (`store.registry`). Export it from that route file only.
+   */
+  readonly POST: AgentCardRouteHandler;
   readonly responder: AgentCardResponder<Request>;
 }
 
@@ -88,6 +93,7 @@ export function agentCardRoute(
     GET: route,
     HEAD: route,
     OPTIONS: route,
+    POST: route,
     update: handler.responder.update,
     responder: handler.responder,
   });

@@ -2,6 +2,7 @@
 // every request (the real `next build` and `next start` run in test/consumer/next.test.ts).
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CONFORMANCE_CARD, CONFORMANCE_EXTENDED_PATH } from '../testing/cards';
+import { memoryStore } from '../store/memory';
 import { agentCardRoute } from './index';
 
 /** What Next 16 generates in `.next/types/validator.ts` for a route file (`RouteHandlerConfig`). */
@@ -24,6 +25,43 @@ describe('agentCardRoute', () => {
     const { GET, HEAD, OPTIONS } = agentCardRoute({ card, extended: { authenticate: () => null } });
     expectTypeOf({ GET, HEAD, OPTIONS }).toExtend<RouteHandlerConfig<Record<string, never>>>();
     expectTypeOf({ GET, HEAD, OPTIONS }).toExtend<RouteHandlerConfig<{ id: string }>>();
+  });
+
+  it("exports POST, which a store-backed host's registry search route answers", async () => {
+    const { POST } = agentCardRoute({ card, extended: { authenticate: () => null } });
+    expectTypeOf({ POST }).toExtend<RouteHandlerConfig<Record<string, never>>>();
+    // A POST for the card is the card's 405.
+    expect(
+      (await POST(new Request(`${origin}/.well-known/agent-card.json`, { method: 'POST', body: '{}' }))).status,
+    ).toBe(405);
+  });
+
+  it("answers a store-backed host's registry search with POST", async () => {
+    const driver = memoryStore();
+    const stored = {
+      ...card,
+      supportedInterfaces: [
+        { url: 'https://api.example.com/t/acme/agents/main/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ],
+    };
+    await driver.put({ tenant: 'acme', agent: 'main' }, JSON.stringify(stored));
+    const { POST } = agentCardRoute({
+      store: { driver, registry: true },
+      tenant: { from: 'path', prefix: '/t' },
+      profile: 'development',
+      logger: { warn() {} },
+    });
+    const res = await POST(
+      new Request(`${origin}/t/acme/ard/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: { text: card.name } }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { results: { identifier: string }[] }).results.map((r) => r.identifier)).toEqual([
+      'urn:air:api.example.com:agent:main',
+    ]);
   });
 
   it.each([

@@ -1,4 +1,6 @@
 import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
+import { toAgentCardRequest } from '../bridges/node';
 import { createAgentCardFetchHandler } from '../bridges/fetch';
 import { agentCardStore } from '../http/observe/status';
 import { createAgentCardResponder } from '../http/responder';
@@ -26,14 +28,7 @@ const hosts: AgentCardConformanceOptions[] = [
     async start(options) {
       const responder = createAgentCardResponder(options);
       const server = createServer(async (req, res) => {
-        const out = await responder.respond({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-          raw: req,
-          encrypted: false,
-          remoteAddress: req.socket.remoteAddress,
-        });
+        const out = await responder.respond(toAgentCardRequest(req, req.url ?? '/'));
         if (out) {
           res.writeHead(out.status, out.headers);
           res.end(out.body);
@@ -51,14 +46,14 @@ const hosts: AgentCardConformanceOptions[] = [
     async start(options) {
       const handle = createAgentCardFetchHandler(options);
       const server = createServer(async (req, res) => {
-        const chunks: Buffer[] = [];
-        for await (const c of req) chunks.push(c as Buffer);
+        // The body as a stream, as a web-standard server hands it over (a slow one stays slow).
+        const bodied = req.method !== 'GET' && req.method !== 'HEAD';
         const request = new Request(`http://${req.headers.host}${req.url}`, {
           method: req.method,
           headers: req.headers as Record<string, string>,
-          body:
-            req.method === 'GET' || req.method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks),
-        });
+          body: bodied ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+          ...(bodied ? { duplex: 'half' } : {}),
+        } as RequestInit);
         const route = APP_ROUTES[req.url ?? '/'];
         const response =
           (await handle(request, { remoteAddress: req.socket.remoteAddress })) ??

@@ -8,6 +8,7 @@ import { extendedCard } from './features/extended';
 import { signedCard } from './features/jwks';
 import { legacyPath } from './features/legacy';
 import { serveEvents } from './features/observe';
+import { registrySearch } from './features/registry';
 import { viewerPage } from './features/viewer';
 import { runConformanceFeatures } from './runner';
 import type { AgentCardConformanceOptions } from './server';
@@ -33,4 +34,5 @@ export function runAgentCardConformanceSuite(config: AgentCardConformanceOptions
     serveEvents,
   ]);
   runConformanceFeatures(config, 'several agents and the AI catalog', [severalAgents, aiCatalog, aiCatalogDidWeb]);
+  runConformanceFeatures(config, 'the ARD registry of a store', [registrySearch]);
 }

@@ -1,5 +1,6 @@
-// The read side of the ARD registry API (v0.91 draft, §7.4 and the OpenAPI document) over one
-// host's agents: `GET {base}/agents` (pages of entries) and `GET {base}/agents/{identifier}`.
+// The read side of the ARD registry API (v0.91 draft, §5.3 and the OpenAPI document) over one
+// host's agents: `GET {base}/agents` (pages of entries), `GET {base}/agents/{identifier}` and
+// `POST {base}/search` (search.ts).
 import type { ArdEntry } from '../../ard/format';
 import type { HostAgentCard } from '../host/agent';
 import { originOfCard } from '../host/origin';
@@ -19,6 +20,7 @@ import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
 import { type AgentNaming, agentEntry, agentIdentifier } from './entries';
+import { createSearchRoute, SEARCH_DEFAULTS, type SearchAgent, type SearchSettings } from './search';
 
 /** Page size of `GET /agents` without `pageSize`, and the most it may ask for (draft §7.4). */
 export const REGISTRY_PAGE_SIZE = { default: 20, max: 100 } as const;
@@ -38,12 +40,14 @@ export interface RegistrySettings {
   readonly naming: AgentNaming | undefined;
   readonly cacheControl: string | false;
   readonly cors: CorsSetting;
+  /** Bounds of `POST {basePath}/search`. @default {@link SEARCH_DEFAULTS} */
+  readonly search?: SearchSettings;
 }
 
 export interface RegistryRoute<Req> {
   /** Whether `path` is one of the API's (so a cold tenant is loaded for it). */
   owns(path: string): boolean;
-  respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined;
+  respond(request: AgentCardRequest<Req>): AgentCardResponse | undefined | Promise<AgentCardResponse>;
 }
 
 /**
@@ -58,13 +62,19 @@ export function createRegistryRoute<Req>(
 ): RegistryRoute<Req> {
   const sorted = [...agents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const entries: ArdEntry[] = [];
+  const searched: SearchAgent[] = [];
   for (const a of sorted) {
     const base = settings.baseUrl ?? originOfCard(a.card);
     if (base === undefined) continue;
-    entries.push(
-      agentEntry(a.card, agentIdentifier(a.id, base, undefined, settings.naming), `${base}${a.path}${AGENT_CARD_PATH}`),
+    const entry = agentEntry(
+      a.card,
+      agentIdentifier(a.id, base, undefined, settings.naming),
+      `${base}${a.path}${AGENT_CARD_PATH}`,
     );
+    entries.push(entry);
+    searched.push({ entry, card: a.card, source: `${base}${settings.basePath}` });
   }
+  const search = createSearchRoute(searched, { cors: settings.cors, search: settings.search ?? SEARCH_DEFAULTS });
   const doc = (value: unknown) =>
     prepareDocument(encodeJson(value), {
       served: { kind: 'ard-registry' },
@@ -111,16 +121,18 @@ export function createRegistryRoute<Req>(
   const fail = (set: ReturnType<typeof errors>, request: AgentCardRequest<Req>) =>
     answerError(selectCors(set, request.headers) as ErrorResponseSet, request.method);
   const list = `${settings.basePath}/agents`;
+  const searchPath = `${settings.basePath}/search`;
 
   return {
     owns: (path) => isRegistryPath(settings.basePath, path),
     respond(request) {
       const path = request.path;
       if (!isRegistryPath(settings.basePath, path)) return undefined;
-      if (request.method === 'OPTIONS') return undefined;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return fail(notAllowed, request);
       const q = path.indexOf('?');
       const bare = q === -1 ? path : path.slice(0, q);
+      if (bare === searchPath) return search(request);
+      if (request.method === 'OPTIONS') return undefined;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return fail(notAllowed, request);
       if (bare !== list) {
         if (!bare.startsWith(`${list}/`)) return undefined;
         let identifier: string;

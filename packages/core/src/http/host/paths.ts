@@ -3,6 +3,10 @@
 /** Whether `path` (query string included) is under `basePath`'s API. */
 export function isRegistryPath(basePath: string, path: string): boolean {
   return (
-    path === `${basePath}/agents` || path.startsWith(`${basePath}/agents?`) || path.startsWith(`${basePath}/agents/`)
+    path === `${basePath}/agents` ||
+    path.startsWith(`${basePath}/agents?`) ||
+    path.startsWith(`${basePath}/agents/`) ||
+    path === `${basePath}/search` ||
+    path.startsWith(`${basePath}/search?`)
   );
 }

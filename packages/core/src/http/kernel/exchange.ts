@@ -1,5 +1,6 @@
 // What passes between an adapter and the responder: one request in, one prebuilt answer out.
 // Nothing here depends on a feature, so every part of http/ can import it.
+import type { RequestBodyReader } from './body';
 
 /**
  * Request headers as Node, Express, Koa and Fastify expose them: lower-case names, repeated
@@ -33,6 +34,12 @@ export interface AgentCardRequest<Req = unknown> {
    * `dynamic.trustProxy` list or function is asked about.
    */
   remoteAddress?: string;
+  /**
+   * Reads the request body, bounded in bytes and time, for a route that takes one (the ARD
+   * registry's `POST /search`). The bridges set it on `POST` requests; nothing reads a body
+   * otherwise.
+   */
+  readBody?: RequestBodyReader;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { CardStoreDriver, StoreRecord } from '../../store/types';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../store/card-store';
 import { showValue } from '../../util';
 import { isPositiveInt, type Report } from '../kernel/problems';
+import { SEARCH_DEFAULTS, type SearchSettings } from '../host/search';
 
 /**
  * The `store` option: where the cards of every tenant live, and what each replica keeps of them.
@@ -53,10 +54,27 @@ export interface AgentCardStoreOptions {
    */
   readonly maxCatalogEntries?: number;
   /**
-   * The ARD registry read API per tenant (`GET {basePath}/agents`, `GET {basePath}/agents/{identifier}`):
-   * `true` for the base path `/ard`, or `{ basePath }`. @default false
+   * The ARD registry read API per tenant (`GET {basePath}/agents`, `GET {basePath}/agents/{identifier}`,
+   * `POST {basePath}/search`): `true` for the base path `/ard`, or `{ basePath, maxSearchBytes,
+   * searchTimeoutMs }`. @default false
    */
-  readonly registry?: boolean | { readonly basePath?: string };
+  readonly registry?: boolean | AgentCardRegistryOptions;
+}
+
+/** The `store.registry` option as an object. */
+export interface AgentCardRegistryOptions {
+  /** Where the API is served on each tenant's host. @default '/ard' */
+  readonly basePath?: string;
+  /**
+   * Largest `POST /search` body read, in bytes (64 to 1 MiB); a larger one is answered 413.
+   * @default 8192
+   */
+  readonly maxSearchBytes?: number;
+  /**
+   * Most milliseconds spent reading a `POST /search` body (10 to 60000); a body still arriving
+   * then is answered 408. @default 5000
+   */
+  readonly searchTimeoutMs?: number;
 }
 
 /** The `store` option, checked, with every default applied. */
@@ -73,6 +91,8 @@ export interface ResolvedStoreOptions {
   readonly maxCatalogEntries: number;
   /** Where the registry API is served, when it is. */
   readonly registryPath: string | undefined;
+  /** The bounds of its search. */
+  readonly registrySearch: SearchSettings;
 }
 
 const STORE_KEYS = new Set([
@@ -138,8 +158,10 @@ export function resolveStoreOption(value: unknown, err: Report): ResolvedStoreOp
     );
   const registry = o.registry as AgentCardStoreOptions['registry'] | undefined;
   let registryPath: string | undefined;
+  let registrySearch = SEARCH_DEFAULTS;
   if (registry === true) registryPath = '/ard';
   else if (typeof registry === 'object' && registry !== null && !Array.isArray(registry)) {
+    registrySearch = resolveSearch(registry as Record<string, unknown>, err);
     registryPath = (registry as { basePath?: unknown }).basePath === undefined ? '/ard' : undefined;
     const given = (registry as { basePath?: unknown }).basePath;
     if (given !== undefined) {
@@ -167,6 +189,32 @@ export function resolveStoreOption(value: unknown, err: Report): ResolvedStoreOp
     retryAfter: int('retryAfter', 30),
     maxCatalogEntries: int('maxCatalogEntries', 100, 2),
     registryPath,
+    registrySearch,
+  };
+}
+
+const REGISTRY_KEYS = new Set(['basePath', 'maxSearchBytes', 'searchTimeoutMs']);
+
+/** The search bounds of `store.registry`; problems go to `err`. */
+function resolveSearch(registry: Record<string, unknown>, err: Report): SearchSettings {
+  for (const key of Object.keys(registry))
+    if (!REGISTRY_KEYS.has(key))
+      err(
+        `store.registry.${key}`,
+        'is not an option of store.registry',
+        registry[key],
+        `Use one of ${[...REGISTRY_KEYS].join(', ')}.`,
+      );
+  const bounded = (key: string, min: number, max: number, fallback: number): number => {
+    const v = registry[key];
+    if (v === undefined) return fallback;
+    if (isPositiveInt(v) && v >= min && v <= max) return v;
+    err(`store.registry.${key}`, `must be a whole number from ${min} to ${max}`, v, 'Leave it out for the default.');
+    return fallback;
+  };
+  return {
+    maxBodyBytes: bounded('maxSearchBytes', 64, 1024 * 1024, SEARCH_DEFAULTS.maxBodyBytes),
+    timeoutMs: bounded('searchTimeoutMs', 10, 60_000, SEARCH_DEFAULTS.timeoutMs),
   };
 }
 

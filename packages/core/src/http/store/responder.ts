@@ -150,8 +150,9 @@ export function createStoreResponder<Req>(s: StoreServeSettings<Req>): AgentCard
   const unavailable = errors(503, 'The agent card store is temporarily unavailable. Retry later.', {
     'retry-after': String(store.retryAfter),
   });
+  // A search (the one POST served) of a tenant that is not there is told so, as a GET would be.
   const answer = (set: CorsVariants<ErrorResponseSet>, request: AgentCardRequest<Req>) =>
-    answerError(selectCors(set, request.headers), request.method);
+    answerError(selectCors(set, request.headers), request.method === 'POST' ? 'GET' : request.method);
 
   // With a tenant function, every answer names the headers it reads in Vary (made once per answer).
   const extraVary = tenancy.vary.join(', ');
