@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -36,6 +37,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     setupFiles: ['test/fast-check-setup.ts'],
     globalSetup: ['test/temp-dir-setup.ts'],
+    // vitest's default is one worker fewer than the cores: on a two-core machine, one test file at a
+    // time, while most of the cross-package suites wait on npm, servers and child processes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
