@@ -158,7 +158,7 @@ afterAll(() => {
   for (const child of deployments) child.kill();
 });
 async function deploy(card: unknown): Promise<string> {
-  const core = join(root, 'packages/core/dist/index.mjs');
+  const core = join(root, 'packages/core/dist/http.mjs');
   const script = `
     import { createServer } from 'node:http';
     import { createAgentCardResponder } from ${JSON.stringify(core)};
