@@ -128,6 +128,38 @@ describe('agent-card check with an AI Catalog', () => {
     expect(run.stdout).toContain('name ✖ card says \\u001b[2JEvil');
   });
 
+  it('--follow-catalog any fetches nothing from a private address on another origin, unless --allow-private-targets', async () => {
+    let reached = 0;
+    const inside = createServer((_req, res) => {
+      reached++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.2', resolve));
+    closers.push(() => new Promise<void>((resolve) => inside.close(() => resolve())));
+    const target = `http://127.0.0.2:${(inside.address() as { port: number }).port}/.well-known/agent-card.json`;
+    const origin = await catalogHost(
+      () => [{ identifier: 'urn:air:test:inside', mediaType: 'application/a2a-agent-card+json', url: target }],
+      (o) => ({ '/.well-known/agent-card.json': card(o, 'Support') }),
+    );
+    const args = ['check', origin, '--allow-http', '--follow-catalog', 'any', '--json'];
+    const run = await cli(args);
+    expect(reached).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.agents[0]).toMatchObject({ url: target, checked: false, skipped: 'private' });
+    expect(report.findings.find((f: { rule: string }) => f.rule === 'discovery-catalog-origin')).toMatchObject({
+      severity: 'warning',
+      message: `${origin}/.well-known/ai-catalog.json entries[0]: not followed: another origin on a non-public address (${new URL(target).host}: 127.0.0.2 is a loopback address) at "${target}".`,
+      hint: 'Check that host on its own (agent-card check <url>): a catalog may name only public hosts on other origins.',
+    });
+    const text = await cli(['check', origin, '--allow-http', '--follow-catalog', 'any']);
+    expect(text.stdout).toContain('not followed (another origin on a non-public address)');
+    expect(reached).toBe(0);
+
+    const allowed = await cli([...args, '--allow-private-targets']);
+    expect(reached).toBeGreaterThan(0);
+    expect(JSON.parse(allowed.stdout).agents[0]).toMatchObject({ url: target, checked: true });
+  });
+
   it('--follow-catalog off sends no catalog request', async () => {
     let asked = 0;
     const server = createServer((req, res) => {

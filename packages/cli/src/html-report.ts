@@ -353,6 +353,7 @@ function catalogSection(catalog: DiscoveryCatalogReport, agents: readonly Discov
 const SKIPPED: Record<NonNullable<DiscoveryAgentReport['skipped']>, string> = {
   origin: 'not followed (another origin; --follow-catalog any)',
   scheme: 'not followed (not an https URL)',
+  private: 'not followed (another origin on a non-public address)',
   deadline: 'not checked (time ran out)',
 };
 

@@ -133,6 +133,10 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
         .choices(['same-origin', 'any', 'off'])
         .default('same-origin'),
     )
+    .option(
+      '--allow-private-targets',
+      'with --follow-catalog any, also follow other origins at loopback, private and link-local addresses',
+    )
     .option('--max-agents <n>', 'catalog entries followed at most', positiveInt, 16)
     .option(
       '--max-card-bytes <bytes>',

@@ -5,6 +5,8 @@
 import type * as NodeCrypto from 'node:crypto';
 import type * as NodeDns from 'node:dns';
 import type * as NodeFs from 'node:fs';
+// biome-ignore lint/style/noRestrictedImports: a client's request (sign/pinned-get.ts), never a server's: discovery connects only to the addresses it checked.
+import type * as NodeHttp from 'node:http';
 // biome-ignore lint/style/noRestrictedImports: a client's request (sign/pinned-get.ts), never a server's: verification connects only to the addresses it checked.
 import type * as NodeHttps from 'node:https';
 import type * as NodePath from 'node:path';
@@ -14,6 +16,7 @@ interface NodeBuiltins {
   'node:crypto': typeof NodeCrypto;
   'node:dns': typeof NodeDns;
   'node:fs': typeof NodeFs;
+  'node:http': typeof NodeHttp;
   'node:https': typeof NodeHttps;
   'node:path': typeof NodePath;
   'node:stream': typeof NodeStream;

@@ -307,7 +307,12 @@ describe('discoverAgentCard and the AI Catalog', () => {
       'discovery-catalog-origin:info',
     ]);
 
-    const opened = await discover(h.origin, { followCatalog: 'any', headers: { authorization: 'Bearer secret' } });
+    // The other origin is on loopback too: followed only when private targets are allowed.
+    const opened = await discover(h.origin, {
+      followCatalog: 'any',
+      allowPrivateTargets: true,
+      headers: { authorization: 'Bearer secret' },
+    });
     expect(opened.agents?.[0]).toMatchObject({ checked: true, ok: true });
     expect(other.seen.length).toBeGreaterThan(0);
     // The caller's credentials stay on the origin being checked.
@@ -342,7 +347,7 @@ describe('discoverAgentCard and the AI Catalog', () => {
       [cardPath('moved')]: (_req, res) =>
         void res.writeHead(302, { location: `${other.origin}${cardPath('x')}` }).end(),
     }));
-    const report = await discover(h.origin, { followCatalog: 'any', headers: secrets });
+    const report = await discover(h.origin, { followCatalog: 'any', allowPrivateTargets: true, headers: secrets });
     expect(report.agents?.[0]).toMatchObject({ checked: true, ok: true });
     expect(requestsTo(other, cardPath('x'))).toBeGreaterThan(0);
     expect(requestsTo(other, '/catalogs/other.json')).toBe(1);

@@ -10,6 +10,8 @@
 import type { CatalogRuleId, DiscoveryRuleId } from '@agent-card/core';
 import {
   applyRuleOverrides,
+  nonPublicTarget,
+  publicOnlyFetch,
   type Severity,
   quoteUntrusted as show,
   validateAiCatalog,
@@ -28,6 +30,7 @@ import { type ExchangeSpec, exchange } from './request';
 import { DISCOVERY_DEFAULTS, type DiscoverySettings } from './target';
 import type {
   DiscoveryAgentReport,
+  DiscoveryFetch,
   DiscoveryAgentSkip,
   DiscoveryCatalogReport,
   DiscoveryFinding,
@@ -120,6 +123,8 @@ interface CatalogWalk {
   minimumMs: number;
   /** Each distinct card URL is checked once, however many entries list it. */
   cards: Map<string, Promise<{ report?: DiscoveryPathReport; findings: DiscoveryFinding[] }>>;
+  /** The public-address check of each host on another origin, made once per host. */
+  targets: Map<string, Promise<string | undefined>>;
   /** Entries followed (cards and catalogs by URL), at most `maxCatalogEntries`. */
   followed: number;
   /** Entries not followed past `maxCatalogEntries`. */
@@ -163,6 +168,7 @@ export async function runCatalog(ctx: CatalogContext): Promise<CatalogOutcome> {
     report,
     minimumMs: Math.min(250, Math.ceil(settings.timeoutMs / 10)),
     cards: new Map(),
+    targets: new Map(),
     followed: 0,
     overflow: 0,
     scanned: 0,
@@ -220,6 +226,7 @@ async function verifyCatalogSignature(
     catalogUrl: url,
     followArtifacts: ctx.settings.followCatalog === 'any' ? 'any' : 'same-origin',
     allowInsecureArtifactUrls: ctx.settings.allowHttp,
+    allowPrivateTargets: ctx.settings.allowPrivateTargets,
     artifactTimeoutMs: left,
     maxArtifactBytes: ctx.settings.maxBytes,
   });
@@ -260,6 +267,34 @@ function headersFor(w: CatalogWalk, url: URL): Record<string, string> {
   return url.origin === w.ctx.origin ? w.ctx.settings.headers : {};
 }
 
+/**
+ * Why a URL named by a remote document may not be fetched, or `undefined` when it may. The origin
+ * checked is the user's choice (loopback included); any other origin must be public: address
+ * literals, `localhost` and names resolving to a loopback, private, link-local or reserved
+ * address are refused before any connection.
+ */
+function privateTarget(w: CatalogWalk, url: URL): Promise<string | undefined> {
+  if (url.origin === w.ctx.origin || w.ctx.settings.allowPrivateTargets) return Promise.resolve(undefined);
+  let check = w.targets.get(url.host);
+  if (check === undefined) {
+    check = nonPublicTarget(url);
+    w.targets.set(url.host, check);
+  }
+  return check;
+}
+
+/**
+ * The fetch for a URL on another origin: without the caller's own `fetch`, one that connects only
+ * to the public addresses it checked (no second resolution for DNS rebinding to answer). With
+ * the caller's `fetch`, that one, after {@link privateTarget}'s check.
+ */
+function fetchFor(w: CatalogWalk, url: URL): DiscoveryFetch {
+  const { settings, origin } = w.ctx;
+  if (url.origin === origin || settings.callerFetch !== undefined || settings.allowPrivateTargets)
+    return settings.fetch;
+  return publicOnlyFetch as DiscoveryFetch;
+}
+
 /** The URL an entry names, when the run may fetch it; else why not. */
 function decide(w: CatalogWalk, raw: string, base: string): URL | DiscoveryAgentSkip {
   const { settings, origin } = w.ctx;
@@ -280,6 +315,11 @@ function fetchTimeout(w: CatalogWalk, left: number): number {
   return Math.max(1, Math.min(w.ctx.settings.timeoutMs, Math.floor(left)));
 }
 
+/** A reason built from a parsed URL's host: control characters shown as `?`, as {@link show} does, unquoted. */
+function masked(reason: string): string {
+  return show(reason, 200).slice(1, -1);
+}
+
 function skipFinding(w: CatalogWalk, agent: DiscoveryAgentReport, where: string): void {
   const at = `${agent.catalogUrl} ${where}`;
   if (agent.skipped === 'origin')
@@ -290,6 +330,15 @@ function skipFinding(w: CatalogWalk, agent: DiscoveryAgentReport, where: string)
       agent.entry,
       `${at}: not followed: the card is on another origin (${show(agent.url)}).`,
       "Check that host on its own (agent-card check <url>), or pass followCatalog: 'any' (--follow-catalog any).",
+    );
+  else if (agent.skipped === 'private')
+    w.report(
+      'discovery-catalog-origin',
+      'warning',
+      agent.url,
+      agent.entry,
+      `${at}: not followed: another origin on a non-public address (${masked(agent.refused ?? '')}) at ${show(agent.url)}.`,
+      'Check that host on its own (agent-card check <url>): a catalog may name only public hosts on other origins.',
     );
   else if (agent.skipped === 'scheme')
     w.report(
@@ -422,6 +471,13 @@ function followCard(
 
 /** Checks one listed card (once per URL), then compares it with its entry. */
 async function checkAgent(w: CatalogWalk, agent: DiscoveryAgentReport, target: URL, where: string): Promise<void> {
+  const refused = await privateTarget(w, target);
+  if (refused !== undefined) {
+    agent.skipped = 'private';
+    agent.refused = refused;
+    skipFinding(w, agent, where);
+    return;
+  }
   let pending = w.cards.get(target.href);
   if (pending === undefined) {
     const left = w.ctx.remaining();
@@ -432,6 +488,7 @@ async function checkAgent(w: CatalogWalk, agent: DiscoveryAgentReport, target: U
     }
     pending = w.ctx.checkCard(target.href, {
       ...w.ctx.settings,
+      fetch: fetchFor(w, target),
       headers: headersFor(w, target),
       timeoutMs: fetchTimeout(w, left),
     });
@@ -504,7 +561,26 @@ async function readNestedCatalog(
     );
     return;
   }
-  const nested = await fetchCatalog(w.ctx, target.href, fetchTimeout(w, left), headersFor(w, target), w.report);
+  const refused = await privateTarget(w, target);
+  if (refused !== undefined) {
+    w.report(
+      'discovery-catalog-origin',
+      'warning',
+      target.href,
+      pointer(at),
+      `${listing.catalogUrl} ${where}: nested catalog not followed: another origin on a non-public address (${masked(refused)}) at ${show(target.href)}.`,
+      'Check that catalog on its own: a catalog may name only public hosts on other origins.',
+    );
+    return;
+  }
+  const nested = await fetchCatalog(
+    w.ctx,
+    target.href,
+    fetchTimeout(w, left),
+    headersFor(w, target),
+    w.report,
+    fetchFor(w, target),
+  );
   if (w.catalog.nested === undefined) w.catalog.nested = [];
   w.catalog.nested.push(nested.report);
   if (nested.report.found === false && nested.report.status !== undefined && nested.report.status !== 200)
@@ -614,6 +690,7 @@ async function fetchCatalog(
   timeoutMs: number,
   headers: Record<string, string>,
   reportFinding: ReportFinding,
+  fetch: DiscoveryFetch = ctx.settings.fetch,
 ): Promise<{ report: DiscoveryCatalogReport; value?: Record<string, unknown> }> {
   const { settings } = ctx;
   const spec: ExchangeSpec = {
@@ -626,7 +703,7 @@ async function fetchCatalog(
     maxRedirects: settings.maxRedirects,
     maxBytes: settings.maxBytes,
     timeoutMs,
-    fetch: settings.fetch,
+    fetch,
     onRequest: ctx.onRequest,
   };
   if (settings.signal) spec.signal = settings.signal;

@@ -60,6 +60,8 @@ export interface DiscoverySettings {
   callerFetch?: DiscoveryFetch;
   signal?: AbortSignal;
   followCatalog: 'same-origin' | 'any' | false;
+  /** Follow-ups on another origin may reach non-public addresses. */
+  allowPrivateTargets: boolean;
   maxCatalogEntries: number;
   /** The user's rule settings, for the findings of the cards a catalog lists. */
   rules?: ResolvedRuleOverrides;
@@ -141,6 +143,7 @@ export function resolveSettings(options: DiscoveryOptions): DiscoverySettings {
     headers,
     fetch: fetchImpl,
     followCatalog: followCatalog(options.followCatalog),
+    allowPrivateTargets: options.allowPrivateTargets === true,
     maxCatalogEntries: positiveInteger(
       'maxCatalogEntries',
       options.maxCatalogEntries,

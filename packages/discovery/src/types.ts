@@ -129,10 +129,22 @@ export interface DiscoveryOptions extends DiscoveryKeyOptions {
    * lists: `'same-origin'` follows only entry URLs on the checked origin (scheme, host and port);
    * `'any'` follows every http(s) entry URL (without any of `headers` when the origin differs);
    * `false` sends no catalog request at all. Entries on another origin that are not followed are
-   * reported (`discovery-catalog-origin`), never fetched.
+   * reported (`discovery-catalog-origin`), never fetched. With `'any'`, a card or nested catalog
+   * on another origin is fetched only from public addresses: an address literal, `localhost` or
+   * a name that resolves to a loopback, private, link-local or reserved address is refused before
+   * any connection (`discovery-catalog-origin`, skipped `'private'`), and without your `fetch`
+   * the connection goes to exactly the addresses checked (no DNS rebinding). See
+   * `allowPrivateTargets`.
    * @default 'same-origin'
    */
   followCatalog?: 'same-origin' | 'any' | false;
+  /**
+   * With `followCatalog: 'any'`, also follow cards and catalogs on other origins at loopback,
+   * private and link-local addresses (an internal network you trust), and let the catalog's
+   * signature check fetch from them. The checked origin is always followed, whatever its address.
+   * @default false
+   */
+  allowPrivateTargets?: boolean;
   /**
    * Also read the host's other discovery documents (`/.well-known/ard.json`,
    * `/.well-known/mcp/catalog.json`, `/.well-known/jwks.json`, the card under
@@ -388,6 +400,12 @@ export type DiscoveryAgentSkip =
   | 'origin'
   /** Not an http(s) URL (or `http:` without `allowHttp`), or not a URL at all. */
   | 'scheme'
+  /**
+   * On another origin than the one checked, and its host is not a public address: an address
+   * literal or name in a loopback, private, link-local, unique-local, CGNAT, multicast or reserved
+   * range (IPv4-mapped IPv6 read as IPv4), or `localhost`.
+   */
+  | 'private'
   /** The run's time for follow-up requests was used up. */
   | 'deadline';
 
@@ -406,6 +424,8 @@ export interface DiscoveryAgentReport {
   /** Whether the card was fetched; see `skipped` when not. */
   checked: boolean;
   skipped?: DiscoveryAgentSkip;
+  /** Why the host was refused, when `skipped` is `'private'` (e.g. `10.0.0.1: 10.0.0.1 is a private address`). */
+  refused?: string;
   /** What the card URL served: the same per-path report as the well-known paths get. */
   card?: DiscoveryPathReport;
   /** The served card's `name` and `version`, when they are strings. */

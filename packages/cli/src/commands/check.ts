@@ -45,6 +45,8 @@ export interface CheckCommandOptions extends CheckProbeOptions {
   requireSignature?: boolean;
   /** `same-origin` (default), `any`, or `off` (no catalog request). */
   followCatalog?: 'same-origin' | 'any' | 'off';
+  /** `--allow-private-targets`: other origins at non-public addresses are followed too. */
+  allowPrivateTargets?: boolean;
   maxAgents?: number;
   /** `--max-card-bytes`: the largest card body read. @default 262144 (256 KiB) */
   maxCardBytes?: number;
@@ -126,6 +128,7 @@ function member(value: unknown, missing: string): string {
 const SKIPPED: Record<NonNullable<DiscoveryAgentReport['skipped']>, string> = {
   origin: 'not followed (another origin; --follow-catalog any)',
   scheme: 'not followed (not an https URL)',
+  private: 'not followed (another origin on a non-public address)',
   deadline: 'not checked (time ran out)',
 };
 
@@ -299,6 +302,7 @@ export async function checkCommand(io: CliIO, target: string, options: CheckComm
     allowHttp: options.allowHttp ?? false,
     ...(options.allowHttp ? { allowInsecureJwksUrl: true } : {}),
     followCatalog: options.followCatalog === 'off' ? false : (options.followCatalog ?? 'same-origin'),
+    allowPrivateTargets: options.allowPrivateTargets === true,
     ...(options.maxAgents === undefined ? {} : { maxCatalogEntries: options.maxAgents }),
     ...(options.maxCardBytes === undefined ? {} : { maxCardBytes: options.maxCardBytes }),
     // Every discovery document of the host, compared and graded in one line.

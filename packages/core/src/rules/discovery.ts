@@ -251,10 +251,10 @@ export const DISCOVERY_RULES = {
     severity: profiles('warning'),
     severityNote: profiles('warning / info'),
     summary:
-      "An entry on another origin is not fetched unless `followCatalog: 'any'` (warning); a URL that is not http(s) never is (info).",
+      "An entry on another origin is not fetched unless `followCatalog: 'any'`, and then only from a public address (warning); a URL that is not http(s) never is (info).",
     details:
-      "An entry on another origin is not fetched unless `followCatalog: 'any'` (warning); a URL that is not http(s) never is (info).",
-    fix: "List cards on the catalog's own origin, or pass followCatalog: 'any'.",
+      "An entry on another origin is not fetched unless `followCatalog: 'any'` (warning). Under `'any'`, an entry on another origin whose host is `localhost` or a loopback, private, link-local or reserved address, literal or resolved, is not fetched either (warning): a catalog cannot point its checker at the checker's own network. A URL that is not http(s) never is (info).",
+    fix: "List cards on the catalog's own origin, or pass followCatalog: 'any'; check a host on a private address on its own.",
     reportedBy: '`discoverAgentCard`',
   },
   'discovery-catalog-nested': {
