@@ -104,10 +104,6 @@ export type { ArdEntry, ArdManifest, ArdValidationResult, ValidateArdManifestOpt
 export { validateAgentCard } from './validate/validate';
 export { readJsonBytes } from './validate/json-bytes';
 export { quoteUntrusted } from './util';
-// For discovery: what a remote document names on another origin is fetched from public addresses only.
-export { nonPublicTarget } from './sign/fetch-target';
-export { publicOnlyFetch } from './sign/pinned-get';
-export type { PublicOnlyInit } from './sign/pinned-get';
 // One reader of untrusted JSON text (bytes or a string): UTF-8, byte order mark, size, syntax,
 // depth, members named twice and inexact numbers, for every place that reads a card, a catalog,
 // a key set, a configuration file or command-line input.

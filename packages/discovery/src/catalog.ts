@@ -8,10 +8,9 @@
  * depth of 4, catalogs referenced by URL one level deep.
  */
 import type { CatalogRuleId, DiscoveryRuleId } from '@agent-card/core';
+import { nonPublicTarget, publicOnlyFetch } from '@agent-card/core/http';
 import {
   applyRuleOverrides,
-  nonPublicTarget,
-  publicOnlyFetch,
   type Severity,
   quoteUntrusted as show,
   validateAiCatalog,
