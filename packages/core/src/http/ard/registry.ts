@@ -20,6 +20,7 @@ import { LruCache } from '../kernel/lru';
 import { AGENT_CARD_PATH } from '../kernel/paths';
 import { type AgentCardResponder, internalsOf, sealResponder } from '../kernel/responder';
 import { type AgentNaming, agentEntry, agentIdentifier } from './entries';
+import { createPageSeal } from './page-token';
 import { createSearchRoute, SEARCH_DEFAULTS, type SearchAgent, type SearchSettings } from './search';
 
 /** Page size of `GET /agents` without `pageSize`, and the most it may ask for (draft §7.4). */
@@ -28,6 +29,8 @@ export const REGISTRY_PAGE_SIZE = { default: 20, max: 100 } as const;
 const MAX_PAGES = 64;
 /** Longest query string read; a longer one is a 400. */
 const MAX_QUERY = 512;
+/** What a token of `GET /agents` is sealed for (a search token's scope is its query). */
+const AGENTS_SCOPE = 'agents';
 
 /** An agent of the registry: its id, where its card is served, and the card as validated. */
 export type RegistryAgent = HostAgentCard;
@@ -53,8 +56,9 @@ export interface RegistryRoute<Req> {
 /**
  * The registry read API over `agents` (sorted by id: the order of `GET /agents`, the same on
  * every replica). The entries are the ARD manifest's, built by the same functions from the same
- * validated cards. A page token is opaque: the offset and a digest of this host's listing, so a
- * token of another tenant, or of the listing before a change, is refused (400), never followed.
+ * validated cards. A page token is opaque: the offset sealed with a digest of this host's listing
+ * (the same seal as search's), so a token of another tenant, or of the listing before a change,
+ * is refused (400), never followed.
  */
 export function createRegistryRoute<Req>(
   agents: readonly RegistryAgent[],
@@ -74,7 +78,13 @@ export function createRegistryRoute<Req>(
     entries.push(entry);
     searched.push({ entry, card: a.card, source: `${base}${settings.basePath}` });
   }
-  const search = createSearchRoute(searched, { cors: settings.cors, search: settings.search ?? SEARCH_DEFAULTS });
+  // One digest of the listing, taken here, seals the tokens of both routes.
+  const seal = createPageSeal(searched.map((a) => [a.entry, a.source]));
+  const search = createSearchRoute(searched, {
+    cors: settings.cors,
+    search: settings.search ?? SEARCH_DEFAULTS,
+    seal,
+  });
   const doc = (value: unknown) =>
     prepareDocument(encodeJson(value), {
       served: { kind: 'ard-registry' },
@@ -83,16 +93,6 @@ export function createRegistryRoute<Req>(
       cors: settings.cors,
     });
   const byIdentifier = new Map(entries.map((e) => [e.identifier, doc(e)]));
-  // The listing's fingerprint: a token names an offset into this listing and no other.
-  const listing = fnv(entries.map((e) => e.identifier).join('\n'));
-  const mac = (offset: number) => fnv(`${listing}:${offset}`);
-  const tokenOf = (offset: number) => `${mac(offset)}${offset.toString(36)}`;
-  const offsetOf = (token: string): number | undefined => {
-    const m = /^([0-9a-f]{8})([0-9a-z]{1,6})$/.exec(token);
-    if (m === null) return undefined;
-    const offset = Number.parseInt(m[2]!, 36);
-    return offset > 0 && offset < entries.length && tokenOf(offset) === token ? offset : undefined;
-  };
   const pages = new LruCache<string, PreparedDocument>(MAX_PAGES);
   const errors = (status: number, errorCode: string, message: string) =>
     prepareErrorResponses({
@@ -152,33 +152,25 @@ export function createRegistryRoute<Req>(
       const size = sizeText === null ? REGISTRY_PAGE_SIZE.default : Number(sizeText);
       if (!/^\d{1,3}$/.test(sizeText ?? '1') || !Number.isInteger(size) || size < 1 || size > REGISTRY_PAGE_SIZE.max)
         return fail(badSize, request);
-      const token = params.get('pageToken');
-      const offset = token === null || token === '' ? 0 : offsetOf(token);
-      if (offset === undefined) return fail(badToken, request);
-      const key = `${offset}:${size}`;
+      const token = params.get('pageToken') ?? '';
+      // A page is kept under the token that asked for it, once checked: a page walked again is
+      // found without sealing anything.
+      const key = `${size}:${token}`;
       let page = pages.get(key);
       if (page === undefined) {
+        const offset = token === '' ? 0 : seal.offsetOf(AGENTS_SCOPE, token, entries.length);
+        if (offset === undefined) return fail(badToken, request);
         const next = offset + size;
         page = doc({
           items: entries.slice(offset, next),
           total: entries.length,
-          ...(next < entries.length ? { pageToken: tokenOf(next) } : {}),
+          ...(next < entries.length ? { pageToken: seal.tokenOf(AGENTS_SCOPE, next) } : {}),
         });
         pages.set(key, page);
       }
       return answerDocument(page, request);
     },
   };
-}
-
-/** FNV-1a of `text`, 8 hex digits: a fingerprint, not a secret. */
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
 }
 
 /** Serves the registry API in front of `responder`. */

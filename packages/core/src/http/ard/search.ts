@@ -1,21 +1,19 @@
 // `POST {base}/search` of the ARD registry API (v0.91 draft §5.3.2 and its OpenAPI document) over
 // one host's agents: a bounded JSON body, a query validated against the draft's `SearchRequest`,
 // and a match over a word index of the agents' names, descriptions, skill tags and skills, built
-// once when the host's documents are prepared.
-import { sha256 } from '@noble/hashes/sha2';
+// at the host's first search and kept until its listing changes.
 import { z } from 'zod';
 import type { ArdEntry } from '../../ard/format';
 import { readJsonText } from '../../json/read';
 import type { AgentCard } from '../../model';
-import { encodeBase64url } from '../../sign/base64url';
 import type { RequestBodyRead } from '../kernel/body';
 import { buildCorsVariants, type CorsSetting, type CorsVariants, PREFLIGHT_MAX_AGE, selectCors } from '../kernel/cors';
 import { encodeJson } from '../kernel/encode';
-import { computeEtag } from '../kernel/etag';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { markServed } from '../kernel/served';
 import { SEARCH_DEFAULTS, type SearchSettings } from '../host/search';
+import type { PageSeal } from './page-token';
 
 export { SEARCH_DEFAULTS, type SearchSettings };
 
@@ -263,6 +261,15 @@ function searchHeaders(cors: CorsSetting): CorsVariants<SearchHeaders> {
 export interface SearchRouteSettings {
   readonly cors: CorsSetting;
   readonly search: SearchSettings;
+  /** The listing's page seal, shared with `GET /agents`. */
+  readonly seal: PageSeal;
+}
+
+let indexBuilds = 0;
+
+/** How many word indexes this process has built: a host that is never searched builds none. */
+export function searchIndexBuilds(): number {
+  return indexBuilds;
 }
 
 /**
@@ -274,20 +281,20 @@ export function createSearchRoute(
   agents: readonly SearchAgent[],
   settings: SearchRouteSettings,
 ): (request: AgentCardRequest<unknown>) => AgentCardResponse | Promise<AgentCardResponse> {
-  const index = buildIndex(agents);
+  // Built at the first search, not with the host: most listings change more often than they are
+  // searched, and the index of 10,000 agents takes about a second. Built synchronously, so no
+  // two requests build it at once.
+  let built: WordIndex | undefined;
+  const indexed = (): WordIndex => {
+    if (built === undefined) {
+      built = buildIndex(agents);
+      indexBuilds++;
+    }
+    return built;
+  };
   const headers = searchHeaders(settings.cors);
   const limits = { maxBodyBytes: settings.search.maxBodyBytes, timeoutMs: settings.search.timeoutMs };
-  // What a token is sealed with: every entry this host lists, so a token holds for this listing only.
-  const listing = computeEtag(encodeJson(agents.map((a) => [a.entry, a.source])));
-  const seal = (key: string, offset: number) =>
-    encodeBase64url(sha256(new TextEncoder().encode(`${listing}\n${key}\n${offset}`)).subarray(0, 12));
-  const tokenOf = (key: string, offset: number) => `${offset.toString(36)}.${seal(key, offset)}`;
-  const offsetOf = (key: string, token: string, total: number): number | undefined => {
-    const m = /^([0-9a-z]{1,4})\.([A-Za-z0-9_-]{16})$/.exec(token);
-    if (m === null) return undefined;
-    const offset = Number.parseInt(m[1]!, 36);
-    return offset > 0 && offset < total && m[2] === seal(key, offset) ? offset : undefined;
-  };
+  const { seal } = settings;
   const cache = new LruCache<string, Uint8Array>(MAX_CACHED);
 
   const answer = (set: SearchHeaders, status: number, body: Uint8Array, more?: Record<string, string>) =>
@@ -309,6 +316,7 @@ export function createSearchRoute(
     for (const key of Object.keys(filter))
       if (!(FILTER_KEYS as readonly string[]).includes(key))
         return invalid(`query.filter supports only ${FILTER_KEYS.join(', ')}.`);
+    const index = indexed();
     let found: Map<number, number> | undefined;
     for (const term of terms) {
       const best = new Map<number, number>();
@@ -363,7 +371,7 @@ export function createSearchRoute(
     const matches = match(request);
     if (!Array.isArray(matches)) return matches;
     const token = request.pageToken;
-    const offset = token === undefined || token === '' ? 0 : offsetOf(keyText, token, matches.length);
+    const offset = token === undefined || token === '' ? 0 : seal.offsetOf(`search\n${keyText}`, token, matches.length);
     if (offset === undefined)
       return invalid(
         'pageToken is not one this registry gave for this query, or the listing changed since. Search again without pageToken.',
@@ -379,7 +387,7 @@ export function createSearchRoute(
     const body = encodeJson({
       results,
       ...(request.federation === 'referrals' ? { referrals: [] } : {}),
-      ...(next < matches.length ? { pageToken: tokenOf(keyText, next) } : {}),
+      ...(next < matches.length ? { pageToken: seal.tokenOf(`search\n${keyText}`, next) } : {}),
     });
     cache.set(cacheKey, body);
     return body;

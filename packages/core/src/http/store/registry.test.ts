@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentCard } from '../../model';
 import { memoryStore } from '../../store/memory';
 import { openCardStore } from '../../store/writer';
 import type { AgentCardResponse } from '../kernel/exchange';
+import { agentCardStore } from '../observe/status';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 
@@ -123,6 +124,82 @@ describe('the ARD registry read API of a store tenant', () => {
     }
     const post = await responder.respond({ ...get('acme', '/ard/agents'), method: 'POST' });
     expect(post?.status).toBe(405);
+  });
+
+  it('seals page tokens to the listing: every page walked once; a forged, cut, foreign, search or stale token → 400', async () => {
+    const driver = await written({ acme: ['a', 'b', 'c', 'd', 'e'], other: ['a', 'b', 'c', 'd', 'e'] });
+    const responder = createAgentCardResponder(options(driver));
+    const page = async (tenant: string, query: string) => {
+      const res = await responder.respond(get(tenant, `/ard/agents?${query}`));
+      return { status: res?.status, body: JSON.parse(text(res)) as Page };
+    };
+    const walk = async (tenant: string, size: number) => {
+      const tokens: string[] = [];
+      const seen: string[] = [];
+      let token: string | undefined;
+      do {
+        const { status, body } = await page(
+          tenant,
+          `pageSize=${size}${token === undefined ? '' : `&pageToken=${token}`}`,
+        );
+        expect(status).toBe(200);
+        seen.push(...body.items.map((i) => i.identifier));
+        token = body.pageToken;
+        if (token !== undefined) tokens.push(token);
+      } while (token !== undefined && tokens.length < 100);
+      return { tokens, seen };
+    };
+    const ours = await walk('acme', 2);
+    expect(ours.tokens).toHaveLength(2);
+    expect(ours.seen).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => `urn:air:acme.agents.example.com:agent:${id}`));
+    // The same ids under another tenant: another listing, other tokens.
+    const theirs = await walk('other', 2);
+    expect(theirs.tokens.filter((t) => ours.tokens.includes(t))).toEqual([]);
+    const search = await responder.respond({
+      method: 'POST',
+      path: '/ard/search',
+      headers: { host: 'acme.agents.example.com', 'content-type': 'application/json' },
+      readBody: async () => ({ kind: 'bytes', bytes: '{"query":{"text":"agent"},"pageSize":2}' }),
+    });
+    const searchToken = (JSON.parse(text(search)) as { pageToken: string }).pageToken;
+    expect(searchToken).toMatch(/^2\./);
+    const [offset, seal] = ours.tokens[0]!.split('.') as [string, string];
+    const flipped = `${seal.slice(0, -1)}${seal.endsWith('A') ? 'B' : 'A'}`;
+    const refused = {
+      errorCode: 'INVALID_ARGUMENT',
+      message: 'pageToken is not one this registry gave, or the listing changed since. Start again without pageToken.',
+    };
+    const attacks: [string, string][] = [
+      ["another tenant's token", theirs.tokens[0]!],
+      ['a search token', searchToken],
+      ['a made-up token', `2.${'A'.repeat(16)}`],
+      ['another offset under the same seal', `4.${seal}`],
+      ['an altered seal', `${offset}.${flipped}`],
+      ['a cut token', ours.tokens[0]!.slice(0, -1)],
+      ['a token with a leading zero', `0${ours.tokens[0]}`],
+      ['the offset alone', offset],
+      ['an offset past the end', `z.${seal}`],
+    ];
+    for (const [why, token] of attacks) {
+      const res = await responder.respond(get('acme', `/ard/agents?pageSize=2&pageToken=${encodeURIComponent(token)}`));
+      expect(res?.status, why).toBe(400);
+      expect(res?.headers['content-type'], why).toContain('application/json');
+      expect(JSON.parse(text(res)), why).toEqual(refused);
+    }
+    // A change to the tenant's listing: the tokens given before are refused, a new walk sees it.
+    await agentCardStore(responder).put('acme', 'f', cardOf('acme', 'f'));
+    await vi.waitFor(async () => expect((await page('acme', '')).body.total).toBe(6));
+    for (const token of ours.tokens) {
+      const stale = await page('acme', `pageSize=2&pageToken=${token}`);
+      expect(stale.status, token).toBe(400);
+      expect(stale.body, token).toEqual(refused);
+    }
+    const after = await walk('acme', 2);
+    expect(after.seen).toEqual(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => `urn:air:acme.agents.example.com:agent:${id}`),
+    );
+    // The other tenant's listing did not change: its tokens still hold.
+    expect((await page('other', `pageSize=2&pageToken=${theirs.tokens[0]}`)).status).toBe(200);
   });
 
   it('is off by default, and its base path is checked at start-up', async () => {

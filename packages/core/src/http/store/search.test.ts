@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentCard } from '../../model';
 import { memoryStore } from '../../store/memory';
 import { openCardStore } from '../../store/writer';
 import type { RequestBodyRead } from '../kernel/body';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
+import { searchIndexBuilds } from '../ard/search';
+import { agentCardStore } from '../observe/status';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 
@@ -209,6 +211,50 @@ describe('POST /search of the ARD registry of a store tenant', () => {
     // The same words in other case and spacing are the same query: its token holds.
     const again = await one.respond(post('acme', { query: { text: '  HELPER ' }, pageSize: 2, pageToken: first }));
     expect(names(again)).toEqual([3, 4].map((n) => `urn:air:acme.agents.example.com:agent:helper-${n}`));
+  });
+
+  it("builds a tenant's index at its first search, never for a tenant only browsed, and anew after a change", async () => {
+    const responder = createAgentCardResponder(options(await written()));
+    const before = searchIndexBuilds();
+    const browse = async (tenant: string) =>
+      JSON.parse(text(await responder.respond({ ...post(tenant, ''), method: 'GET', path: '/ard/agents' }))) as {
+        total: number;
+      };
+    expect((await browse('globex')).total).toBe(7);
+    expect((await browse('acme')).total).toBe(7);
+    expect(searchIndexBuilds()).toBe(before);
+    // Invalid searches are answered without an index.
+    expect((await responder.respond(post('acme', { query: { text: '?!' } })))?.status).toBe(400);
+    expect(searchIndexBuilds()).toBe(before);
+    const first = await responder.respond(post('acme', { query: { text: 'helper' }, pageSize: 2 }));
+    expect(names(first)).toHaveLength(2);
+    expect(names(await responder.respond(post('acme', { query: { text: 'invoice' } })))).toHaveLength(1);
+    expect(searchIndexBuilds()).toBe(before + 1);
+    expect((await browse('globex')).total).toBe(7);
+    expect(searchIndexBuilds()).toBe(before + 1);
+
+    await agentCardStore(responder).put(
+      'acme',
+      'helper-6',
+      cardOf('acme', 'helper-6', 'Helper 6', 'A general helper for payments.', [
+        skill('help-6', 'Help', 'Helps.', ['support']),
+      ]),
+    );
+    await vi.waitFor(async () => expect((await browse('acme')).total).toBe(8));
+    expect(searchIndexBuilds()).toBe(before + 1);
+    const all = await responder.respond(post('acme', { query: { text: 'helper' } }));
+    expect(names(all)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `urn:air:acme.agents.example.com:agent:helper-${n}`));
+    expect(searchIndexBuilds()).toBe(before + 2);
+    // A token of the listing before the change is refused.
+    const stale = await responder.respond(
+      post('acme', { query: { text: 'helper' }, pageSize: 2, pageToken: results(first).pageToken }),
+    );
+    expect(stale?.status).toBe(400);
+    expect(JSON.parse(text(stale))).toEqual({
+      errorCode: 'INVALID_ARGUMENT',
+      message:
+        'pageToken is not one this registry gave for this query, or the listing changed since. Search again without pageToken.',
+    });
   });
 
   it('filters on type, tags, capabilities and publisher, and refuses a filter it does not support', async () => {

@@ -110,6 +110,46 @@ export const registrySearch: ConformanceFeature<CardStoreDriver> = {
       expect(forged.status).toBe(400);
       expect(JSON.parse(forged.text).errorCode).toBe('INVALID_ARGUMENT');
     }),
+    check(
+      "GET agents walks every page once with sealed tokens; a forged or another tenant's token → 400",
+      async (t) => {
+        const refused = {
+          errorCode: 'INVALID_ARGUMENT',
+          message:
+            'pageToken is not one this registry gave, or the listing changed since. Start again without pageToken.',
+        };
+        const walk = async (tenant: string) => {
+          const seen: string[] = [];
+          const tokens: string[] = [];
+          let path: string | undefined = `/t/${tenant}/ard/agents?pageSize=2`;
+          while (path !== undefined && tokens.length < 10) {
+            const res = await t.get('registry', path);
+            expect(res.status).toBe(200);
+            const page = JSON.parse(res.text) as { items: { url: string }[]; pageToken?: string };
+            seen.push(...page.items.map((i) => i.url));
+            path =
+              page.pageToken === undefined
+                ? undefined
+                : `/t/${tenant}/ard/agents?pageSize=2&pageToken=${page.pageToken}`;
+            if (page.pageToken !== undefined) tokens.push(page.pageToken);
+          }
+          return { seen, tokens };
+        };
+        const ours = await walk('acme');
+        expect(ours.tokens).toHaveLength(2);
+        expect(ours.seen).toEqual(
+          ['billing', 'helper-1', 'helper-2', 'helper-3', 'travel'].map(
+            (a) => `https://api.conformance.dev/t/acme/agents/${a}/.well-known/agent-card.json`,
+          ),
+        );
+        const theirs = await walk('globex');
+        for (const token of [theirs.tokens[0]!, `2.${'A'.repeat(16)}`, ours.tokens[0]!.slice(0, -1)]) {
+          const res = await t.get('registry', `/t/acme/ard/agents?pageSize=2&pageToken=${encodeURIComponent(token)}`);
+          expect(res.status, token).toBe(400);
+          expect(JSON.parse(res.text), token).toEqual(refused);
+        }
+      },
+    ),
     check('a body past the byte bound → 413, declared or streamed', async (t) => {
       const big = JSON.stringify({ query: { text: 'a', filter: { tags: ['x'.repeat(MAX_BYTES)] } } });
       const declared = await t.get('registry', SEARCH, postJson(big));
