@@ -610,6 +610,10 @@ function addStoreCommands(program: Command, io: CliIO, result: { code: number })
         .choices(['same-origin', 'any'])
         .default('same-origin'),
     )
+    .option(
+      '--allow-private-targets',
+      'with --follow any, also fetch cards on other origins at loopback, private and link-local addresses',
+    )
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--timeout <ms>', 'time budget per request', positiveInt, 10_000)
     .option('--max-agents <n>', 'catalog entries read at most (a larger catalog is refused)', positiveInt, 1000)

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, open, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Finding, readJsonText, validateAgentCard, validateAiCatalog } from '@agent-card/core';
+import { nonPublicTarget, publicOnlyFetch } from '@agent-card/core/http';
 import type { CliIO } from './io';
 import { CliError } from './io';
 import { visible } from './terminal';
@@ -333,7 +334,12 @@ export function documentUrl(input: string, allowHttp: boolean, offerFlag = true)
 const MAX_BYTES = 1024 * 1024;
 
 /** Fetches a body from a URL with one deadline for headers and body, no redirects and a size cap. */
-export async function fetchBytes(url: string, timeoutMs: number, maxBytes = MAX_BYTES): Promise<Uint8Array> {
+export async function fetchBytes(
+  url: string,
+  timeoutMs: number,
+  maxBytes = MAX_BYTES,
+  options: { publicOnly?: boolean } = {},
+): Promise<Uint8Array> {
   const shown = visible(url);
   const signal = AbortSignal.timeout(timeoutMs);
   const failed = (error: unknown): CliError => {
@@ -344,8 +350,18 @@ export async function fetchBytes(url: string, timeoutMs: number, maxBytes = MAX_
     return new CliError(`${shown}: cannot be fetched (${visible(reason)}).`);
   };
   let response: Response;
+  if (options.publicOnly) {
+    // A URL a remote document or a file chose, off the origin the user named: public addresses
+    // only, and the connection made to the address that was checked.
+    const refused = await nonPublicTarget(new URL(url));
+    if (refused !== undefined)
+      throw new CliError(
+        `${shown}: not fetched: another origin on a non-public address (${visible(refused)}). Pass --allow-private-targets to fetch it.`,
+      );
+  }
   try {
-    response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
+    const init = { redirect: 'manual', signal, headers: { accept: 'application/json' } } as const;
+    response = await (options.publicOnly ? publicOnlyFetch(url, init) : fetch(url, init));
   } catch (error) {
     throw failed(error);
   }

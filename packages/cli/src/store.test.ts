@@ -218,10 +218,15 @@ describe('agent-card store import of an AI Catalog', () => {
         else res.writeHead(404).end();
       }),
     );
-    other = (await servers.listen(createServer((_req, res) => res.end(JSON.stringify(card('elsewhere')))))).replace(
-      '127.0.0.1',
-      'localhost',
-    );
+    let otherConnections = 0;
+    other = (
+      await servers.listen(
+        createServer((_req, res) => {
+          otherConnections++;
+          res.end(JSON.stringify(card('elsewhere')));
+        }),
+      )
+    ).replace('127.0.0.1', 'localhost');
     const store = join(work, 'catalog-cards');
     const run = await cli([
       'store',
@@ -262,8 +267,71 @@ describe('agent-card store import of an AI Catalog', () => {
       '--store',
       store,
     ]);
-    expect(any.code).toBe(0);
-    expect(any.stdout).toContain('Imported 3 cards');
+    // The catalog chose a loopback host on another origin: refused before any connection.
+    expect(any.code).toBe(2);
+    expect(any.stderr).toContain('not fetched: another origin on a non-public address');
+    expect(any.stderr).toContain('localhost is a loopback name');
+    expect(otherConnections).toBe(0);
+    expect((await cli(['store', 'list', '--tenant', 'other', '--store', store])).stdout).toBe('');
+    const allowed = await cli([
+      'store',
+      'import',
+      `${base}/mixed.json`,
+      '--tenant',
+      'other',
+      '--allow-http',
+      '--follow',
+      'any',
+      '--allow-private-targets',
+      '--store',
+      store,
+    ]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('Imported 3 cards');
+    expect(otherConnections).toBe(1);
+  });
+
+  it('fetches what a catalog names on another origin from public addresses only, whatever the name resolves to', async () => {
+    // Counted when a socket opens, before any byte of TLS or HTTP.
+    let connections = 0;
+    const server = createServer((_req, res) => res.end(JSON.stringify(card('inside'))));
+    server.on('connection', () => connections++);
+    const counting = await servers.listen(server);
+    const port = new URL(counting).port;
+    const targets = [
+      `https://127.0.0.2:${port}/agents/inside.json`,
+      `https://[::ffff:127.0.0.1]:${port}/agents/inside.json`,
+      'https://169.254.169.254/latest/meta-data/card.json',
+      'https://10.0.0.1/agents/inside.json',
+      `https://localhost:${port}/agents/inside.json`,
+    ];
+    const base = await servers.listen(
+      createServer((req, res) => {
+        const i = Number(/^\/catalog-(\d)\.json$/.exec(req.url ?? '')?.[1]);
+        if (Number.isInteger(i))
+          res.end(JSON.stringify({ specVersion: '1.0', entries: [entry('inside', targets[i]!)] }));
+        else res.writeHead(404).end();
+      }),
+    );
+    for (const [i, target] of targets.entries()) {
+      const run = await cli([
+        'store',
+        'import',
+        `${base}/catalog-${i}.json`,
+        '--tenant',
+        'acme',
+        '--allow-http',
+        '--follow',
+        'any',
+        '--timeout',
+        '2000',
+        '--store',
+        join(work, 'private-targets'),
+      ]);
+      expect(run.code, target).toBe(2);
+      expect(run.stderr, target).toContain('not fetched: another origin on a non-public address');
+    }
+    expect(connections).toBe(0);
   });
 
   it('refuses a catalog of more entries than --max-agents before fetching any card', async () => {

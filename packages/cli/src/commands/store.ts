@@ -333,7 +333,13 @@ async function folderCards(io: CliIO, dir: string): Promise<Incoming[]> {
 async function catalogCards(
   io: CliIO,
   source: string,
-  options: { allowHttp?: boolean; follow?: 'same-origin' | 'any'; timeout?: number; maxAgents?: number },
+  options: {
+    allowHttp?: boolean;
+    follow?: 'same-origin' | 'any';
+    allowPrivateTargets?: boolean;
+    timeout?: number;
+    maxAgents?: number;
+  },
 ): Promise<Incoming[]> {
   const remote = isRemote(source);
   const base = remote ? documentUrl(source, options.allowHttp === true) : undefined;
@@ -347,6 +353,8 @@ async function catalogCards(
     throw new CliError(
       `${visible(source)}: ${catalog.entries.length} entries, more than --max-agents (${max}). Raise --max-agents to import them all.`,
     );
+  // What the catalog names off its own origin (any URL, for a catalog file) is fetched from public addresses only.
+  const elsewhere = { publicOnly: options.allowPrivateTargets !== true };
   const out: Incoming[] = [];
   for (const [i, raw] of catalog.entries.entries()) {
     const entry = raw as { identifier?: unknown; type?: unknown; mediaType?: unknown; url?: unknown; data?: unknown };
@@ -373,7 +381,7 @@ async function catalogCards(
             `${visible(source)}: entries[${i}] is at ${visible(entry.url)}; a catalog file reads cards beside it. Pass --follow any to fetch it.`,
           );
         const url = documentUrl(entry.url, options.allowHttp === true);
-        out.push({ agent, from: url.href, bytes: await fetchBytes(url.href, timeout) });
+        out.push({ agent, from: url.href, bytes: await fetchBytes(url.href, timeout, undefined, elsewhere) });
       } else {
         const path = join(dirname(source), entry.url);
         out.push({ agent, from: path, bytes: await readBytes(io, path) });
@@ -386,7 +394,8 @@ async function catalogCards(
         `${visible(source)}: entries[${i}] is on another origin (${visible(url.origin)}). Pass --follow any to fetch it.`,
       );
     const checked = documentUrl(url.href, options.allowHttp === true);
-    out.push({ agent, from: checked.href, bytes: await fetchBytes(checked.href, timeout) });
+    const publicOnly = url.origin !== base.origin ? elsewhere : {};
+    out.push({ agent, from: checked.href, bytes: await fetchBytes(checked.href, timeout, undefined, publicOnly) });
   }
   return out;
 }
@@ -402,6 +411,7 @@ export async function storeImportCommand(
     tenant: string;
     allowHttp?: boolean;
     follow?: 'same-origin' | 'any';
+    allowPrivateTargets?: boolean;
     timeout?: number;
   },
 ): Promise<number> {
