@@ -1,0 +1,78 @@
+// The ARD registry's `POST /search` on Koa 2 and 3 with @koa/bodyparser mounted before the card:
+// the bytes the parser kept (`ctx.request.rawBody`) are read again under the registry's own
+// bounds, so a member named twice is still refused; other routes keep their parsed body.
+import { bodyParser } from '@koa/bodyparser';
+import type { AgentCard } from '@agent-card/core';
+import { memoryStore } from '@agent-card/core/store';
+import Koa3 from 'koa';
+import Koa2 from 'koa2';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { agentCard } from './index';
+
+const card = (agent: string, name: string): AgentCard => ({
+  name,
+  description: `The ${name}.`,
+  version: '1.0.0',
+  supportedInterfaces: [
+    { url: `https://api.example.com/t/acme/agents/${agent}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  ],
+  capabilities: {},
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: `${agent}-answer`, name: 'Answer', description: 'Answers.', tags: ['support'] }],
+});
+
+function app(Koa: typeof Koa3, parseFirst: boolean) {
+  const driver = memoryStore();
+  void driver.put({ tenant: 'acme', agent: 'billing' }, JSON.stringify(card('billing', 'Billing Assistant')));
+  void driver.put({ tenant: 'acme', agent: 'travel' }, JSON.stringify(card('travel', 'Travel Guide')));
+  const server = new Koa();
+  if (parseFirst) server.use(bodyParser());
+  server.use(
+    agentCard({
+      store: { driver, registry: { maxSearchBytes: 256 } },
+      tenant: { from: 'path', prefix: '/t' },
+      profile: 'development',
+      logger: { warn() {} },
+    }),
+  );
+  if (!parseFirst) server.use(bodyParser());
+  server.use((ctx) => {
+    if (ctx.method === 'POST' && ctx.path === '/t/acme/ard/other')
+      ctx.body = { got: (ctx.request as { body?: unknown }).body };
+  });
+  return server.callback();
+}
+
+const versions = { 'Koa 3': Koa3, 'Koa 2': Koa2 } as unknown as Record<string, typeof Koa3>;
+
+describe.each(Object.entries(versions))('%s: the registry search with @koa/bodyparser', (_version, Koa) => {
+  for (const parseFirst of [true, false]) {
+    const where = parseFirst ? 'mounted before the card' : 'mounted after the card';
+    it(`searches, holds the byte bound, refuses a member named twice, and leaves other bodies to the app (parser ${where})`, async () => {
+      const server = app(Koa, parseFirst);
+      const found = await request(server)
+        .post('/t/acme/ard/search')
+        .send({ query: { text: 'billing' } });
+      expect(found.status).toBe(200);
+      expect(found.body.results.map((r: { identifier: string }) => r.identifier)).toEqual([
+        'urn:air:api.example.com:agent:billing',
+      ]);
+      // Within the parser's 1 MB, past the registry's 256 bytes.
+      const big = await request(server)
+        .post('/t/acme/ard/search')
+        .send({ query: { text: 'a', filter: { tags: ['x'.repeat(300)] } } });
+      expect(big.status).toBe(413);
+      expect(big.body).toEqual({ errorCode: 'PAYLOAD_TOO_LARGE', message: 'A search request is at most 256 bytes.' });
+      const twice = await request(server)
+        .post('/t/acme/ard/search')
+        .set('content-type', 'application/json')
+        .send('{"query":{"text":"zzz","text":"billing"}}');
+      expect(twice.status).toBe(400);
+      expect(twice.body.message).toBe('The body names a member twice in one object.');
+      const other = await request(server).post('/t/acme/ard/other').send({ a: 1 });
+      expect(other.body).toEqual({ got: { a: 1 } });
+    });
+  }
+});
