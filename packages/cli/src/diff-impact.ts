@@ -261,6 +261,23 @@ function values(c: CardChange): string {
   return c.kind === 'removed' ? `was ${brief(c.before)}` : `now ${brief(c.after)}`;
 }
 
+/** One change as a finding of `diff`'s classes, for the card's changes and the listings' alike. */
+export function changeFinding(
+  c: CardChange,
+  verdict: { rule: DiffFinding['rule']; impact: ChangeImpact; reason: string },
+  hint: string,
+): DiffFinding {
+  return {
+    rule: verdict.rule,
+    severity: SEVERITY[verdict.impact],
+    path: c.path,
+    message: `${c.path || '/'}: ${verdict.reason} (${values(c)}).`,
+    hint,
+    impact: verdict.impact,
+    kind: c.kind,
+  };
+}
+
 /**
  * Each change of `diff` as a finding: its rule (`diff-skill-removed`, `diff-security-tightened`,
  * `diff-structural`, `diff-descriptive`…), its impact, its pointer and a short reason; then
@@ -272,15 +289,7 @@ export function classifyChanges(diff: CardDiff, after: unknown): DiffFinding[] {
   const card = typeof after === 'object' && after !== null ? (after as Record<string, unknown>) : {};
   const findings: DiffFinding[] = diff.changes.map((c) => {
     const v = verdictOf(c, card, diff.changes);
-    return {
-      rule: v.rule,
-      severity: SEVERITY[v.impact],
-      path: c.path,
-      message: `${c.path || '/'}: ${v.reason} (${values(c)}).`,
-      hint: HINTS[v.rule] ?? '',
-      impact: v.impact,
-      kind: c.kind,
-    };
+    return changeFinding(c, v, HINTS[v.rule] ?? '');
   });
   if (diff.contentChanged && !diff.versionChanged) {
     findings.push({

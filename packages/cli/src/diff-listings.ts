@@ -7,7 +7,7 @@
  */
 import type { CardChange } from './diff-cards';
 import { diffJsonDocuments, type KeyMembers } from './diff-cards';
-import { type ChangeImpact, classifyChanges, type DiffFinding, pointerSegments } from './diff-impact';
+import { type ChangeImpact, changeFinding, classifyChanges, type DiffFinding, pointerSegments } from './diff-impact';
 
 /** The two listings the drift gate compares besides the card. */
 export type ListingKind = 'ai-catalog' | 'ard';
@@ -29,8 +29,6 @@ interface Verdict {
   impact: ChangeImpact;
   reason: string;
 }
-
-const SEVERITY = { breaking: 'error', structural: 'warning', descriptive: 'info' } as const;
 
 const HINTS: Record<ListingRuleId, string> = {
   'diff-entry-removed':
@@ -99,16 +97,6 @@ function verdictOf(c: CardChange): Verdict {
 }
 
 /** A value in one line for a message: JSON, cut to 80 characters (printers make it visible). */
-function brief(v: unknown): string {
-  const text = JSON.stringify(v) ?? 'undefined';
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-}
-
-function values(c: CardChange): string {
-  if (c.kind === 'changed') return `${brief(c.before)} → ${brief(c.after)}`;
-  return c.kind === 'removed' ? `was ${brief(c.before)}` : `now ${brief(c.after)}`;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The entry at `[identifier=x]` of `document`, when the entries were matched by identifier. */
@@ -159,17 +147,9 @@ function inlineCards(changes: CardChange[], after: unknown): { rest: CardChange[
  */
 export function classifyListingChanges(before: unknown, after: unknown): DiffFinding[] {
   const { rest, judged } = inlineCards(diffJsonDocuments(before, after, LISTING_KEYS), after);
-  const findings: DiffFinding[] = rest.map((c) => {
+  const findings = rest.map((c) => {
     const v = verdictOf(c);
-    return {
-      rule: v.rule,
-      severity: SEVERITY[v.impact],
-      path: c.path,
-      message: `${c.path || '/'}: ${v.reason} (${values(c)}).`,
-      hint: HINTS[v.rule],
-      impact: v.impact,
-      kind: c.kind,
-    };
+    return changeFinding(c, v, HINTS[v.rule]);
   });
   return [...findings, ...judged];
 }
