@@ -1,7 +1,8 @@
 // The body of a Node request, for the routes that take one: what the framework's own parser
 // already made of it when it ran first (Express `express.json()`, Koa's body parser, Nest's), or
 // the stream itself, read within a byte and a time bound. Structural: no `node:http` import.
-import { joinChunks, type RequestBodyLimits, type RequestBodyRead } from '../http/kernel/body';
+import { concatBytes } from '../bytes';
+import type { RequestBodyLimits, RequestBodyRead } from '../http/kernel/body';
 
 /** The part of Node's `IncomingMessage` read here. */
 interface BodyStream {
@@ -80,7 +81,7 @@ function readStream(stream: BodyStream, limits: RequestBodyLimits): Promise<Requ
       if (total > limits.maxBytes) return finish({ kind: 'too-large', closeConnection: http1 });
       chunks.push(bytes);
     };
-    const onEnd = () => finish({ kind: 'bytes', bytes: joinChunks(chunks, total) });
+    const onEnd = () => finish({ kind: 'bytes', bytes: concatBytes(chunks, total) });
     // A client that goes away has nobody to answer; what it sent is not a body.
     const onError = () => finish({ kind: 'timeout', closeConnection: http1 });
     const timer = setTimeout(() => finish({ kind: 'timeout', closeConnection: http1 }), limits.timeoutMs);

@@ -1,6 +1,7 @@
 // The body of a web-standard `Request`, for the routes that take one, read within a byte and a
 // time bound; a refused body's stream is cancelled.
-import { joinChunks, type RequestBodyLimits, type RequestBodyRead } from '../http/kernel/body';
+import { concatBytes } from '../bytes';
+import type { RequestBodyLimits, RequestBodyRead } from '../http/kernel/body';
 
 /** Reads `request.body` (or the stream `given` returns): its bytes, or why there are none to read. */
 export async function readWebBody(
@@ -26,7 +27,7 @@ export async function readWebBody(
     for (;;) {
       const next = await Promise.race([reader.read(), expired]);
       if (next === 'timeout') return stop({ kind: 'timeout' });
-      if (next.done) return { kind: 'bytes', bytes: joinChunks(chunks, total) };
+      if (next.done) return { kind: 'bytes', bytes: concatBytes(chunks, total) };
       const chunk = next.value as Uint8Array;
       total += chunk.byteLength;
       if (total > limits.maxBytes) return stop({ kind: 'too-large' });

@@ -25,15 +25,3 @@ export type RequestBodyRead =
 
 /** Reads the body of the request it was made for; set by the bridges on a request that may carry one. */
 export type RequestBodyReader = (limits: RequestBodyLimits) => Promise<RequestBodyRead>;
-
-/** Concatenates chunks read from a stream. */
-export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
