@@ -34,6 +34,8 @@ import {
 const PROFILES = ['development', 'production', 'strict'] as const;
 /** `--allow-http` of the commands that read a document URL (see `documentUrl`). */
 const ALLOW_HTTP_DOCUMENT = 'read an http:// URL from localhost, 127.0.0.1 or ::1 (local development)';
+/** `--max-card-bytes` of the commands that read a card from a host. */
+const MAX_HOST_CARD_BYTES = 'the largest card of a host read, in bytes (default 262144, 256 KiB)';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -227,11 +229,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--registry-id <id>', 'aws: the registry (ARN or id) the record goes into')
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
-    .option(
-      '--max-card-bytes <bytes>',
-      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
-      positiveInt,
-    )
+    .option('--max-card-bytes <bytes>', MAX_HOST_CARD_BYTES, positiveInt)
     .addHelpText(
       'after',
       example(
@@ -254,11 +252,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--timeout <ms>', 'time budget per request for a URL or host', positiveInt, 10_000)
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
     .option('--max-agents <n>', "a host's catalog entries followed at most", positiveInt, 16)
-    .option(
-      '--max-card-bytes <bytes>',
-      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
-      positiveInt,
-    )
+    .option('--max-card-bytes <bytes>', MAX_HOST_CARD_BYTES, positiveInt)
     .option('--open', 'open the page in the browser ($BROWSER, else the system opener) once written')
     .option(
       '--prompt',
@@ -339,11 +333,7 @@ function addWritingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--timeout <ms>', 'time budget for a URL, or per request for a host', positiveInt, 10_000)
     .option('--redact', 'replace every string of both cards in the report by its pointer, length and hash')
     .option('--allow-http', ALLOW_HTTP_DOCUMENT)
-    .option(
-      '--max-card-bytes <bytes>',
-      'the largest card of a host read, in bytes (default 262144, 256 KiB)',
-      positiveInt,
-    )
+    .option('--max-card-bytes <bytes>', MAX_HOST_CARD_BYTES, positiveInt)
     .addHelpText(
       'after',
       example(
