@@ -7,26 +7,14 @@ import { openCardStore } from '../../store/writer';
 import type { AgentCardResponse } from '../kernel/exchange';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
+import { tenantCard } from './test-cards';
 
 const HOST = 'acme.agents.example.com';
 const CATALOG = '/.well-known/ai-catalog.json';
 const CARD = '/.well-known/agent-card.json';
 const NESTED = 'application/ai-catalog+json';
 
-function cardOf(agent: string): AgentCard {
-  return {
-    name: `acme ${agent}`,
-    description: `The ${agent} agent.`,
-    supportedInterfaces: [
-      { url: `https://${HOST}/agents/${agent}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-    ],
-    version: '1.0.0',
-    capabilities: {},
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'answer', name: 'Answer', description: 'Answers questions.', tags: ['qa'] }],
-  } as AgentCard;
-}
+const cardOf = (agent: string): AgentCard => tenantCard('acme', agent, { description: `The ${agent} agent.` });
 
 const options = (driver: ReturnType<typeof memoryStore>, store: Record<string, unknown> = {}): AgentCardOptions => ({
   store: { driver, ...store },

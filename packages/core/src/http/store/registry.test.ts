@@ -6,28 +6,12 @@ import type { AgentCardResponse } from '../kernel/exchange';
 import { agentCardStore } from '../observe/status';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
+import { tenantCard } from './test-cards';
 
 const CARD = '/.well-known/agent-card.json';
 const quiet = { warn: () => {} };
 
-function cardOf(tenant: string, agent: string): AgentCard {
-  return {
-    name: `${tenant} ${agent}`,
-    description: `The ${agent} agent of ${tenant}.`,
-    supportedInterfaces: [
-      {
-        url: `https://${tenant}.agents.example.com/agents/${agent}/a2a`,
-        protocolBinding: 'JSONRPC',
-        protocolVersion: '1.0',
-      },
-    ],
-    version: '1.0.0',
-    capabilities: {},
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'answer', name: 'Answer', description: 'Answers questions.', tags: ['qa'] }],
-  } as AgentCard;
-}
+const cardOf = (tenant: string, agent: string): AgentCard => tenantCard(tenant, agent);
 
 const options = (driver: ReturnType<typeof memoryStore>, registry: unknown = true): AgentCardOptions => ({
   store: { driver, registry } as AgentCardOptions['store'],

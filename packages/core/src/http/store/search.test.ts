@@ -8,6 +8,7 @@ import { searchIndexBuilds } from '../ard/search';
 import { agentCardStore } from '../observe/status';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
+import { tenantCard } from './test-cards';
 
 const quiet = { warn: () => {} };
 
@@ -19,22 +20,7 @@ interface Skill {
 }
 
 function cardOf(tenant: string, agent: string, name: string, description: string, skills: Skill[]): AgentCard {
-  return {
-    name,
-    description,
-    supportedInterfaces: [
-      {
-        url: `https://${tenant}.agents.example.com/agents/${agent}/a2a`,
-        protocolBinding: 'JSONRPC',
-        protocolVersion: '1.0',
-      },
-    ],
-    version: '1.0.0',
-    capabilities: {},
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills,
-  } as AgentCard;
+  return tenantCard(tenant, agent, { name, description, skills });
 }
 
 const skill = (id: string, name: string, description: string, tags: string[]): Skill => ({
