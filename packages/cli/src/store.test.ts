@@ -242,50 +242,21 @@ describe('agent-card store import of an AI Catalog', () => {
     expect(run.code).toBe(0);
     expect(requests).toEqual(['/catalog.json', '/agents/billing.json', '/agents/support.json']);
     expect((await cli(['store', 'list', '--store', store])).stdout).toBe('acme/billing\nacme/support\n');
-    const mixed = await cli([
-      'store',
-      'import',
-      `${base}/mixed.json`,
-      '--tenant',
-      'other',
-      '--allow-http',
-      '--store',
-      store,
-    ]);
+    // The mixed catalog into tenant `other`, with `flags` added.
+    const importMixed = (...flags: string[]) =>
+      cli(['store', 'import', `${base}/mixed.json`, '--tenant', 'other', '--allow-http', ...flags, '--store', store]);
+    const mixed = await importMixed();
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain('is on another origin');
     expect((await cli(['store', 'list', '--tenant', 'other', '--store', store])).stdout).toBe('');
-    const any = await cli([
-      'store',
-      'import',
-      `${base}/mixed.json`,
-      '--tenant',
-      'other',
-      '--allow-http',
-      '--follow',
-      'any',
-      '--store',
-      store,
-    ]);
+    const any = await importMixed('--follow', 'any');
     // The catalog chose a loopback host on another origin: refused before any connection.
     expect(any.code).toBe(2);
     expect(any.stderr).toContain('not fetched: another origin on a non-public address');
     expect(any.stderr).toContain('localhost is a loopback name');
     expect(otherConnections).toBe(0);
     expect((await cli(['store', 'list', '--tenant', 'other', '--store', store])).stdout).toBe('');
-    const allowed = await cli([
-      'store',
-      'import',
-      `${base}/mixed.json`,
-      '--tenant',
-      'other',
-      '--allow-http',
-      '--follow',
-      'any',
-      '--allow-private-targets',
-      '--store',
-      store,
-    ]);
+    const allowed = await importMixed('--follow', 'any', '--allow-private-targets');
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('Imported 3 cards');
     expect(otherConnections).toBe(1);
