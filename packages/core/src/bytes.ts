@@ -1,6 +1,7 @@
 /** Node's (and Bun's) `Buffer`, as far as this package uses it. */
 export interface NodeBufferClass {
   isBuffer(value: unknown): boolean;
+  byteLength(text: string, encoding: 'utf8'): number;
   from(input: string, encoding: string): Uint8Array & { toString(encoding: string): string };
   from(input: ArrayBufferLike, offset: number, length: number): Uint8Array & { toString(encoding: string): string };
 }

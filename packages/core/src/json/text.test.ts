@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { duplicateMembers, firstInvalidUtf8, inexactNumbers, nestingOverflow, numberLoss } from './text';
+import {
+  countUtf8,
+  duplicateMembers,
+  firstInvalidUtf8,
+  inexactNumbers,
+  nestingOverflow,
+  numberLoss,
+  utf8Length,
+} from './text';
 import { readJsonBytes } from '../validate/json-bytes';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -183,6 +191,20 @@ describe('readJsonBytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (input) => {
         expect(['json', 'empty', 'invalid-utf8', 'invalid-json', 'too-deep']).toContain(readJsonBytes(input).kind);
+      }),
+    );
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts what an encoder writes, natively and by the loop of runtimes without Buffer', () => {
+    for (const text of ['', 'plain', 'é', '€', '😀', 'a\ud800b', '\udc00', 'x\ud83d']) {
+      expect([utf8Length(text), countUtf8(text)]).toEqual([bytes(text).byteLength, bytes(text).byteLength]);
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const expected = bytes(text).byteLength;
+        return utf8Length(text) === expected && countUtf8(text) === expected;
       }),
     );
   });

@@ -6,6 +6,7 @@
  * @see packages/core/RULES.md §6.1 (rule 1)
  * @packageDocumentation
  */
+import { NodeBuffer } from '../bytes';
 
 /** 1-based line and column of a UTF-16 offset. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -397,6 +398,13 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /** The UTF-8 length of `text` in bytes (a lone surrogate counts 3, as an encoder replaces it). */
 export function utf8Length(text: string): number {
+  // Node and Bun count natively: about 40 times faster than countUtf8 on the 216 KB card of
+  // bench/nest-boot.mjs, whose card-registry-size check measures the whole card (target ≤ 0.3).
+  return NodeBuffer !== undefined ? NodeBuffer.byteLength(text, 'utf8') : countUtf8(text);
+}
+
+/** {@link utf8Length} where the runtime has no `Buffer` (Deno, Cloudflare Workers). */
+export function countUtf8(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -48,4 +48,10 @@ describe('card-registry-size (rule 144)', () => {
     expect(registrySize(over, 'production')).toEqual([['warning', '', message(over.byteLength)]]);
     expect(registrySize(JSON.stringify(card), 'production')).toEqual([['warning', '', message(over.byteLength)]]);
   });
+
+  it('measures a value given in code as its compact JSON, in bytes of UTF-8', () => {
+    const card = cardOf(102_401);
+    card.description = `${(card.description as string).slice(2)}€`;
+    expect(registrySize(card, 'production')).toEqual([['warning', '', message(102_402)]]);
+  });
 });
