@@ -1,38 +1,14 @@
-import { memoryStore } from '@agent-card/core/store';
-import type { AgentCard } from '@agent-card/core';
 import express5 from 'express';
 import express4 from 'express4';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { searchHostOptions } from '../../../test/search-host';
 import { agentCard } from './index';
 
-const card = (agent: string, name: string): AgentCard => ({
-  name,
-  description: `The ${name}.`,
-  version: '1.0.0',
-  supportedInterfaces: [
-    { url: `https://api.example.com/t/acme/agents/${agent}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-  ],
-  capabilities: {},
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: `${agent}-answer`, name: 'Answer', description: 'Answers.', tags: ['support'] }],
-});
-
 function app(express: typeof express5, parseFirst: boolean) {
-  const driver = memoryStore();
-  void driver.put({ tenant: 'acme', agent: 'billing' }, JSON.stringify(card('billing', 'Billing Assistant')));
-  void driver.put({ tenant: 'acme', agent: 'travel' }, JSON.stringify(card('travel', 'Travel Guide')));
   const server = express();
   if (parseFirst) server.use(express.json());
-  server.use(
-    agentCard({
-      store: { driver, registry: { maxSearchBytes: 256 } },
-      tenant: { from: 'path', prefix: '/t' },
-      profile: 'development',
-      logger: { warn() {} },
-    }),
-  );
+  server.use(agentCard(searchHostOptions()));
   server.post('/t/acme/ard/other', (req, res) => void res.json({ got: req.body }));
   return server;
 }

@@ -2,41 +2,17 @@
 // the bytes the parser kept (`ctx.request.rawBody`) are read again under the registry's own
 // bounds, so a member named twice is still refused; other routes keep their parsed body.
 import { bodyParser } from '@koa/bodyparser';
-import type { AgentCard } from '@agent-card/core';
-import { memoryStore } from '@agent-card/core/store';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { searchHostOptions } from '../../../test/search-host';
 import { agentCard } from './index';
 
-const card = (agent: string, name: string): AgentCard => ({
-  name,
-  description: `The ${name}.`,
-  version: '1.0.0',
-  supportedInterfaces: [
-    { url: `https://api.example.com/t/acme/agents/${agent}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-  ],
-  capabilities: {},
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: `${agent}-answer`, name: 'Answer', description: 'Answers.', tags: ['support'] }],
-});
-
 function app(Koa: typeof Koa3, parseFirst: boolean) {
-  const driver = memoryStore();
-  void driver.put({ tenant: 'acme', agent: 'billing' }, JSON.stringify(card('billing', 'Billing Assistant')));
-  void driver.put({ tenant: 'acme', agent: 'travel' }, JSON.stringify(card('travel', 'Travel Guide')));
   const server = new Koa();
   if (parseFirst) server.use(bodyParser());
-  server.use(
-    agentCard({
-      store: { driver, registry: { maxSearchBytes: 256 } },
-      tenant: { from: 'path', prefix: '/t' },
-      profile: 'development',
-      logger: { warn() {} },
-    }),
-  );
+  server.use(agentCard(searchHostOptions()));
   if (!parseFirst) server.use(bodyParser());
   server.use((ctx) => {
     if (ctx.method === 'POST' && ctx.path === '/t/acme/ard/other')

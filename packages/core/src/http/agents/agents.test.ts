@@ -5,7 +5,7 @@ import { AgentCardError } from '../../errors';
 import type { AgentCard } from '../../model';
 import { conformanceAgentCard, EXTENDED_ONLY_SKILL } from '../../testing/cards';
 import { agentResponderOf } from '../multi-agent';
-import { getExtendedAgentCard } from '../extended/get';
+import { getExtendedAgentCard } from '../index';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions, AgentCardRequest, AgentCardResponder, AgentCardResponse } from '../types';
 

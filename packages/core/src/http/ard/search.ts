@@ -12,7 +12,7 @@ import { encodeJson } from '../kernel/encode';
 import type { AgentCardRequest, AgentCardResponse } from '../kernel/exchange';
 import { LruCache } from '../kernel/lru';
 import { markServed } from '../kernel/served';
-import { SEARCH_DEFAULTS, type SearchSettings } from '../host/search';
+import { countSearchIndexBuild, SEARCH_DEFAULTS, type SearchSettings } from '../host/search';
 import type { PageSeal } from './page-token';
 
 export { SEARCH_DEFAULTS, type SearchSettings };
@@ -265,13 +265,6 @@ export interface SearchRouteSettings {
   readonly seal: PageSeal;
 }
 
-let indexBuilds = 0;
-
-/** How many word indexes this process has built: a host that is never searched builds none. */
-export function searchIndexBuilds(): number {
-  return indexBuilds;
-}
-
 /**
  * The search of one host's agents (in the order of `GET /agents`). A page token names an offset
  * into the results of one query over this host's listing, sealed with a digest of both: a token
@@ -288,7 +281,7 @@ export function createSearchRoute(
   const indexed = (): WordIndex => {
     if (built === undefined) {
       built = buildIndex(agents);
-      indexBuilds++;
+      countSearchIndexBuild();
     }
     return built;
   };

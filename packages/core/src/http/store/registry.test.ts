@@ -3,7 +3,7 @@ import type { AgentCard } from '../../model';
 import { memoryStore } from '../../store/memory';
 import { openCardStore } from '../../store/writer';
 import type { AgentCardResponse } from '../kernel/exchange';
-import { agentCardStore } from '../observe/status';
+import { agentCardStore } from '../index';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 import { tenantCard } from './test-cards';

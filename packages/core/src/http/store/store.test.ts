@@ -6,7 +6,7 @@ import type { CardStoreDriver, StoreEvent } from '../../store/types';
 import { openCardStore } from '../../store/writer';
 import type { AgentCardResponse } from '../kernel/exchange';
 import { servedPathsOf } from '../kernel/responder';
-import { agentCardStatus, agentCardStore, closeAgentCard } from '../observe/status';
+import { agentCardStatus, agentCardStore, closeAgentCard } from '../index';
 import { createAgentCardResponder } from '../responder';
 import type { AgentCardOptions } from '../types';
 
