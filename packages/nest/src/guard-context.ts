@@ -29,22 +29,13 @@ export function createHttpExecutionContext(
   };
 }
 
-interface Subscribable<T> {
-  subscribe(observer: { next(value: T): void; error(error: unknown): void; complete(): void }): unknown;
-}
-
-function isSubscribable(value: unknown): value is Subscribable<unknown> {
-  return (
-    value !== null && typeof value === 'object' && typeof (value as { subscribe?: unknown }).subscribe === 'function'
-  );
-}
-
 /** Like Nest's guard consumer: an Observable result counts by its last value. */
 function settle(value: unknown): Promise<unknown> {
-  if (!isSubscribable(value)) return Promise.resolve(value);
+  const subscribe = (value as { subscribe?: unknown } | null | undefined)?.subscribe;
+  if (typeof value !== 'object' || typeof subscribe !== 'function') return Promise.resolve(value);
   return new Promise((resolve, reject) => {
     let last: unknown = false;
-    value.subscribe({ next: (v) => (last = v), error: reject, complete: () => resolve(last) });
+    subscribe.call(value, { next: (v: unknown) => (last = v), error: reject, complete: () => resolve(last) });
   });
 }
 
