@@ -1,10 +1,5 @@
-function isUpper(c: number): boolean {
-  return c >= 65 && c <= 90;
-}
-
-function isLower(c: number): boolean {
-  return c >= 97 && c <= 122;
-}
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
 
 /** JavaScript's `\s` (white space and line terminators), as the engine defines it. */
 const SPACE = /\s/;
