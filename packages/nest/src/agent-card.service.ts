@@ -13,7 +13,6 @@ import {
   agentCardRoutes,
   getExtendedAgentCard,
   type AgentCardRequest,
-  type AgentCardResponder,
   type AgentCardResponse,
   type AgentCardRoute,
   type ExtendedCardRequest,
@@ -187,7 +186,7 @@ export class AgentCardService {
     if (response !== undefined && raw !== null && typeof raw === 'object') this.responses.set(raw, response);
   }
 
-  private ready(): BootedCard & { responder: AgentCardResponder<any> } {
+  private ready(): BootedCard {
     if (!this.booted) throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.notInitialisedForRequest);
     return this.booted;
   }

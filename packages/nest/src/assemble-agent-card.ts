@@ -19,7 +19,6 @@ export interface AgentCardBuild {
 
 /** Input of {@link assembleAgentCard}. */
 export interface AssembleAgentCardInput {
-  /** Every card field except `skills`. */
   definition: Omit<AgentCardDefinition, 'skills'>;
   /** A complete card to serve as given (its `skills` are already in `sources`). */
   card?: AgentCard;
@@ -62,14 +61,12 @@ export function assembleAgentCard(input: AssembleAgentCardInput): AgentCardBuild
   // skill, so a card with a thousand skills is not validated twice.
   const shaped = attempt({ ...input.definition, capabilities, skills: publicSkills.slice(0, 1) }, input.settings);
   if (!shaped.card) {
-    const explained = explainBuildFailure(input);
-    if (explained) throw explained;
     const findings = shaped.findings.map((f) =>
       f.path === '/skills' && extendedSkills.length > 0
         ? { ...f, hint: `${f.hint} Every skill is extended: true; the public card needs at least one public skill.` }
         : annotate(f, ordered),
     );
-    throw invalid(findings);
+    throw explainBuildFailure(input) ?? invalid(findings);
   }
   const card = publicSkills.length > 1 ? { ...shaped.card, skills: publicSkills } : shaped.card;
   return { card, extendedSkills, sources: ordered };
