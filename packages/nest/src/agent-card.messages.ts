@@ -42,21 +42,19 @@ export const partialExtendedPerRequest =
 export const notInitialisedForRequest =
   'AgentCardModule: a request arrived before the module initialised. Call app.init() or app.listen() before serving requests.';
 
-export const noSingleCard =
-  'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
-
-export const severalAgents =
-  'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.';
-
-export const storeBacked =
-  'AgentCardService: the module serves the cards of a store (forRoot({ store })), one set per tenant, so there is no single card to read or change. Write through the store: await service.store().put(tenant, agent, card).';
+/** Why the service has no single card to read or change: not booted yet, or the mode of `options`. */
+export const noSingleCard = (booted: boolean, options: { store?: unknown; agents?: unknown }): string =>
+  !booted
+    ? 'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.'
+    : options.store !== undefined
+      ? 'AgentCardService: the module serves the cards of a store (forRoot({ store })), one set per tenant, so there is no single card to read or change. Write through the store: await service.store().put(tenant, agent, card).'
+      : options.agents !== undefined
+        ? 'AgentCardService: the module serves several agents (forRoot({ agents })), so there is no single card to read or change. Use respond(), or give each agent its card in agents.'
+        : 'AgentCardService: the card is built per request (card is a function), so there is no single card. Use respond() or getExtendedAgentCard(request).';
 
 /** Decorated skills, or a card of the module's own, next to `store`. */
 export const notWithStore = (what: string): string =>
   `${what}: cannot be used with store: the cards are the records of the store. Write each tenant's cards (with their skills) through agentCardStore(…).put(tenant, agent, card), or remove store.`;
-
-export const notBuiltYet =
-  'AgentCardService: the card is not built yet (the module has not initialised). Call it after app.init(), e.g. in onApplicationBootstrap or a request handler.';
 
 export const unsupportedAdapter = (type: unknown): string =>
   `AgentCardModule: the HTTP adapter (${JSON.stringify(type)}) is not supported. Use @nestjs/platform-express or @nestjs/platform-fastify, or set serve: false and answer requests with AgentCardService.respond().`;

@@ -192,15 +192,7 @@ export class AgentCardService {
   }
 
   private built(): AgentCardBuild {
-    const build = this.booted?.build;
-    if (build) return build;
-    const why = !this.booted
-      ? messages.notBuiltYet
-      : this.options.store !== undefined
-        ? messages.storeBacked
-        : this.options.agents !== undefined
-          ? messages.severalAgents
-          : messages.noSingleCard;
-    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', why);
+    if (this.booted?.build) return this.booted.build;
+    throw new AgentCardError('ERR_AGENT_CARD_CONFIG', messages.noSingleCard(this.booted !== undefined, this.options));
   }
 }
