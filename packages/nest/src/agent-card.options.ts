@@ -102,12 +102,12 @@ const MOVED: [(key: string, value: unknown) => boolean, string, string][] = [
   [(key) => key === 'guards', '', 'extended'],
 ];
 
-/** The problem with one top-level key, or `undefined` for a current one. */
+/** The problem with one top-level key, or `undefined` for a current one (or one left `undefined`). */
 function newHome(key: string, value: unknown): string | undefined {
   // `tenant` is the store's option (an object); a string is the card field of the old spelling, a
   // function the dynamic card's.
   const oldTenant = key === 'tenant' && (typeof value !== 'object' || value === null);
-  if (KNOWN.has(key) && !oldTenant) return undefined;
+  if (value === undefined || (KNOWN.has(key) && !oldTenant)) return undefined;
   const moved = MOVED.find(([is]) => is(key, value));
   if (moved) return `${key}: ${moved[1]}at the top level. Move it into ${moved[2]}: { ${key} }.`;
   return `${key}: not an option of AgentCardModule.forRoot(). Use one of: ${[...KNOWN].join(', ')}.`;
@@ -118,11 +118,7 @@ function newHome(key: string, value: unknown): string | undefined {
  * every unknown key is listed in one `ERR_AGENT_CARD_OPTIONS` that says where each one goes now.
  */
 export function checkModuleOptions(options: AgentCardModuleOptions): void {
-  const problems: string[] = [];
-  for (const [key, value] of Object.entries(options)) {
-    const problem = value === undefined ? undefined : newHome(key, value);
-    if (problem !== undefined) problems.push(problem);
-  }
+  const problems = Object.entries(options).flatMap(([key, value]) => newHome(key, value) ?? []);
   if ((options.definition as { skills?: unknown } | undefined)?.skills !== undefined)
     problems.push('definition.skills: skills are not a card field here. Move them into skills.');
   if (options.card !== undefined && options.definition !== undefined)
