@@ -179,10 +179,7 @@ function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[
   return combine(extra);
 }
 
-/**
- * A public skill on a route the OpenAPI document hides is a start-up error (the two decorators
- * contradict each other); a deprecated operation's skill is published with one warning.
- */
+/** A public skill on a route the OpenAPI document hides fails start-up; one on a deprecated operation gets a warning. */
 function checkOpenApi(sources: readonly SkillSource[], logger: Pick<Console, 'warn'>): void {
   const excluded: string[] = [];
   for (const source of sources) {

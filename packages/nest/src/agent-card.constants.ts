@@ -13,8 +13,6 @@ export const OPENAPI_METADATA = {
   tags: 'swagger/apiUseTags',
   /** `[{ [scheme]: scopes }]`, from `@ApiSecurity` / `@ApiBearerAuth` / `@ApiOAuth2`. */
   security: 'swagger/apiSecurity',
-  /** `{ disable }` on a method. */
   excludeEndpoint: 'swagger/apiExcludeEndpoint',
-  /** `[disable, …]` on a class: the first one counts. */
   excludeController: 'swagger/apiExcludeController',
 } as const;

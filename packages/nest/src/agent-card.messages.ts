@@ -1,7 +1,4 @@
-/*
- * The start-up messages of the module that are its own (core's findings carry the rest), in the
- * shape `where: what is wrong (value). How to fix.`
- */
+// The module's own messages (core's findings carry the rest), each `where: what is wrong (value). How to fix.`
 
 /** A public `@Skill()` on a route that `@nestjs/swagger` hides from the OpenAPI document. */
 export const excludedSkill = (origin: string, excludedBy: string): string =>

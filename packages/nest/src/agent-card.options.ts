@@ -55,11 +55,7 @@ export interface AgentCardModuleExtendedOptions<P extends Principal = Principal>
   guards?: AgentCardGuard[];
 }
 
-/**
- * Options of `AgentCardModule.forRoot` / `forRootAsync`, in the groups of core's
- * `AgentCardOptions` plus the Nest-specific `definition`, `skills`, `openApi` and `serve`; the
- * README's "Options" section describes each one.
- */
+/** Options of `AgentCardModule.forRoot` / `forRootAsync`: core's `AgentCardOptions` and the Nest-specific ones. */
 export interface AgentCardModuleOptions extends Pick<AgentCardOptions<any>, ServingKey> {
   /** The card's fields as `defineAgentCard` takes them, without `skills`; missing ones are reported at start-up. */
   definition?: Partial<Omit<AgentCardDefinition, 'skills'>>;

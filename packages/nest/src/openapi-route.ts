@@ -66,10 +66,7 @@ function securityOf(list: unknown): SecurityRequirement[] | undefined {
   return requirements.length > 0 ? requirements : undefined;
 }
 
-/**
- * What the `@nestjs/swagger` decorators of a controller class say, read once per controller
- * rather than once per route. The requirements are frozen: every route's skill shares them.
- */
+/** What the `@nestjs/swagger` decorators of a controller class say, read once per controller, not per route. */
 export interface OpenApiController {
   /** `@ApiExcludeController()`'s value, as stored. */
   readonly excluded: unknown;
@@ -125,7 +122,7 @@ export function readOpenApiRoute(
   if (description !== undefined) route.description = description;
   if (tags !== undefined) route.tags = tags;
   if (securityRequirements !== undefined) route.securityRequirements = securityRequirements;
-  // As @nestjs/swagger decides: the controller's first value, the endpoint's `disable`.
+  // As @nestjs/swagger decides: the controller's first value (`[disable, …]`), the endpoint's `{ disable }`.
   const excluded = onClass?.excluded;
   if (Array.isArray(excluded) && excluded[0] === true) route.excludedBy = '@ApiExcludeController()';
   else if (endpoint?.disable === true) route.excludedBy = '@ApiExcludeEndpoint()';
