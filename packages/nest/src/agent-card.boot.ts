@@ -179,7 +179,7 @@ function withExtendedSkills(extra: ExtendedContent, skills: readonly AgentSkill[
   return combine(extra);
 }
 
-/** A public skill on a route the OpenAPI document hides fails start-up; one on a deprecated operation gets a warning. */
+/** A public skill on a route OpenAPI hides fails start-up; a skill on a deprecated operation gets one warning. */
 function checkOpenApi(sources: readonly SkillSource[], logger: Pick<Console, 'warn'>): void {
   const excluded: string[] = [];
   for (const source of sources) {
