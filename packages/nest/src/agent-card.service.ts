@@ -11,6 +11,7 @@ import {
 } from '@agent-card/core';
 import {
   agentCardRoutes,
+  deepFreeze,
   getExtendedAgentCard,
   type AgentCardRequest,
   type AgentCardResponse,
@@ -24,7 +25,6 @@ import { extendedContentOf, type BootedCard } from './agent-card.boot';
 import * as messages from './agent-card.messages';
 import { AGENT_CARD_MODULE_OPTIONS } from './agent-card.module-definition';
 import type { AgentCardModuleOptions } from './agent-card.options';
-import { deepFreeze } from './deep-freeze';
 import type { AgentCardBuild } from './assemble-agent-card';
 import { createHttpExecutionContext, runGuards } from './guard-context';
 

@@ -57,6 +57,8 @@ export type {
   TenantOwns,
 } from './index';
 export { createAgentCardFetchBridge, createAgentCardNodeHandler, writeFastifyReply } from '../bridges';
+// A card an integration hands out while it keeps serving it (Nest's AgentCardService.getCard).
+export { deepFreeze } from '../util';
 export type {
   AgentCardFastifyReply,
   AgentCardFetchBridge,
