@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MetadataScanner, Reflector } from '@nestjs/core';
 import { AGENT_SKILLS_METADATA, SKILL_METADATA } from './agent-card.constants';
-import { readOpenApiController, readOpenApiRoute, type OpenApiController, type OpenApiRoute } from './openapi-route';
 import type { AgentSkillsOptions, SkillOptions } from './skill.decorator';
 
 /** A `@Skill()` method of a controller and its options. */
@@ -12,7 +11,7 @@ export interface SkillMethodOptions {
   options: SkillOptions;
 }
 
-/** Reads what {@link Skill}, {@link AgentSkills} and `@nestjs/swagger` stored; the only place that knows the keys. */
+/** Reads what {@link Skill}, {@link AgentSkills} and `@nestjs/swagger` stored, through `Reflector`. */
 @Injectable()
 export class AgentCardMetadataAccessor {
   constructor(
@@ -36,15 +35,6 @@ export class AgentCardMetadataAccessor {
     return found;
   }
 
-  /** What `@nestjs/swagger` decorators on a controller class say; `undefined` when there are none. */
-  getOpenApiController(controller: Function): OpenApiController | undefined {
-    return readOpenApiController(this.read, controller);
-  }
-
-  /** What `@nestjs/swagger` decorators say about a route, the class-level part as read once per controller. */
-  getOpenApi(controller: OpenApiController | undefined, method: Function): OpenApiRoute | undefined {
-    return readOpenApiRoute(this.read, controller, method);
-  }
-
-  private readonly read = (key: string, target: Function): unknown => this.reflector.get(key, target);
+  /** Reads one metadata key of a class or method; `openapi-route.ts` reads the swagger keys with it. */
+  readonly read = (key: string, target: Function): unknown => this.reflector.get(key, target);
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { AgentCardMetadataAccessor } from './agent-card-metadata.accessor';
+import { readOpenApiController, readOpenApiRoute } from './openapi-route';
 import { skillFromDecorator, type SkillSource } from './skill-source';
 
 /**
@@ -25,9 +26,9 @@ export class SkillExplorer {
       const methods = this.accessor.getSkillMethods(controller.prototype);
       if (methods.length === 0) continue;
       const defaults = this.accessor.getAgentSkills(controller);
-      const onClass = openApi ? this.accessor.getOpenApiController(controller) : undefined;
+      const onClass = openApi ? readOpenApiController(this.accessor.read, controller) : undefined;
       for (const { name, method, options } of methods) {
-        const route = openApi ? this.accessor.getOpenApi(onClass, method) : undefined;
+        const route = openApi ? readOpenApiRoute(this.accessor.read, onClass, method) : undefined;
         found.push(skillFromDecorator(controller.name, name, options, defaults, route));
       }
     }
