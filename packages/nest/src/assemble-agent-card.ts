@@ -172,7 +172,7 @@ function attempt(
   }
 }
 
-/** The Nest-level checks of every skill (an id, a description, tags), then the duplicate ids. */
+/** The Nest-level checks of every skill (an id, a description, some tags), then the duplicate ids. */
 function checkSources(ordered: readonly SkillSource[]): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, SkillSource>();
@@ -190,7 +190,7 @@ function checkSources(ordered: readonly SkillSource[]): Finding[] {
       const hint = `Add description: 'What the skill does' to ${declaredBy}.`;
       findings.push(error('skill-required-fields', `${at}/description`, message, hint));
     }
-    if (!Array.isArray(skill.tags) || skill.tags.length === 0) {
+    if (skill.tags === undefined || (Array.isArray(skill.tags) && skill.tags.length === 0)) {
       const hint = `Add tags: ['keyword'] to ${controller ? `${declaredBy}, or to @AgentSkills() on ${controller}` : declaredBy}.`;
       findings.push(error('skill-tags-required', `${at}/tags`, `${origin}: the skill has no tags${named}.`, hint));
     }

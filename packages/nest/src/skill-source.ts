@@ -54,8 +54,10 @@ function copy<T>(list: readonly T[] | undefined): T[] | undefined {
   return Array.isArray(list) ? list.slice() : (list as unknown as T[]);
 }
 
-/** `a` then `b`, each value once. */
+/** `a` then `b`, each value once; one that is not a list is passed on, for validation to report. */
 function mergeTags(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
+  const notList = [a, b].find((list) => list != null && !Array.isArray(list));
+  if (notList !== undefined) return notList as string[];
   const out: string[] = [];
   addTags(out, a);
   addTags(out, b);

@@ -317,6 +317,13 @@ describe('skills inherit @AgentSkills() defaults', () => {
     // From JavaScript nothing stops a string where a list belongs.
     const { skill } = skillFromDecorator('C', 'm', { description: 'd', tags: ['t'], examples: 'Run it' as never });
     expect(skill.examples).toBe('Run it');
+    const tagged = (own: unknown, defaults?: unknown) =>
+      skillFromDecorator('C', 'm', { description: 'd', tags: own as never }, { tags: defaults as never }).skill.tags;
+    expect([tagged('orders'), tagged(['orders'], 'billing'), tagged(['a'], ['b', 'a'])]).toEqual([
+      'orders',
+      'billing',
+      ['b', 'a'],
+    ]);
   });
 });
 

@@ -543,6 +543,20 @@ export function agentCardE2E(deps: SuiteDeps): void {
       expect(finding?.message).toMatch(/^NotesController#take: skills\[0\]\.examples: expected an array, got string/);
     });
 
+    it('reports tags given as a string against its method, instead of publishing its characters as tags', async () => {
+      @Controller('notes')
+      class NotesController {
+        @Get()
+        @Skill({ description: 'Takes a note.', tags: 'notes' as never })
+        take() {}
+      }
+      @Module({ imports: [AgentCardModule.forRoot({ ...baseOptions })], controllers: [NotesController] })
+      class AppModule {}
+      const error = await bootError(AppModule);
+      const finding = error.findings.find((f) => f.path === '/skills/0/tags' && f.severity === 'error');
+      expect(finding?.message).toMatch(/^NotesController#take: skills\[0\]\.tags: expected an array, got string/);
+    });
+
     it("prefixes core's findings about a skill with its Controller#method", async () => {
       @AgentSkills({ tags: ['reports'] })
       @Controller('reports')
