@@ -104,6 +104,18 @@ describe('discoverAgentCard with checkDocuments grades the set of discovery docu
     expect(report.documents!.grade).toBe('A');
   });
 
+  it("keeps the served JWK Set's parsed JSON as its document, for the drift gate to compare", async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const report = await check(host({ agents, default: 'support', sign: { privateKey, alg: 'ES256', kid: 'k1' } }));
+    const jwks = report.documents!.documents.find((d) => d.kind === 'jwks')!;
+    expect([jwks.served, jwks.valid]).toEqual([true, true]);
+    expect(jwks.document).toMatchObject({ keys: [{ kid: 'k1', kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' }] });
+    // A key set that is not JSON is not served, and keeps no document.
+    const broken = await check(host({ agents }, { '/.well-known/jwks.json': () => new Response('{"keys": [') }));
+    const none = broken.documents!.documents.find((d) => d.kind === 'jwks')!;
+    expect([none.served, none.document]).toEqual([false, undefined]);
+  });
+
   it('grades C an ARD manifest that names an agent otherwise than the AI Catalog', async () => {
     const renamed = {
       entries: agents.map((a) => ({

@@ -352,7 +352,11 @@ export async function gradeDocuments(
   if (mcpDoc.doc.served) mcpDoc.doc.entries = entriesOf(mcpDoc.value).length;
   docs.push(mcpDoc.doc);
   const jwksDoc = describe('jwks', JWKS_PATH, jwks);
-  if (jwksDoc.doc.served) jwksDoc.doc.valid = isObject(jwksDoc.value) && Array.isArray(jwksDoc.value.keys);
+  if (jwksDoc.doc.served) {
+    jwksDoc.doc.valid = isObject(jwksDoc.value) && Array.isArray(jwksDoc.value.keys);
+    // Kept for the drift gate, which compares the served keys with the reviewed site's key set.
+    jwksDoc.doc.document = jwksDoc.value;
+  }
   docs.push(jwksDoc.doc);
 
   compareListings(report, listings, out);
