@@ -160,13 +160,33 @@ export const CLI_RULES = {
     fix: 'Clients following the reviewed entry fetch something else. Deploy the reviewed catalog and manifest, or keep the old URL answering and list both.',
     reportedBy: DRIFT,
   },
+  'diff-key-removed': {
+    number: 213,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: 'A key of the reviewed JWK Set is not served.',
+    details:
+      "A key of the reviewed site's `.well-known/jwks.json` (matched by `kid`; a key without one by its RFC 7638 thumbprint, else by position) is missing from the JWK Set the host serves, or the host serves no JWK Set at all: cards and catalogs signed with it no longer verify for anyone who fetches the key set. Reported by the drift gate, `agent-card check --against <site>`. Breaking changes are errors, structural ones warnings, descriptive ones info.",
+    fix: 'Signatures made with this key no longer verify. Deploy the reviewed key set (agent-card build writes it), and keep a retired key published until nothing signed with it is served.',
+    reportedBy: DRIFT,
+  },
+  'diff-key-changed': {
+    number: 214,
+    section: 'diff',
+    severity: profiles('error'),
+    summary: "A key's material or algorithm differs from the reviewed JWK Set.",
+    details:
+      'The served key of a reviewed `kid` has another `kty`, `crv`, `x`, `y`, `n`, `e` or `alg`: signatures made with the reviewed key fail against it, and verifiers that pinned it see another key under the same id. A change of `use`, `key_ops` or another member is structural. Reported by the drift gate. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+    fix: 'Signatures made with the reviewed key fail. Deploy the reviewed key set; a new key takes a new kid, published next to the old one.',
+    reportedBy: DRIFT,
+  },
   'drift-not-compared': {
     number: 195,
     section: 'diff',
     severity: profiles('info'),
     summary: 'A discovery document was not compared by the drift gate, and why.',
     details:
-      'The drift gate compares the card, and the AI Catalog and ARD manifest when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, or the site has no file at the path of a card the catalog lists.',
+      "The drift gate compares the card, and the AI Catalog, the ARD manifest and the JWK Set when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, the site has no JWK Set while the host serves one (often an authorization server's keys at the same path), or the site has no file at the path of a card the catalog lists.",
     fix: 'Nothing to do, unless the document should have been compared: pass the folder agent-card build writes (--against <dir> or rev:<dir>).',
     reportedBy: DRIFT,
   },
