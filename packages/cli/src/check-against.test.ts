@@ -2,6 +2,7 @@
 // (node:http and core's responder) serving what was deployed, and `agent-card check <url>
 // --against main:agent-card.json` run from the repository as a post-deploy job runs it.
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -341,5 +342,190 @@ describe('agent-card check --against one card: what is not compared is said', ()
     ]);
     const text = await cli(['check', url, '--allow-http', '--against', 'main:agent-card.json'], { cwd: repo });
     expect(text.stdout).toContain('drift-not-compared');
+  });
+});
+
+/**
+ * A site whose cards are signed (`sign` with two keys, k1 and k2): `agent-card build` writes their
+ * JWK Set at `.well-known/jwks.json`, and the gate compares the served key set with it, key by kid.
+ */
+describe('agent-card check --against a site that publishes its keys: the JWK Set', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'agent-card-drift-keys-'));
+  const pem = () =>
+    generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const [first, second] = [pem(), pem()];
+  let deployed = '';
+  let origin = '';
+  let middleware = '';
+  const options = () => ({
+    card: {
+      ...reviewed,
+      supportedInterfaces: [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    },
+    sign: [
+      { privateKey: first, alg: 'ES256', kid: 'k1' },
+      { privateKey: second, alg: 'ES256', kid: 'k2' },
+    ],
+  });
+  type Jwk = Record<string, unknown> & { kid: string };
+  /** A deploy of the reviewed site whose JWK Set is `change(keys)`, or no JWK Set for `undefined`. */
+  function deploy(change: (keys: Jwk[]) => Jwk[] | undefined = (keys) => keys) {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-keys-'));
+    cpSync(join(repo, 'site'), dir, { recursive: true });
+    const file = join(dir, '.well-known/jwks.json');
+    const keys = change((JSON.parse(readFileSync(file, 'utf8')) as { keys: Jwk[] }).keys);
+    if (keys === undefined) rmSync(file);
+    else writeFileSync(file, JSON.stringify({ keys }));
+    deployed = dir;
+  }
+  const check = (url: string, ...args: string[]) =>
+    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+  const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Report;
+  const notCompared = (report: Report) => report.findings.filter((f) => f.rule === 'drift-not-compared');
+
+  beforeAll(async () => {
+    origin = await hostSite(servers, () => deployed);
+    writeFileSync(join(repo, 'agent-card.config.mjs'), `export default ${JSON.stringify(options(), null, 2)};\n`);
+    const built = await cli(['build', 'agent-card.config.mjs', '--out', 'site', '--profile', 'development'], {
+      cwd: repo,
+    });
+    expect(built.code, built.stderr).toBe(0);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'site');
+    middleware = await hostResponder(servers, options() as never);
+  });
+
+  it('passes when the middleware or the static host serves the same keys, and says the JWK Set was compared', async () => {
+    deploy((keys) => [...keys].reverse());
+    for (const url of [middleware, origin]) {
+      const run = await check(url, '--json');
+      const report = json(run);
+      expect(drift(report), url).toEqual([]);
+      expect(notCompared(report).map((f) => f.message)).toEqual([
+        'Compared the card, the JWK Set with main:site; not compared: the AI Catalog (neither the host nor the site has one), the ARD manifest (neither the host nor the site has one).',
+      ]);
+      expect(run.code, url).toBe(0);
+    }
+  });
+
+  it('fails on a key the host no longer serves: diff-key-removed, breaking, exit 1 as the other breaking changes', async () => {
+    deploy((keys) => keys.filter((k) => k.kid !== 'k2'));
+    for (const failOn of ['any', 'breaking']) {
+      const run = await check(origin, '--fail-on', failOn, '--json');
+      expect(run.code, failOn).toBe(1);
+      const found = drift(json(run)) as (Report['findings'][number] & { url?: string })[];
+      expect(found.map((f) => [f.rule, f.severity, f.path, f.url])).toEqual([
+        ['diff-key-removed', 'error', '/keys[kid=k2]', `${origin}/.well-known/jwks.json`],
+      ]);
+      expect(found[0]?.message).toBe(
+        'served JWK Set differs from main:site/.well-known/jwks.json: /keys[kid=k2]: key removed (kid "k2", EC P-256, ES256).',
+      );
+    }
+    const text = await check(origin);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('diff-key-removed');
+    expect(text.stdout).toContain('Signatures made with this key no longer verify.');
+  });
+
+  it('fails on a JWK Set the host does not serve at all: every reviewed key gone', async () => {
+    deploy(() => undefined);
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    expect(drift(json(run)).map((f) => [f.rule, f.severity, f.path, f.message])).toEqual([
+      [
+        'diff-key-removed',
+        'error',
+        '',
+        'served JWK Set differs from main:site/.well-known/jwks.json: /: the host serves no JWK Set (404); the reviewed one holds 2 keys.',
+      ],
+    ]);
+  });
+
+  it('fails on a kid whose key material changed: diff-key-changed, breaking', async () => {
+    const other = JSON.parse(readFileSync(join(repo, 'site/.well-known/jwks.json'), 'utf8')).keys[1].x as string;
+    deploy((keys) => keys.map((k) => (k.kid === 'k1' ? { ...k, x: other } : k)));
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    const found = drift(json(run));
+    expect(found.map((f) => [f.rule, f.severity, f.path])).toEqual([['diff-key-changed', 'error', '/keys[kid=k1]/x']]);
+    expect(found[0]?.message).toMatch(
+      /^served JWK Set differs from main:site\/\.well-known\/jwks\.json: \/keys\[kid=k1\]\/x: key x changed \("[\w-]+" → "[\w-]+"\)\.$/,
+    );
+  });
+
+  it('a key added, or its use changed, is structural: it fails under --fail-on any, not under breaking', async () => {
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const added = { ...(publicKey.export({ format: 'jwk' }) as Jwk), kid: 'k3', alg: 'ES256' };
+    deploy((keys) => [...keys.map((k) => (k.kid === 'k2' ? { ...k, use: 'enc' } : k)), added]);
+    const any = await check(origin, '--json');
+    expect(any.code).toBe(1);
+    expect(drift(json(any)).map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['diff-structural', 'error', '/keys[kid=k2]/use'],
+      ['diff-structural', 'error', '/keys[kid=k3]'],
+    ]);
+    const breaking = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(breaking.code).toBe(0);
+    expect(drift(json(breaking)).map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [
+        'diff-structural',
+        'warning',
+        'served JWK Set differs from main:site/.well-known/jwks.json: /keys[kid=k2]/use: use changed ("sig" → "enc").',
+      ],
+      [
+        'diff-structural',
+        'warning',
+        'served JWK Set differs from main:site/.well-known/jwks.json: /keys[kid=k3]: key added (kid "k3", EC P-256, ES256).',
+      ],
+    ]);
+  });
+
+  it('a served kid with control characters is reported with them escaped', async () => {
+    deploy((keys) => [...keys, { ...keys[0]!, kid: 'k\u001b[2J\u202eevil' }]);
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    const found = drift(json(run));
+    expect(found.map((f) => f.rule)).toEqual(['diff-structural']);
+    expect(found[0]?.message).toContain('key added (kid "k\\u001b[2J\\u202eevil", EC P-256, ES256)');
+    expect(found[0]?.message).not.toMatch(/[\u001b\u202e]/);
+    const text = await check(origin, '--fail-on', 'breaking');
+    expect(text.stdout).not.toContain('\u001b[2J');
+  });
+
+  it('a site without a JWK Set: the key set the host serves is named as not compared', async () => {
+    deploy();
+    const site = mkdtempSync(join(tmpdir(), 'agent-card-site-nokeys-'));
+    cpSync(join(repo, 'site'), site, { recursive: true });
+    rmSync(join(site, '.well-known/jwks.json'));
+    const run = await cli(['check', origin, '--allow-http', '--profile', 'development', '--against', site, '--json'], {
+      cwd: repo,
+    });
+    const report = json(run);
+    expect(drift(report)).toEqual([]);
+    expect(notCompared(report).map((f) => [f.severity, f.message])).toEqual([
+      [
+        'info',
+        `Compared the card with ${site}; not compared: the AI Catalog (neither the host nor the site has one), the ARD manifest (neither the host nor the site has one), the JWK Set (the site has none).`,
+      ],
+    ]);
+    expect(run.code).toBe(0);
+    // One card: the key set the host serves is named too.
+    const card = await cli(
+      [
+        'check',
+        origin,
+        '--allow-http',
+        '--profile',
+        'development',
+        '--against',
+        `${site}/.well-known/agent-card.json`,
+        '--json',
+      ],
+      { cwd: repo },
+    );
+    expect(notCompared(json(card))[0]?.message).toMatch(
+      /, the JWK Set \(--against is one card; pass the folder agent-card build writes\)\.$/,
+    );
   });
 });

@@ -20,13 +20,19 @@ export interface DiffFinding extends Finding {
 }
 
 /**
- * The rules of one change of a card (`diff-version-not-bumped` is about the pair; the entry rules
- * and `drift-not-compared` are the drift gate's, about the AI Catalog and the ARD manifest).
+ * The rules of one change of a card (`diff-version-not-bumped` is about the pair; the entry and key
+ * rules and `drift-not-compared` are the drift gate's, about the AI Catalog, the ARD manifest and
+ * the JWK Set).
  */
 type ChangeRuleId = Extract<
   Exclude<
     CliRuleId,
-    'diff-version-not-bumped' | 'diff-entry-removed' | 'diff-entry-url-changed' | 'drift-not-compared'
+    | 'diff-version-not-bumped'
+    | 'diff-entry-removed'
+    | 'diff-entry-url-changed'
+    | 'diff-key-removed'
+    | 'diff-key-changed'
+    | 'drift-not-compared'
   >,
   `diff-${string}`
 >;

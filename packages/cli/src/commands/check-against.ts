@@ -8,8 +8,9 @@
  * the revision validated first; or a registry's record, as `agent-card export --registry` writes
  * it), or a site: the folder `agent-card build` writes (`./public`, or `rev:public` in git), which
  * holds every document the middleware serves at its own path. With a site, the AI Catalog, the
- * ARD manifest and the cards the catalog lists on the host are compared too; whatever is not compared is said in one
- * `drift-not-compared` info. Differences in signatures only are reported (descriptive), never hidden.
+ * ARD manifest, the cards the catalog lists on the host and the JWK Set are compared too; whatever
+ * is not compared is said in one `drift-not-compared` info. Differences in signatures only are
+ * reported (descriptive), never hidden.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { cardFromBytes, parseJson, readBytes } from '../read';
 import { cardOfRegistryRecord } from './export';
 import { diffAgentCards } from '../diff-cards';
 import { classifyChanges, type DiffFinding } from '../diff-impact';
+import { classifyKeySetChanges, keySetGone } from '../diff-keys';
 import {
   classifyListingChanges,
   LISTING_NAMES,
@@ -53,15 +55,22 @@ interface ReviewedDocument {
   name: string;
 }
 
-/** The reviewed side: a card, and with a site its listings (absent when the site has none). */
+/** The reviewed side: a card, and with a site its listings and JWK Set (each absent when the site has none). */
 interface Reviewed {
   card: ReviewedDocument;
-  site?: { name: string; listings: Partial<Record<ListingKind, ReviewedDocument>>; read: SiteReader };
+  site?: {
+    name: string;
+    listings: Partial<Record<ListingKind, ReviewedDocument>>;
+    keys?: ReviewedDocument;
+    read: SiteReader;
+  };
 }
 
 /** The listings of a site, each at the path the host serves it. */
 const LISTING_PATHS: Readonly<Record<ListingKind, string>> = { 'ai-catalog': AI_CATALOG_PATH, ard: ARD_PATH };
 const KINDS = Object.keys(LISTING_PATHS) as ListingKind[];
+/** Where `agent-card build` writes the JWK Set of `sign`, and where discovery reads a host's. */
+const JWKS_PATH = '/.well-known/jwks.json';
 
 /** Reads one file of a site (`path` is a served path): `undefined` when the site has no such file. */
 type SiteReader = (path: string) => Promise<{ bytes: Uint8Array; name: string } | undefined>;
@@ -116,9 +125,11 @@ async function readReviewed(io: CliIO, against: string, options: DriftOptions): 
       const file = await site.read(LISTING_PATHS[kind]);
       if (file) listings[kind] = { value: parseJson(file.bytes, file.name), name: file.name };
     }
+    const jwks = await site.read(JWKS_PATH);
+    const keys = jwks && { value: parseJson(jwks.bytes, jwks.name), name: jwks.name };
     return {
       card: { value: cardFromBytes(card.bytes, card.name), name: card.name },
-      site: { name: site.name, listings, read: site.read },
+      site: { name: site.name, listings, ...(keys ? { keys } : {}), read: site.read },
     };
   }
   const read = await readCardSource(io, against, { timeoutMs: options.timeoutMs, allowHttp: options.allowHttp });
@@ -148,7 +159,12 @@ function servedListing(report: DiscoveryReport, kind: ListingKind): ServedListin
     if (c.found) return { state: 'served', value: c.document, url: c.finalUrl };
     return { state: 'none', answer: answerOf(c.status, c.failure?.kind) };
   }
-  const d = report.documents?.documents.find((doc) => doc.kind === 'ard');
+  return servedDocument(report, kind);
+}
+
+/** A document the discovery run graded (`checkDocuments`), with its parsed JSON when served. */
+function servedDocument(report: DiscoveryReport, kind: 'ard' | 'jwks'): ServedListing {
+  const d = report.documents?.documents.find((doc) => doc.kind === kind);
   if (d === undefined) return { state: 'not-read' };
   if (d.served) return { state: 'served', value: d.document, url: d.url };
   return { state: 'none', answer: answerOf(d.status, d.failure) };
@@ -182,6 +198,30 @@ function compareListing(
   }
   if (served.state === 'none') return { findings: [listingGone(kind, mine.value, served.answer)], from };
   return { findings: classifyListingChanges(mine.value, served.value), url: served.url, from };
+}
+
+/**
+ * The JWK Set: compared when the site has one; else named as not compared when the host serves
+ * one, since a host may serve another key set at that path (an authorization server's), which is
+ * no drift of what `agent-card build` wrote; `undefined` when neither side has one.
+ */
+function compareKeySet(
+  reviewed: Reviewed,
+  served: ServedListing,
+): { findings: DiffFinding[]; url?: string; from: string; skipped?: string } | undefined {
+  const site = reviewed.site;
+  const mine = site?.keys;
+  const from = mine?.name ?? site?.name ?? reviewed.card.name;
+  const skip = (why: string) => ({ findings: [], from, skipped: `the JWK Set (${why})` });
+  if (served.state === 'not-read') return mine === undefined ? undefined : skip('not read by this run');
+  if (mine === undefined) {
+    if (served.state === 'none') return undefined;
+    return skip(
+      site === undefined ? '--against is one card; pass the folder agent-card build writes' : 'the site has none',
+    );
+  }
+  if (served.state === 'none') return { findings: [keySetGone(mine.value, served.answer)], from };
+  return { findings: classifyKeySetChanges(mine.value, served.value), url: served.url, from };
 }
 
 /** The served card against the reviewed one: `diff`'s findings, or one saying the host serves none. */
@@ -275,6 +315,15 @@ export async function checkAgainst(
     skipped.push(...listed.skipped);
     if (listed.compared > 0) compared.push(`${listed.compared} listed card${listed.compared === 1 ? '' : 's'}`);
   }
+  const keys = compareKeySet(reviewed, servedDocument(found, 'jwks'));
+  if (keys?.skipped !== undefined) skipped.push(keys.skipped);
+  else if (keys !== undefined) {
+    compared.push('the JWK Set');
+    for (const f of keys.findings) {
+      const message = `served JWK Set differs from ${visible(keys.from)}: ${f.message}`;
+      changes.push({ ...f, message, ...at(keys.url ?? `${found.origin}${JWKS_PATH}`) });
+    }
+  }
   // A change the gate fails on is an error of the check, whatever its class.
   const findings = changes.map((f) => (fails(f) ? { ...f, severity: 'error' as const } : f));
   if (skipped.length > 0) {
@@ -291,6 +340,7 @@ export async function checkAgainst(
     reviewed.card.value,
     ...KINDS.map((k) => reviewed.site?.listings[k]?.value),
     ...(listed?.reviewed ?? []),
+    reviewed.site?.keys?.value,
   ];
   return { findings, failing: findings.some(fails), reviewed: documents.filter((d) => d !== undefined) };
 }

@@ -38,12 +38,20 @@ function publicJwk(key: KeyMaterial): AgentCardPublicJwk | undefined {
 }
 
 /**
+ * The RFC 7638 thumbprint of a key (a PEM, or a JWK whatever its `kid`), or `undefined` when it
+ * is not a public or private key this package reads.
+ */
+export function keyThumbprint(key: KeyMaterial): string | undefined {
+  return publicJwk(key)?.kid;
+}
+
+/**
  * The key id a public key stands for when checking signatures: `--kid`, else the JWK's `kid`.
  * With `thumbprint` (`verify`), a key without one stands for its RFC 7638 thumbprint, the id
  * `sign` gives a signature when no kid is passed; otherwise (`check`) `--kid` is then required.
  */
 export function verifyingKeyId(kidFlag: string | undefined, key: KeyMaterial, thumbprint = false): string {
-  const kid = kidFlag ?? jwkMember(key, 'kid') ?? (thumbprint ? publicJwk(key)?.kid : undefined);
+  const kid = kidFlag ?? jwkMember(key, 'kid') ?? (thumbprint ? keyThumbprint(key) : undefined);
   if (!kid) throw new CliError('--kid: missing. Pass the key id this key stands for (or use a JWK with "kid").');
   return kid;
 }
