@@ -161,7 +161,7 @@ export const CLI_RULES = {
     reportedBy: DRIFT,
   },
   'diff-key-removed': {
-    number: 213,
+    number: 196,
     section: 'diff',
     severity: profiles('error'),
     summary: 'A key of the reviewed JWK Set is not served.',
@@ -171,7 +171,7 @@ export const CLI_RULES = {
     reportedBy: DRIFT,
   },
   'diff-key-changed': {
-    number: 214,
+    number: 197,
     section: 'diff',
     severity: profiles('error'),
     summary: "A key's material or algorithm differs from the reviewed JWK Set.",
