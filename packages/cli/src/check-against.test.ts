@@ -40,6 +40,20 @@ function repository(): string {
   return dir;
 }
 
+/** `agent-card build` of `options` into `repo/site`, committed on `main`: the reviewed side of a site's gate. */
+async function commitBuiltSite(repo: string, options: object): Promise<void> {
+  writeFileSync(join(repo, 'agent-card.config.mjs'), `export default ${JSON.stringify(options, null, 2)};\n`);
+  const built = await cli(['build', 'agent-card.config.mjs', '--out', 'site', '--profile', 'development'], {
+    cwd: repo,
+  });
+  expect(built.code, built.stderr).toBe(0);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'site');
+}
+
 /** The deployment: core's responder serving `card`. */
 const deploy = (card: unknown) => hostCard(servers, card);
 
@@ -178,16 +192,7 @@ describe('agent-card check --against a site: the card, the AI Catalog and the AR
 
   beforeAll(async () => {
     origin = await hostSite(servers, () => deployed);
-    writeFileSync(join(repo, 'agent-card.config.mjs'), `export default ${JSON.stringify(options(), null, 2)};\n`);
-    const built = await cli(['build', 'agent-card.config.mjs', '--out', 'site', '--profile', 'development'], {
-      cwd: repo,
-    });
-    expect(built.code, built.stderr).toBe(0);
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'site');
+    await commitBuiltSite(repo, options());
     middleware = await hostResponder(servers, options() as never);
   });
 
@@ -385,16 +390,7 @@ describe('agent-card check --against a site that publishes its keys: the JWK Set
 
   beforeAll(async () => {
     origin = await hostSite(servers, () => deployed);
-    writeFileSync(join(repo, 'agent-card.config.mjs'), `export default ${JSON.stringify(options(), null, 2)};\n`);
-    const built = await cli(['build', 'agent-card.config.mjs', '--out', 'site', '--profile', 'development'], {
-      cwd: repo,
-    });
-    expect(built.code, built.stderr).toBe(0);
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'site');
+    await commitBuiltSite(repo, options());
     middleware = await hostResponder(servers, options() as never);
   });
 
