@@ -116,6 +116,30 @@ describe('discoverAgentCard with checkDocuments grades the set of discovery docu
     expect([none.served, none.document]).toEqual([false, undefined]);
   });
 
+  it("keeps the served MCP catalog's parsed JSON as its document, for the drift gate to compare", async () => {
+    const mcp = {
+      identifier: 'urn:air:acme.com:mcp:weather',
+      type: 'application/mcp-server-card+json',
+      url: 'https://mcp.acme.example/server-card',
+    };
+    const report = await check(
+      host({
+        agents,
+        default: 'support',
+        catalog: { publisher: 'acme.com', host: { displayName: 'Acme' }, entries: [mcp] },
+      }),
+    );
+    const served = report.documents!.documents.find((d) => d.kind === 'mcp-catalog')!;
+    expect([served.served, served.entries]).toEqual([true, 1]);
+    expect(served.document).toEqual({ specVersion: '1.0', host: { displayName: 'Acme' }, entries: [mcp] });
+    // An MCP catalog that is not JSON is not served, and keeps no document.
+    const broken = await check(
+      host({ agents }, { '/.well-known/mcp/catalog.json': () => new Response('{"entries": [') }),
+    );
+    const none = broken.documents!.documents.find((d) => d.kind === 'mcp-catalog')!;
+    expect([none.served, none.document]).toEqual([false, undefined]);
+  });
+
   it('grades C an ARD manifest that names an agent otherwise than the AI Catalog', async () => {
     const renamed = {
       entries: agents.map((a) => ({

@@ -349,7 +349,11 @@ export async function gradeDocuments(
   }
   docs.push(ardDoc.doc);
   const mcpDoc = describe('mcp-catalog', MCP_CATALOG_PATH, mcp);
-  if (mcpDoc.doc.served) mcpDoc.doc.entries = entriesOf(mcpDoc.value).length;
+  if (mcpDoc.doc.served) {
+    mcpDoc.doc.entries = entriesOf(mcpDoc.value).length;
+    // Kept for the drift gate, which compares it with the reviewed site's MCP catalog.
+    mcpDoc.doc.document = mcpDoc.value;
+  }
   docs.push(mcpDoc.doc);
   const jwksDoc = describe('jwks', JWKS_PATH, jwks);
   if (jwksDoc.doc.served) {

@@ -461,8 +461,8 @@ export interface DiscoveryDocument {
   /** Entries it lists (catalogs, ARD). */
   entries?: number;
   /**
-   * The parsed JSON of a served ARD manifest or JWK Set, read within the run's `maxBytes` like every
-   * body (the AI Catalog's is `catalog.document`).
+   * The parsed JSON of a served ARD manifest, MCP catalog or JWK Set, read within the run's
+   * `maxBytes` like every body (the AI Catalog's is `catalog.document`).
    */
   document?: unknown;
   /** Why no response was read (`timeout`, `network`…). */
