@@ -144,9 +144,9 @@ export const CLI_RULES = {
     number: 193,
     section: 'diff',
     severity: profiles('error'),
-    summary: 'An entry of the reviewed AI Catalog or ARD manifest is not served.',
+    summary: 'An entry of the reviewed AI Catalog, ARD manifest or MCP catalog is not served.',
     details:
-      'An entry of the reviewed AI Catalog or ARD manifest (matched by `identifier`) is missing from the one the host serves, or the host serves no such document at all. Reported by the drift gate, `agent-card check --against <site>`. Breaking changes are errors, structural ones warnings, descriptive ones info.',
+      'An entry of the reviewed AI Catalog, ARD manifest or MCP catalog (matched by `identifier`) is missing from the one the host serves, or the host serves no such document at all. Reported by the drift gate, `agent-card check --against <site>`. Breaking changes are errors, structural ones warnings, descriptive ones info.',
     fix: 'Clients and search services that find the agent through this entry lose it. Deploy the reviewed catalog and manifest (agent-card build writes them), or review the removal first.',
     reportedBy: DRIFT,
   },
@@ -154,7 +154,7 @@ export const CLI_RULES = {
     number: 194,
     section: 'diff',
     severity: profiles('error'),
-    summary: "An entry's `url` or media type differs from the reviewed AI Catalog or ARD manifest.",
+    summary: "An entry's `url` or media type differs from the reviewed AI Catalog, ARD manifest or MCP catalog.",
     details:
       "An entry's `url`, `type` (`mediaType` in the previous AI Catalog draft) or `identifier` differs from the reviewed one: clients that followed the entry fetch another document, or read it as another format. Reported by the drift gate. Breaking changes are errors, structural ones warnings, descriptive ones info.",
     fix: 'Clients following the reviewed entry fetch something else. Deploy the reviewed catalog and manifest, or keep the old URL answering and list both.',
@@ -186,7 +186,7 @@ export const CLI_RULES = {
     severity: profiles('info'),
     summary: 'A discovery document was not compared by the drift gate, and why.',
     details:
-      "The drift gate compares the card, and the AI Catalog, the ARD manifest and the JWK Set when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, the site has no JWK Set while the host serves one (often an authorization server's keys at the same path), or the site has no file at the path of a card the catalog lists.",
+      "The drift gate compares the card, and the AI Catalog, the ARD manifest, the MCP catalog and the JWK Set when the host serves them and the reviewed side has them. This info names each one it did not compare: the host serves none, the catalog was not requested (`--follow-catalog off`), `--against` is one card rather than the folder `agent-card build` writes, the site has no JWK Set while the host serves one (often an authorization server's keys at the same path), or the site has no file at the path of a card the catalog lists. An MCP catalog or JWK Set that neither side has is not named: a host serves them only when configured for them. The legacy path is not compared (`check` says whether it serves the same document as the card path).",
     fix: 'Nothing to do, unless the document should have been compared: pass the folder agent-card build writes (--against <dir> or rev:<dir>).',
     reportedBy: DRIFT,
   },
