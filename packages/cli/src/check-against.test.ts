@@ -525,3 +525,209 @@ describe('agent-card check --against a site that publishes its keys: the JWK Set
     );
   });
 });
+
+/**
+ * A site whose catalog declares two MCP servers: `agent-card build` writes the MCP catalog (the AI
+ * Catalog's MCP Server Card entries) at `.well-known/mcp/catalog.json`, and the gate compares the
+ * served one with it, entry by identifier, as it compares the ARD manifest.
+ */
+describe('agent-card check --against a site that lists MCP servers: the MCP catalog', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'agent-card-drift-mcp-'));
+  const path = '.well-known/mcp/catalog.json';
+  const weather = 'urn:air:acme-corp.dev:mcp:weather';
+  const orders = 'urn:air:acme-corp.dev:mcp:orders';
+  let deployed = '';
+  let origin = '';
+  let middleware = '';
+  const options = () => ({
+    agents: [
+      {
+        id: 'travel',
+        path: '/agents/travel',
+        card: {
+          ...reviewed,
+          supportedInterfaces: [
+            { url: `${origin}/agents/travel/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          ],
+        },
+      },
+    ],
+    default: 'travel',
+    catalog: {
+      baseUrl: origin,
+      publisher: 'acme-corp.dev',
+      host: { displayName: 'Acme' },
+      entries: [
+        { identifier: weather, type: 'application/mcp-server-card+json', url: 'https://mcp.acme.example/weather' },
+        { identifier: orders, type: 'application/mcp-server-card+json', url: 'https://mcp.acme.example/orders' },
+      ],
+    },
+  });
+  type Entry = Record<string, unknown> & { identifier: string };
+  /** A deploy of the reviewed site whose MCP catalog lists `change(entries)`, or no MCP catalog for `undefined`. */
+  function deploy(change: (entries: Entry[]) => Entry[] | undefined = (entries) => entries) {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-mcp-'));
+    cpSync(join(repo, 'site'), dir, { recursive: true });
+    const file = join(dir, path);
+    const catalog = JSON.parse(readFileSync(file, 'utf8')) as { entries: Entry[] };
+    const entries = change(catalog.entries);
+    if (entries === undefined) rmSync(file);
+    else writeFileSync(file, JSON.stringify({ ...catalog, entries }));
+    deployed = dir;
+  }
+  const check = (url: string, ...args: string[]) =>
+    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+  const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Report;
+  const notCompared = (report: Report) => report.findings.filter((f) => f.rule === 'drift-not-compared');
+
+  beforeAll(async () => {
+    origin = await hostSite(servers, () => deployed);
+    await commitBuiltSite(repo, options());
+    middleware = await hostResponder(servers, options() as never);
+  });
+
+  it('passes when the middleware or the static host serves the same MCP catalog, and no info names it', async () => {
+    deploy();
+    for (const url of [middleware, origin]) {
+      const run = await check(url, '--json');
+      const report = json(run);
+      expect(drift(report), url).toEqual([]);
+      expect(notCompared(report), url).toEqual([]);
+      expect(run.code, url).toBe(0);
+    }
+    // Without the AI Catalog, the info says what was compared: the MCP catalog among them.
+    const off = await check(origin, '--follow-catalog', 'off', '--json');
+    expect(notCompared(json(off)).map((f) => f.message)).toEqual([
+      'Compared the card, the ARD manifest, the MCP catalog with main:site; not compared: the AI Catalog (not requested: --follow-catalog off).',
+    ]);
+    expect(off.code).toBe(0);
+  });
+
+  it('fails on an MCP server the host no longer lists: diff-entry-removed, breaking, exit 1', async () => {
+    deploy((entries) => entries.filter((e) => e.identifier !== weather));
+    for (const failOn of ['any', 'breaking']) {
+      const run = await check(origin, '--fail-on', failOn, '--json');
+      expect(run.code, failOn).toBe(1);
+      const found = drift(json(run)) as (Report['findings'][number] & { url?: string })[];
+      expect(found.map((f) => [f.rule, f.severity, f.path, f.url])).toEqual([
+        ['diff-entry-removed', 'error', `/entries[identifier=${weather}]`, `${origin}/${path}`],
+      ]);
+      expect(found[0]?.message).toBe(
+        `served MCP catalog differs from main:site/${path}: /entries[identifier=${weather}]: entry removed (was {"identifier":"${weather}","type":"application/mcp-ser…).`,
+      );
+    }
+    const text = await check(origin);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('diff-entry-removed');
+  });
+
+  it('fails on an MCP catalog the host does not serve at all: every reviewed entry gone', async () => {
+    deploy(() => undefined);
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    expect(drift(json(run)).map((f) => [f.rule, f.severity, f.path, f.message])).toEqual([
+      [
+        'diff-entry-removed',
+        'error',
+        '',
+        `served MCP catalog differs from main:site/${path}: /: the host serves no MCP catalog (404); the reviewed one lists 2 entries.`,
+      ],
+    ]);
+  });
+
+  it("fails on an MCP server's url changed: diff-entry-url-changed, breaking", async () => {
+    deploy((entries) =>
+      entries.map((e) => (e.identifier === orders ? { ...e, url: 'https://mcp.acme.example/v2' } : e)),
+    );
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(run.code).toBe(1);
+    const found = drift(json(run));
+    expect(found.map((f) => [f.rule, f.severity, f.path, f.message])).toEqual([
+      [
+        'diff-entry-url-changed',
+        'error',
+        `/entries[identifier=${orders}]/url`,
+        `served MCP catalog differs from main:site/${path}: /entries[identifier=${orders}]/url: entry url changed ("https://mcp.acme.example/orders" → "https://mcp.acme.example/v2").`,
+      ],
+    ]);
+  });
+
+  it('an MCP server added is structural, its description descriptive: they fail under --fail-on any only', async () => {
+    const added = {
+      identifier: 'urn:air:acme-corp.dev:mcp:maps',
+      type: 'application/mcp-server-card+json',
+      url: 'https://mcp.acme.example/maps',
+    };
+    deploy((entries) => [
+      ...entries.map((e) => (e.identifier === weather ? { ...e, description: 'Forecasts.' } : e)),
+      added,
+    ]);
+    const any = await check(origin, '--json');
+    expect(any.code).toBe(1);
+    expect(drift(json(any)).map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['diff-descriptive', 'error', `/entries[identifier=${weather}]/description`],
+      ['diff-structural', 'error', `/entries[identifier=${added.identifier}]`],
+    ]);
+    const breaking = await check(origin, '--fail-on', 'breaking', '--json');
+    expect(breaking.code).toBe(0);
+    expect(drift(json(breaking)).map((f) => [f.rule, f.severity])).toEqual([
+      ['diff-descriptive', 'info'],
+      ['diff-structural', 'warning'],
+    ]);
+  });
+
+  it('a served url with control and bidi characters is reported with them escaped', async () => {
+    deploy((entries) =>
+      entries.map((e) => (e.identifier === orders ? { ...e, url: 'https://x\u001b[2J\u202e.example' } : e)),
+    );
+    const run = await check(origin, '--fail-on', 'breaking', '--json');
+    const found = drift(json(run));
+    expect(found.map((f) => f.rule)).toEqual(['diff-entry-url-changed']);
+    expect(found[0]?.message).toContain('→ "https://x\\u001b[2J\\u202e.example"');
+    expect(found[0]?.message).not.toMatch(/[\u001b\u202e]/);
+    const text = await check(origin, '--fail-on', 'breaking');
+    expect(text.stdout).not.toContain('\u001b[2J');
+  });
+
+  it('a site without the MCP catalog while the host serves one: unreviewed, structural, as the ARD manifest', async () => {
+    deploy();
+    const site = mkdtempSync(join(tmpdir(), 'agent-card-site-nomcp-'));
+    cpSync(join(repo, 'site'), site, { recursive: true });
+    rmSync(join(site, path));
+    const against = (...args: string[]) =>
+      cli(['check', origin, '--allow-http', '--profile', 'development', '--against', site, '--json', ...args], {
+        cwd: repo,
+      });
+    const any = await against();
+    expect(any.code).toBe(1);
+    expect(drift(json(any)).map((f) => [f.rule, f.severity, f.path, f.message])).toEqual([
+      [
+        'diff-structural',
+        'error',
+        '',
+        `served MCP catalog differs from ${site}: /: the host serves an MCP catalog that the reviewed site does not have.`,
+      ],
+    ]);
+    expect(notCompared(json(any))).toEqual([]);
+    const breaking = await against('--fail-on', 'breaking');
+    expect(breaking.code).toBe(0);
+    expect(drift(json(breaking)).map((f) => [f.rule, f.severity])).toEqual([['diff-structural', 'warning']]);
+    // One card: the MCP catalog the host serves is named as not compared.
+    const card = await cli(
+      [
+        'check',
+        origin,
+        '--allow-http',
+        '--profile',
+        'development',
+        '--against',
+        `${site}/.well-known/agent-card.json`,
+        '--json',
+      ],
+      { cwd: repo },
+    );
+    expect(notCompared(json(card))[0]?.message).toContain(
+      ', the MCP catalog (--against is one card; pass the folder agent-card build writes)',
+    );
+  });
+});

@@ -21,8 +21,8 @@ export interface DiffFinding extends Finding {
 
 /**
  * The rules of one change of a card (`diff-version-not-bumped` is about the pair; the entry and key
- * rules and `drift-not-compared` are the drift gate's, about the AI Catalog, the ARD manifest and
- * the JWK Set).
+ * rules and `drift-not-compared` are the drift gate's, about the AI Catalog, the ARD manifest, the
+ * MCP catalog and the JWK Set).
  */
 type ChangeRuleId = Extract<
   Exclude<

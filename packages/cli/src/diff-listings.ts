@@ -1,7 +1,7 @@
 /**
- * What a change between two listings of agents (a host's AI Catalog, its ARD manifest) means for
- * the clients and search services that read them, in `diff`'s classes: an entry gone, or moved to
- * another URL or media type, is breaking (whoever followed it fails); an entry added or another
+ * What a change between two listings (a host's AI Catalog, its ARD manifest, its MCP catalog) means
+ * for the clients and search services that read them, in `diff`'s classes: an entry gone, or moved
+ * to another URL or media type, is breaking (whoever followed it fails); an entry added or another
  * member changed is structural; text for people and signatures are descriptive, reported and never
  * hidden. An A2A card carried inline (`data`) is judged as `diff` judges a card.
  */
@@ -9,16 +9,21 @@ import type { CardChange } from './diff-cards';
 import { diffJsonDocuments, type KeyMembers } from './diff-cards';
 import { type ChangeImpact, changeFinding, classifyChanges, type DiffFinding, pointerSegments } from './diff-impact';
 
-/** The two listings the drift gate compares besides the card. */
-export type ListingKind = 'ai-catalog' | 'ard';
+/** The listings the drift gate compares besides the card. */
+export type ListingKind = 'ai-catalog' | 'ard' | 'mcp-catalog';
 
 /** How a listing is named in messages. */
 export const LISTING_NAMES: Readonly<Record<ListingKind, string>> = {
   'ai-catalog': 'AI Catalog',
   ard: 'ARD manifest',
+  'mcp-catalog': 'MCP catalog',
 };
 
-/** Entries are matched by `identifier` (both formats require it), anything else as a card's arrays are. */
+/**
+ * Entries are matched by `identifier` (every format requires it; the MCP catalog is the AI Catalog's
+ * subset of MCP Server Card entries, so its entries are AI Catalog entries), anything else as a
+ * card's arrays are.
+ */
 const LISTING_KEYS: KeyMembers = { '/entries': 'identifier', default: 'id' };
 
 /** The rules a listing change is reported under, all in the catalogue's `diff` section. */

@@ -8,13 +8,13 @@
  * the revision validated first; or a registry's record, as `agent-card export --registry` writes
  * it), or a site: the folder `agent-card build` writes (`./public`, or `rev:public` in git), which
  * holds every document the middleware serves at its own path. With a site, the AI Catalog, the
- * ARD manifest, the cards the catalog lists on the host and the JWK Set are compared too; whatever
- * is not compared is said in one `drift-not-compared` info. Differences in signatures only are
- * reported (descriptive), never hidden.
+ * ARD manifest, the MCP catalog, the cards the catalog lists on the host and the JWK Set are
+ * compared too; whatever is not compared is said in one `drift-not-compared` info. Differences in
+ * signatures only are reported (descriptive), never hidden.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH } from '@agent-card/core/http';
+import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH, MCP_CATALOG_PATH } from '@agent-card/core/http';
 import type { DiscoveryFinding, DiscoveryReport } from '@agent-card/discovery';
 import type { CliIO } from '../io';
 import { gitObjectType, gitRevisionOf, readCardSource, readGitBlob } from '../card-source';
@@ -67,8 +67,17 @@ interface Reviewed {
 }
 
 /** The listings of a site, each at the path the host serves it. */
-const LISTING_PATHS: Readonly<Record<ListingKind, string>> = { 'ai-catalog': AI_CATALOG_PATH, ard: ARD_PATH };
+const LISTING_PATHS: Readonly<Record<ListingKind, string>> = {
+  'ai-catalog': AI_CATALOG_PATH,
+  ard: ARD_PATH,
+  'mcp-catalog': MCP_CATALOG_PATH,
+};
 const KINDS = Object.keys(LISTING_PATHS) as ListingKind[];
+/**
+ * Listings a host serves only when configured for them (the MCP catalog: MCP Server Card entries
+ * declared in `catalog`): one that neither side has is not named, as a JWK Set neither side has.
+ */
+const OPTIONAL: ReadonlySet<ListingKind> = new Set(['mcp-catalog']);
 /** Where `agent-card build` writes the JWK Set of `sign`, and where discovery reads a host's. */
 const JWKS_PATH = '/.well-known/jwks.json';
 
@@ -163,23 +172,27 @@ function servedListing(report: DiscoveryReport, kind: ListingKind): ServedListin
 }
 
 /** A document the discovery run graded (`checkDocuments`), with its parsed JSON when served. */
-function servedDocument(report: DiscoveryReport, kind: 'ard' | 'jwks'): ServedListing {
+function servedDocument(report: DiscoveryReport, kind: 'ard' | 'mcp-catalog' | 'jwks'): ServedListing {
   const d = report.documents?.documents.find((doc) => doc.kind === kind);
   if (d === undefined) return { state: 'not-read' };
   if (d.served) return { state: 'served', value: d.document, url: d.url };
   return { state: 'none', answer: answerOf(d.status, d.failure) };
 }
 
-/** One listing: compared, or a finding saying it is gone, unreviewed, or why it was not compared. */
+/**
+ * One listing: compared, or a finding saying it is gone, unreviewed, or why it was not compared;
+ * `undefined` for an {@link OPTIONAL} listing that neither side has.
+ */
 function compareListing(
   kind: ListingKind,
   reviewed: Reviewed,
   served: ServedListing,
-): { findings: DiffFinding[]; url?: string; from: string; skipped?: string } {
+): { findings: DiffFinding[]; url?: string; from: string; skipped?: string } | undefined {
   const site = reviewed.site;
   const name = LISTING_NAMES[kind];
   const mine = site?.listings[kind];
   const from = mine?.name ?? site?.name ?? reviewed.card.name;
+  if (OPTIONAL.has(kind) && mine === undefined && served.state !== 'served') return undefined;
   if (served.state === 'not-read') {
     const why = kind === 'ai-catalog' ? 'not requested: --follow-catalog off' : 'not read by this run';
     return { findings: [], from, skipped: `the ${name} (${why})` };
@@ -302,10 +315,11 @@ export async function checkAgainst(
   const compared = ['the card'];
   for (const kind of KINDS) {
     const listing = compareListing(kind, reviewed, servedListing(found, kind));
+    if (listing === undefined) continue;
     if (listing.skipped !== undefined) skipped.push(listing.skipped);
     else compared.push(`the ${LISTING_NAMES[kind]}`);
     for (const f of listing.findings) {
-      const message = `served ${LISTING_NAMES[kind]} differs from ${visible(listing.from)}: ${f.message}`;
+      const message = `served ${LISTING_NAMES[kind]} differs from ${visible(listing.from)}: ${visible(f.message)}`;
       changes.push({ ...f, message, ...at(listing.url ?? `${found.origin}${LISTING_PATHS[kind]}`) });
     }
   }
