@@ -149,7 +149,7 @@ function addReadingCommands(program: Command, io: CliIO, result: { code: number 
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option(
       '--against <file|dir|rev:path>',
-      'the drift gate: compare what the host serves with what was reviewed, as diff does: a card (a file, or rev:path from git), or the folder agent-card build writes (its AI Catalog and ARD manifest too)',
+      'the drift gate: compare what the host serves with what was reviewed, as diff does: a card (a file, or rev:path from git), or the folder agent-card build writes (its AI Catalog, ARD manifest, MCP catalog and JWK Set too)',
     )
     .addOption(
       new Option(
