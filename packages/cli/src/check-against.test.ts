@@ -54,11 +54,28 @@ async function commitBuiltSite(repo: string, options: object): Promise<void> {
   git('commit', '-q', '-m', 'site');
 }
 
+/** A deploy of `repo/site` whose JSON document at `path` is `edit(document)`, or removed for `undefined`. */
+function deployEdited<T>(repo: string, path: string, edit: (document: T) => unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-'));
+  cpSync(join(repo, 'site'), dir, { recursive: true });
+  const file = join(dir, path);
+  const edited = edit(JSON.parse(readFileSync(file, 'utf8')) as T);
+  if (edited === undefined) rmSync(file);
+  else writeFileSync(file, JSON.stringify(edited));
+  return dir;
+}
+
+/** The drift gate run in `repo` against the site committed on `main`. */
+const checkSite = (repo: string, url: string, ...args: string[]) =>
+  cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+
 /** The deployment: core's responder serving `card`. */
 const deploy = (card: unknown) => hostCard(servers, card);
 
 type Report = { ok: boolean; findings: { rule: string; severity: string; path: string; message: string }[] };
 const drift = (report: Report) => report.findings.filter((f) => f.rule.startsWith('diff-'));
+const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Report;
+const notCompared = (report: Report) => report.findings.filter((f) => f.rule === 'drift-not-compared');
 
 describe('agent-card check --against (the drift gate)', () => {
   const repo = repository();
@@ -187,8 +204,7 @@ describe('agent-card check --against a site: the card, the AI Catalog and the AR
     }
     deployed = dir;
   }
-  const check = (url: string, ...args: string[]) =>
-    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+  const check = (url: string, ...args: string[]) => checkSite(repo, url, ...args);
 
   beforeAll(async () => {
     origin = await hostSite(servers, () => deployed);
@@ -375,18 +391,12 @@ describe('agent-card check --against a site that publishes its keys: the JWK Set
   type Jwk = Record<string, unknown> & { kid: string };
   /** A deploy of the reviewed site whose JWK Set is `change(keys)`, or no JWK Set for `undefined`. */
   function deploy(change: (keys: Jwk[]) => Jwk[] | undefined = (keys) => keys) {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-keys-'));
-    cpSync(join(repo, 'site'), dir, { recursive: true });
-    const file = join(dir, '.well-known/jwks.json');
-    const keys = change((JSON.parse(readFileSync(file, 'utf8')) as { keys: Jwk[] }).keys);
-    if (keys === undefined) rmSync(file);
-    else writeFileSync(file, JSON.stringify({ keys }));
-    deployed = dir;
+    deployed = deployEdited<{ keys: Jwk[] }>(repo, '.well-known/jwks.json', (set) => {
+      const keys = change(set.keys);
+      return keys && { keys };
+    });
   }
-  const check = (url: string, ...args: string[]) =>
-    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
-  const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Report;
-  const notCompared = (report: Report) => report.findings.filter((f) => f.rule === 'drift-not-compared');
+  const check = (url: string, ...args: string[]) => checkSite(repo, url, ...args);
 
   beforeAll(async () => {
     origin = await hostSite(servers, () => deployed);
@@ -566,19 +576,12 @@ describe('agent-card check --against a site that lists MCP servers: the MCP cata
   type Entry = Record<string, unknown> & { identifier: string };
   /** A deploy of the reviewed site whose MCP catalog lists `change(entries)`, or no MCP catalog for `undefined`. */
   function deploy(change: (entries: Entry[]) => Entry[] | undefined = (entries) => entries) {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-card-deployed-mcp-'));
-    cpSync(join(repo, 'site'), dir, { recursive: true });
-    const file = join(dir, path);
-    const catalog = JSON.parse(readFileSync(file, 'utf8')) as { entries: Entry[] };
-    const entries = change(catalog.entries);
-    if (entries === undefined) rmSync(file);
-    else writeFileSync(file, JSON.stringify({ ...catalog, entries }));
-    deployed = dir;
+    deployed = deployEdited<{ entries: Entry[] }>(repo, path, (catalog) => {
+      const entries = change(catalog.entries);
+      return entries && { ...catalog, entries };
+    });
   }
-  const check = (url: string, ...args: string[]) =>
-    cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
-  const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Report;
-  const notCompared = (report: Report) => report.findings.filter((f) => f.rule === 'drift-not-compared');
+  const check = (url: string, ...args: string[]) => checkSite(repo, url, ...args);
 
   beforeAll(async () => {
     origin = await hostSite(servers, () => deployed);
