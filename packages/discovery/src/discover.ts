@@ -12,6 +12,7 @@ import {
   validateAgentCard,
   verifyAgentCard,
 } from '@agent-card/core';
+import { JWKS_PATH } from '@agent-card/core/http';
 import type { ParsedBody } from './body';
 import { headerTokens, parseBody } from './body';
 import { type Exchange, type ExchangeSpec, exchange } from './request';
@@ -738,11 +739,11 @@ async function signatureStatus(
 }
 
 /**
- * The host's own key set as the key source: `/.well-known/jwks.json` on the card's origin, and
+ * The host's own key set as the key source: `JWKS_PATH` on the card's origin, and
  * a `jku` on that same origin (one fetch at most, by the verifier's allow-list rules).
  */
 function hostKeyOptions(origin: string, options: DiscoveryOptions): DiscoveryKeyOptions {
-  const url = new URL('/.well-known/jwks.json', origin);
+  const url = new URL(JWKS_PATH, origin);
   const out: DiscoveryKeyOptions = { jwksUrl: url.href, allowJkuHosts: [url.host] };
   if (options.algorithms !== undefined) out.algorithms = options.algorithms;
   if (options.forms !== undefined) out.forms = options.forms;

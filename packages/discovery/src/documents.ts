@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { validateArdManifest } from '@agent-card/core';
-import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH } from '@agent-card/core/http';
+import { A2A_ENTRY_MEDIA_TYPES, ARD_PATH, JWKS_PATH, MCP_CATALOG_PATH } from '@agent-card/core/http';
 import { parseBody, parseMediaType } from './body';
 import { type ExchangeSpec, exchange, type Exchange } from './request';
 import type { DiscoverySettings } from './target';
@@ -19,8 +19,6 @@ import type {
 } from './types';
 
 const CARD_ENTRY_TYPE = 'application/a2a-agent-card+json';
-const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
-const JWKS_PATH = '/.well-known/jwks.json';
 /** Entries compared per document; more are counted, not read. */
 const MAX_COMPARED = 100;
 /** Cards fetched again for their bytes (entries that carry a digest). */

@@ -14,7 +14,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH, MCP_CATALOG_PATH } from '@agent-card/core/http';
+import { AGENT_CARD_PATH, AI_CATALOG_PATH, ARD_PATH, JWKS_PATH, MCP_CATALOG_PATH } from '@agent-card/core/http';
 import type { DiscoveryFinding, DiscoveryReport } from '@agent-card/discovery';
 import type { CliIO } from '../io';
 import { gitObjectType, gitRevisionOf, readCardSource, readGitBlob } from '../card-source';
@@ -78,8 +78,6 @@ const KINDS = Object.keys(LISTING_PATHS) as ListingKind[];
  * declared in `catalog`): one that neither side has is not named, as a JWK Set neither side has.
  */
 const OPTIONAL: ReadonlySet<ListingKind> = new Set(['mcp-catalog']);
-/** Where `agent-card build` writes the JWK Set of `sign`, and where discovery reads a host's. */
-const JWKS_PATH = '/.well-known/jwks.json';
 
 /** Reads one file of a site (`path` is a served path): `undefined` when the site has no such file. */
 type SiteReader = (path: string) => Promise<{ bytes: Uint8Array; name: string } | undefined>;

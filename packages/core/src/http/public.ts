@@ -103,6 +103,8 @@ export {
   TRUST_MANIFEST_JWS_TYP,
 } from '../sign/catalog-did-web';
 export { ARD_SPEC, ARD_PATH, ARD_LINK_REL, ARD_MEDIA_TYPE, ARD_CONTEXT } from '../ard';
+// Where `sign` publishes the JWK Set of the card signing keys unless `sign.jwksPath` says otherwise.
+export { DEFAULT_JWKS_PATH as JWKS_PATH } from '../sign/signing-options';
 // For discovery and other host-level clients: what a remote document names on another origin is
 // fetched from public addresses only, connecting to the address that was checked.
 export { nonPublicTarget } from '../sign/fetch-target';

@@ -3,6 +3,7 @@
 // authenticating or building a card), kept when answered, named by the kind its answer carries.
 import { ARD_PATH } from '../../ard/format';
 import { AI_CATALOG_PATH, MCP_CATALOG_PATH } from '../../catalog/format';
+import { DEFAULT_JWKS_PATH } from '../../sign/signing-options';
 import { isPromiseLike } from '../../util';
 import type { AgentCardResponder } from '../kernel/responder';
 import { type AgentCardServedKind, servedOf } from '../kernel/served';
@@ -20,8 +21,6 @@ export interface AgentCardRoute {
   readonly kind: AgentCardServedKind;
 }
 
-const JWKS_PATH = '/.well-known/jwks.json';
-
 type Options = Record<string, unknown>;
 
 function pathOption(value: unknown, key: string, fallback: string): string {
@@ -31,7 +30,7 @@ function pathOption(value: unknown, key: string, fallback: string): string {
 
 /** The paths one card's options can make, relative to where it is served. */
 function cardPaths(o: Options, viewer: unknown): string[] {
-  const paths = [AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, pathOption(o.sign, 'jwksPath', JWKS_PATH)];
+  const paths = [AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, pathOption(o.sign, 'jwksPath', DEFAULT_JWKS_PATH)];
   paths.push(pathOption(viewer, 'path', VIEWER_PATH));
   return paths;
 }
