@@ -65,9 +65,11 @@ function deployEdited<T>(repo: string, path: string, edit: (document: T) => unkn
   return dir;
 }
 
+/** The drift gate run in `repo` against `against` (a site folder, a card file or `rev:path`). */
+const gate = (repo: string, url: string, against: string, ...args: string[]) =>
+  cli(['check', url, '--allow-http', '--profile', 'development', '--against', against, ...args], { cwd: repo });
 /** The drift gate run in `repo` against the site committed on `main`. */
-const checkSite = (repo: string, url: string, ...args: string[]) =>
-  cli(['check', url, '--allow-http', '--profile', 'development', '--against', 'main:site', ...args], { cwd: repo });
+const checkSite = (repo: string, url: string, ...args: string[]) => gate(repo, url, 'main:site', ...args);
 
 /** The deployment: core's responder serving `card`. */
 const deploy = (card: unknown) => hostCard(servers, card);
@@ -504,9 +506,7 @@ describe('agent-card check --against a site that publishes its keys: the JWK Set
     const site = mkdtempSync(join(tmpdir(), 'agent-card-site-nokeys-'));
     cpSync(join(repo, 'site'), site, { recursive: true });
     rmSync(join(site, '.well-known/jwks.json'));
-    const run = await cli(['check', origin, '--allow-http', '--profile', 'development', '--against', site, '--json'], {
-      cwd: repo,
-    });
+    const run = await gate(repo, origin, site, '--json');
     const report = json(run);
     expect(drift(report)).toEqual([]);
     expect(notCompared(report).map((f) => [f.severity, f.message])).toEqual([
@@ -517,19 +517,7 @@ describe('agent-card check --against a site that publishes its keys: the JWK Set
     ]);
     expect(run.code).toBe(0);
     // One card: the key set the host serves is named too.
-    const card = await cli(
-      [
-        'check',
-        origin,
-        '--allow-http',
-        '--profile',
-        'development',
-        '--against',
-        `${site}/.well-known/agent-card.json`,
-        '--json',
-      ],
-      { cwd: repo },
-    );
+    const card = await gate(repo, origin, `${site}/.well-known/agent-card.json`, '--json');
     expect(notCompared(json(card))[0]?.message).toMatch(
       /, the JWK Set \(--against is one card; pass the folder agent-card build writes\)\.$/,
     );
@@ -716,19 +704,7 @@ describe('agent-card check --against a site that lists MCP servers: the MCP cata
     expect(breaking.code).toBe(0);
     expect(drift(json(breaking)).map((f) => [f.rule, f.severity])).toEqual([['diff-structural', 'warning']]);
     // One card: the MCP catalog the host serves is named as not compared.
-    const card = await cli(
-      [
-        'check',
-        origin,
-        '--allow-http',
-        '--profile',
-        'development',
-        '--against',
-        `${site}/.well-known/agent-card.json`,
-        '--json',
-      ],
-      { cwd: repo },
-    );
+    const card = await gate(repo, origin, `${site}/.well-known/agent-card.json`, '--json');
     expect(notCompared(json(card))[0]?.message).toContain(
       ', the MCP catalog (--against is one card; pass the folder agent-card build writes)',
     );
