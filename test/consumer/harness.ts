@@ -135,6 +135,10 @@ export async function createApp(name: string, spec: AppSpec, tarballs: Record<st
       '--no-fund',
       '--prefer-offline',
       '--loglevel=error',
+      // A registry request that stalls is dropped after a minute and tried again (npm waits 5 minutes
+      // by default, as long as the whole install may take here).
+      '--fetch-timeout=60000',
+      '--fetch-retries=4',
       '--cache',
       npmCache,
       ...spec.packages.map((pkg) => tarballs[pkg]!),
