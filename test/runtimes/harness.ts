@@ -55,7 +55,18 @@ export function prepareRuntimes(): Promise<Record<RuntimeTool, string | undefine
       writeFileSync(join(INSTALL_DIR, 'package.json'), '{ "private": true }\n');
       const npm = await run(
         'npm',
-        ['install', '--no-audit', '--no-fund', '--prefer-offline', '--cache', NPM_CACHE, ...specs],
+        // A stalled registry request is dropped after a minute and tried again, as in the consumer suite.
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--fetch-timeout=60000',
+          '--fetch-retries=4',
+          '--cache',
+          NPM_CACHE,
+          ...specs,
+        ],
         INSTALL_DIR,
         300_000,
       );
