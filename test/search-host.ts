@@ -6,6 +6,7 @@
 import type { AgentCard } from '@agent-card/core';
 import type { AgentCardOptions } from '@agent-card/core/http';
 import { memoryStore } from '@agent-card/core/store';
+import { expect } from 'vitest';
 
 const card = (agent: string, name: string): AgentCard => ({
   name,
@@ -31,4 +32,26 @@ export function searchHostOptions(): AgentCardOptions {
     profile: 'development',
     logger: { warn() {} },
   };
+}
+
+/** Sends one search request: a value as JSON, a string as the raw JSON text. */
+export type SearchPost = (body: unknown) => PromiseLike<{ status: number; body: any }>;
+
+/** The search finds the billing agent, and a request past the 256-byte bound is a 413 in the draft's shape. */
+export async function expectSearchWithinBound(post: SearchPost): Promise<void> {
+  const found = await post({ query: { text: 'billing' } });
+  expect(found.status).toBe(200);
+  expect(found.body.results.map((r: { identifier: string }) => r.identifier)).toEqual([
+    'urn:air:api.example.com:agent:billing',
+  ]);
+  const big = await post({ query: { text: 'a', filter: { tags: ['x'.repeat(300)] } } });
+  expect(big.status).toBe(413);
+  expect(big.body).toEqual({ errorCode: 'PAYLOAD_TOO_LARGE', message: 'A search request is at most 256 bytes.' });
+}
+
+/** A member named twice is refused, though a parser keeping the last value would have searched "billing". */
+export async function expectDuplicateRefused(post: SearchPost): Promise<void> {
+  const twice = await post('{"query":{"text":"zzz","text":"billing"}}');
+  expect(twice.status).toBe(400);
+  expect(twice.body.message).toBe('The body names a member twice in one object.');
 }
