@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRules } from '@agent-card/core';
 import { createAgentCardResponder } from '@agent-card/core/http';
 import { cards, cli, loopbackServers } from '../test/run-cli';
+import { hostCard } from '../test/card-host';
 
 const localhostCard = join(cards, 'broken/url-localhost.json');
 
@@ -127,21 +128,7 @@ describe('rule settings of check', () => {
   beforeAll(async () => {
     // An init template served as it is: production reports template-content.
     const card = JSON.parse(readFileSync(join(cards, 'shopping.json'), 'utf8'));
-    const responder = createAgentCardResponder({ card, profile: 'development', logger: { warn() {} } });
-    origin = await servers.listen(
-      createServer(async (req, res) => {
-        const answer = await responder.respond({
-          method: req.method ?? 'GET',
-          path: req.url ?? '/',
-          headers: req.headers,
-        });
-        if (!answer) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-          return;
-        }
-        res.writeHead(answer.status, answer.headers).end(answer.body);
-      }),
-    );
+    origin = await hostCard(servers, card);
   });
 
   afterAll(() => servers.close());
