@@ -111,6 +111,14 @@ describe('agent-card check --against (the drift gate)', () => {
     }
   });
 
+  it('shows the control and bidi characters a served card puts in a drift message escaped', async () => {
+    const url = await deploy({ ...reviewed, description: 'Books trips.\u001b[2J\u202e' });
+    const run = await cli(['check', url, '--allow-http', '--against', 'main:agent-card.json', '--json'], { cwd: repo });
+    const messages = drift(json(run)).map((f) => f.message);
+    expect(messages.find((m) => m.includes('/description'))).toContain('\\u001b[2J\\u202e');
+    expect(messages.join('\n')).not.toMatch(/[\u001b\u202e]/);
+  });
+
   it('a descriptive change fails under the default --fail-on any, not under --fail-on structural', async () => {
     const url = await deploy({ ...reviewed, description: 'Books trips, now faster.' });
     const any = await cli(['check', url, '--allow-http', '--against', 'main:agent-card.json', '--json'], { cwd: repo });

@@ -317,7 +317,7 @@ export async function checkAgainst(
     if (listing.skipped !== undefined) skipped.push(listing.skipped);
     else compared.push(`the ${LISTING_NAMES[kind]}`);
     for (const f of listing.findings) {
-      const message = `served ${LISTING_NAMES[kind]} differs from ${visible(listing.from)}: ${visible(f.message)}`;
+      const message = `served ${LISTING_NAMES[kind]} differs from ${visible(listing.from)}: ${f.message}`;
       changes.push({ ...f, message, ...at(listing.url ?? `${found.origin}${LISTING_PATHS[kind]}`) });
     }
   }
@@ -336,8 +336,14 @@ export async function checkAgainst(
       changes.push({ ...f, message, ...at(keys.url ?? `${found.origin}${JWKS_PATH}`) });
     }
   }
-  // A change the gate fails on is an error of the check, whatever its class.
-  const findings = changes.map((f) => (fails(f) ? { ...f, severity: 'error' as const } : f));
+  // A change the gate fails on is an error of the check, whatever its class. Every message quotes
+  // values the host served: their control and bidi characters are escaped in the value itself, so
+  // a report read back from --json shows them escaped too.
+  const findings = changes.map((f) => ({
+    ...f,
+    message: visible(f.message),
+    ...(fails(f) ? { severity: 'error' as const } : {}),
+  }));
   if (skipped.length > 0) {
     findings.push({
       rule: 'drift-not-compared',
