@@ -7,7 +7,6 @@
 import { keyThumbprint } from './commands/keys';
 import { type CardChange, diffJsonDocuments } from './diff-cards';
 import { type DiffFinding, pointerSegments } from './diff-impact';
-import { visible } from './terminal';
 
 /** The rules a key set change is reported under, all in the catalogue's `diff` section. */
 type KeyRuleId = 'diff-key-removed' | 'diff-key-changed' | 'diff-structural';
@@ -67,9 +66,9 @@ function indexKeys(set: unknown): Map<string, unknown> {
   return out;
 }
 
-/** A value in a message: its JSON, cut, with control and bidi characters escaped. */
+/** A value in a message: its JSON, cut (the gate escapes what the host put in a message). */
 function shown(v: unknown): string {
-  return visible(cut(JSON.stringify(v) ?? 'nothing'));
+  return cut(JSON.stringify(v) ?? 'nothing');
 }
 
 /** What a key is, for a message: `kid "k1", EC P-256, ES256`. */
@@ -80,7 +79,7 @@ function describeKey(key: unknown): string {
     [key.kty, key.crv].filter((m) => typeof m === 'string').join(' '),
     typeof key.alg === 'string' ? key.alg : '',
   ];
-  return visible(parts.filter((p) => p !== '').join(', '));
+  return parts.filter((p) => p !== '').join(', ');
 }
 
 function finding(rule: KeyRuleId, impact: 'breaking' | 'structural', c: CardChange, reason: string): DiffFinding {
@@ -89,7 +88,7 @@ function finding(rule: KeyRuleId, impact: 'breaking' | 'structural', c: CardChan
     rule,
     severity: impact === 'breaking' ? 'error' : 'warning',
     path: c.path,
-    message: `${visible(where)}: ${reason}.`,
+    message: `${where}: ${reason}.`,
     hint: HINTS[rule],
     impact,
     kind: c.kind,
@@ -110,8 +109,8 @@ function keyChanges(at: string, before: unknown, after: unknown): DiffFinding[] 
           : `was ${shown(c.before)}`;
     if (c.path === '') return finding('diff-key-changed', 'breaking', change, `key replaced (${values})`);
     if (KEY_MATERIAL.has(member))
-      return finding('diff-key-changed', 'breaking', change, `key ${visible(member)} ${c.kind} (${values})`);
-    return finding('diff-structural', 'structural', change, `${visible(cut(member))} ${c.kind} (${values})`);
+      return finding('diff-key-changed', 'breaking', change, `key ${member} ${c.kind} (${values})`);
+    return finding('diff-structural', 'structural', change, `${cut(member)} ${c.kind} (${values})`);
   });
 }
 
@@ -146,7 +145,7 @@ export function classifyKeySetChanges(before: unknown, after: unknown): DiffFind
   };
   for (const c of diffJsonDocuments(rest(before), rest(after), { default: 'kid' })) {
     const member = pointerSegments(c.path)[0] ?? '';
-    out.push(finding('diff-structural', 'structural', c, `${visible(cut(member))} ${c.kind}`));
+    out.push(finding('diff-structural', 'structural', c, `${cut(member)} ${c.kind}`));
   }
   return out;
 }
@@ -158,7 +157,7 @@ export function keySetGone(reviewed: unknown, answer: string): DiffFinding {
     rule: 'diff-key-removed',
     severity: 'error',
     path: '',
-    message: `/: the host serves no JWK Set (${visible(answer)}); the reviewed one holds ${keys} key${keys === 1 ? '' : 's'}.`,
+    message: `/: the host serves no JWK Set (${answer}); the reviewed one holds ${keys} key${keys === 1 ? '' : 's'}.`,
     hint: HINTS['diff-key-removed'],
     impact: 'breaking',
     kind: 'removed',
