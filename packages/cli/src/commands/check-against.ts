@@ -146,6 +146,14 @@ async function readReviewed(io: CliIO, against: string, options: DriftOptions): 
   return { card: { value: inner === undefined ? read.card : inner.card, name: read.name } };
 }
 
+/** A document compared (its findings, the URL served and the reviewed file), or why it was not (`skipped`). */
+interface Comparison {
+  findings: DiffFinding[];
+  url?: string;
+  from: string;
+  skipped?: string;
+}
+
 /** A listing as the host answered: served (its JSON), not served (why), or not asked for. */
 type ServedListing =
   | { state: 'served'; value: unknown; url: string }
@@ -181,11 +189,7 @@ function servedDocument(report: DiscoveryReport, kind: 'ard' | 'mcp-catalog' | '
  * One listing: compared, or a finding saying it is gone, unreviewed, or why it was not compared;
  * `undefined` for an {@link OPTIONAL} listing that neither side has.
  */
-function compareListing(
-  kind: ListingKind,
-  reviewed: Reviewed,
-  served: ServedListing,
-): { findings: DiffFinding[]; url?: string; from: string; skipped?: string } | undefined {
+function compareListing(kind: ListingKind, reviewed: Reviewed, served: ServedListing): Comparison | undefined {
   const site = reviewed.site;
   const name = LISTING_NAMES[kind];
   const mine = site?.listings[kind];
@@ -216,10 +220,7 @@ function compareListing(
  * one, since a host may serve another key set at that path (an authorization server's), which is
  * no drift of what `agent-card build` wrote; `undefined` when neither side has one.
  */
-function compareKeySet(
-  reviewed: Reviewed,
-  served: ServedListing,
-): { findings: DiffFinding[]; url?: string; from: string; skipped?: string } | undefined {
+function compareKeySet(reviewed: Reviewed, served: ServedListing): Comparison | undefined {
   const site = reviewed.site;
   const mine = site?.keys;
   const from = mine?.name ?? site?.name ?? reviewed.card.name;
@@ -311,31 +312,25 @@ export async function checkAgainst(
   }));
   const skipped: string[] = [];
   const compared = ['the card'];
-  for (const kind of KINDS) {
-    const listing = compareListing(kind, reviewed, servedListing(found, kind));
-    if (listing === undefined) continue;
-    if (listing.skipped !== undefined) skipped.push(listing.skipped);
-    else compared.push(`the ${LISTING_NAMES[kind]}`);
-    for (const f of listing.findings) {
-      const message = `served ${LISTING_NAMES[kind]} differs from ${visible(listing.from)}: ${f.message}`;
-      changes.push({ ...f, message, ...at(listing.url ?? `${found.origin}${LISTING_PATHS[kind]}`) });
+  /** One compared document: said compared or not, and its findings under its name and URL. */
+  const record = (name: string, path: string, result: Comparison | undefined) => {
+    if (result === undefined) return;
+    if (result.skipped !== undefined) skipped.push(result.skipped);
+    else compared.push(`the ${name}`);
+    for (const f of result.findings) {
+      const message = `served ${name} differs from ${visible(result.from)}: ${f.message}`;
+      changes.push({ ...f, message, ...at(result.url ?? `${found.origin}${path}`) });
     }
-  }
+  };
+  for (const kind of KINDS)
+    record(LISTING_NAMES[kind], LISTING_PATHS[kind], compareListing(kind, reviewed, servedListing(found, kind)));
   const listed = reviewed.site ? await compareListedCards(found, reviewed.site) : undefined;
   if (listed) {
     changes.push(...listed.findings);
     skipped.push(...listed.skipped);
     if (listed.compared > 0) compared.push(`${listed.compared} listed card${listed.compared === 1 ? '' : 's'}`);
   }
-  const keys = compareKeySet(reviewed, servedDocument(found, 'jwks'));
-  if (keys?.skipped !== undefined) skipped.push(keys.skipped);
-  else if (keys !== undefined) {
-    compared.push('the JWK Set');
-    for (const f of keys.findings) {
-      const message = `served JWK Set differs from ${visible(keys.from)}: ${f.message}`;
-      changes.push({ ...f, message, ...at(keys.url ?? `${found.origin}${JWKS_PATH}`) });
-    }
-  }
+  record('JWK Set', JWKS_PATH, compareKeySet(reviewed, servedDocument(found, 'jwks')));
   // A change the gate fails on is an error of the check, whatever its class. Every message quotes
   // values the host served: their control and bidi characters are escaped in the value itself, so
   // a report read back from --json shows them escaped too.
