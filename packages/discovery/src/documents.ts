@@ -75,6 +75,9 @@ function describe(
   const parsed = parseBody(got.body);
   if (parsed.kind !== 'json') return { doc };
   doc.served = true;
+  // Kept for the drift gate (check --against), which compares it with the reviewed site's copy;
+  // the AI Catalog's parsed body is the catalog report's `document`.
+  doc.document = parsed.value;
   return { doc, value: parsed.value };
 }
 
@@ -330,9 +333,6 @@ export async function gradeDocuments(
     const result = validateArdManifest(ardDoc.value);
     ardDoc.doc.valid = result.valid;
     ardDoc.doc.format = 'ARD v0.91';
-    // Kept for the drift gate (check --against), which compares it with the reviewed manifest; the
-    // AI Catalog's parsed body is the catalog report's `document`.
-    ardDoc.doc.document = ardDoc.value;
     const entries = entriesOf(ardDoc.value);
     ardDoc.doc.entries =
       isObject(ardDoc.value) && Array.isArray(ardDoc.value.entries) ? ardDoc.value.entries.length : 0;
@@ -347,18 +347,10 @@ export async function gradeDocuments(
   }
   docs.push(ardDoc.doc);
   const mcpDoc = describe('mcp-catalog', MCP_CATALOG_PATH, mcp);
-  if (mcpDoc.doc.served) {
-    mcpDoc.doc.entries = entriesOf(mcpDoc.value).length;
-    // Kept for the drift gate, which compares it with the reviewed site's MCP catalog.
-    mcpDoc.doc.document = mcpDoc.value;
-  }
+  if (mcpDoc.doc.served) mcpDoc.doc.entries = entriesOf(mcpDoc.value).length;
   docs.push(mcpDoc.doc);
   const jwksDoc = describe('jwks', JWKS_PATH, jwks);
-  if (jwksDoc.doc.served) {
-    jwksDoc.doc.valid = isObject(jwksDoc.value) && Array.isArray(jwksDoc.value.keys);
-    // Kept for the drift gate, which compares the served keys with the reviewed site's key set.
-    jwksDoc.doc.document = jwksDoc.value;
-  }
+  if (jwksDoc.doc.served) jwksDoc.doc.valid = isObject(jwksDoc.value) && Array.isArray(jwksDoc.value.keys);
   docs.push(jwksDoc.doc);
 
   compareListings(report, listings, out);
